@@ -3,6 +3,8 @@
 #include "dispatch/early_env.h"
 #include "dispatch/thresholds.h"
 
+#include <signal.h>
+
 struct thresholds memshim_thresholds = { ERMS_THRESHOLD_DEFAULT, STOSB_THRESHOLD_DEFAULT };
 
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
@@ -15,6 +17,7 @@ static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEM
 static const char *const known_variables[] = {
 	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
 	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
+	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	NULL,
 };
@@ -204,6 +207,101 @@ static void print_choices(const struct config *c)
 	}
 }
 
+/* A whole number in [min, max] from decimal digits, or NULL and the problem. */
+static const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
+                               unsigned long long *out)
+{
+	const char *problem = parse_byte_count(text, max, out);
+	if (problem)
+		return problem;
+	for (const char *p = text; *p; p++)
+		if (*p < '0' || *p > '9')
+			return "is not a whole number";
+	return *out < min ? "is too small" : NULL;
+}
+
+static void read_hist_path(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_HIST");
+	c->hist_path[0] = '\0';
+	if (!value)
+		return;
+	size_t len = 0;
+	while (value[len] && len < HIST_PATH_MAX)
+		len++;
+	if (c->secure)
+		warn_bad_value("MEMSHIM_HIST", value, "is ignored in a secure-mode (set-user-ID) process",
+		               "no recording", 0);
+	else if (len == 0)
+		warn_bad_value("MEMSHIM_HIST", value, "is empty", "no recording", 0);
+	else if (len == HIST_PATH_MAX)
+		warn_bad_value("MEMSHIM_HIST", value, "is too long a path", "no recording", 0);
+	else
+		for (size_t i = 0; i <= len; i++)
+			c->hist_path[i] = value[i];
+}
+
+/* Signal names a user may give, with or without "SIG"; synchronous and
+ * uncatchable signals are left out on purpose. */
+static const struct {
+	const char *name;
+	int number;
+} dump_signals[] = {
+	{ "HUP", SIGHUP },   { "INT", SIGINT },     { "QUIT", SIGQUIT },  { "USR1", SIGUSR1 },
+	{ "USR2", SIGUSR2 }, { "ALRM", SIGALRM },   { "TERM", SIGTERM },  { "PROF", SIGPROF },
+	{ "WINCH", SIGWINCH }, { "URG", SIGURG }, { "PWR", SIGPWR },     { "VTALRM", SIGVTALRM },
+};
+
+static int signal_named(const char *text)
+{
+	if (text[0] == 'S' && text[1] == 'I' && text[2] == 'G')
+		text += 3;
+	for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
+		if (same_string(text, dump_signals[i].name))
+			return dump_signals[i].number;
+	unsigned long long n;
+	if (parse_count(text, 1, 64, &n) == NULL)
+		for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
+			if (dump_signals[i].number == (int)n)
+				return (int)n;
+	return 0;
+}
+
+static void read_recording(struct config *c)
+{
+	unsigned long long n;
+	const char *value, *problem;
+	read_hist_path(c);
+	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
+		if ((problem = parse_count(value, 1, 1000000, &n)))
+			warn_bad_value("MEMSHIM_HIST_INTERVAL", value, problem, "no interval dumps", 0);
+		else
+			c->hist_interval = (unsigned)n;
+	}
+	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL"))) {
+		c->hist_signal = signal_named(value);
+		if (!c->hist_signal)
+			warn_bad_value("MEMSHIM_HIST_SIGNAL", value,
+			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ...)",
+			               "no signal dumps", 0);
+	}
+	if ((value = early_getenv("MEMSHIM_CALLSITES"))) {
+		if ((problem = parse_count(value, 1, 1u << 30, &n)))
+			warn_bad_value("MEMSHIM_CALLSITES", value, problem, "no call sites", 0);
+		else
+			c->callsite_every = (unsigned)n;
+	}
+	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every)) {
+		struct line l;
+		line_start(&l);
+		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL and MEMSHIM_CALLSITES need MEMSHIM_HIST; ignored");
+		line_emit(&l);
+		c->hist_interval = 0;
+		c->hist_signal = 0;
+		c->callsite_every = 0;
+	}
+}
+
 static void read_config(struct config *c)
 {
 	c->secure = early_secure_mode();
@@ -213,6 +311,7 @@ static void read_config(struct config *c)
 	read_threshold("MEMSHIM_ERMS_THRESHOLD", &memshim_thresholds.erms);
 	read_threshold("MEMSHIM_STOSB_THRESHOLD", &memshim_thresholds.stosb);
 	read_verbose(c);
+	read_recording(c);
 	if (c->verbose)
 		print_choices(c);
 }

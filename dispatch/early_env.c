@@ -3,14 +3,21 @@
  * auxiliary vector of (type, value) pairs ending with AT_NULL. */
 #include "dispatch/early_env.h"
 
+#include "dispatch/bootstrap.h"
+
 #include <elf.h>
 #include <stddef.h>
 
-extern void *__libc_stack_end; /* set by the dynamic linker to &argc */
+/* The dynamic linker's __libc_stack_end points at argc.  Should it not be
+ * found (see dispatch/bootstrap.h), this empty stack stands in: no
+ * arguments, no environment, no auxiliary vector. */
+static long empty_stack[4];
 
 static char **initial_argv(long *argc)
 {
-	long *stack = __libc_stack_end;
+	long *stack = bootstrap_stack_end();
+	if (!stack)
+		stack = empty_stack;
 	*argc = stack[0];
 	return (char **)(stack + 1);
 }

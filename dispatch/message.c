@@ -1,5 +1,7 @@
 #include "dispatch/message.h"
 
+#include "dispatch/raw_syscall.h"
+
 #include <sys/syscall.h>
 
 /* Room kept at the end for "...\n", so a cut line still ends visibly. */
@@ -47,14 +49,15 @@ void line_add_number(struct line *l, unsigned long long n)
 		line_add_char(l, digits[--i]);
 }
 
-static long raw_write(int fd, const void *buf, size_t len)
+void line_add_hex(struct line *l, unsigned long long n)
 {
-	long ret;
-	__asm__ volatile("syscall"
-	                 : "=a"(ret)
-	                 : "0"((long)SYS_write), "D"((long)fd), "S"(buf), "d"(len)
-	                 : "rcx", "r11", "memory");
-	return ret;
+	char digits[16];
+	int i = 0;
+	do
+		digits[i++] = "0123456789abcdef"[n & 15];
+	while ((n >>= 4) != 0);
+	while (i > 0)
+		line_add_char(l, digits[--i]);
 }
 
 void line_emit(struct line *l)
@@ -68,5 +71,5 @@ void line_emit(struct line *l)
 		for (const char *dots = "..."; *dots; dots++)
 			out.text[out.len++] = *dots;
 	out.text[out.len++] = '\n';
-	raw_write(2, out.text, out.len);
+	raw_syscall3(SYS_write, 2, (long)out.text, (long)out.len);
 }

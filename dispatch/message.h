@@ -23,6 +23,7 @@ void line_add_char(struct line *l, char c);
 /* Adds at most max_chars of s, and "..." when s is longer: for values a user typed. */
 void line_add_quoted(struct line *l, const char *s, size_t max_chars);
 void line_add_number(struct line *l, unsigned long long n);
+void line_add_hex(struct line *l, unsigned long long n);
 /* Writes "memshim: " + the line + "\n" to standard error in one write. */
 void line_emit(struct line *l);
 

@@ -5,6 +5,7 @@
  * glibc sources; the walk here is written for this library. */
 #include "dispatch/next_symbol.h"
 
+#include "dispatch/bootstrap.h"
 #include "dispatch/early_env.h"
 
 #include <elf.h>
@@ -29,29 +30,26 @@ static uint32_t gnu_hash(const char *name)
 	return h;
 }
 
-/* The dynamic linker adjusts most DT_* addresses by the load base in place;
- * an object whose dynamic section is read-only (the vDSO) keeps them
- * relative.  Either way this gives the run-time address. */
-static const void *dynamic_address(const struct link_map *map, ElfW(Addr) value)
+const void *dynamic_address(uintptr_t base, uintptr_t value)
 {
-	return (const void *)(value < map->l_addr ? value + map->l_addr : value);
+	return (const void *)(value < base ? value + base : value);
 }
 
-static int read_tables(const struct link_map *map, struct symbol_tables *t)
+static int read_tables(ElfW(Addr) base, const ElfW(Dyn) *dynamic, struct symbol_tables *t)
 {
 	t->gnu_hash = NULL;
 	t->symbols = NULL;
 	t->strings = NULL;
 	t->versions = NULL;
-	for (const ElfW(Dyn) *d = map->l_ld; d && d->d_tag != DT_NULL; d++) {
+	for (const ElfW(Dyn) *d = dynamic; d && d->d_tag != DT_NULL; d++) {
 		if (d->d_tag == DT_GNU_HASH)
-			t->gnu_hash = dynamic_address(map, d->d_un.d_ptr);
+			t->gnu_hash = dynamic_address(base, d->d_un.d_ptr);
 		else if (d->d_tag == DT_SYMTAB)
-			t->symbols = dynamic_address(map, d->d_un.d_ptr);
+			t->symbols = dynamic_address(base, d->d_un.d_ptr);
 		else if (d->d_tag == DT_STRTAB)
-			t->strings = dynamic_address(map, d->d_un.d_ptr);
+			t->strings = dynamic_address(base, d->d_un.d_ptr);
 		else if (d->d_tag == DT_VERSYM)
-			t->versions = dynamic_address(map, d->d_un.d_ptr);
+			t->versions = dynamic_address(base, d->d_un.d_ptr);
 	}
 	return t->gnu_hash && t->symbols && t->strings;
 }
@@ -60,7 +58,8 @@ static int is_default_definition(const struct symbol_tables *t, uint32_t index)
 {
 	const ElfW(Sym) *sym = &t->symbols[index];
 	unsigned type = ELF64_ST_TYPE(sym->st_info), bind = ELF64_ST_BIND(sym->st_info);
-	if (sym->st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC))
+	if (sym->st_shndx == SHN_UNDEF ||
+	    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT))
 		return 0;
 	if (bind != STB_GLOBAL && bind != STB_WEAK)
 		return 0;
@@ -101,7 +100,7 @@ static void *find_from(const struct link_map *start, const char *name)
 {
 	for (const struct link_map *map = start; map; map = map->l_next) {
 		struct symbol_tables t;
-		if (map->l_ld == _DYNAMIC || !read_tables(map, &t))
+		if (map->l_ld == _DYNAMIC || !read_tables(map->l_addr, map->l_ld, &t))
 			continue;
 		const ElfW(Sym) *sym = find_in_object(&t, name);
 		if (sym)
@@ -112,7 +111,8 @@ static void *find_from(const struct link_map *start, const char *name)
 
 void *next_symbol(const char *name)
 {
-	const struct link_map *first = _r_debug.r_map, *self = NULL;
+	const struct r_debug *debug = bootstrap_r_debug();
+	const struct link_map *first = debug ? debug->r_map : NULL, *self = NULL;
 	for (const struct link_map *map = first; map; map = map->l_next)
 		if (map->l_ld == _DYNAMIC)
 			self = map;
@@ -120,4 +120,18 @@ void *next_symbol(const char *name)
 	/* Not preloaded but dlopen'ed: the C library was loaded before us.
 	 * Skip the main program, whose own definition would be found first. */
 	return found ? found : find_from(first ? first->l_next : NULL, name);
+}
+
+void *symbol_in_loaded_object(uintptr_t base, const char *name)
+{
+	const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)base;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + header->e_phoff);
+	for (unsigned i = 0; i < header->e_phnum; i++) {
+		struct symbol_tables t;
+		if (ph[i].p_type != PT_DYNAMIC || !read_tables(base, (const ElfW(Dyn) *)(base + ph[i].p_vaddr), &t))
+			continue;
+		const ElfW(Sym) *sym = find_in_object(&t, name);
+		return sym ? (void *)(base + sym->st_value) : NULL;
+	}
+	return NULL;
 }

@@ -8,6 +8,7 @@
  * the program (see dispatch/early_env.h). */
 #include "dispatch/config.h"
 #include "dispatch/resolve.h"
+#include "shim/hist_dump.h"
 
 #include <string.h>
 #include <strings.h>
@@ -50,6 +51,7 @@ EXPORT_IFUNC(__explicit_bzero_chk, FN_MEMSET, explicit_bzero_chk);
 __attribute__((constructor(101))) static void read_configuration_early(void)
 {
 	config_get();
+	hist_dump_start();
 }
 
 #include "shim/memshim.h"

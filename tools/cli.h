@@ -22,7 +22,12 @@ bool cli_wants_help(int argc, char **argv, const char *help, bool stop_at_dashes
  * message) if none exists. */
 const char *cli_library_path(void);
 
-/* Puts the library in front of LD_PRELOAD in this process's environment. */
-int cli_preload_library(void);
+/* Sets LD_PRELOAD in this process's environment for running `program`:
+ * any LD_PRELOAD already set, then the program's own shared libraries,
+ * then libmemshim.so.  Listing the program's libraries first makes the
+ * dynamic linker relocate libmemshim.so before them, so their references
+ * to memcpy never reach our resolvers before we are relocated (glibc then
+ * prints "Relink ... for IFUNC symbol"; see README, "Start-up order"). */
+int cli_preload_library(const char *program);
 
 #endif

@@ -6,6 +6,7 @@
 #include "dispatch/cpu_features.h"
 #include "dispatch/variants.h"
 #include "tools/cli.h"
+#include "tools/report.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -68,8 +69,9 @@ static int cmd_info(int argc, char **argv)
 
 static const char run_help[] =
 	"usage: memshim run [OPTIONS] -- COMMAND [ARGS...]\n"
-	"Runs COMMAND with libmemshim.so preloaded (added in front of any LD_PRELOAD\n"
-	"already set).  Options set the matching MEMSHIM_* variables:\n"
+	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set,\n"
+	"and after COMMAND's own shared libraries, so that it is relocated first).\n"
+	"Options set the matching MEMSHIM_* variables:\n"
 	"  --impl VARIANT          MEMSHIM_IMPL: the variant for every function\n"
 	"  --erms-threshold BYTES  MEMSHIM_ERMS_THRESHOLD (erms: rep movsb from here)\n"
 	"  --stosb-threshold BYTES MEMSHIM_STOSB_THRESHOLD (erms: rep stosb from here)\n"
@@ -126,7 +128,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "memshim run: no command given after -- (see memshim run --help)\n");
 		return 2;
 	}
-	if (cli_preload_library() != 0)
+	if (cli_preload_library(argv[i + 1]) != 0)
 		return 2;
 	execvp(argv[i + 1], argv + i + 1);
 	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[i + 1], strerror(errno));
@@ -136,6 +138,7 @@ static int cmd_run(int argc, char **argv)
 static const struct cli_command commands[] = {
 	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },
 	{ "run", cmd_run, "run a program with the library preloaded" },
+	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
 	{ NULL, NULL, NULL },
 };
 
