@@ -437,7 +437,7 @@ static void svg_axes(FILE *out, const struct axis *a, const char *title)
 	        bottom, SVG_WIDTH - MARGIN_RIGHT, bottom);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT,
 	        a->top + PLOT_TOP, MARGIN_LEFT, bottom);
-	for (int p = (int)ceil(a->x_min); p <= (int)a->x_max; p += 2) {
+	for (int p = 0; p <= (int)a->x_max; p += 2) {
 		char label[16];
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ccc\"/>\n", px(a, p),
 		        a->top + PLOT_TOP, px(a, p), bottom);
@@ -449,8 +449,11 @@ static void svg_axes(FILE *out, const struct axis *a, const char *title)
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.3g%%</text>\n",
 		        MARGIN_LEFT - 6, py(a, v) + 4, v);
 	}
+	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">0</text>\n",
+	        px(a, -0.5), bottom + 15);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">size in bytes (log scale); "
-	        "share of calls (blue) and of bytes (orange) per size bucket</text>\n",
+	        "share of <tspan fill=\"#1f5fbf\">calls</tspan> and of <tspan fill=\"#e07000\">bytes</tspan> "
+	        "per size bucket</text>\n",
 	        SVG_WIDTH / 2, bottom + 32);
 }
 
@@ -461,8 +464,9 @@ static void svg_threshold(FILE *out, const struct axis *a, uint64_t threshold, c
 		return;
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#2a2\" stroke-dasharray=\"5,4\"/>\n",
 	        px(a, x), a->top + PLOT_TOP, px(a, x), a->top + PLOT_TOP + PLOT_HEIGHT);
-	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#2a2\">%s</text>\n", px(a, x) + 4,
-	        a->top + PLOT_TOP + 12, label);
+	bool right_half = px(a, x) > SVG_WIDTH / 2;
+	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#2a2\" text-anchor=\"%s\">%s</text>\n",
+	        px(a, x) + (right_half ? -4 : 4), a->top + PLOT_TOP + 12, right_half ? "end" : "start", label);
 }
 
 static void svg_panel(FILE *out, const struct dump *d, int fn, int top)
@@ -473,8 +477,8 @@ static void svg_panel(FILE *out, const struct dump *d, int fn, int top)
 	for (unsigned b = 0; b < HIST_BUCKETS; b++)
 		if (f->calls[b]) {
 			double hi = log_edge(hist_bucket_hi(b));
-			if (hi > a.x_max)
-				a.x_max = ceil(hi);
+			if (hi + 1 > a.x_max)
+				a.x_max = ceil(hi + 1);
 			if (share(f->calls[b], calls) > a.y_max)
 				a.y_max = share(f->calls[b], calls);
 			if (share(f->bytes[b], bytes) > a.y_max)
