@@ -5,6 +5,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/variants.h"
+#include "tools/bench.h"
 #include "tools/cli.h"
 
 #include <errno.h>
@@ -136,6 +137,7 @@ static int cmd_run(int argc, char **argv)
 static const struct cli_command commands[] = {
 	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },
 	{ "run", cmd_run, "run a program with the library preloaded" },
+	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
 	{ NULL, NULL, NULL },
 };
 
