@@ -16,6 +16,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
 	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
+	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	NULL,
 };
 

@@ -239,7 +239,7 @@ static int check_variant_list(const char *list, const char *(*name_of)(unsigned)
 		while ((name = name_of(i)) && !(strlen(name) == len && strncmp(name, p, len) == 0))
 			i++;
 		if (!name)
-			return usage_error("--variants: \"%.*s\" is not a variant (see memshim info)", (int)len, p);
+			return usage_error("--variants: \"%.*s\" is not a variant of the library", (int)len, p);
 		if (!usable(i))
 			return usage_error("--variants: %s cannot run on this machine", name);
 		p += len;
@@ -303,7 +303,10 @@ static struct bench_case fixed(enum base_function fn, enum case_kind kind, size_
 	struct bench_case c = { .fn = fn, .kind = kind, .cold = cold, .lo = size, .hi = size,
 				.src_offset = so, .dst_offset = dof };
 	snprintf(c.label, sizeof c.label, "%zu", size);
-	snprintf(c.align, sizeof c.align, "s%d/d%d", so, dof);
+	if (fn == FN_MEMSET) /* no source */
+		snprintf(c.align, sizeof c.align, "d%d", dof);
+	else
+		snprintf(c.align, sizeof c.align, "s%d/d%d", so, dof);
 	return c;
 }
 

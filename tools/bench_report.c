@@ -206,14 +206,14 @@ static void axes(FILE *out, const struct panel *p, const char *title, const char
 
 static void y_ticks(FILE *out, const struct panel *p)
 {
-	for (int k = 0; k <= 5; k++) {
-		double v = p->log_y ? pow(10, ceil(p->y0) + k) : p->y0 + (p->y1 - p->y0) * k / 5;
+	for (int k = 0; k <= (p->log_y ? 12 : 5); k++) { /* decades, or fifths */
+		double v = p->log_y ? pow(10, p->y0 + k) : p->y0 + (p->y1 - p->y0) * k / 5;
 		if (p->log_y && log10(v) > p->y1 + 1e-9)
 			break;
 		double y = py(p, v);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", p->x, y,
 			p->x + PANEL_W, y);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", p->x - 6, y + 4, v);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", p->x - 6, y + 4, v);
 	}
 }
 
