@@ -41,7 +41,10 @@ static const char bench_help[] =
 	"  --distribution FILE   a call-size CSV (either format of data/distributions/README.md)\n"
 	"                        instead of the built-in ones; may be repeated\n"
 	"  --rounds N            rounds per case (default 15, --quick 7; at least 3)\n"
-	"  --csv FILE            every result, one row per variant and case\n"
+	"  --csv FILE            every result, one row per variant and case: function,\n"
+	"                        variant, case, size (bytes, class or distribution),\n"
+	"                        alignment, hot/cold, median, p10, p90, unit, ratio to\n"
+	"                        glibc, bytes per unit\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the one next to this program or\n"
 	"installed; the distributions $MEMSHIM_DISTRIBUTIONS, else likewise.\n";
@@ -142,10 +145,10 @@ static int apply_option(const char *name, const char *value, struct options *o)
 		o->csv = value;
 	else if (strcmp(name, "--svg") == 0)
 		o->svg = value;
-	else if (o->distribution_count == MAX_DISTRIBUTIONS)
-		return usage_error("more than %d --distribution files", MAX_DISTRIBUTIONS);
-	else
+	else if (o->distribution_count < MAX_DISTRIBUTIONS) /* --distribution: the only other */
 		o->distributions[o->distribution_count++] = value;
+	else
+		return usage_error("more than %d --distribution files", MAX_DISTRIBUTIONS);
 	return 0;
 }
 

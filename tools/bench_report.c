@@ -69,7 +69,7 @@ static void group_heading(FILE *out, const struct bench_settings *s, const struc
 {
 	fprintf(out, "\n%s: %s, %s buffers (%s per call)\n", function_label(c), case_kind_names[c->kind],
 		c->cold ? "cold" : "hot", s->clock.unit);
-	fprintf(out, "%-14s", c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets");
+	fprintf(out, "%-17s", c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets");
 	for (unsigned v = 0; v < s->variant_count; v++)
 		fprintf(out, " %9s", s->variants[v].name);
 	fprintf(out, " |");
@@ -82,7 +82,7 @@ static void group_heading(FILE *out, const struct bench_settings *s, const struc
 static void table_row(FILE *out, const struct bench_settings *s, const struct bench_result *r)
 {
 	char label[64], t[32];
-	fprintf(out, "%-14s", row_label(&r->c, label, sizeof label));
+	fprintf(out, "%-17s", row_label(&r->c, label, sizeof label));
 	for (unsigned v = 0; v < s->variant_count; v++)
 		fprintf(out, " %9s", time_text(r->median[v], t, sizeof t));
 	fprintf(out, " |");
