@@ -19,6 +19,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
+	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	NULL,
 };
 

@@ -5,6 +5,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/variants.h"
+#include "tools/bench.h"
 #include "tools/cli.h"
 #include "tools/report.h"
 
@@ -139,6 +140,7 @@ static const struct cli_command commands[] = {
 	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },
 	{ "run", cmd_run, "run a program with the library preloaded" },
 	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
+	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
 	{ NULL, NULL, NULL },
 };
 
