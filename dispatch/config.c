@@ -43,16 +43,17 @@ struct policy {
 	const struct variant *(*pick)(const struct cpu_features *f, const char **why);
 };
 
-static const struct policy policies[] = {
-	{ "kernel", kernel_policy_variant },
-	{ "auto", auto_policy_variant },
+enum { KERNEL_POLICY, AUTO_POLICY, POLICY_COUNT };
+
+static const struct policy policies[POLICY_COUNT] = {
+	[KERNEL_POLICY] = { "kernel", kernel_policy_variant },
+	[AUTO_POLICY] = { "auto", auto_policy_variant },
 };
-#define POLICY_COUNT (sizeof policies / sizeof policies[0])
 
 /* THE DEFAULT POLICY: what every function gets when no variable names a
- * variant.  Whether `auto` should replace `kernel` here waits for the
- * benchmark data. */
-static const struct policy *const default_policy = &policies[0];
+ * variant.  Whether AUTO_POLICY should replace KERNEL_POLICY here waits for
+ * the benchmark data. */
+static const struct policy *const default_policy = &policies[KERNEL_POLICY];
 
 static const struct policy *policy_named(const char *name)
 {

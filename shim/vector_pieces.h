@@ -294,7 +294,8 @@ PIECE void vec_set_long(byte *d, vec v, size_t n, enum store_kind kind)
 	store4(d + n - 4 * VEC_SIZE, b);
 }
 
-PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
+/* 0..8V bytes: overlapping head and tail stores, as copy_upto_8vec. */
+PIECE void set_upto_8vec(byte *d, int c, size_t n)
 {
 	if (n < VEC_SIZE) {
 		set_below_vec(d, c, n);
@@ -309,17 +310,23 @@ PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
 		vec_store(d + VEC_SIZE, v);
 		vec_store(d + n - 2 * VEC_SIZE, v);
 		vec_store(d + n - VEC_SIZE, v);
-	} else if (n <= VEC_LOOP_MIN) {
+	} else {
 		struct vec4 b = { v, v, v, v };
 		store4(d, b);
 		store4(d + n - 4 * VEC_SIZE, b);
-	} else if (n >= memshim_thresholds.nt) {
-		vec_set_long(d, v, n, STREAMING_STORES);
-	} else if (band == WITH_REP_BAND && n >= memshim_thresholds.auto_stosb) {
-		rep_stosb(d, (byte)c, n);
-	} else {
-		vec_set_long(d, v, n, CACHED_STORES);
 	}
+}
+
+PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
+{
+	if (n <= VEC_LOOP_MIN)
+		set_upto_8vec(d, c, n);
+	else if (n >= memshim_thresholds.nt)
+		vec_set_long(d, vec_broadcast(c), n, STREAMING_STORES);
+	else if (band == WITH_REP_BAND && n >= memshim_thresholds.auto_stosb)
+		rep_stosb(d, (byte)c, n);
+	else
+		vec_set_long(d, vec_broadcast(c), n, CACHED_STORES);
 }
 
 /* ---- a variant ---- */
