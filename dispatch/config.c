@@ -1,11 +1,13 @@
 #include "dispatch/config.h"
 
+#include "dispatch/auto_policy.h"
 #include "dispatch/early_env.h"
 #include "dispatch/thresholds.h"
 
 #include <signal.h>
 
-struct thresholds memshim_thresholds = { ERMS_THRESHOLD_DEFAULT, STOSB_THRESHOLD_DEFAULT };
+/* The vector variants' thresholds depend on the CPU: read_config sets them. */
+struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT };
 
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
 #define THRESHOLD_MAX (1ull << 40)
@@ -18,6 +20,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
 	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
+	"MEMSHIM_AUTO_MOVSB_THRESHOLD", "MEMSHIM_AUTO_STOSB_THRESHOLD", "MEMSHIM_NT_THRESHOLD",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	NULL,
@@ -35,6 +38,46 @@ const struct variant *kernel_policy_variant(const struct cpu_features *f, const 
 	}
 	*why = "CPU has neither ERMS nor FSRM";
 	return variant_named("movsq");
+}
+
+/* A policy picks a row from the CPU's features; MEMSHIM_IMPL and the
+ * per-function variables may name one instead of a row. */
+struct policy {
+	const char *name;
+	const struct variant *(*pick)(const struct cpu_features *f, const char **why);
+};
+
+enum { KERNEL_POLICY, AUTO_POLICY, POLICY_COUNT };
+
+static const struct policy policies[POLICY_COUNT] = {
+	[KERNEL_POLICY] = { "kernel", kernel_policy_variant },
+	[AUTO_POLICY] = { "auto", auto_policy_variant },
+};
+
+/* THE DEFAULT POLICY: what every function gets when no variable names a
+ * variant.  Whether AUTO_POLICY should replace KERNEL_POLICY here waits for
+ * the benchmark data. */
+static const struct policy *const default_policy = &policies[KERNEL_POLICY];
+
+static const struct policy *policy_named(const char *name)
+{
+	for (unsigned i = 0; i < POLICY_COUNT; i++)
+		if (same_string(policies[i].name, name))
+			return &policies[i];
+	return NULL;
+}
+
+const char *config_policy(unsigned i, const struct variant **picks, const char **why)
+{
+	if (i >= POLICY_COUNT)
+		return NULL;
+	*picks = policies[i].pick(cpu_features(), why);
+	return policies[i].name;
+}
+
+bool config_name_known(const char *name)
+{
+	return variant_named(name) || policy_named(name);
 }
 
 /* "MEMSHIM_X="value" <problem>; using <fallback>" */
@@ -102,36 +145,43 @@ static void read_threshold(const char *name, size_t *threshold)
 		*threshold = n;
 }
 
-/* The variant named by variable `name`, or NULL (reported) if it names none usable here. */
-static const struct variant *read_variant(const char *name, const char *fallback)
+/* Sets *choice from variable `name` if it names a variant usable here or a
+ * policy; returns false (and reports a bad value) otherwise. */
+static bool read_choice(const char *name, const char *fallback, struct function_choice *choice)
 {
 	const char *value = early_getenv(name);
 	if (!value)
-		return NULL;
+		return false;
+	const struct policy *p = policy_named(value);
+	if (p) {
+		choice->variant = p->pick(cpu_features(), &choice->why);
+		choice->variable = name;
+		choice->policy = p->name;
+		return true;
+	}
 	const struct variant *v = variant_named(value);
-	if (v && variant_usable(v))
-		return v;
+	if (v && variant_usable(v)) {
+		*choice = (struct function_choice){ .variant = v, .why = name };
+		return true;
+	}
 	warn_bad_value(name, value,
 	               v ? "is not supported by this CPU or C library"
-	                 : "is not a variant (see `memshim info`)",
+	                 : "is not a variant or policy (see `memshim info`)",
 	               fallback, 0);
-	return NULL;
+	return false;
 }
 
 static void choose_variants(struct config *c)
 {
 	const char *why;
-	const struct variant *fallback = kernel_policy_variant(cpu_features(), &why);
-	const char *fallback_why = why;
-	const struct variant *all = read_variant("MEMSHIM_IMPL", fallback->name);
-	if (all) {
+	const struct variant *by_default = default_policy->pick(cpu_features(), &why);
+	struct function_choice fallback = { .variant = by_default, .why = why };
+	struct function_choice all;
+	if (read_choice("MEMSHIM_IMPL", fallback.variant->name, &all))
 		fallback = all;
-		fallback_why = "MEMSHIM_IMPL";
-	}
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		const struct variant *one = read_variant(function_variables[fn], fallback->name);
-		c->choice[fn].variant = one ? one : fallback;
-		c->choice[fn].why = one ? function_variables[fn] : fallback_why;
+		struct function_choice one;
+		c->choice[fn] = read_choice(function_variables[fn], fallback.variant->name, &one) ? one : fallback;
 	}
 }
 
@@ -182,12 +232,15 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 	line_add(l, base_function_names[fn]);
 	line_add(l, " -> ");
 	line_add(l, v->name);
-	if (same_string(v->name, "erms")) {
-		line_add(l, fn == FN_MEMSET ? " (rep stosb from " : " (rep movsb from ");
-		line_add_number(l, fn == FN_MEMSET ? memshim_thresholds.stosb : memshim_thresholds.erms);
-		line_add(l, " B)");
-	}
+	if (v->describe_thresholds)
+		v->describe_thresholds(fn, l);
 	line_add(l, " [");
+	if (c->choice[fn].policy) {
+		line_add(l, c->choice[fn].variable);
+		line_add(l, "=");
+		line_add(l, c->choice[fn].policy);
+		line_add(l, ": ");
+	}
 	line_add(l, c->choice[fn].why);
 	line_add(l, "]");
 }
@@ -311,6 +364,10 @@ static void read_config(struct config *c)
 	choose_variants(c);
 	read_threshold("MEMSHIM_ERMS_THRESHOLD", &memshim_thresholds.erms);
 	read_threshold("MEMSHIM_STOSB_THRESHOLD", &memshim_thresholds.stosb);
+	auto_default_thresholds(cpu_features(), &memshim_thresholds);
+	read_threshold("MEMSHIM_AUTO_MOVSB_THRESHOLD", &memshim_thresholds.auto_movsb);
+	read_threshold("MEMSHIM_AUTO_STOSB_THRESHOLD", &memshim_thresholds.auto_stosb);
+	read_threshold("MEMSHIM_NT_THRESHOLD", &memshim_thresholds.nt);
 	read_verbose(c);
 	read_recording(c);
 	if (c->verbose)

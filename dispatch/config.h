@@ -16,6 +16,9 @@
 struct function_choice {
 	const struct variant *variant;
 	const char *why; /* "CPU has FSRM", "MEMSHIM_IMPL", "MEMSHIM_MEMCPY", ... */
+	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
+	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
+	const char *variable, *policy;
 };
 
 #define HIST_PATH_MAX 1024
@@ -39,6 +42,14 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 
 /* The variant the kernel's policy picks on this CPU, and the feature that decided it. */
 const struct variant *kernel_policy_variant(const struct cpu_features *f, const char **why);
+
+/* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
+ * ("kernel", "auto"). */
+bool config_name_known(const char *name);
+
+/* The name of policy number i (0, 1, ...), the row it picks on this CPU and
+ * why; NULL past the last one. */
+const char *config_policy(unsigned i, const struct variant **picks, const char **why);
 
 /* Parses a byte count: decimal digits with an optional K, M, G or T suffix
  * (powers of 1024), at most `max`.  Returns NULL on success, else what is

@@ -1,4 +1,4 @@
-/* The size thresholds the erms variant reads on every call.  Written once by
+/* The size thresholds the variants read on every call.  Written once by
  * the configuration (dispatch/config.c) before any resolver hands out a
  * function that reads them. */
 #ifndef MEMSHIM_THRESHOLDS_H
@@ -12,6 +12,12 @@
 struct thresholds {
 	size_t erms;  /* memcpy/memmove: rep movsb from this size on */
 	size_t stosb; /* memset: rep stosb from this size on */
+	/* The vector variants (shim/vector_pieces.h); defaults per CPU from
+	 * dispatch/auto_policy.c.  Sizes up to 8 vectors never leave the
+	 * vector code, whatever these say. */
+	size_t auto_movsb; /* *_erms rows, memcpy/memmove: rep movsb from this size on */
+	size_t auto_stosb; /* *_erms rows, memset: rep stosb from this size on */
+	size_t nt;         /* non-temporal stores from this size on, when nothing overlaps */
 };
 
 extern struct thresholds memshim_thresholds __attribute__((visibility("hidden")));

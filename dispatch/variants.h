@@ -4,6 +4,7 @@
 #define MEMSHIM_VARIANTS_H
 
 #include "dispatch/cpu_features.h"
+#include "dispatch/message.h"
 #include "shim/entry_set.h"
 
 #include <stdbool.h>
@@ -20,6 +21,9 @@ struct variant {
 	bool (*usable)(const struct cpu_features *);
 	/* The implementation; NULL when it could not be found (glibc's). */
 	const struct entry_set *(*entries)(void);
+	/* Appends " (rep movsb from 2048 B)" or the like: the thresholds this
+	 * row reads for fn.  NULL when it reads none. */
+	void (*describe_thresholds)(enum base_function fn, struct line *l);
 };
 
 extern const struct variant variant_table[];

@@ -154,6 +154,23 @@ static inline void copy_backward(byte *d, const byte *s, size_t n)
 /* The byte c in every byte of a word. */
 static inline uint64_t broadcast_byte(int c) { return 0x0101010101010101ull * (byte)c; }
 
+/* 0..16 bytes of the word v: two overlapping stores of the largest width that fits. */
+static inline void set_upto16(byte *d, uint64_t v, size_t n)
+{
+	if (n >= 8) {
+		store8(d, v);
+		store8(d + n - 8, v);
+	} else if (n >= 4) {
+		*(unaligned_u32 *)d = (uint32_t)v;
+		*(unaligned_u32 *)(d + n - 4) = (uint32_t)v;
+	} else if (n >= 2) {
+		*(unaligned_u16 *)d = (uint16_t)v;
+		*(unaligned_u16 *)(d + n - 2) = (uint16_t)v;
+	} else if (n == 1) {
+		*d = (byte)v;
+	}
+}
+
 /* 0..64 bytes of the word v: overlapping head and tail stores. */
 static inline void set_short(byte *d, uint64_t v, size_t n)
 {
@@ -166,17 +183,8 @@ static inline void set_short(byte *d, uint64_t v, size_t n)
 		store8(d + 8, v);
 		store8(d + n - 16, v);
 		store8(d + n - 8, v);
-	} else if (n >= 8) {
-		store8(d, v);
-		store8(d + n - 8, v);
-	} else if (n >= 4) {
-		*(unaligned_u32 *)d = (uint32_t)v;
-		*(unaligned_u32 *)(d + n - 4) = (uint32_t)v;
-	} else if (n >= 2) {
-		*(unaligned_u16 *)d = (uint16_t)v;
-		*(unaligned_u16 *)(d + n - 2) = (uint16_t)v;
-	} else if (n == 1) {
-		*d = (byte)v;
+	} else {
+		set_upto16(d, v, n);
 	}
 }
 

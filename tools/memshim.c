@@ -52,8 +52,14 @@ static int cmd_info(int argc, char **argv)
 	printf("Variants:\n");
 	for (unsigned i = 0; i < variant_count; i++) {
 		const struct variant *v = &variant_table[i];
-		printf("  %-7s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
+		printf("  %-11s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant for this CPU):\n");
+	const struct variant *picks;
+	const char *why;
+	const char *policy;
+	for (unsigned i = 0; (policy = config_policy(i, &picks, &why)) != NULL; i++)
+		printf("  %-11s -> %s (%s)\n", policy, picks->name, why);
 
 	const struct config *c = config_get();
 	printf("A program started now with this environment gets:\n");
@@ -73,9 +79,16 @@ static const char run_help[] =
 	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set,\n"
 	"and after COMMAND's own shared libraries, so that it is relocated first).\n"
 	"Options set the matching MEMSHIM_* variables:\n"
-	"  --impl VARIANT          MEMSHIM_IMPL: the variant for every function\n"
+	"  --impl VARIANT          MEMSHIM_IMPL: the variant (or policy: kernel, auto)\n"
+	"                          for every function\n"
 	"  --erms-threshold BYTES  MEMSHIM_ERMS_THRESHOLD (erms: rep movsb from here)\n"
 	"  --stosb-threshold BYTES MEMSHIM_STOSB_THRESHOLD (erms: rep stosb from here)\n"
+	"  --auto-movsb-threshold BYTES  MEMSHIM_AUTO_MOVSB_THRESHOLD (*_erms vector\n"
+	"                          variants: rep movsb from here)\n"
+	"  --auto-stosb-threshold BYTES  MEMSHIM_AUTO_STOSB_THRESHOLD (*_erms vector\n"
+	"                          variants: rep stosb from here)\n"
+	"  --nt-threshold BYTES    MEMSHIM_NT_THRESHOLD (vector variants: non-temporal\n"
+	"                          stores from here)\n"
 	"  --verbose               MEMSHIM_VERBOSE=1: print the choice at start\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the installed one.\n";
 
@@ -93,8 +106,9 @@ static int set_checked_size(const char *option, const char *value, const char *v
 static int apply_run_option(const char *option, const char *value)
 {
 	if (strcmp(option, "--impl") == 0) {
-		if (!variant_named(value)) {
-			fprintf(stderr, "memshim run: --impl \"%s\" is not a variant; try `memshim info`\n", value);
+		if (!config_name_known(value)) {
+			fprintf(stderr, "memshim run: --impl \"%s\" is not a variant or policy; try `memshim info`\n",
+			        value);
 			return -1;
 		}
 		return setenv("MEMSHIM_IMPL", value, 1);
@@ -103,6 +117,12 @@ static int apply_run_option(const char *option, const char *value)
 		return set_checked_size(option, value, "MEMSHIM_ERMS_THRESHOLD");
 	if (strcmp(option, "--stosb-threshold") == 0)
 		return set_checked_size(option, value, "MEMSHIM_STOSB_THRESHOLD");
+	if (strcmp(option, "--auto-movsb-threshold") == 0)
+		return set_checked_size(option, value, "MEMSHIM_AUTO_MOVSB_THRESHOLD");
+	if (strcmp(option, "--auto-stosb-threshold") == 0)
+		return set_checked_size(option, value, "MEMSHIM_AUTO_STOSB_THRESHOLD");
+	if (strcmp(option, "--nt-threshold") == 0)
+		return set_checked_size(option, value, "MEMSHIM_NT_THRESHOLD");
 	fprintf(stderr, "memshim run: unknown option %s (see memshim run --help)\n", option);
 	return -1;
 }
