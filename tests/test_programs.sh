@@ -7,10 +7,10 @@
 # bad SQL, not a repository) check that exit statuses are kept too.
 #
 #   make check       a few MB of input, about 30 s
-#   make check-long  MEMSHIM_LONG=1: hundreds of MB, and more programs
+#   make check-long  T_MEMSHIM_LONG=1: hundreds of MB, and more programs
 #
 # A program that is not installed is reported as skipped, not passed
-# (Debian packages: tests/packages.txt).  MEMSHIM_TEST_VARIANTS="a b" limits
+# (Debian packages: tests/packages.txt).  T_MEMSHIM_VARIANTS="a b" limits
 # the variants.
 . "${top_srcdir:-.}/tests/lib.sh"
 LC_ALL=C
@@ -20,20 +20,20 @@ unset MEMSHIM_IMPL MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET \
 skipped=0
 skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 # A known library bug, reported here and in the summary, not counted as a
-# failure (set MEMSHIM_STRICT=1 to count it).
+# failure (set T_MEMSHIM_STRICT=1 to count it).
 known=0
 xfail() {
-	if [ "${MEMSHIM_STRICT:-0}" = 1 ]; then fail "$*"; else known=$((known + 1)); echo "XFAIL: $*"; fi
+	if [ "${T_MEMSHIM_STRICT:-0}" = 1 ]; then fail "$*"; else known=$((known + 1)); echo "XFAIL: $*"; fi
 }
 
-long=${MEMSHIM_LONG:-0}
+long=${T_MEMSHIM_LONG:-0}
 if [ "$long" = 1 ]; then
 	mix_bytes=$((256 << 20)) text_lines=2000000 sql_rows=200000 git_files=400
 else
 	mix_bytes=$((3 << 20)) text_lines=40000 sql_rows=3000 git_files=40
 fi
 
-variants=${MEMSHIM_TEST_VARIANTS:-$("$T_MEMSHIM_TOOL" info |
+variants=${T_MEMSHIM_VARIANTS:-$("$T_MEMSHIM_TOOL" info |
 	awk '/^Variants:/ { on = 1; next } on && /^[^ ]/ { on = 0 } on && $2 == "usable" { print $1 }')}
 expect_match "memshim info lists usable variants" "$(echo $variants)" '^[a-z]'
 

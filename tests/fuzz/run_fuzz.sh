@@ -4,8 +4,8 @@
 # corpus in tests/fuzz/corpus.  Exit 77 (automake: SKIP) when no clang with
 # libFuzzer is found.
 #
-#   run_fuzz.sh                the make check run (MEMSHIM_FUZZ_RUNS inputs,
-#                              at most MEMSHIM_FUZZ_SECONDS seconds)
+#   run_fuzz.sh                the make check run (T_MEMSHIM_FUZZ_RUNS inputs,
+#                              at most T_MEMSHIM_FUZZ_SECONDS seconds)
 #   run_fuzz.sh --build-only   just build $top_builddir/tests/fuzz/fuzz_variants
 #
 # For a longer run by hand, see the comment at the top of fuzz_variants.c.
@@ -13,8 +13,8 @@
 set -u
 srcdir=${top_srcdir:-.}/tests/fuzz
 outdir=${top_builddir:-.}/tests/fuzz
-runs=${MEMSHIM_FUZZ_RUNS:-400000}
-seconds=${MEMSHIM_FUZZ_SECONDS:-25}
+runs=${T_MEMSHIM_FUZZ_RUNS:-400000}
+seconds=${T_MEMSHIM_FUZZ_SECONDS:-25}
 
 cc=
 for c in ${FUZZ_CC:-} clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
