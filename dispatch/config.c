@@ -221,6 +221,8 @@ static void report_unknown_variables(void)
 		line_add(&l, "unknown variable ");
 		for (e = *env; *e && *e != '=' && l.len < 100; e++)
 			line_add_char(&l, *e);
+		if (*e && *e != '=')
+			line_add(&l, "..."); /* the name was cut */
 		line_add(&l, " ignored (see `memshim info`)");
 		line_emit(&l);
 	}

@@ -37,6 +37,10 @@ static int cmd_info(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, info_help, false))
 		return 0;
+	if (argc > 1) {
+		fprintf(stderr, "memshim info: unexpected argument %s (see memshim info --help)\n", argv[1]);
+		return 2;
+	}
 	const struct cpu_features *f = cpu_features();
 	printf("CPU: %s, family %u (0x%x), model %u (0x%x)\n", f->vendor, f->family, f->family,
 	       f->model, f->model);
@@ -103,6 +107,12 @@ static int set_checked_size(const char *option, const char *value, const char *v
 	return setenv(variable, value, 1);
 }
 
+static bool is_run_option(const char *arg)
+{
+	return strcmp(arg, "--impl") == 0 || strcmp(arg, "--erms-threshold") == 0 ||
+	       strcmp(arg, "--stosb-threshold") == 0;
+}
+
 static int apply_run_option(const char *option, const char *value)
 {
 	if (strcmp(option, "--impl") == 0) {
@@ -136,6 +146,15 @@ static int cmd_run(int argc, char **argv)
 		if (strcmp(argv[i], "--verbose") == 0) {
 			setenv("MEMSHIM_VERBOSE", "1", 1);
 			continue;
+		}
+		if (argv[i][0] != '-') {
+			fprintf(stderr, "memshim run: \"%s\" is not an option; put -- before the command (see memshim run --help)\n",
+			        argv[i]);
+			return 2;
+		}
+		if (!is_run_option(argv[i])) {
+			fprintf(stderr, "memshim run: unknown option %s (see memshim run --help)\n", argv[i]);
+			return 2;
 		}
 		if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
 			fprintf(stderr, "memshim run: %s needs a value (see memshim run --help)\n", argv[i]);
