@@ -107,10 +107,29 @@ static int set_checked_size(const char *option, const char *value, const char *v
 	return setenv(variable, value, 1);
 }
 
+/* The size options of `memshim run` and the variables they set. */
+static const struct {
+	const char *option, *variable;
+} size_options[] = {
+	{ "--erms-threshold", "MEMSHIM_ERMS_THRESHOLD" },
+	{ "--stosb-threshold", "MEMSHIM_STOSB_THRESHOLD" },
+	{ "--auto-movsb-threshold", "MEMSHIM_AUTO_MOVSB_THRESHOLD" },
+	{ "--auto-stosb-threshold", "MEMSHIM_AUTO_STOSB_THRESHOLD" },
+	{ "--nt-threshold", "MEMSHIM_NT_THRESHOLD" },
+};
+
+/* The variable a size option sets, or NULL. */
+static const char *size_option_variable(const char *option)
+{
+	for (unsigned i = 0; i < sizeof size_options / sizeof size_options[0]; i++)
+		if (strcmp(option, size_options[i].option) == 0)
+			return size_options[i].variable;
+	return NULL;
+}
+
 static bool is_run_option(const char *arg)
 {
-	return strcmp(arg, "--impl") == 0 || strcmp(arg, "--erms-threshold") == 0 ||
-	       strcmp(arg, "--stosb-threshold") == 0;
+	return strcmp(arg, "--impl") == 0 || size_option_variable(arg);
 }
 
 static int apply_run_option(const char *option, const char *value)
@@ -123,18 +142,7 @@ static int apply_run_option(const char *option, const char *value)
 		}
 		return setenv("MEMSHIM_IMPL", value, 1);
 	}
-	if (strcmp(option, "--erms-threshold") == 0)
-		return set_checked_size(option, value, "MEMSHIM_ERMS_THRESHOLD");
-	if (strcmp(option, "--stosb-threshold") == 0)
-		return set_checked_size(option, value, "MEMSHIM_STOSB_THRESHOLD");
-	if (strcmp(option, "--auto-movsb-threshold") == 0)
-		return set_checked_size(option, value, "MEMSHIM_AUTO_MOVSB_THRESHOLD");
-	if (strcmp(option, "--auto-stosb-threshold") == 0)
-		return set_checked_size(option, value, "MEMSHIM_AUTO_STOSB_THRESHOLD");
-	if (strcmp(option, "--nt-threshold") == 0)
-		return set_checked_size(option, value, "MEMSHIM_NT_THRESHOLD");
-	fprintf(stderr, "memshim run: unknown option %s (see memshim run --help)\n", option);
-	return -1;
+	return set_checked_size(option, value, size_option_variable(option));
 }
 
 static int cmd_run(int argc, char **argv)
