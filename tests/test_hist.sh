@@ -86,6 +86,20 @@ preloaded env MEMSHIM_HIST="$dir/h" "$program" calls 10
 expect_eq "planted symlink: target unchanged" "$(cat "$scratch/target")" "precious"
 expect_counts "planted symlink: the dump went to h.1" 10 0 "$dir/h.1"
 
+# Call sites: one call in 7 sampled, attributed to the program's own code.
+rm -f "$dir"/*
+preloaded env MEMSHIM_HIST="$dir/h" MEMSHIM_CALLSITES=7 "$program" calls 1000
+if grep -q '^#define HAVE_LIBUNWIND 1' "$top_builddir/config.h"; then
+	sampled=$(awk '$1 == "callsite" { n += $3 } END { print n + 0 }' "$dir/h")
+	expect_match "call sites: about 9000/7 calls sampled ($sampled)" "$sampled" '^128[4-7]$'
+	expect_eq "call sites: every sampled caller is in the program" \
+		"$(awk '$1 == "callsite" && $5 !~ /^hist_program\+0x/' "$dir/h")" ""
+	"$T_MEMSHIM_TOOL" report "$dir/h" >"$scratch/text"
+	expect_match "the report lists the top call sites" "$(cat "$scratch/text")" '^top call sites by bytes'
+else
+	expect_match "without libunwind, MEMSHIM_CALLSITES says so" "$err" 'built without libunwind'
+fi
+
 # Merging several files; the SVG and fleetbench outputs.
 rm -f "$dir"/*
 for i in 1 2 3; do preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" calls 100; done

@@ -1,0 +1,66 @@
+#include "dispatch/auto_policy.h"
+
+#include "dispatch/early_env.h"
+
+/* Preference order: the widest vectors first; on ERMS CPUs the rows with a
+ * rep movsb band (their usable predicates require ERMS) before those without. */
+static const struct {
+	const char *variant;
+	const char *why;
+} auto_preference[] = {
+	{ "avx512_erms", "AVX-512 and ERMS" },
+	{ "avx2_erms", "AVX2 and ERMS, no AVX-512" },
+	{ "sse2_erms", "ERMS, no AVX2" },
+	{ "avx512", "AVX-512, no ERMS" },
+	{ "avx2", "AVX2, no AVX-512, no ERMS" },
+	{ "sse2", "no AVX2, no ERMS" },
+};
+
+const struct variant *auto_policy_variant(const struct cpu_features *f, const char **why)
+{
+	unsigned last = sizeof auto_preference / sizeof auto_preference[0] - 1;
+	for (unsigned i = 0; i < last; i++) {
+		const struct variant *v = variant_named(auto_preference[i].variant);
+		if (!v->usable || v->usable(f)) {
+			*why = auto_preference[i].why;
+			return v;
+		}
+	}
+	*why = auto_preference[last].why; /* sse2 runs on every x86-64 */
+	return variant_named(auto_preference[last].variant);
+}
+
+/* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:
+ * the first row whose vendor matches (NULL: any) and whose family is at
+ * least first_family.  Starting points, not measurements: the 2048-byte
+ * ERMS cutoff the kernel adopted on Skylake and Cooper Lake (seed 001),
+ * which is also glibc's rep_stosb_threshold.  The benchmark data replace
+ * these rows, per vendor and family. */
+static const struct {
+	const char *vendor;
+	unsigned first_family;
+	size_t movsb, stosb;
+} auto_defaults_by_cpu[] = {
+	{ "GenuineIntel", 0, 2048, 2048 },
+	{ "AuthenticAMD", 0x19, 2048, 2048 }, /* Zen 3 and later: FSRM, ERMS */
+	{ NULL, 0, 2048, 2048 },
+};
+
+/* Non-temporal stores from 3/4 of the last-level cache: a copy that large
+ * would evict most of what the cache holds (glibc's non_temporal_threshold
+ * is also 3/4 of a cache share).  When CPUID gives no L3 size, 3/4 of 8 MiB. */
+#define NT_SHARE_OF_L3(bytes) ((bytes) / 4 * 3)
+#define L3_BYTES_FALLBACK (8u << 20)
+
+void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
+{
+	unsigned i = 0;
+	for (;; i++) {
+		const char *vendor = auto_defaults_by_cpu[i].vendor;
+		if (!vendor || (same_string(vendor, f->vendor) && f->family >= auto_defaults_by_cpu[i].first_family))
+			break;
+	}
+	t->auto_movsb = auto_defaults_by_cpu[i].movsb;
+	t->auto_stosb = auto_defaults_by_cpu[i].stosb;
+	t->nt = NT_SHARE_OF_L3(f->l3_bytes ? f->l3_bytes : L3_BYTES_FALLBACK);
+}

@@ -1,0 +1,397 @@
+#include "dispatch/config.h"
+
+#include "dispatch/auto_policy.h"
+#include "dispatch/early_env.h"
+#include "dispatch/thresholds.h"
+
+#include <signal.h>
+
+/* The vector variants' thresholds depend on the CPU: read_config sets them. */
+struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT };
+
+/* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
+#define THRESHOLD_MAX (1ull << 40)
+
+static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE",
+	                                                      "MEMSHIM_MEMSET" };
+
+/* Every variable the library reads; any other MEMSHIM_* name is reported as unknown. */
+static const char *const known_variables[] = {
+	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
+	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
+	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
+	"MEMSHIM_AUTO_MOVSB_THRESHOLD", "MEMSHIM_AUTO_STOSB_THRESHOLD", "MEMSHIM_NT_THRESHOLD",
+	"MEMSHIM_LIBRARY", /* read by the memshim tool */
+	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
+	NULL,
+};
+
+const struct variant *kernel_policy_variant(const struct cpu_features *f, const char **why)
+{
+	if (f->fsrm) {
+		*why = "CPU has FSRM";
+		return variant_named("fsrm");
+	}
+	if (f->erms) {
+		*why = "CPU has ERMS, not FSRM";
+		return variant_named("erms");
+	}
+	*why = "CPU has neither ERMS nor FSRM";
+	return variant_named("movsq");
+}
+
+/* A policy picks a row from the CPU's features; MEMSHIM_IMPL and the
+ * per-function variables may name one instead of a row. */
+struct policy {
+	const char *name;
+	const struct variant *(*pick)(const struct cpu_features *f, const char **why);
+};
+
+enum { KERNEL_POLICY, AUTO_POLICY, POLICY_COUNT };
+
+static const struct policy policies[POLICY_COUNT] = {
+	[KERNEL_POLICY] = { "kernel", kernel_policy_variant },
+	[AUTO_POLICY] = { "auto", auto_policy_variant },
+};
+
+/* THE DEFAULT POLICY: what every function gets when no variable names a
+ * variant.  Whether AUTO_POLICY should replace KERNEL_POLICY here waits for
+ * the benchmark data. */
+static const struct policy *const default_policy = &policies[KERNEL_POLICY];
+
+static const struct policy *policy_named(const char *name)
+{
+	for (unsigned i = 0; i < POLICY_COUNT; i++)
+		if (same_string(policies[i].name, name))
+			return &policies[i];
+	return NULL;
+}
+
+const char *config_policy(unsigned i, const struct variant **picks, const char **why)
+{
+	if (i >= POLICY_COUNT)
+		return NULL;
+	*picks = policies[i].pick(cpu_features(), why);
+	return policies[i].name;
+}
+
+bool config_name_known(const char *name)
+{
+	return variant_named(name) || policy_named(name);
+}
+
+/* "MEMSHIM_X="value" <problem>; using <fallback>" */
+static void warn_bad_value(const char *name, const char *value, const char *problem,
+                           const char *fallback_text, unsigned long long fallback_number)
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, name);
+	line_add(&l, "=");
+	line_add_quoted(&l, value, 64);
+	line_add(&l, " ");
+	line_add(&l, problem);
+	line_add(&l, "; using ");
+	if (fallback_text)
+		line_add(&l, fallback_text);
+	else
+		line_add_number(&l, fallback_number);
+	line_emit(&l);
+}
+
+const char *parse_byte_count(const char *text, unsigned long long max, unsigned long long *out)
+{
+	if (*text == '\0')
+		return "is empty";
+	if (*text == '-')
+		return "is negative";
+	unsigned long long n = 0;
+	const char *p = text;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (~0ull - 9) / 10)
+			return "is too large";
+		n = n * 10 + (unsigned)(*p - '0');
+	}
+	if (p == text)
+		return "is not a number of bytes";
+	unsigned shift = 0;
+	switch (*p) {
+	case 'k': case 'K': shift = 10; p++; break;
+	case 'm': case 'M': shift = 20; p++; break;
+	case 'g': case 'G': shift = 30; p++; break;
+	case 't': case 'T': shift = 40; p++; break;
+	}
+	if (*p != '\0')
+		return "is not a number of bytes (digits, then K, M, G or T at most)";
+	if (shift && n > (max >> shift))
+		return "is too large";
+	n <<= shift;
+	if (n > max)
+		return "is too large";
+	*out = n;
+	return NULL;
+}
+
+static void read_threshold(const char *name, size_t *threshold)
+{
+	const char *value = early_getenv(name);
+	unsigned long long n;
+	if (!value)
+		return;
+	const char *problem = parse_byte_count(value, THRESHOLD_MAX, &n);
+	if (problem)
+		warn_bad_value(name, value, problem, NULL, *threshold);
+	else
+		*threshold = n;
+}
+
+/* Sets *choice from variable `name` if it names a variant usable here or a
+ * policy; returns false (and reports a bad value) otherwise. */
+static bool read_choice(const char *name, const char *fallback, struct function_choice *choice)
+{
+	const char *value = early_getenv(name);
+	if (!value)
+		return false;
+	const struct policy *p = policy_named(value);
+	if (p) {
+		choice->variant = p->pick(cpu_features(), &choice->why);
+		choice->variable = name;
+		choice->policy = p->name;
+		return true;
+	}
+	const struct variant *v = variant_named(value);
+	if (v && variant_usable(v)) {
+		*choice = (struct function_choice){ .variant = v, .why = name };
+		return true;
+	}
+	warn_bad_value(name, value,
+	               v ? "is not supported by this CPU or C library"
+	                 : "is not a variant or policy (see `memshim info`)",
+	               fallback, 0);
+	return false;
+}
+
+static void choose_variants(struct config *c)
+{
+	const char *why;
+	const struct variant *by_default = default_policy->pick(cpu_features(), &why);
+	struct function_choice fallback = { .variant = by_default, .why = why };
+	struct function_choice all;
+	if (read_choice("MEMSHIM_IMPL", fallback.variant->name, &all))
+		fallback = all;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct function_choice one;
+		c->choice[fn] = read_choice(function_variables[fn], fallback.variant->name, &one) ? one : fallback;
+	}
+}
+
+static void read_verbose(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_VERBOSE");
+	if (!value)
+		return;
+	if (same_string(value, "0") || same_string(value, "1"))
+		c->verbose = value[0] == '1';
+	else
+		warn_bad_value("MEMSHIM_VERBOSE", value, "is not 0 or 1", "0", 0);
+}
+
+static bool is_known_variable(const char *entry)
+{
+	for (const char *const *known = known_variables; *known; known++) {
+		const char *k = *known, *e = entry;
+		for (; *k && *k == *e; k++, e++)
+			;
+		if (*k == '\0' && *e == '=')
+			return true;
+	}
+	return false;
+}
+
+static void report_unknown_variables(void)
+{
+	for (char *const *env = early_environ(); *env; env++) {
+		const char *e = *env, *prefix = "MEMSHIM_";
+		for (; *prefix && *prefix == *e; prefix++, e++)
+			;
+		if (*prefix || is_known_variable(*env))
+			continue;
+		struct line l;
+		line_start(&l);
+		line_add(&l, "unknown variable ");
+		for (e = *env; *e && *e != '=' && l.len < 100; e++)
+			line_add_char(&l, *e);
+		if (*e && *e != '=')
+			line_add(&l, "..."); /* the name was cut */
+		line_add(&l, " ignored (see `memshim info`)");
+		line_emit(&l);
+	}
+}
+
+void config_describe(const struct config *c, enum base_function fn, struct line *l)
+{
+	const struct variant *v = c->choice[fn].variant;
+	line_add(l, base_function_names[fn]);
+	line_add(l, " -> ");
+	line_add(l, v->name);
+	if (v->describe_thresholds)
+		v->describe_thresholds(fn, l);
+	line_add(l, " [");
+	if (c->choice[fn].policy) {
+		line_add(l, c->choice[fn].variable);
+		line_add(l, "=");
+		line_add(l, c->choice[fn].policy);
+		line_add(l, ": ");
+	}
+	line_add(l, c->choice[fn].why);
+	line_add(l, "]");
+}
+
+static void print_choices(const struct config *c)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct line l;
+		line_start(&l);
+		config_describe(c, (enum base_function)fn, &l);
+		if (fn == FN_MEMCPY)
+			line_add(&l, "; mempcpy, __memcpy_chk, __mempcpy_chk follow");
+		if (fn == FN_MEMMOVE)
+			line_add(&l, "; __memmove_chk, bcopy follow");
+		if (fn == FN_MEMSET)
+			line_add(&l, "; __memset_chk, bzero, explicit_bzero follow");
+		line_emit(&l);
+	}
+}
+
+/* A whole number in [min, max] from decimal digits, or NULL and the problem. */
+static const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
+                               unsigned long long *out)
+{
+	const char *problem = parse_byte_count(text, max, out);
+	if (problem)
+		return problem;
+	for (const char *p = text; *p; p++)
+		if (*p < '0' || *p > '9')
+			return "is not a whole number";
+	return *out < min ? "is too small" : NULL;
+}
+
+static void read_hist_path(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_HIST");
+	c->hist_path[0] = '\0';
+	if (!value)
+		return;
+	size_t len = 0;
+	while (value[len] && len < HIST_PATH_MAX)
+		len++;
+	if (c->secure)
+		warn_bad_value("MEMSHIM_HIST", value, "is ignored in a secure-mode (set-user-ID) process",
+		               "no recording", 0);
+	else if (len == 0)
+		warn_bad_value("MEMSHIM_HIST", value, "is empty", "no recording", 0);
+	else if (len == HIST_PATH_MAX)
+		warn_bad_value("MEMSHIM_HIST", value, "is too long a path", "no recording", 0);
+	else
+		for (size_t i = 0; i <= len; i++)
+			c->hist_path[i] = value[i];
+}
+
+/* Signal names a user may give, with or without "SIG"; synchronous and
+ * uncatchable signals are left out on purpose. */
+static const struct {
+	const char *name;
+	int number;
+} dump_signals[] = {
+	{ "HUP", SIGHUP },   { "INT", SIGINT },     { "QUIT", SIGQUIT },  { "USR1", SIGUSR1 },
+	{ "USR2", SIGUSR2 }, { "ALRM", SIGALRM },   { "TERM", SIGTERM },  { "PROF", SIGPROF },
+	{ "WINCH", SIGWINCH }, { "URG", SIGURG }, { "PWR", SIGPWR },     { "VTALRM", SIGVTALRM },
+};
+
+static int signal_named(const char *text)
+{
+	if (text[0] == 'S' && text[1] == 'I' && text[2] == 'G')
+		text += 3;
+	for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
+		if (same_string(text, dump_signals[i].name))
+			return dump_signals[i].number;
+	unsigned long long n;
+	if (parse_count(text, 1, 64, &n) == NULL)
+		for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
+			if (dump_signals[i].number == (int)n)
+				return (int)n;
+	return 0;
+}
+
+static void read_recording(struct config *c)
+{
+	unsigned long long n;
+	const char *value, *problem;
+	read_hist_path(c);
+	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
+		if ((problem = parse_count(value, 1, 1000000, &n)))
+			warn_bad_value("MEMSHIM_HIST_INTERVAL", value, problem, "no interval dumps", 0);
+		else
+			c->hist_interval = (unsigned)n;
+	}
+	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL"))) {
+		c->hist_signal = signal_named(value);
+		if (!c->hist_signal)
+			warn_bad_value("MEMSHIM_HIST_SIGNAL", value,
+			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ...)",
+			               "no signal dumps", 0);
+	}
+	if ((value = early_getenv("MEMSHIM_CALLSITES"))) {
+		if ((problem = parse_count(value, 1, 1u << 30, &n)))
+			warn_bad_value("MEMSHIM_CALLSITES", value, problem, "no call sites", 0);
+		else
+			c->callsite_every = (unsigned)n;
+	}
+	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every)) {
+		struct line l;
+		line_start(&l);
+		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL and MEMSHIM_CALLSITES need MEMSHIM_HIST; ignored");
+		line_emit(&l);
+		c->hist_interval = 0;
+		c->hist_signal = 0;
+		c->callsite_every = 0;
+	}
+}
+
+static void read_config(struct config *c)
+{
+	c->secure = early_secure_mode();
+	c->verbose = false;
+	report_unknown_variables();
+	choose_variants(c);
+	read_threshold("MEMSHIM_ERMS_THRESHOLD", &memshim_thresholds.erms);
+	read_threshold("MEMSHIM_STOSB_THRESHOLD", &memshim_thresholds.stosb);
+	auto_default_thresholds(cpu_features(), &memshim_thresholds);
+	read_threshold("MEMSHIM_AUTO_MOVSB_THRESHOLD", &memshim_thresholds.auto_movsb);
+	read_threshold("MEMSHIM_AUTO_STOSB_THRESHOLD", &memshim_thresholds.auto_stosb);
+	read_threshold("MEMSHIM_NT_THRESHOLD", &memshim_thresholds.nt);
+	read_verbose(c);
+	read_recording(c);
+	if (c->verbose)
+		print_choices(c);
+}
+
+const struct config *config_get(void)
+{
+	/* 0: unread, 1: being read, 2: ready.  Resolvers of lazily bound calls
+	 * can run in several threads at once: one reads, the others wait, so
+	 * the problems are reported once and everyone sees the same choice. */
+	static struct config config;
+	static int state;
+	int expected = 0;
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 2)
+		return &config;
+	if (__atomic_compare_exchange_n(&state, &expected, 1, false, __ATOMIC_ACQUIRE,
+	                                __ATOMIC_ACQUIRE)) {
+		read_config(&config);
+		__atomic_store_n(&state, 2, __ATOMIC_RELEASE);
+	}
+	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+		__builtin_ia32_pause();
+	return &config;
+}

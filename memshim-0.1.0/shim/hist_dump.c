@@ -1,0 +1,227 @@
+/* Dumps: writing the recorded counts to the MEMSHIM_HIST file.
+ *
+ * The file is created once per process with O_CREAT|O_EXCL|O_NOFOLLOW, so
+ * a dump never follows a symbolic link and never overwrites a file this
+ * process did not create; if the name is taken (another process, or the
+ * program before an exec with the same pid), ".1", ".2", ... are tried.
+ * Later dumps rewrite that same open file.  A forked child forgets the
+ * parent's file and counts and starts its own.  Everything on the dump
+ * path is async-signal-safe: it may run in a signal handler. */
+#include "shim/hist_dump.h"
+
+#include "dispatch/config.h"
+#include "dispatch/early_env.h"
+#include "dispatch/thresholds.h"
+#include "shim/callsites.h"
+#include "shim/histogram_format.h"
+#include "shim/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+static int dump_fd = -1;             /* the file this process created, once created */
+static int dump_busy;                /* one dump at a time: a signal during a dump skips */
+static int dump_failed_reported;
+static struct histogram snapshot;    /* static: too big for a signal handler's stack */
+static struct sigaction previous_action;
+
+static void warn_dump(const char *path, const char *problem, int err)
+{
+	if (__atomic_exchange_n(&dump_failed_reported, 1, __ATOMIC_RELAXED))
+		return; /* one warning per process */
+	struct line l;
+	line_start(&l);
+	line_add(&l, "MEMSHIM_HIST: ");
+	line_add(&l, problem);
+	line_add(&l, " ");
+	line_add_quoted(&l, path, 200);
+	line_add(&l, " (errno ");
+	line_add_number(&l, (unsigned)err);
+	line_add(&l, "); the program runs on without a histogram");
+	line_emit(&l);
+}
+
+/* Expands %p (process id), %e (program name) and %% in the configured path. */
+static bool expand_path(char *out, size_t size)
+{
+	const char *in = config_get()->hist_path;
+	struct line l; /* a handy bounded buffer */
+	line_start(&l);
+	for (; *in; in++) {
+		if (in[0] == '%' && in[1] == 'p') {
+			line_add_number(&l, (unsigned long long)getpid());
+			in++;
+		} else if (in[0] == '%' && in[1] == 'e') {
+			line_add(&l, early_program_name());
+			in++;
+		} else if (in[0] == '%' && in[1] == '%') {
+			line_add_char(&l, '%');
+			in++;
+		} else {
+			line_add_char(&l, *in);
+		}
+	}
+	if (l.cut || l.len >= size)
+		return false;
+	for (size_t i = 0; i < l.len; i++)
+		out[i] = l.text[i];
+	out[l.len] = '\0';
+	return true;
+}
+
+static int create_exclusive(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+/* Creates the dump file: PATH, else PATH.1 ... PATH.99 if taken. */
+static int create_dump_file(void)
+{
+	char path[HIST_PATH_MAX], numbered[HIST_PATH_MAX + 8];
+	if (!expand_path(path, sizeof path)) {
+		warn_dump(config_get()->hist_path, "path too long after expanding %p/%e:", ENAMETOOLONG);
+		return -1;
+	}
+	int fd = create_exclusive(path);
+	for (unsigned n = 1; fd < 0 && errno == EEXIST && n < 100; n++) {
+		struct line l;
+		line_start(&l);
+		line_add(&l, path);
+		line_add_char(&l, '.');
+		line_add_number(&l, n);
+		for (size_t i = 0; i <= l.len; i++)
+			numbered[i] = i < l.len ? l.text[i] : '\0';
+		fd = create_exclusive(numbered);
+	}
+	if (fd < 0)
+		warn_dump(path, errno == EEXIST ? "every free name is taken for" : "cannot create", errno);
+	return fd;
+}
+
+static void fill_header(struct dump_header *h, const char *reason)
+{
+	const struct config *c = config_get();
+	h->pid = getpid();
+	h->program = early_program_name();
+	h->reason = reason;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		h->variant[fn] = c->choice[fn].variant->name;
+	h->erms_threshold = memshim_thresholds.erms;
+	h->stosb_threshold = memshim_thresholds.stosb;
+}
+
+static void zero_snapshot(void)
+{
+	uint64_t *p = (uint64_t *)&snapshot;
+	for (size_t i = 0; i < sizeof snapshot / sizeof *p; i++)
+		p[i] = 0;
+}
+
+void hist_dump_now(const char *reason)
+{
+	if (__atomic_exchange_n(&dump_busy, 1, __ATOMIC_ACQUIRE))
+		return;
+	int saved_errno = errno;
+	if (dump_fd < 0)
+		dump_fd = create_dump_file();
+	if (dump_fd >= 0) {
+		struct dump_header h;
+		fill_header(&h, reason);
+		zero_snapshot();
+		record_sum(&snapshot);
+		bool ok = ftruncate(dump_fd, 0) == 0 && lseek(dump_fd, 0, SEEK_SET) == 0 &&
+		          hist_write(dump_fd, &h, &snapshot);
+		if (ok)
+			callsites_write(dump_fd);
+		if (!ok || !hist_write_end(dump_fd))
+			warn_dump(config_get()->hist_path, "cannot write", errno);
+	}
+	errno = saved_errno;
+	__atomic_store_n(&dump_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- triggers ---- */
+
+__attribute__((destructor)) static void dump_at_exit(void)
+{
+	if (config_get()->hist_path[0])
+		hist_dump_now("exit");
+}
+
+static void *interval_dumper(void *unused)
+{
+	(void)unused;
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the program's business */
+	struct timespec period = { (time_t)config_get()->hist_interval, 0 };
+	for (;;) {
+		struct timespec left = period;
+		while (nanosleep(&left, &left) != 0 && errno == EINTR)
+			;
+		hist_dump_now("interval");
+	}
+	return NULL;
+}
+
+static void start_interval_dumps(void)
+{
+	pthread_t thread;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&thread, &attr, interval_dumper, NULL) != 0)
+		warn_dump("", "cannot start the interval dump thread for", errno);
+	pthread_attr_destroy(&attr);
+}
+
+static void on_dump_signal(int sig, siginfo_t *info, void *context)
+{
+	hist_dump_now("signal");
+	/* then whatever handled the signal before us */
+	if (previous_action.sa_flags & SA_SIGINFO) {
+		if (previous_action.sa_sigaction)
+			previous_action.sa_sigaction(sig, info, context);
+	} else if (previous_action.sa_handler != SIG_DFL && previous_action.sa_handler != SIG_IGN) {
+		previous_action.sa_handler(sig);
+	}
+}
+
+static void install_signal_dump(int sig)
+{
+	struct sigaction action;
+	sigemptyset(&action.sa_mask);
+	action.sa_flags = SA_SIGINFO | SA_RESTART;
+	action.sa_sigaction = on_dump_signal;
+	sigaction(sig, &action, &previous_action);
+}
+
+/* A forked child counts only its own calls, into its own file. */
+static void start_over_in_child(void)
+{
+	if (dump_fd >= 0)
+		close(dump_fd); /* the parent's file stays the parent's */
+	dump_fd = -1;
+	dump_busy = 0;
+	record_reset();
+	if (config_get()->hist_interval)
+		start_interval_dumps();
+}
+
+void hist_dump_start(void)
+{
+	const struct config *c = config_get();
+	if (!c->hist_path[0])
+		return;
+	pthread_atfork(NULL, NULL, start_over_in_child);
+	if (c->hist_interval)
+		start_interval_dumps();
+	if (c->hist_signal)
+		install_signal_dump(c->hist_signal);
+	if (c->callsite_every)
+		record_start_callsites(c->callsite_every);
+}
