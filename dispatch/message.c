@@ -38,15 +38,24 @@ void line_add_quoted(struct line *l, const char *s, size_t max_chars)
 	line_add_char(l, '"');
 }
 
+size_t format_decimal(unsigned long long n, char out[20])
+{
+	char reversed[20];
+	size_t len = 0;
+	do
+		reversed[len++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	for (size_t i = 0; i < len; i++)
+		out[i] = reversed[len - 1 - i];
+	return len;
+}
+
 void line_add_number(struct line *l, unsigned long long n)
 {
-	char digits[24];
-	int i = 0;
-	do
-		digits[i++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	while (i > 0)
-		line_add_char(l, digits[--i]);
+	char digits[20];
+	size_t len = format_decimal(n, digits);
+	for (size_t i = 0; i < len; i++)
+		line_add_char(l, digits[i]);
 }
 
 void line_add_hex(struct line *l, unsigned long long n)

@@ -24,6 +24,9 @@ void line_add_char(struct line *l, char c);
 void line_add_quoted(struct line *l, const char *s, size_t max_chars);
 void line_add_number(struct line *l, unsigned long long n);
 void line_add_hex(struct line *l, unsigned long long n);
+/* Writes n in decimal into out (no terminating NUL); returns the length. */
+size_t format_decimal(unsigned long long n, char out[20]);
+
 /* Writes "memshim: " + the line + "\n" to standard error in one write. */
 void line_emit(struct line *l);
 

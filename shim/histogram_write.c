@@ -3,6 +3,8 @@
  * while the program's malloc or stdio lock is held. */
 #include "shim/histogram_format.h"
 
+#include "dispatch/message.h"
+
 
 #include <errno.h>
 #include <unistd.h>
@@ -76,13 +78,10 @@ static void put_word(struct writer *w, const char *s)
 
 static void put_number(struct writer *w, uint64_t n)
 {
-	char digits[24];
-	int i = 0;
-	do
-		digits[i++] = (char)('0' + n % 10);
-	while ((n /= 10) != 0);
-	while (i > 0)
-		put_char(w, digits[--i]);
+	char digits[20];
+	size_t len = format_decimal(n, digits);
+	for (size_t i = 0; i < len; i++)
+		put_char(w, digits[i]);
 }
 
 /* "key n1 n2 ...\n" with a leading space before each number. */

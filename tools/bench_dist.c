@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "tools/bench_dist.h"
+#include "tools/cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -300,27 +301,9 @@ struct size_dist *size_dist_load(const char *path, char *error, size_t error_siz
 
 /* ---- where the built-in ones are ---- */
 
-static bool is_dir(const char *path) { return access(path, R_OK | X_OK) == 0; }
-
 const char *bench_distribution_dir(void)
 {
-	static char path[PATH_MAX];
-	const char *explicit = getenv("MEMSHIM_DISTRIBUTIONS");
-	if (explicit && *explicit)
-		return is_dir(explicit) ? explicit : NULL;
-	char self[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (len > 0) {
-		self[len] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
-		/* build tree: tools/memshim and data/; installed: bin/ and share/memshim/ */
-		const char *relative[] = { "/../data/distributions", "/../share/memshim/distributions" };
-		for (unsigned i = 0; i < 2; i++)
-			if (snprintf(path, sizeof path, "%s%s", self, relative[i]) < (int)sizeof path && is_dir(path))
-				return path;
-	}
-	snprintf(path, sizeof path, "%s/distributions", MEMSHIM_PKGDATADIR);
-	return is_dir(path) ? path : NULL;
+	/* build tree: tools/memshim and data/; installed: bin/ and share/memshim/ */
+	return cli_locate("MEMSHIM_DISTRIBUTIONS", "data/distributions", "share/memshim/distributions",
+	                  MEMSHIM_PKGDATADIR "/distributions");
 }

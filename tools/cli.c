@@ -55,14 +55,15 @@ bool cli_wants_help(int argc, char **argv, const char *help, bool stop_at_dashes
 
 static bool readable(const char *path) { return access(path, R_OK) == 0; }
 
-const char *cli_library_path(void)
+const char *cli_locate(const char *variable, const char *from_build_tree, const char *from_prefix,
+                       const char *configured)
 {
 	static char path[PATH_MAX];
-	const char *explicit = getenv("MEMSHIM_LIBRARY");
+	const char *explicit = getenv(variable);
 	if (explicit && *explicit) {
 		if (readable(explicit))
 			return explicit;
-		fprintf(stderr, "memshim: MEMSHIM_LIBRARY=%s cannot be read\n", explicit);
+		fprintf(stderr, "memshim: %s=%s cannot be read\n", variable, explicit);
 		return NULL;
 	}
 	char self[PATH_MAX];
@@ -72,18 +73,23 @@ const char *cli_library_path(void)
 		char *slash = strrchr(self, '/');
 		if (slash)
 			*slash = '\0';
-		/* build tree: tools/memshim and .libs/libmemshim.so; installed: bin/ and lib/ */
-		const char *relative[] = { "/../.libs/libmemshim.so", "/../lib/libmemshim.so" };
+		const char *relative[] = { from_build_tree, from_prefix };
 		for (unsigned i = 0; i < 2; i++)
-			if (snprintf(path, sizeof path, "%s%s", self, relative[i]) < (int)sizeof path &&
+			if (snprintf(path, sizeof path, "%s/../%s", self, relative[i]) < (int)sizeof path &&
 			    readable(path))
 				return path;
 	}
-	snprintf(path, sizeof path, "%s/libmemshim.so", MEMSHIM_LIBDIR);
-	if (readable(path))
-		return path;
-	fprintf(stderr, "memshim: cannot find libmemshim.so (set MEMSHIM_LIBRARY)\n");
-	return NULL;
+	return readable(configured) ? configured : NULL;
+}
+
+const char *cli_library_path(void)
+{
+	/* build tree: tools/memshim and .libs/; installed: bin/ and lib/ */
+	const char *found = cli_locate("MEMSHIM_LIBRARY", ".libs/libmemshim.so", "lib/libmemshim.so",
+	                               MEMSHIM_LIBDIR "/libmemshim.so");
+	if (!found && !getenv("MEMSHIM_LIBRARY"))
+		fprintf(stderr, "memshim: cannot find libmemshim.so (set MEMSHIM_LIBRARY)\n");
+	return found;
 }
 
 /* The program file execvp() would run for `name`, or NULL. */

@@ -17,6 +17,13 @@ int cli_main(int argc, char **argv, const struct cli_command *commands);
  * holds -h or --help. */
 bool cli_wants_help(int argc, char **argv, const char *help, bool stop_at_dashes);
 
+/* A file of memshim's: $VARIABLE if set (NULL, with a message, if it
+ * cannot be read), else the path relative to the directory above this
+ * program's own, in the build tree or in the install prefix, else the
+ * configured path; NULL if none can be read. */
+const char *cli_locate(const char *variable, const char *from_build_tree, const char *from_prefix,
+                       const char *configured);
+
 /* The path of libmemshim.so: $MEMSHIM_LIBRARY, else next to this program
  * (build tree or install prefix), else the configured libdir.  NULL (and a
  * message) if none exists. */
