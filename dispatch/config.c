@@ -4,7 +4,10 @@
 #include "dispatch/early_env.h"
 #include "dispatch/thresholds.h"
 
+#include "dispatch/raw_syscall.h"
+
 #include <signal.h>
+#include <sys/syscall.h>
 
 /* The vector variants' thresholds depend on the CPU: read_config sets them. */
 struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT };
@@ -276,25 +279,42 @@ static const char *parse_count(const char *text, unsigned long long min, unsigne
 	return *out < min ? "is too small" : NULL;
 }
 
+/* The working directory at start-up, with a trailing '/', into `out`; its
+ * length, or 0 if it cannot be had.  A relative MEMSHIM_HIST is taken from
+ * there, so a program that changes directory still dumps where asked. */
+static size_t start_directory(char *out, size_t size)
+{
+	long len = raw_syscall3(SYS_getcwd, (long)out, (long)size - 1, 0);
+	if (len <= 1 || out[len - 1] != '\0')
+		return 0;
+	if (len == 2)
+		return 1; /* "/" already ends with the slash */
+	out[len - 1] = '/'; /* the kernel counts the terminating NUL */
+	return (size_t)len;
+}
+
 static void read_hist_path(struct config *c)
 {
 	const char *value = early_getenv("MEMSHIM_HIST");
 	c->hist_path[0] = '\0';
 	if (!value)
 		return;
+	size_t start = value[0] == '/' ? 0 : start_directory(c->hist_path, HIST_PATH_MAX);
 	size_t len = 0;
-	while (value[len] && len < HIST_PATH_MAX)
+	while (value[len] && start + len < HIST_PATH_MAX - 1)
 		len++;
-	if (c->secure)
-		warn_bad_value("MEMSHIM_HIST", value, "is ignored in a secure-mode (set-user-ID) process",
-		               "no recording", 0);
-	else if (len == 0)
-		warn_bad_value("MEMSHIM_HIST", value, "is empty", "no recording", 0);
-	else if (len == HIST_PATH_MAX)
-		warn_bad_value("MEMSHIM_HIST", value, "is too long a path", "no recording", 0);
-	else
-		for (size_t i = 0; i <= len; i++)
-			c->hist_path[i] = value[i];
+	const char *problem = c->secure ? "is ignored in a secure-mode (set-user-ID) process"
+	                      : len == 0 ? "is empty"
+	                      : value[len] ? "is too long a path"
+	                      : value[0] != '/' && start == 0 ? "is relative and the working directory is unknown"
+	                      : NULL;
+	if (problem) {
+		warn_bad_value("MEMSHIM_HIST", value, problem, "no recording", 0);
+		c->hist_path[0] = '\0';
+		return;
+	}
+	for (size_t i = 0; i <= len; i++)
+		c->hist_path[start + i] = value[i];
 }
 
 /* Signal names a user may give, with or without "SIG"; synchronous and

@@ -121,9 +121,21 @@ static void zero_snapshot(void)
 		p[i] = 0;
 }
 
-void hist_dump_now(const char *reason)
+/* Takes the dump lock: at once, or (wait) once another thread's dump ends. */
+static bool take_dump_lock(bool wait)
 {
-	if (__atomic_exchange_n(&dump_busy, 1, __ATOMIC_ACQUIRE))
+	while (__atomic_exchange_n(&dump_busy, 1, __ATOMIC_ACQUIRE)) {
+		if (!wait)
+			return false;
+		struct timespec pause = { 0, 1000000 };
+		nanosleep(&pause, NULL);
+	}
+	return true;
+}
+
+static void dump(const char *reason, bool wait)
+{
+	if (!take_dump_lock(wait))
 		return;
 	int saved_errno = errno;
 	if (dump_fd < 0)
@@ -144,12 +156,18 @@ void hist_dump_now(const char *reason)
 	__atomic_store_n(&dump_busy, 0, __ATOMIC_RELEASE);
 }
 
+void hist_dump_now(const char *reason)
+{
+	dump(reason, false);
+}
+
 /* ---- triggers ---- */
 
 __attribute__((destructor)) static void dump_at_exit(void)
 {
+	/* the last dump must not be lost to an interval dump under way */
 	if (config_get()->hist_path[0])
-		hist_dump_now("exit");
+		dump("exit", true);
 }
 
 static void *interval_dumper(void *unused)
@@ -163,7 +181,7 @@ static void *interval_dumper(void *unused)
 		struct timespec left = period;
 		while (nanosleep(&left, &left) != 0 && errno == EINTR)
 			;
-		hist_dump_now("interval");
+		dump("interval", true);
 	}
 	return NULL;
 }

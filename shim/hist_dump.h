@@ -7,7 +7,9 @@
  * a fresh file in each forked child.  Called once, from the constructor. */
 void hist_dump_start(void);
 
-/* Writes the dump now; `reason` goes into the file.  Async-signal-safe. */
+/* Writes the dump now; `reason` goes into the file.  Async-signal-safe:
+ * if another dump is under way (a signal arrived during one), it returns
+ * without writing. */
 void hist_dump_now(const char *reason);
 
 #endif

@@ -72,6 +72,15 @@ preloaded env MEMSHIM_HIST="$dir/h" MEMSHIM_HIST_SIGNAL=USR1 "$program" sigdump 
 expect_counts "dump on MEMSHIM_HIST_SIGNAL" 250 0 "$dir/h"
 expect_match "the signal dump says so" "$(cat "$dir/h")" '^reason signal$'
 
+# A relative path is taken from where the process started, even after it
+# changes directory; memshim run makes it absolute for the whole command.
+rm -f "$dir"/*
+(cd "$dir" && LD_PRELOAD="$MEMSHIM_LIBRARY" MEMSHIM_HIST=rel.%p "$program" calls 5 >/dev/null)
+expect_eq "relative MEMSHIM_HIST: the dump is in the start directory" "$(ls "$dir" | grep -c '^rel\.')" 1
+rm -f "$dir"/*
+(cd "$dir" && MEMSHIM_HIST=run.%p "$T_MEMSHIM_TOOL" run -- sh -c 'cd / && exec "$0" calls 5' "$program" >/dev/null)
+expect_eq "memshim run: a relative path survives cd in the command" "$(ls "$dir" | grep -c '^run\.')" 2
+
 # A path that cannot be written: one warning, the program runs on.
 preloaded env MEMSHIM_HIST=/nonexistent/dir/h "$program" calls 10
 expect_eq "unwritable path: exit status" "$rc" 0

@@ -10,6 +10,7 @@
 #include "tools/report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,29 @@ static int apply_run_option(const char *option, const char *value)
 	return set_checked_size(option, value, size_option_variable(option));
 }
 
+/* A relative MEMSHIM_HIST is taken by each process from the directory it
+ * starts in; made absolute here, every process of the command dumps where
+ * the user meant. */
+static int absolute_hist_path(void)
+{
+	const char *path = getenv("MEMSHIM_HIST");
+	char cwd[PATH_MAX];
+	if (!path || !*path || path[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof cwd)) {
+		fprintf(stderr, "memshim run: MEMSHIM_HIST=%s is relative and the working directory is unknown\n", path);
+		return -1;
+	}
+	size_t size = strlen(cwd) + strlen(path) + 2;
+	char *absolute = malloc(size);
+	if (!absolute)
+		return -1;
+	snprintf(absolute, size, "%s/%s", cwd, path);
+	int rc = setenv("MEMSHIM_HIST", absolute, 1);
+	free(absolute);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, run_help, true))
@@ -176,7 +200,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "memshim run: no command given after -- (see memshim run --help)\n");
 		return 2;
 	}
-	if (cli_preload_library(argv[i + 1]) != 0)
+	if (cli_preload_library(argv[i + 1]) != 0 || absolute_hist_path() != 0)
 		return 2;
 	execvp(argv[i + 1], argv + i + 1);
 	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[i + 1], strerror(errno));
