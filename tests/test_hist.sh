@@ -4,7 +4,7 @@
 # child; dumps at exit, on an interval, on a signal and before exec; %p and
 # %e; an unwritable path; a planted symlink; merging; the SVG.
 . "${top_srcdir:-.}/tests/lib.sh"
-program=$top_builddir/tests/hist_program
+program=$(cd "$top_builddir" && pwd)/tests/hist_program
 check=${top_srcdir:-.}/tests/hist_check.py
 dir=$scratch/dumps
 mkdir "$dir"
