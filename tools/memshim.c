@@ -75,6 +75,10 @@ static int cmd_info(int argc, char **argv)
 	}
 	printf("  (mempcpy and __memcpy_chk follow memcpy; __memmove_chk and bcopy follow memmove;\n"
 	       "   __memset_chk, bzero and explicit_bzero follow memset)\n");
+	struct line l;
+	line_start(&l);
+	config_describe_thresholds(c, &l);
+	printf("  %.*s\n", (int)l.len, l.text);
 	return 0;
 }
 
