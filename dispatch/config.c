@@ -146,6 +146,11 @@ static const struct {
 	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", &memshim_thresholds.nt },
 };
 
+const char *config_threshold_variable(enum threshold_name t)
+{
+	return threshold_table[t].variable;
+}
+
 static void read_threshold(struct config *c, enum threshold_name t)
 {
 	const char *name = threshold_table[t].variable, *value = early_getenv(name);

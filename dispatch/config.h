@@ -50,6 +50,9 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
  * [calibration file PATH]": every threshold and where it came from. */
 void config_describe_thresholds(const struct config *c, struct line *l);
 
+/* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
+const char *config_threshold_variable(enum threshold_name t);
+
 /* The variant the kernel's policy picks on this CPU, and the feature that decided it. */
 const struct variant *kernel_policy_variant(const struct cpu_features *f, const char **why);
 

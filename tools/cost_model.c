@@ -94,12 +94,15 @@ double cm_sum(const struct cm_term *t, unsigned n, unsigned round)
 double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fields, unsigned field_count,
 			 const double *candidates, unsigned candidate_count)
 {
-	double best = candidates[0], best_sum = 0;
+	double best = *fields[0];
+	for (unsigned f = 0; f < field_count; f++)
+		*fields[f] = best;
+	double best_sum = cm_sum(t, n, CM_MEDIAN);
 	for (unsigned c = 0; c < candidate_count; c++) {
 		for (unsigned f = 0; f < field_count; f++)
 			*fields[f] = candidates[c];
 		double sum = cm_sum(t, n, CM_MEDIAN);
-		if (c == 0 || sum < best_sum) {
+		if (sum < best_sum) {
 			best = candidates[c];
 			best_sum = sum;
 		}

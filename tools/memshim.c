@@ -8,6 +8,7 @@
 #include "tools/bench.h"
 #include "tools/cli.h"
 #include "tools/report.h"
+#include "tools/tune.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -192,6 +193,7 @@ static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program with the library preloaded" },
 	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
 	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
+	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },
 	{ NULL, NULL, NULL },
 };
 
