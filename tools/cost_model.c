@@ -11,8 +11,7 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The q-quantile of v[0..n), sorted in place, interpolated between ranks. */
-static double quantile(double *v, unsigned n, double q)
+double cm_quantile(double *v, unsigned n, double q)
 {
 	qsort(v, n, sizeof *v, by_value);
 	double rank = q * (n - 1);
@@ -26,7 +25,7 @@ void cm_curve_finish(struct cm_curve *c)
 	for (unsigned p = 0; p < c->points; p++) {
 		for (unsigned r = 0; r < c->rounds; r++)
 			v[r] = c->cost[p][r];
-		c->median[p] = quantile(v, c->rounds, 0.5);
+		c->median[p] = cm_quantile(v, c->rounds, 0.5);
 	}
 }
 
@@ -137,7 +136,7 @@ unsigned cm_threshold_candidates(double *out, unsigned max)
 
 static struct cm_spread spread_of(double *v, unsigned n)
 {
-	return (struct cm_spread){ quantile(v, n, 0.1), quantile(v, n, 0.9) };
+	return (struct cm_spread){ cm_quantile(v, n, 0.1), cm_quantile(v, n, 0.9) };
 }
 
 struct cm_spread cm_sum_spread(const struct cm_term *t, unsigned n, unsigned rounds)

@@ -5,6 +5,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/variants.h"
+#include "tools/ab.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 #include "tools/report.h"
@@ -193,6 +194,7 @@ static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program with the library preloaded" },
 	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
 	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
+	{ "ab", cmd_ab, "time a command under several settings, interleaved" },
 	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },
 	{ NULL, NULL, NULL },
 };
