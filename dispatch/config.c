@@ -1,6 +1,7 @@
 #include "dispatch/config.h"
 
 #include "dispatch/auto_policy.h"
+#include "dispatch/calibration.h"
 #include "dispatch/early_env.h"
 #include "dispatch/thresholds.h"
 
@@ -24,6 +25,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_AUTO_MOVSB_THRESHOLD", "MEMSHIM_AUTO_STOSB_THRESHOLD", "MEMSHIM_NT_THRESHOLD",
+	"MEMSHIM_CONFIG",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	NULL,
@@ -135,17 +137,76 @@ const char *parse_byte_count(const char *text, unsigned long long max, unsigned 
 	return NULL;
 }
 
-static void read_threshold(const char *name, size_t *threshold)
+/* Each threshold: its variable, its field, its name in descriptions. */
+static const struct {
+	const char *variable, *name;
+	size_t *value;
+} threshold_table[T_COUNT] = {
+	[T_ERMS] = { "MEMSHIM_ERMS_THRESHOLD", "erms", &memshim_thresholds.erms },
+	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", &memshim_thresholds.stosb },
+	[T_AUTO_MOVSB] = { "MEMSHIM_AUTO_MOVSB_THRESHOLD", "auto_movsb", &memshim_thresholds.auto_movsb },
+	[T_AUTO_STOSB] = { "MEMSHIM_AUTO_STOSB_THRESHOLD", "auto_stosb", &memshim_thresholds.auto_stosb },
+	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", &memshim_thresholds.nt },
+};
+
+const char *config_threshold_variable(enum threshold_name t)
 {
-	const char *value = early_getenv(name);
+	return threshold_table[t].variable;
+}
+
+static void read_threshold(struct config *c, enum threshold_name t)
+{
+	const char *name = threshold_table[t].variable, *value = early_getenv(name);
 	unsigned long long n;
 	if (!value)
 		return;
 	const char *problem = parse_byte_count(value, THRESHOLD_MAX, &n);
-	if (problem)
-		warn_bad_value(name, value, problem, NULL, *threshold);
-	else
-		*threshold = n;
+	if (problem) {
+		warn_bad_value(name, value, problem, NULL, *threshold_table[t].value);
+		return;
+	}
+	*threshold_table[t].value = n;
+	c->origin[t] = FROM_ENVIRONMENT;
+}
+
+/* The calibration file's thresholds for the auto policy, over the built-in
+ * ones; the environment overrides both.  A file is named by a variable (or
+ * found through HOME), so a secure-mode process reads none. */
+static void read_calibration(struct config *c)
+{
+	bool named;
+	char *path = c->calibration_path;
+	bool found = calibration_path(path, HIST_PATH_MAX, &named);
+	if (found && c->secure && named)
+		warn_bad_value("MEMSHIM_CONFIG", path, "is ignored in a secure-mode (set-user-ID) process",
+		               "the built-in thresholds", 0);
+	else if (!found && named)
+		warn_bad_value("MEMSHIM_CONFIG", early_getenv("MEMSHIM_CONFIG"), "is empty or too long a path",
+		               "the built-in thresholds", 0);
+	if (found && !c->secure && calibration_apply(path, named, &memshim_thresholds)) {
+		c->origin[T_AUTO_MOVSB] = c->origin[T_AUTO_STOSB] = c->origin[T_NT] = FROM_FILE;
+		return;
+	}
+	path[0] = '\0';
+}
+
+void config_describe_thresholds(const struct config *c, struct line *l)
+{
+	static const char *const origins[] = { "built-in", "calibration file", "environment" };
+	line_add(l, "thresholds:");
+	for (int t = 0; t < T_COUNT; t++) {
+		line_add(l, t ? ", " : " ");
+		line_add(l, threshold_table[t].name);
+		line_add(l, " ");
+		line_add_number(l, *threshold_table[t].value);
+		line_add(l, " B [");
+		line_add(l, origins[c->origin[t]]);
+		line_add(l, "]");
+	}
+	if (c->calibration_path[0]) {
+		line_add(l, "; calibration file ");
+		line_add(l, c->calibration_path);
+	}
 }
 
 /* Sets *choice from variable `name` if it names a variant usable here or a
@@ -384,16 +445,19 @@ static void read_config(struct config *c)
 	c->verbose = false;
 	report_unknown_variables();
 	choose_variants(c);
-	read_threshold("MEMSHIM_ERMS_THRESHOLD", &memshim_thresholds.erms);
-	read_threshold("MEMSHIM_STOSB_THRESHOLD", &memshim_thresholds.stosb);
 	auto_default_thresholds(cpu_features(), &memshim_thresholds);
-	read_threshold("MEMSHIM_AUTO_MOVSB_THRESHOLD", &memshim_thresholds.auto_movsb);
-	read_threshold("MEMSHIM_AUTO_STOSB_THRESHOLD", &memshim_thresholds.auto_stosb);
-	read_threshold("MEMSHIM_NT_THRESHOLD", &memshim_thresholds.nt);
+	read_calibration(c);
+	for (int t = 0; t < T_COUNT; t++)
+		read_threshold(c, (enum threshold_name)t);
 	read_verbose(c);
 	read_recording(c);
-	if (c->verbose)
+	if (c->verbose) {
 		print_choices(c);
+		struct line l;
+		line_start(&l);
+		config_describe_thresholds(c, &l);
+		line_emit(&l);
+	}
 }
 
 const struct config *config_get(void)

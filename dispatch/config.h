@@ -23,6 +23,10 @@ struct function_choice {
 
 #define HIST_PATH_MAX 1024
 
+/* The size thresholds, and where each value came from. */
+enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
+enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
+
 struct config {
 	struct function_choice choice[FN_COUNT];
 	bool verbose;
@@ -32,6 +36,8 @@ struct config {
 	unsigned hist_interval;        /* seconds between dumps; 0: none */
 	int hist_signal;               /* the signal that asks for a dump; 0: none */
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
+	enum threshold_origin origin[T_COUNT];
+	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 };
 
 /* The process's configuration; the first call reads the environment and reports problems. */
@@ -39,6 +45,13 @@ const struct config *config_get(void);
 
 /* Appends "memcpy -> erms (rep movsb from 2048 B) [MEMSHIM_IMPL]" for one function. */
 void config_describe(const struct config *c, enum base_function fn, struct line *l);
+
+/* Appends "thresholds: erms 2048 B [built-in], ..., nt 25165824 B
+ * [calibration file PATH]": every threshold and where it came from. */
+void config_describe_thresholds(const struct config *c, struct line *l);
+
+/* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
+const char *config_threshold_variable(enum threshold_name t);
 
 /* The variant the kernel's policy picks on this CPU, and the feature that decided it. */
 const struct variant *kernel_policy_variant(const struct cpu_features *f, const char **why);

@@ -43,9 +43,9 @@ preloaded env MEMSHIM_MEMMOVE=glibc "$lazy"
 expect_eq "MEMSHIM_MEMMOVE=glibc alone" "$(bound memmove)" "libc"
 expect_eq "memcpy stays on the default" "$(bound memcpy)" "memshim_memcpy_$default"
 
-# MEMSHIM_VERBOSE: one line per function, with the reason.
+# MEMSHIM_VERBOSE: one line per function, with the reason, and one for the thresholds.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_ERMS_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"
-expect_eq "MEMSHIM_VERBOSE prints three lines" "$(printf '%s\n' "$err" | wc -l)" 3
+expect_eq "MEMSHIM_VERBOSE prints four lines" "$(printf '%s\n' "$err" | wc -l)" 4
 expect_match "verbose memcpy line" "$err" '^memshim: memcpy -> erms \(rep movsb from 4096 B\) \[MEMSHIM_IMPL\]'
 expect_match "verbose memset line" "$err" '^memshim: memset -> scalar \[MEMSHIM_MEMSET\]'
 

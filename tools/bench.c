@@ -39,7 +39,8 @@ static const char bench_help[] =
 	"  --cases LIST          of sweep,align,alias4k,class,dist (default: all)\n"
 	"  --sizes LIST          sweep sizes instead of the default ones (e.g. 64,4K,1M)\n"
 	"  --distribution FILE   a call-size CSV (either format of data/distributions/README.md)\n"
-	"                        instead of the built-in ones; may be repeated\n"
+	"                        or a histogram dump (MEMSHIM_HIST: each function its own\n"
+	"                        sizes) instead of the built-in ones; may be repeated\n"
 	"  --rounds N            rounds per case (default 15, --quick 7; at least 3)\n"
 	"  --csv FILE            every result, one row per variant and case: function,\n"
 	"                        variant, case, size (bytes, class or distribution),\n"
@@ -414,7 +415,7 @@ static bool dist_fits(const struct size_dist *d, enum base_function fn)
 }
 
 struct distributions {
-	struct size_dist *list[MAX_DISTRIBUTIONS + 32];
+	struct size_dist *list[MAX_DISTRIBUTIONS * FN_COUNT + 32];
 	unsigned count;
 	bool explicit; /* from --distribution: for every function */
 };
@@ -422,7 +423,8 @@ struct distributions {
 static void plan_dists(struct plan *p, enum base_function fn, const struct distributions *d)
 {
 	for (unsigned i = 0; i < d->count; i++) {
-		if (!d->explicit && !dist_fits(d->list[i], fn))
+		int only = d->list[i]->function;
+		if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
 			continue;
 		struct bench_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
 					.dst_offset = -1 };
@@ -457,6 +459,13 @@ static int load_explicit(const struct options *o, struct distributions *d)
 	char error[400];
 	d->explicit = true;
 	for (unsigned i = 0; i < o->distribution_count; i++) {
+		if (size_dist_is_dump(o->distributions[i])) {
+			unsigned n = size_dist_load_dump(o->distributions[i], d->list + d->count, error, sizeof error);
+			if (!n)
+				return usage_error("--distribution: %s", error);
+			d->count += n;
+			continue;
+		}
 		d->list[d->count] = size_dist_load(o->distributions[i], error, sizeof error);
 		if (!d->list[d->count])
 			return usage_error("--distribution: %s", error);

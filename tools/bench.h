@@ -61,6 +61,9 @@ struct bench_settings {
 	size_t cold_bytes;    /* a working set this large is beyond the caches */
 	struct bench_clock clock;
 	char pinning[80];     /* "pinned to CPU 1", or why not */
+	/* If set, bench_measure also keeps each round's time per call here,
+	 * at [variant * rounds + round] (memshim tune's spread needs them). */
+	double *round_times;
 };
 
 struct bench_result {

@@ -3,6 +3,8 @@
 #include "tools/bench_dist.h"
 #include "tools/cli.h"
 
+#include "shim/histogram_format.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -49,6 +51,7 @@ struct size_dist *size_dist_from_table(const char *name, const struct size_prob 
 		return NULL;
 	}
 	snprintf(d->name, sizeof d->name, "%s", name);
+	d->function = -1;
 	double running = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (sorted[i].probability <= 0)
@@ -297,6 +300,56 @@ struct size_dist *size_dist_load(const char *path, char *error, size_t error_siz
 	}
 	free(text);
 	return d;
+}
+
+/* ---- histogram dumps ---- */
+
+int size_dist_is_dump(const char *path)
+{
+	char head[sizeof HIST_FORMAT_NAME] = "";
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+	if (f)
+		fclose(f);
+	head[n] = '\0';
+	return strcmp(head, HIST_FORMAT_NAME) == 0;
+}
+
+static struct size_dist *dist_of_function(const struct function_histogram *h, const char *name, int fn,
+					  char *error, size_t error_size)
+{
+	struct size_prob table[HIST_BUCKETS];
+	size_t n = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		if (h->calls[b] && h->bytes[b] / h->calls[b] <= DIST_MAX_SIZE)
+			table[n++] = (struct size_prob){ (size_t)(h->bytes[b] / h->calls[b]), (double)h->calls[b] };
+	struct size_dist *d = n ? size_dist_from_table(name, table, n, error, error_size) : NULL;
+	if (d)
+		d->function = fn;
+	return d;
+}
+
+unsigned size_dist_load_dump(const char *path, struct size_dist **out, char *error, size_t error_size)
+{
+	static struct dump dump;
+	char why[300], name[64], base[48];
+	hist_dump_init(&dump);
+	if (!hist_read_file(path, &dump, why, sizeof why)) {
+		snprintf(error, error_size, "%s: %s", path, why);
+		return 0;
+	}
+	name_of(path, base, sizeof base);
+	unsigned count = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		snprintf(name, sizeof name, "%s:%s", base_function_names[fn], base);
+		struct size_dist *d = dist_of_function(&dump.hist.fn[fn], name, fn, error, error_size);
+		if (d)
+			out[count++] = d;
+	}
+	hist_dump_free(&dump);
+	if (!count)
+		snprintf(error, error_size, "%s: the dump holds no calls", path);
+	return count;
 }
 
 /* ---- where the built-in ones are ---- */

@@ -19,6 +19,7 @@ struct size_dist {
 	double mean;
 	size_t max;
 	double overlap;  /* probability that memmove's buffers overlap */
+	int function;    /* the one base function it is for (a dump's); -1: any */
 	/* Pointer alignments (1, 2, 4 ... 64) and their cumulative probabilities; none: any. */
 	unsigned align_count;
 	unsigned align[8];
@@ -35,6 +36,15 @@ struct size_dist *size_dist_from_table(const char *name, const struct size_prob 
 /* Reads a CSV file in either format of data/distributions/README.md:
  * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
 struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
+
+/* Reads a histogram dump (shim/histogram_format.h): a distribution for
+ * each function with calls, named "memcpy:FILE" and for that function
+ * only, one size per bucket (its mean) weighted by its calls.  Puts up to
+ * FN_COUNT in out and returns how many; 0 and a message on failure. */
+unsigned size_dist_load_dump(const char *path, struct size_dist **out, char *error, size_t error_size);
+
+/* Whether the file starts like a histogram dump. */
+int size_dist_is_dump(const char *path);
 
 void size_dist_free(struct size_dist *d);
 

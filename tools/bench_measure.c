@@ -334,5 +334,7 @@ void bench_measure(const struct bench_settings *s, const struct bench_case *c, s
 	}
 	r->c = *c;
 	r->mean_bytes = bytes / s->rounds;
+	for (unsigned v = 0; s->round_times && v < s->variant_count; v++) /* before summarise sorts them */
+		memcpy(s->round_times + v * s->rounds, t[v], s->rounds * sizeof t[v][0]);
 	summarise(s, t, r);
 }

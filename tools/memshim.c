@@ -5,9 +5,11 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/variants.h"
+#include "tools/ab.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 #include "tools/report.h"
+#include "tools/tune.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -76,6 +78,10 @@ static int cmd_info(int argc, char **argv)
 	}
 	printf("  (mempcpy and __memcpy_chk follow memcpy; __memmove_chk and bcopy follow memmove;\n"
 	       "   __memset_chk, bzero and explicit_bzero follow memset)\n");
+	struct line l;
+	line_start(&l);
+	config_describe_thresholds(c, &l);
+	printf("  %.*s\n", (int)l.len, l.text);
 	return 0;
 }
 
@@ -212,6 +218,8 @@ static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program with the library preloaded" },
 	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
 	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
+	{ "ab", cmd_ab, "time a command under several settings, interleaved" },
+	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },
 	{ NULL, NULL, NULL },
 };
 
