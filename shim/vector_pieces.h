@@ -110,6 +110,20 @@ PIECE void set_32_to_64(byte *d, int c, size_t n)
 }
 #endif
 
+#ifdef VEC_MASKED_BELOW_VEC
+/* Below one vector, where the width file offers byte-masked loads and
+ * stores (AVX-512BW): one masked load and one masked store, no branch on
+ * the size at all.  Random sizes below a vector are the most frequent calls
+ * and the size tests of the halves below mispredict on them.  Masked-off
+ * bytes are never accessed, so nothing past the buffer can fault.  (glibc's
+ * memset-vec-unaligned-erms.S does this for memset with AVX-512.) */
+PIECE void copy_below_vec(byte *d, const byte *s, size_t n)
+{
+	copy_first(d, s, n);
+}
+
+PIECE void set_below_vec(byte *d, int c, size_t n) { set_first(d, c, n); }
+#else
 PIECE void copy_below_vec(byte *d, const byte *s, size_t n)
 {
 #if VEC_SIZE > 32
@@ -143,6 +157,7 @@ PIECE void set_below_vec(byte *d, int c, size_t n)
 #endif
 	set_upto16(d, broadcast_byte(c), n);
 }
+#endif
 
 /* ---- blocks of four vectors ---- */
 
@@ -190,12 +205,10 @@ PIECE void finish_stores(enum store_kind kind)
 
 /* ---- copies ---- */
 
-/* 0..8V bytes, every load before every store: safe for any overlap. */
-PIECE void copy_upto_8vec(byte *d, const byte *s, size_t n)
+/* V..8V bytes, every load before every store: safe for any overlap. */
+PIECE void copy_vec_to_8vec(byte *d, const byte *s, size_t n)
 {
-	if (n < VEC_SIZE) {
-		copy_below_vec(d, s, n);
-	} else if (n <= 2 * VEC_SIZE) {
+	if (n <= 2 * VEC_SIZE) {
 		vec head = vec_load(s), tail = vec_load(s + n - VEC_SIZE);
 		vec_store(d, head);
 		vec_store(d + n - VEC_SIZE, tail);
@@ -262,16 +275,20 @@ PIECE void vec_copy_long_disjoint(byte *d, const byte *s, size_t n, enum rep_ban
 
 PIECE void vector_memcpy(byte *d, const byte *s, size_t n, enum rep_band band)
 {
-	if (n <= VEC_LOOP_MIN)
-		copy_upto_8vec(d, s, n);
+	if (n < VEC_SIZE)
+		copy_below_vec(d, s, n);
+	else if (n <= VEC_LOOP_MIN)
+		copy_vec_to_8vec(d, s, n);
 	else
 		vec_copy_long_disjoint(d, s, n, band);
 }
 
 PIECE void vector_memmove(byte *d, const byte *s, size_t n, enum rep_band band)
 {
-	if (n <= VEC_LOOP_MIN)
-		copy_upto_8vec(d, s, n);
+	if (n < VEC_SIZE)
+		copy_below_vec(d, s, n);
+	else if (n <= VEC_LOOP_MIN)
+		copy_vec_to_8vec(d, s, n);
 	else if (overlaps_after_source(d, s, n))
 		vec_copy_long_backward(d, s, n);
 	else if (overlaps_after_source(s, d, n)) /* the destination overlaps before the source */
@@ -294,14 +311,9 @@ PIECE void vec_set_long(byte *d, vec v, size_t n, enum store_kind kind)
 	store4(d + n - 4 * VEC_SIZE, b);
 }
 
-/* 0..8V bytes: overlapping head and tail stores, as copy_upto_8vec. */
-PIECE void set_upto_8vec(byte *d, int c, size_t n)
+/* V..8V bytes: overlapping head and tail stores, as copy_vec_to_8vec. */
+PIECE void set_vec_to_8vec(byte *d, vec v, size_t n)
 {
-	if (n < VEC_SIZE) {
-		set_below_vec(d, c, n);
-		return;
-	}
-	vec v = vec_broadcast(c);
 	if (n <= 2 * VEC_SIZE) {
 		vec_store(d, v);
 		vec_store(d + n - VEC_SIZE, v);
@@ -319,8 +331,10 @@ PIECE void set_upto_8vec(byte *d, int c, size_t n)
 
 PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
 {
-	if (n <= VEC_LOOP_MIN)
-		set_upto_8vec(d, c, n);
+	if (n < VEC_SIZE)
+		set_below_vec(d, c, n);
+	else if (n <= VEC_LOOP_MIN)
+		set_vec_to_8vec(d, vec_broadcast(c), n);
 	else if (n >= memshim_thresholds.nt)
 		vec_set_long(d, vec_broadcast(c), n, STREAMING_STORES);
 	else if (band == WITH_REP_BAND && n >= memshim_thresholds.auto_stosb)
