@@ -182,6 +182,10 @@ PIECE void finish_stores(enum store_kind kind)
 		_mm_sfence();
 }
 
+/* Most calls are small (fleet distributions: 63% of memcpy calls at most
+ * 16 bytes): their path falls through from the entry, no taken branch. */
+PIECE bool likely_small(size_t n) { return __builtin_expect(n < SMALL_BELOW, 1); }
+
 /* ---- copies ---- */
 
 /* SMALL_BELOW..8V bytes, every load before every store: safe for any overlap. */
@@ -254,7 +258,7 @@ PIECE void vec_copy_long_disjoint(byte *d, const byte *s, size_t n, enum rep_ban
 
 PIECE void vector_memcpy(byte *d, const byte *s, size_t n, enum rep_band band)
 {
-	if (n < SMALL_BELOW)
+	if (likely_small(n))
 		copy_small(d, s, n);
 	else if (n <= VEC_LOOP_MIN)
 		copy_vec_to_8vec(d, s, n);
@@ -264,7 +268,7 @@ PIECE void vector_memcpy(byte *d, const byte *s, size_t n, enum rep_band band)
 
 PIECE void vector_memmove(byte *d, const byte *s, size_t n, enum rep_band band)
 {
-	if (n < SMALL_BELOW)
+	if (likely_small(n))
 		copy_small(d, s, n);
 	else if (n <= VEC_LOOP_MIN)
 		copy_vec_to_8vec(d, s, n);
@@ -310,7 +314,7 @@ PIECE void set_vec_to_8vec(byte *d, vec v, size_t n)
 
 PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
 {
-	if (n < SMALL_BELOW)
+	if (likely_small(n))
 		set_small(d, c, n);
 	else if (n <= VEC_LOOP_MIN)
 		set_vec_to_8vec(d, vec_broadcast(c), n);
