@@ -57,6 +57,7 @@ static void read_extended_features(struct cpu_features *f)
 	f->avx512f = zmm_ok && bit(ebx, 16);
 	f->avx512bw = zmm_ok && bit(ebx, 30);
 	f->avx512vl = zmm_ok && bit(ebx, 31);
+	f->bmi2 = bit(ebx, 8);
 	if (max_subleaf >= 1) {
 		__cpuid_count(7, 1, eax, ebx, ecx, edx);
 		f->fzrm = bit(eax, 10);

@@ -19,6 +19,7 @@ struct cpu_features {
 	bool fsrc;              /* Fast Short REP CMPSB/SCASB */
 	bool avx2;              /* AVX2, and the OS saves YMM state */
 	bool avx512f, avx512bw, avx512vl; /* and the OS saves ZMM state */
+	bool bmi2;              /* BZHI and friends */
 	size_t l1d_bytes, l2_bytes, l3_bytes; /* per core / per cluster; 0 if unknown */
 };
 

@@ -9,7 +9,8 @@ const char *const base_function_names[FN_COUNT] = { "memcpy", "memmove", "memset
 extern const struct entry_set memshim_entries_fsrm, memshim_entries_erms, memshim_entries_scalar,
 	memshim_entries_movsq;
 extern const struct entry_set memshim_entries_sse2, memshim_entries_avx2, memshim_entries_avx512,
-	memshim_entries_sse2_erms, memshim_entries_avx2_erms, memshim_entries_avx512_erms;
+	memshim_entries_sse2_erms, memshim_entries_avx2_erms, memshim_entries_avx512_erms,
+	memshim_entries_evex, memshim_entries_evex_erms;
 
 static const struct entry_set *fsrm_entries(void) { return &memshim_entries_fsrm; }
 static const struct entry_set *erms_entries(void) { return &memshim_entries_erms; }
@@ -21,10 +22,16 @@ static const struct entry_set *avx512_entries(void) { return &memshim_entries_av
 static const struct entry_set *sse2_erms_entries(void) { return &memshim_entries_sse2_erms; }
 static const struct entry_set *avx2_erms_entries(void) { return &memshim_entries_avx2_erms; }
 static const struct entry_set *avx512_erms_entries(void) { return &memshim_entries_avx512_erms; }
+static const struct entry_set *evex_entries(void) { return &memshim_entries_evex; }
+static const struct entry_set *evex_erms_entries(void) { return &memshim_entries_evex_erms; }
 
 static bool has_avx2(const struct cpu_features *f) { return f->avx2; }
-/* The AVX-512 code uses byte-granular (BW) instructions on 128/256-bit (VL) registers too. */
-static bool has_avx512(const struct cpu_features *f) { return f->avx512f && f->avx512bw && f->avx512vl; }
+/* The AVX-512 code uses byte-granular (BW) instructions on 128/256-bit (VL)
+ * registers too, and BZHI for its masks (every AVX-512 CPU has BMI2). */
+static bool has_avx512(const struct cpu_features *f)
+{
+	return f->avx512f && f->avx512bw && f->avx512vl && f->bmi2;
+}
 static bool has_erms(const struct cpu_features *f) { return f->erms; }
 static bool has_avx2_erms(const struct cpu_features *f) { return has_avx2(f) && f->erms; }
 static bool has_avx512_erms(const struct cpu_features *f) { return has_avx512(f) && f->erms; }
@@ -120,7 +127,7 @@ const struct variant variant_table[] = {
 	  sse2_entries, describe_vector },
 	{ "avx2", "32-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD", has_avx2,
 	  avx2_entries, describe_vector },
-	{ "avx512", "64-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD",
+	{ "avx512", "64-byte vectors, masked below 64 B, non-temporal from MEMSHIM_NT_THRESHOLD",
 	  has_avx512, avx512_entries, describe_vector },
 	{ "sse2_erms", "sse2, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD", has_erms,
 	  sse2_erms_entries, describe_vector_erms },
@@ -128,6 +135,10 @@ const struct variant variant_table[] = {
 	  avx2_erms_entries, describe_vector_erms },
 	{ "avx512_erms", "avx512, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD",
 	  has_avx512_erms, avx512_erms_entries, describe_vector_erms },
+	{ "evex", "32-byte EVEX vectors, masked below 64 B, non-temporal from MEMSHIM_NT_THRESHOLD",
+	  has_avx512, evex_entries, describe_vector },
+	{ "evex_erms", "evex, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD",
+	  has_avx512_erms, evex_erms_entries, describe_vector_erms },
 };
 const unsigned variant_count = sizeof variant_table / sizeof variant_table[0];
 

@@ -9,17 +9,20 @@
  *   vec_stream(p, v)       non-temporal store to a VEC_SIZE-aligned address
  *   vec_broadcast(c)       the byte c in every lane
  * and is compiled with the instruction set those need (Makefile.am: one
- * convenience library per width).
+ * convenience library per width).  A width file that may use AVX-512BW
+ * also includes shim/vector_masked.h, which replaces the small class below.
  *
  * Copies, by size class (V = VEC_SIZE; the scheme is glibc's
  * memmove-vec-unaligned-erms.S, the composition from named head/tail and
  * loop pieces LLVM libc's memory_utils; the code is our own):
  *
- *   0 .. V-1      halves of a vector down to 16 bytes (one overlapping
- *                 head and tail pair of the largest width that fits), then
- *                 copy_upto16 in general-purpose registers;
+ *   0 .. V-1      (small) a 16-byte head and tail pair from 16 bytes,
+ *                 copy_upto16 in general-purpose registers below; or,
+ *                 with shim/vector_masked.h, 0 .. 63 in one masked load
+ *                 and store.  Tested first: most calls are this small.
  *   V .. 2V       one head and one tail vector, overlapping in the middle;
- *   2V+1 .. 4V    two head and two tail vectors;
+ *   2V+1 .. 4V    two head and two tail vectors (from 2V where small
+ *                 sizes reach 2V);
  *   4V+1 .. 8V    four head and four tail vectors, no loop.
  *                 Every class above loads all its bytes before it stores
  *                 any, so it is a correct memmove for any overlap.
@@ -74,8 +77,16 @@ enum rep_band { NO_REP_BAND, WITH_REP_BAND };
 
 enum store_kind { CACHED_STORES, STREAMING_STORES };
 
-/* ---- vector halves: what is left below one vector ---- */
+/* ---- small: below SMALL_BELOW bytes, without a whole vector ---- */
 
+#ifdef MASKED_BELOW
+#define SMALL_BELOW MASKED_BELOW /* shim/vector_masked.h */
+PIECE void copy_small(byte *d, const byte *s, size_t n) { copy_masked(d, s, n); }
+PIECE void set_small(byte *d, int c, size_t n) { set_masked(d, c, n); }
+#else
+#define SMALL_BELOW VEC_SIZE
+
+#if VEC_SIZE > 16
 /* 16..32 bytes with SSE2, which every x86-64 has. */
 PIECE void copy_16_to_32(byte *d, const byte *s, size_t n)
 {
@@ -91,33 +102,11 @@ PIECE void set_16_to_32(byte *d, int c, size_t n)
 	_mm_storeu_si128((__m128i *)d, v);
 	_mm_storeu_si128((__m128i *)(d + n - 16), v);
 }
-
-#if VEC_SIZE > 32
-/* 32..64 bytes: only compiled where VEC_SIZE says AVX is available. */
-PIECE void copy_32_to_64(byte *d, const byte *s, size_t n)
-{
-	__m256i head = _mm256_loadu_si256((const __m256i *)s);
-	__m256i tail = _mm256_loadu_si256((const __m256i *)(s + n - 32));
-	_mm256_storeu_si256((__m256i *)d, head);
-	_mm256_storeu_si256((__m256i *)(d + n - 32), tail);
-}
-
-PIECE void set_32_to_64(byte *d, int c, size_t n)
-{
-	__m256i v = _mm256_set1_epi8((char)c);
-	_mm256_storeu_si256((__m256i *)d, v);
-	_mm256_storeu_si256((__m256i *)(d + n - 32), v);
-}
 #endif
 
-PIECE void copy_below_vec(byte *d, const byte *s, size_t n)
+/* Below one vector: halves of a vector down to 16 bytes, then general-purpose registers. */
+PIECE void copy_small(byte *d, const byte *s, size_t n)
 {
-#if VEC_SIZE > 32
-	if (n >= 32) {
-		copy_32_to_64(d, s, n);
-		return;
-	}
-#endif
 #if VEC_SIZE > 16
 	if (n >= 16) {
 		copy_16_to_32(d, s, n);
@@ -127,14 +116,8 @@ PIECE void copy_below_vec(byte *d, const byte *s, size_t n)
 	copy_upto16(d, s, n);
 }
 
-PIECE void set_below_vec(byte *d, int c, size_t n)
+PIECE void set_small(byte *d, int c, size_t n)
 {
-#if VEC_SIZE > 32
-	if (n >= 32) {
-		set_32_to_64(d, c, n);
-		return;
-	}
-#endif
 #if VEC_SIZE > 16
 	if (n >= 16) {
 		set_16_to_32(d, c, n);
@@ -143,6 +126,17 @@ PIECE void set_below_vec(byte *d, int c, size_t n)
 #endif
 	set_upto16(d, broadcast_byte(c), n);
 }
+#endif
+
+#if SMALL_BELOW < VEC_SIZE || SMALL_BELOW > 2 * VEC_SIZE
+#error "the head-and-tail pieces take over from SMALL_BELOW: it must lie in [VEC_SIZE, 2 * VEC_SIZE]"
+#endif
+
+/* Whether sizes SMALL_BELOW..2V take one head and one tail vector; when
+ * small sizes reach 2V, the two-and-two class from 2V on costs no extra
+ * size test for the single size 2V. */
+#define ONE_PAIR_CLASS (SMALL_BELOW < 2 * VEC_SIZE)
+
 
 /* ---- blocks of four vectors ---- */
 
@@ -188,14 +182,16 @@ PIECE void finish_stores(enum store_kind kind)
 		_mm_sfence();
 }
 
+/* Most calls are small (fleet distributions: 63% of memcpy calls at most
+ * 16 bytes): their path falls through from the entry, no taken branch. */
+PIECE bool likely_small(size_t n) { return __builtin_expect(n < SMALL_BELOW, 1); }
+
 /* ---- copies ---- */
 
-/* 0..8V bytes, every load before every store: safe for any overlap. */
-PIECE void copy_upto_8vec(byte *d, const byte *s, size_t n)
+/* SMALL_BELOW..8V bytes, every load before every store: safe for any overlap. */
+PIECE void copy_vec_to_8vec(byte *d, const byte *s, size_t n)
 {
-	if (n < VEC_SIZE) {
-		copy_below_vec(d, s, n);
-	} else if (n <= 2 * VEC_SIZE) {
+	if (ONE_PAIR_CLASS && n <= 2 * VEC_SIZE) {
 		vec head = vec_load(s), tail = vec_load(s + n - VEC_SIZE);
 		vec_store(d, head);
 		vec_store(d + n - VEC_SIZE, tail);
@@ -262,16 +258,20 @@ PIECE void vec_copy_long_disjoint(byte *d, const byte *s, size_t n, enum rep_ban
 
 PIECE void vector_memcpy(byte *d, const byte *s, size_t n, enum rep_band band)
 {
-	if (n <= VEC_LOOP_MIN)
-		copy_upto_8vec(d, s, n);
+	if (likely_small(n))
+		copy_small(d, s, n);
+	else if (n <= VEC_LOOP_MIN)
+		copy_vec_to_8vec(d, s, n);
 	else
 		vec_copy_long_disjoint(d, s, n, band);
 }
 
 PIECE void vector_memmove(byte *d, const byte *s, size_t n, enum rep_band band)
 {
-	if (n <= VEC_LOOP_MIN)
-		copy_upto_8vec(d, s, n);
+	if (likely_small(n))
+		copy_small(d, s, n);
+	else if (n <= VEC_LOOP_MIN)
+		copy_vec_to_8vec(d, s, n);
 	else if (overlaps_after_source(d, s, n))
 		vec_copy_long_backward(d, s, n);
 	else if (overlaps_after_source(s, d, n)) /* the destination overlaps before the source */
@@ -294,15 +294,10 @@ PIECE void vec_set_long(byte *d, vec v, size_t n, enum store_kind kind)
 	store4(d + n - 4 * VEC_SIZE, b);
 }
 
-/* 0..8V bytes: overlapping head and tail stores, as copy_upto_8vec. */
-PIECE void set_upto_8vec(byte *d, int c, size_t n)
+/* SMALL_BELOW..8V bytes: overlapping head and tail stores, as copy_vec_to_8vec. */
+PIECE void set_vec_to_8vec(byte *d, vec v, size_t n)
 {
-	if (n < VEC_SIZE) {
-		set_below_vec(d, c, n);
-		return;
-	}
-	vec v = vec_broadcast(c);
-	if (n <= 2 * VEC_SIZE) {
+	if (ONE_PAIR_CLASS && n <= 2 * VEC_SIZE) {
 		vec_store(d, v);
 		vec_store(d + n - VEC_SIZE, v);
 	} else if (n <= 4 * VEC_SIZE) {
@@ -319,8 +314,10 @@ PIECE void set_upto_8vec(byte *d, int c, size_t n)
 
 PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
 {
-	if (n <= VEC_LOOP_MIN)
-		set_upto_8vec(d, c, n);
+	if (likely_small(n))
+		set_small(d, c, n);
+	else if (n <= VEC_LOOP_MIN)
+		set_vec_to_8vec(d, vec_broadcast(c), n);
 	else if (n >= memshim_thresholds.nt)
 		vec_set_long(d, vec_broadcast(c), n, STREAMING_STORES);
 	else if (band == WITH_REP_BAND && n >= memshim_thresholds.auto_stosb)

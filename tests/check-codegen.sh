@@ -22,9 +22,11 @@ for v in scalar; do
 	done
 done
 # The vector variants: every piece inlined (no call, no indirect jump); the
-# AVX ones leave the upper register halves clean (vzeroupper) on the way out;
-# sse2 runs on CPUs without AVX, so it must not touch YMM or ZMM registers.
-for v in sse2 avx2 avx512 sse2_erms avx2_erms avx512_erms; do
+# AVX2 ones leave the upper register halves clean (vzeroupper) on the way
+# out; the EVEX ones (avx512, evex) use only registers 16..31, whose upper
+# halves need no vzeroupper; sse2 runs on CPUs without AVX, so it must not
+# touch YMM or ZMM registers.
+for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
 	for f in memcpy memmove memset; do
 		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/")
 		if [ -z "$body" ]; then
@@ -33,6 +35,8 @@ for v in sse2 avx2 avx512 sse2_erms avx2_erms avx512_erms; do
 		problem=$(printf '%s\n' "$body" | grep -E '\bcall|jmp +\*' || true)
 		case $v in
 		sse2*) problem=$problem$(printf '%s\n' "$body" | grep -E '%[yz]mm' || true) ;;
+		avx512* | evex*)
+			problem=$problem$(printf '%s\n' "$body" | grep -E 'vzeroupper|%[xyz]mm([0-9]|1[0-5])\b' || true) ;;
 		*) printf '%s\n' "$body" | grep -q vzeroupper || problem="${problem}no vzeroupper" ;;
 		esac
 		if [ -n "$problem" ]; then

@@ -13,7 +13,7 @@ picked_by() { "$T_MEMSHIM_TOOL" info | awk -v p="$1" '$1 == p && $2 == "->" && N
 default=$("$T_MEMSHIM_TOOL" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
 
 # Every usable vector row binds its own functions, in both binding modes.
-for variant in sse2 avx2 avx512 sse2_erms avx2_erms avx512_erms; do
+for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
 	if [ "$(usable $variant)" != usable ]; then
 		echo "skip: $variant is not usable on this machine"
 		continue
@@ -43,6 +43,8 @@ if [ "$(usable avx512)" = usable ]; then width=avx512
 elif [ "$(usable avx2)" = usable ]; then width=avx2
 else width=sse2; fi
 if printf '%s\n' "$cpu" | grep -q 'ERMS yes'; then expected_auto=${width}_erms; else expected_auto=$width; fi
+# AMD with AVX-512: the 32-byte EVEX row without a rep band (dispatch/auto_policy.c).
+if [ $width = avx512 ] && printf '%s\n' "$cpu" | grep -q '^CPU: AuthenticAMD'; then expected_auto=evex; fi
 expect_eq "auto picks the widest usable vectors, with rep movsb on ERMS" "$auto" "$expected_auto"
 
 for policy in kernel auto; do
@@ -76,7 +78,7 @@ expect_eq "MEMSHIM_IMPL=avx1024: one warning line" "$(printf '%s\n' "$err" | wc 
 expect_match "MEMSHIM_IMPL=avx1024: the warning" "$err" \
 	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant or policy .*; using $default\$"
 expect_eq "MEMSHIM_IMPL=avx1024: the default" "$(bound memcpy)" "memshim_memcpy_$default"
-for variant in avx2 avx512 sse2_erms avx2_erms avx512_erms; do
+for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
 	[ "$(usable $variant)" = NOT ] || continue
 	preloaded env MEMSHIM_IMPL=$variant "$now"
 	expect_eq "MEMSHIM_IMPL=$variant (unsupported): one warning line" "$(printf '%s\n' "$err" | wc -l)" 1

@@ -5,6 +5,8 @@
  *   - every size 0..1024 at source/destination alignments 0..63;
  *   - powers of two -65..+65 up to 4 MiB;
  *   - copies ending exactly at a PROT_NONE page and starting right after one;
+ *   - every size 0..256 with only the source, or only the destination, at
+ *     a page end (the masked short paths switch pieces there);
  *   - canary bytes on both sides untouched; return values;
  *   - memmove at every overlap distance 0..256 and some large ones, both ways;
  *   - memset with 0, 0xff, negative ints and ints above 255;
@@ -232,6 +234,26 @@ static void sweep_powers_of_two(const char *v, const struct functions *f, enum c
 		}
 }
 
+/* Every short size with one buffer ending at a guard page and the other
+ * in the middle of a page: the AVX-512 rows copy below 64 bytes with masked
+ * accesses except where a 64-byte window would cross a page, so each side
+ * alone takes the other piece. */
+static void sweep_page_ends(const char *v, const struct functions *f, enum copy_kind k)
+{
+	static struct guarded src_buf, dst_buf;
+	if (!src_buf.begin) {
+		src_buf = guarded_alloc(4096);
+		dst_buf = guarded_alloc(4096);
+		fill_random(src_buf.begin, 4096);
+	}
+	for (size_t n = 0; n <= 256; n++) {
+		describe("%s_%s n=%zu source ending at a guard page", copy_kind_names[k], v, n);
+		check_disjoint_copy(f, k, dst_buf.begin + 1024, src_buf.end - n, n, CANARY_BYTES, CANARY_BYTES);
+		describe("%s_%s n=%zu destination ending at a guard page", copy_kind_names[k], v, n);
+		check_disjoint_copy(f, k, dst_buf.end - n, src_buf.begin + 1024, n, CANARY_BYTES, 0);
+	}
+}
+
 /* ---- memmove with overlap ---- */
 
 
@@ -380,6 +402,7 @@ static void test_variant(const char *v, const struct functions *f)
 		int base = k == K_MEMCPY || k == K_MEMMOVE;
 		sweep_small_copies(v, f, k, base ? 1024 : 300, base ? 1 : 3);
 		sweep_powers_of_two(v, f, k);
+		sweep_page_ends(v, f, k);
 		if (k == K_MEMMOVE || k == K_MEMMOVE_CHK || k == K_BCOPY)
 			sweep_overlaps(v, f, k);
 	}

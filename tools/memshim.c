@@ -49,8 +49,8 @@ static int cmd_info(int argc, char **argv)
 	       f->model, f->model);
 	printf("  ERMS %s  FSRM %s  FZRM %s  FSRS %s  FSRC %s\n", yes_no(f->erms), yes_no(f->fsrm),
 	       yes_no(f->fzrm), yes_no(f->fsrs), yes_no(f->fsrc));
-	printf("  AVX2 %s  AVX-512 F %s  BW %s  VL %s  (vector features count only if the OS saves their state)\n",
-	       yes_no(f->avx2), yes_no(f->avx512f), yes_no(f->avx512bw), yes_no(f->avx512vl));
+	printf("  AVX2 %s  AVX-512 F %s  BW %s  VL %s  BMI2 %s  (vector features count only if the OS saves their state)\n",
+	       yes_no(f->avx2), yes_no(f->avx512f), yes_no(f->avx512bw), yes_no(f->avx512vl), yes_no(f->bmi2));
 	printf("Caches:\n");
 	print_size("L1d", f->l1d_bytes);
 	print_size("L2", f->l2_bytes);
