@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 static int dump_fd = -1;             /* the file this process created, once created */
+static pid_t dump_owner;             /* the process whose counts these are */
 static int dump_busy;                /* one dump at a time: a signal during a dump skips */
 static int dump_failed_reported;
 static struct histogram snapshot;    /* static: too big for a signal handler's stack */
@@ -123,6 +124,12 @@ static void zero_snapshot(void)
 
 void hist_dump_now(const char *reason)
 {
+	/* A vfork child (exec after vfork) shares our memory but not our
+	 * files: a dump there would write our counts under its pid and leave
+	 * dump_fd naming a descriptor we do not have.  Its exec'd program
+	 * records for itself. */
+	if (getpid() != dump_owner)
+		return;
 	if (__atomic_exchange_n(&dump_busy, 1, __ATOMIC_ACQUIRE))
 		return;
 	int saved_errno = errno;
@@ -206,6 +213,7 @@ static void start_over_in_child(void)
 	if (dump_fd >= 0)
 		close(dump_fd); /* the parent's file stays the parent's */
 	dump_fd = -1;
+	dump_owner = getpid();
 	dump_busy = 0;
 	record_reset();
 	if (config_get()->hist_interval)
@@ -217,6 +225,7 @@ void hist_dump_start(void)
 	const struct config *c = config_get();
 	if (!c->hist_path[0])
 		return;
+	dump_owner = getpid();
 	pthread_atfork(NULL, NULL, start_over_in_child);
 	if (c->hist_interval)
 		start_interval_dumps();
