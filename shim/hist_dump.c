@@ -195,6 +195,17 @@ static void on_dump_signal(int sig, siginfo_t *info, void *context)
 			previous_action.sa_sigaction(sig, info, context);
 	} else if (previous_action.sa_handler != SIG_DFL && previous_action.sa_handler != SIG_IGN) {
 		previous_action.sa_handler(sig);
+	} else if (previous_action.sa_handler == SIG_DFL && sig != SIGUSR1 && sig != SIGUSR2) {
+		/* The program left the signal to its default action (TERM, INT,
+		 * HUP...: end the process): take it, after the dump.  The signal is
+		 * blocked in this handler, so it is delivered when we return.
+		 * USR1 and USR2 are the dump requests themselves and only dump. */
+		struct sigaction dfl;
+		sigemptyset(&dfl.sa_mask);
+		dfl.sa_flags = 0;
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
 	}
 }
 
