@@ -259,7 +259,8 @@ static void merge_into(struct dump *d, struct reading *r)
 	struct dump_callsite *grown =
 		realloc(d->callsites, (d->callsite_count + r->callsite_count + 1) * sizeof *grown);
 	if (grown) {
-		memcpy(grown + d->callsite_count, r->callsites, r->callsite_count * sizeof *grown);
+		if (r->callsite_count) /* r->callsites is NULL when there are none */
+			memcpy(grown + d->callsite_count, r->callsites, r->callsite_count * sizeof *grown);
 		d->callsites = grown;
 		d->callsite_count += r->callsite_count;
 	}
