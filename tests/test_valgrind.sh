@@ -35,10 +35,12 @@ memcheck() {
 }
 
 # make check: the default choice; make check-long (T_MEMSHIM_LONG=1): more.
-variants=kernel binding_variants="kernel scalar"
-[ -n "${T_MEMSHIM_LONG:-}" ] && variants="kernel scalar sse2 avx2_erms glibc" binding_variants="kernel scalar avx2 movsq"
+variants=kernel binding_variants=scalar modes="signals:3000 exec:50"
+[ -n "${T_MEMSHIM_LONG:-}" ] && variants="kernel scalar sse2 avx2_erms glibc" \
+	binding_variants="kernel scalar avx2 movsq" modes="calls:200 threads:20 signals:3000 fork:50 exec:50"
 for variant in $variants; do
-	for mode in "calls 200" "threads 20" "signals 3000" "fork 50" "exec 50"; do
+	for mode in $modes; do
+		mode=$(echo "$mode" | tr : ' ')
 		rm -f "$dir"/*
 		# shellcheck disable=SC2086
 		memcheck MEMSHIM_IMPL=$variant MEMSHIM_HIST="$dir/h.%e.%p" "$program" $mode

@@ -12,7 +12,7 @@ top=${top_srcdir:-.}
 srcdir=$top/tests/fuzz
 outdir=${top_builddir:-.}/tests/fuzz
 runs=${T_MEMSHIM_FUZZ_RUNS:-300000}
-seconds=${T_MEMSHIM_FUZZ_SECONDS:-10}
+seconds=${T_MEMSHIM_FUZZ_SECONDS:-6}
 
 cc=
 for c in ${FUZZ_CC:-} clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
