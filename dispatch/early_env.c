@@ -52,6 +52,12 @@ bool early_secure_mode(void)
 	char *const *env = early_environ();
 	while (*env)
 		env++;
+	/* In secure mode the dynamic linker removes unsafe variables
+	 * (LD_PRELOAD among them) by moving the later entries down in place:
+	 * each removal leaves one more NULL before the auxiliary vector, which
+	 * would read as an empty one.  The vector never starts with AT_NULL. */
+	while (*env == NULL && env[1] == NULL)
+		env++;
 	for (const Elf64_auxv_t *aux = (const Elf64_auxv_t *)(env + 1); aux->a_type != AT_NULL; aux++)
 		if (aux->a_type == AT_SECURE)
 			return aux->a_un.a_val != 0;

@@ -65,6 +65,8 @@ bool callsites_start(void)
 		return false;
 	}
 	dl_iterate_phdr(find_self, NULL);
+	void *warm_up[FRAMES_WALKED]; /* libunwind sets itself up on the first walk: now, not in a sample */
+	backtrace_fn(warm_up, FRAMES_WALKED);
 	return true;
 #else
 	warn("MEMSHIM_CALLSITES: this memshim was built without libunwind; no call sites");

@@ -4,7 +4,11 @@
  * a dump never follows a symbolic link and never overwrites a file this
  * process did not create; if the name is taken (another process, or the
  * program before an exec with the same pid), ".1", ".2", ... are tried.
- * Later dumps rewrite that same open file.  A forked child forgets the
+ * Each dump is written whole to NAME.tmp (created the same way) and then
+ * renamed over NAME, so NAME is always a complete dump, whatever kills the
+ * process when, or a write that fails (a full disk) leaves it as it was;
+ * if the first dump fails, NAME is removed again.  Only when NAME.tmp
+ * cannot be created is NAME rewritten in place.  A forked child forgets the
  * parent's file and counts and starts its own.  Everything on the dump
  * path is async-signal-safe: it may run in a signal handler. */
 #include "shim/hist_dump.h"
@@ -20,10 +24,14 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h> /* rename */
 #include <time.h>
 #include <unistd.h>
 
 static int dump_fd = -1;             /* the file this process created, once created */
+static pid_t dump_owner;             /* the process whose counts these are */
+static char dump_path[HIST_PATH_MAX + 8]; /* the name dump_fd was created with */
+static bool dump_written;            /* dump_path holds a complete dump */
 static int dump_busy;                /* one dump at a time: a signal during a dump skips */
 static int dump_failed_reported;
 static struct histogram snapshot;    /* static: too big for a signal handler's stack */
@@ -78,7 +86,14 @@ static int create_exclusive(const char *path)
 	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
-/* Creates the dump file: PATH, else PATH.1 ... PATH.99 if taken. */
+static void copy_text(char *to, const char *from)
+{
+	while ((*to++ = *from++) != '\0') /* no memcpy: it would count */
+		;
+}
+
+/* Creates the dump file: PATH, else PATH.1 ... PATH.99 if taken; its name
+ * goes to dump_path. */
 static int create_dump_file(void)
 {
 	char path[HIST_PATH_MAX], numbered[HIST_PATH_MAX + 8];
@@ -86,6 +101,7 @@ static int create_dump_file(void)
 		warn_dump(config_get()->hist_path, "path too long after expanding %p/%e:", ENAMETOOLONG);
 		return -1;
 	}
+	copy_text(dump_path, path);
 	int fd = create_exclusive(path);
 	for (unsigned n = 1; fd < 0 && errno == EEXIST && n < 100; n++) {
 		struct line l;
@@ -96,6 +112,8 @@ static int create_dump_file(void)
 		for (size_t i = 0; i <= l.len; i++)
 			numbered[i] = i < l.len ? l.text[i] : '\0';
 		fd = create_exclusive(numbered);
+		if (fd >= 0)
+			copy_text(dump_path, numbered);
 	}
 	if (fd < 0)
 		warn_dump(path, errno == EEXIST ? "every free name is taken for" : "cannot create", errno);
@@ -121,6 +139,44 @@ static void zero_snapshot(void)
 		p[i] = 0;
 }
 
+static bool write_dump(int fd, const char *reason)
+{
+	struct dump_header h;
+	fill_header(&h, reason);
+	zero_snapshot();
+	record_sum(&snapshot);
+	if (!hist_write(fd, &h, &snapshot))
+		return false;
+	callsites_write(fd);
+	return hist_write_end(fd);
+}
+
+/* Writes the dump to dump_path.tmp and renames it over dump_path; in place
+ * if dump_path.tmp cannot be created.  False (errno set) if it failed. */
+static bool replace_dump(const char *reason)
+{
+	char tmp[sizeof dump_path + 8];
+	copy_text(tmp, dump_path);
+	size_t len = 0;
+	while (tmp[len])
+		len++;
+	copy_text(tmp + len, ".tmp");
+	int fd = create_exclusive(tmp); /* a name someone else holds is left alone */
+	if (fd < 0)
+		return ftruncate(dump_fd, 0) == 0 && lseek(dump_fd, 0, SEEK_SET) == 0 &&
+		       write_dump(dump_fd, reason);
+	if (write_dump(fd, reason) && rename(tmp, dump_path) == 0) {
+		close(dump_fd);
+		dump_fd = fd;
+		return true;
+	}
+	int err = errno;
+	close(fd);
+	unlink(tmp);
+	errno = err;
+	return false;
+}
+
 /* Takes the dump lock: at once, or (wait) once another thread's dump ends. */
 static bool take_dump_lock(bool wait)
 {
@@ -135,22 +191,28 @@ static bool take_dump_lock(bool wait)
 
 static void dump(const char *reason, bool wait)
 {
+	/* A vfork child (exec after vfork) shares our memory but not our
+	 * files: a dump there would write our counts under its pid and leave
+	 * dump_fd naming a descriptor we do not have.  Its exec'd program
+	 * records for itself. */
+	if (getpid() != dump_owner)
+		return;
 	if (!take_dump_lock(wait))
 		return;
 	int saved_errno = errno;
 	if (dump_fd < 0)
 		dump_fd = create_dump_file();
 	if (dump_fd >= 0) {
-		struct dump_header h;
-		fill_header(&h, reason);
-		zero_snapshot();
-		record_sum(&snapshot);
-		bool ok = ftruncate(dump_fd, 0) == 0 && lseek(dump_fd, 0, SEEK_SET) == 0 &&
-		          hist_write(dump_fd, &h, &snapshot);
-		if (ok)
-			callsites_write(dump_fd);
-		if (!ok || !hist_write_end(dump_fd))
-			warn_dump(config_get()->hist_path, "cannot write", errno);
+		if (replace_dump(reason)) {
+			dump_written = true;
+		} else {
+			warn_dump(dump_path, "cannot write", errno);
+			if (!dump_written) { /* never leave an empty or partial file behind */
+				close(dump_fd);
+				unlink(dump_path);
+				dump_fd = -1;
+			}
+		}
 	}
 	errno = saved_errno;
 	__atomic_store_n(&dump_busy, 0, __ATOMIC_RELEASE);
@@ -206,6 +268,17 @@ static void on_dump_signal(int sig, siginfo_t *info, void *context)
 			previous_action.sa_sigaction(sig, info, context);
 	} else if (previous_action.sa_handler != SIG_DFL && previous_action.sa_handler != SIG_IGN) {
 		previous_action.sa_handler(sig);
+	} else if (previous_action.sa_handler == SIG_DFL && sig != SIGUSR1 && sig != SIGUSR2) {
+		/* The program left the signal to its default action (TERM, INT,
+		 * HUP...: end the process): take it, after the dump.  The signal is
+		 * blocked in this handler, so it is delivered when we return.
+		 * USR1 and USR2 are the dump requests themselves and only dump. */
+		struct sigaction dfl;
+		sigemptyset(&dfl.sa_mask);
+		dfl.sa_flags = 0;
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
 	}
 }
 
@@ -224,6 +297,8 @@ static void start_over_in_child(void)
 	if (dump_fd >= 0)
 		close(dump_fd); /* the parent's file stays the parent's */
 	dump_fd = -1;
+	dump_written = false;
+	dump_owner = getpid();
 	dump_busy = 0;
 	record_reset();
 	if (config_get()->hist_interval)
@@ -235,6 +310,7 @@ void hist_dump_start(void)
 	const struct config *c = config_get();
 	if (!c->hist_path[0])
 		return;
+	dump_owner = getpid();
 	pthread_atfork(NULL, NULL, start_over_in_child);
 	if (c->hist_interval)
 		start_interval_dumps();

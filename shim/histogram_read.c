@@ -139,6 +139,18 @@ static const char *read_function_record(struct reading *r, const char *key, cons
 	return "unknown record";
 }
 
+/* "NAME N": a word that fits in name[size] and one number, nothing else
+ * (sscanf's %llu would take "-1" as 2^64-1). */
+static bool name_and_number(const char *text, char *name, size_t size, uint64_t *v)
+{
+	const char *space = strchr(text, ' ');
+	if (!space || space == text || (size_t)(space - text) >= size)
+		return false;
+	memcpy(name, text, (size_t)(space - text));
+	name[space - text] = '\0';
+	return parse_numbers(space + 1, v, 1) == 1;
+}
+
 /* read_header_record's answer for a key that is not a header record. */
 static const char not_a_header_record[] = "not a header record";
 
@@ -155,8 +167,8 @@ static const char *read_header_record(struct reading *r, const char *key, const 
 	}
 	if (strcmp(key, "threshold") == 0) {
 		char name[16];
-		unsigned long long v;
-		if (sscanf(rest, "%15s %llu", name, &v) != 2)
+		uint64_t v;
+		if (!name_and_number(rest, name, sizeof name, &v))
 			return "threshold needs a name and a number";
 		if (strcmp(name, "erms") == 0 || strcmp(name, "stosb") == 0)
 			r->thresholds[name[0] == 's'] = v;
@@ -164,8 +176,8 @@ static const char *read_header_record(struct reading *r, const char *key, const 
 	}
 	if (strcmp(key, "entry") == 0) {
 		char name[32];
-		unsigned long long v;
-		if (sscanf(rest, "%31s %llu", name, &v) != 2)
+		uint64_t v;
+		if (!name_and_number(rest, name, sizeof name, &v))
 			return "entry needs a name and a count";
 		for (int e = 0; e < E_COUNT; e++)
 			if (strcmp(name, entry_point_names[e]) == 0)
@@ -210,6 +222,26 @@ static const char *read_line(struct reading *r, char *line)
 	return read_function_record(r, line, rest);
 }
 
+/* Whether adding r to d overflows any counter, or any function's calls or
+ * bytes summed over its buckets (the totals every report shows). */
+static bool merge_overflows(const struct dump *d, const struct reading *r)
+{
+	const uint64_t *to = (const uint64_t *)&d->hist;
+	const uint64_t *from = (const uint64_t *)&r->hist;
+	uint64_t sum;
+	for (size_t i = 0; i < sizeof d->hist / sizeof(uint64_t); i++)
+		if (__builtin_add_overflow(to[i], from[i], &sum))
+			return true;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		uint64_t calls = 0, bytes = 0;
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			if (__builtin_add_overflow(calls, d->hist.fn[fn].calls[b] + r->hist.fn[fn].calls[b], &calls) ||
+			    __builtin_add_overflow(bytes, d->hist.fn[fn].bytes[b] + r->hist.fn[fn].bytes[b], &bytes))
+				return true;
+	}
+	return false;
+}
+
 static void merge_into(struct dump *d, struct reading *r)
 {
 	uint64_t *to = (uint64_t *)&d->hist;
@@ -227,7 +259,8 @@ static void merge_into(struct dump *d, struct reading *r)
 	struct dump_callsite *grown =
 		realloc(d->callsites, (d->callsite_count + r->callsite_count + 1) * sizeof *grown);
 	if (grown) {
-		memcpy(grown + d->callsite_count, r->callsites, r->callsite_count * sizeof *grown);
+		if (r->callsite_count) /* r->callsites is NULL when there are none */
+			memcpy(grown + d->callsite_count, r->callsites, r->callsite_count * sizeof *grown);
 		d->callsites = grown;
 		d->callsite_count += r->callsite_count;
 	}
@@ -269,6 +302,11 @@ bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size
 		problem = "empty file";
 	else if (!problem && !r->end_seen)
 		problem = "truncated: no end line";
+	else if (!problem && merge_overflows(d, r)) {
+		problem = d->files ? "counts overflow when added to the files before"
+		                   : "counts overflow when summed over a function's buckets";
+		number = 0;
+	}
 	if (problem) {
 		snprintf(why, why_size, number ? "line %u: %s" : "%.0u%s", number, problem);
 		for (size_t i = 0; i < r->callsite_count; i++)

@@ -85,7 +85,7 @@ bad() {
 
 # ---- the variables that name a variant ----
 bad_names="'' FSRM Fsrm ERMS Scalar MOVSQ GLIBC Glibc 'fsrm ' ' fsrm' 'fsrm,erms' fsr fsrmx \
-	rep_movsb default fastest Auto AUTO none -1 0 1 $huge 2048x"
+	rep_movsb default fastest Auto AUTO KERNEL none -1 0 1 $huge 2048x"
 eval "set -- $bad_names"
 for value in "$@" "$ten_k" "$(printf 'fs\001rm\t\377')"; do
 	bad MEMSHIM_IMPL "$value" "$default"
