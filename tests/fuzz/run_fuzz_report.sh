@@ -30,7 +30,7 @@ fi
 
 mkdir -p "$outdir" || exit 99
 binary=$outdir/fuzz_report
-sources="$srcdir/fuzz_report.c $top/shim/histogram_read.c $top/shim/histogram_write.c"
+sources="$srcdir/fuzz_report.c $top/shim/histogram_read.c $top/shim/histogram_write.c $top/dispatch/message.c"
 stale=
 for s in $sources $top/shim/histogram_format.h $top/shim/histogram.h; do
 	[ "$s" -nt "$binary" ] && stale=1
