@@ -322,7 +322,7 @@ PIECE void set_vec_to_8vec(byte *d, vec v, size_t n)
 PIECE void set_beyond_cache(byte *d, int c, size_t n)
 {
 	if (memshim_thresholds.set_stosb_beyond_nt)
-		rep_stosb(d, (byte)c, n);
+		rep_stosb_keep_rax(d, (byte)c, n);
 	else
 		vec_set_long(d, vec_broadcast(c), n, STREAMING_STORES);
 }
