@@ -210,6 +210,8 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 		line_add(l, "; calibration file ");
 		line_add(l, c->calibration_path);
 	}
+	if (memshim_thresholds.set_stosb_beyond_nt) /* after the path, which tests match as above */
+		line_add(l, "; vector memset from nt on: rep stosb (CPU row)");
 }
 
 /* Sets *choice from variable `name` if it names a variant usable here or a
