@@ -2,38 +2,67 @@
 
 #include "dispatch/early_env.h"
 
-/* Preference order: rows for one vendor's CPUs first, then the widest
- * vectors; on ERMS CPUs the rows with a rep movsb band (their usable
- * predicates require ERMS) before those without.
+/* Where auto's choice was measured (memshim bench, class and dist cases,
+ * variants interleaved with glibc's own functions; BENCHMARKS.md), each
+ * function's best.  On such a CPU the default policy is auto.
  *
- * AMD with AVX-512 (Zen 4, which runs 512-bit operations as two halves):
- * evex, measured there with memshim bench (class and dist cases): its
- * 32-byte loops beat avx512's 64-byte ones by 15-25% on 257 B..32 KiB in
- * cache and by about 10% from 32 KiB to 256 KiB out of it, and rep movsb beats neither at any size
- * below the non-temporal threshold (1-4 KiB: 1.0-1.45x glibc against
- * 0.75-0.85x), so evex has no rep movsb band. */
-static const struct {
-	const char *variant;
-	const char *vendor; /* NULL: any */
-	const char *why;
-} auto_preference[] = {
-	{ "evex", "AuthenticAMD", "AMD with AVX-512: 32-byte vectors, masked below 64 B, no rep band" },
-	{ "avx512_erms", NULL, "AVX-512 and ERMS" },
-	{ "avx2_erms", NULL, "AVX2 and ERMS, no AVX-512" },
-	{ "sse2_erms", NULL, "ERMS, no AVX2" },
-	{ "avx512", NULL, "AVX-512, no ERMS" },
-	{ "avx2", NULL, "AVX2, no AVX-512, no ERMS" },
-	{ "sse2", NULL, "no AVX2, no ERMS" },
+ * AMD family 0x19 with AVX-512 (Zen 4, which runs 512-bit operations as two
+ * halves): evex for memcpy and memmove, at or below glibc in every size
+ * class (0.64-1.00x in cache); its 32-byte loops beat avx512's 64-byte
+ * ones by 15-25% on 257 B..32 KiB, and rep movsb beats neither below the
+ * non-temporal threshold, so evex has no rep movsb band.  memset: glibc's
+ * own, because evex's measured 1.03-1.10x glibc at 65-256 B and on the
+ * fleet memset distributions. */
+static const struct measured_row {
+	const char *vendor;
+	unsigned first_family;
+	const char *requires; /* a variant this row's CPUs must be able to run */
+	const char *variant[FN_COUNT];
+	const char *why[FN_COUNT];
+} measured[] = {
+	{ "AuthenticAMD", 0x19, "evex", { "evex", "evex", "glibc" },
+	  { "measured best on AMD family 0x19 with AVX-512, Zen 4",
+	    "measured best on AMD family 0x19 with AVX-512, Zen 4",
+	    "measured on AMD family 0x19 with AVX-512, Zen 4: evex 1.03-1.10x glibc at 65-256 B" } },
 };
 
-const struct variant *auto_policy_variant(const struct cpu_features *f, const char **why)
+static const struct measured_row *measured_row(const struct cpu_features *f)
 {
+	for (unsigned i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+		const struct measured_row *r = &measured[i];
+		const struct variant *needed = variant_named(r->requires);
+		if (same_string(r->vendor, f->vendor) && f->family >= r->first_family &&
+		    (!needed->usable || needed->usable(f)))
+			return r;
+	}
+	return NULL;
+}
+
+/* Elsewhere, unmeasured: the widest vectors the CPU runs, with a rep movsb
+ * band on ERMS CPUs (their usable predicates require ERMS). */
+static const struct {
+	const char *variant;
+	const char *why;
+} auto_preference[] = {
+	{ "avx512_erms", "AVX-512 and ERMS" },
+	{ "avx2_erms", "AVX2 and ERMS, no AVX-512" },
+	{ "sse2_erms", "ERMS, no AVX2" },
+	{ "avx512", "AVX-512, no ERMS" },
+	{ "avx2", "AVX2, no AVX-512, no ERMS" },
+	{ "sse2", "no AVX2, no ERMS" },
+};
+
+const struct variant *auto_policy_variant(const struct cpu_features *f, enum base_function fn,
+                                          const char **why)
+{
+	const struct measured_row *r = measured_row(f);
+	if (r) {
+		*why = r->why[fn];
+		return variant_named(r->variant[fn]);
+	}
 	unsigned last = sizeof auto_preference / sizeof auto_preference[0] - 1;
 	for (unsigned i = 0; i < last; i++) {
 		const struct variant *v = variant_named(auto_preference[i].variant);
-		const char *vendor = auto_preference[i].vendor;
-		if (vendor && !same_string(vendor, f->vendor))
-			continue;
 		if (!v->usable || v->usable(f)) {
 			*why = auto_preference[i].why;
 			return v;
@@ -41,6 +70,15 @@ const struct variant *auto_policy_variant(const struct cpu_features *f, const ch
 	}
 	*why = auto_preference[last].why; /* sse2 runs on every x86-64 */
 	return variant_named(auto_preference[last].variant);
+}
+
+const struct variant *default_policy_variant(const struct cpu_features *f, enum base_function fn,
+                                             const char **why)
+{
+	if (measured_row(f))
+		return auto_policy_variant(f, fn, why);
+	*why = "auto is not measured on this CPU class: the C library's own (memshim tune finds better)";
+	return variant_named("glibc");
 }
 
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:

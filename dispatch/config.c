@@ -31,8 +31,10 @@ static const char *const known_variables[] = {
 	NULL,
 };
 
-const struct variant *kernel_policy_variant(const struct cpu_features *f, const char **why)
+const struct variant *kernel_policy_variant(const struct cpu_features *f, enum base_function fn,
+                                            const char **why)
 {
+	(void)fn; /* the kernel's choice is the same for every function */
 	if (f->fsrm) {
 		*why = "CPU has FSRM";
 		return variant_named("fsrm");
@@ -49,23 +51,27 @@ const struct variant *kernel_policy_variant(const struct cpu_features *f, const 
  * per-function variables may name one instead of a row. */
 struct policy {
 	const char *name;
-	const struct variant *(*pick)(const struct cpu_features *f, const char **why);
+	const struct variant *(*pick)(const struct cpu_features *f, enum base_function fn, const char **why);
 };
 
-enum { KERNEL_POLICY, AUTO_POLICY, POLICY_COUNT };
+enum { KERNEL_POLICY, AUTO_POLICY, DEFAULT_POLICY, POLICY_COUNT };
 
 static const struct policy policies[POLICY_COUNT] = {
 	[KERNEL_POLICY] = { "kernel", kernel_policy_variant },
 	[AUTO_POLICY] = { "auto", auto_policy_variant },
+	[DEFAULT_POLICY] = { "default", default_policy_variant },
 };
 
 /* THE DEFAULT POLICY: what every function gets when no variable names a
- * variant.  AUTO_POLICY replaces KERNEL_POLICY here once memshim bench shows
- * auto at or below glibc in every size class.  Not yet on Zen 4 (evex):
- * memset 65-256 B (1.03-1.07x glibc), the memset fleet distributions
- * (0.95-1.16x) and memset of 32 MiB and more (NT stores 5-10% behind rep
- * stosb) still lose. */
-static const struct policy *const default_policy = &policies[KERNEL_POLICY];
+ * variant.  It was the kernel's; it is now auto where auto was measured at
+ * or below glibc in every size class (dispatch/auto_policy.c), and glibc's
+ * own functions elsewhere. */
+static const struct policy *const default_policy = &policies[DEFAULT_POLICY];
+
+const struct variant *config_default_variant(enum base_function fn, const char **why)
+{
+	return default_policy->pick(cpu_features(), fn, why);
+}
 
 static const struct policy *policy_named(const char *name)
 {
@@ -75,11 +81,11 @@ static const struct policy *policy_named(const char *name)
 	return NULL;
 }
 
-const char *config_policy(unsigned i, const struct variant **picks, const char **why)
+const char *config_policy(unsigned i, enum base_function fn, const struct variant **picks, const char **why)
 {
 	if (i >= POLICY_COUNT)
 		return NULL;
-	*picks = policies[i].pick(cpu_features(), why);
+	*picks = policies[i].pick(cpu_features(), fn, why);
 	return policies[i].name;
 }
 
@@ -216,21 +222,26 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 
 /* Sets *choice from variable `name` if it names a variant usable here or a
  * policy; returns false (and reports a bad value) otherwise. */
-static bool read_choice(const char *name, const char *fallback, struct function_choice *choice)
+/* What a variable names: a variant usable here, or a policy. */
+struct selection {
+	const char *variable;
+	const struct variant *variant;
+	const struct policy *policy;
+};
+
+/* Reads variable `name`; false (and a bad value reported, `fallback` named
+ * as what is used instead) unless it names a usable variant or a policy. */
+static bool read_selection(const char *name, const char *fallback, struct selection *s)
 {
 	const char *value = early_getenv(name);
 	if (!value)
 		return false;
 	const struct policy *p = policy_named(value);
-	if (p) {
-		choice->variant = p->pick(cpu_features(), &choice->why);
-		choice->variable = name;
-		choice->policy = p->name;
-		return true;
-	}
-	const struct variant *v = variant_named(value);
-	if (v && variant_usable(v)) {
-		*choice = (struct function_choice){ .variant = v, .why = name };
+	const struct variant *v = p ? NULL : variant_named(value);
+	if (p || (v && variant_usable(v))) {
+		s->variable = name;
+		s->policy = p;
+		s->variant = v;
 		return true;
 	}
 	warn_bad_value(name, value,
@@ -240,17 +251,47 @@ static bool read_choice(const char *name, const char *fallback, struct function_
 	return false;
 }
 
+static struct function_choice choice_for(const struct selection *s, enum base_function fn)
+{
+	struct function_choice c = { .variant = s->variant, .why = s->variable };
+	if (s->policy) {
+		c.variant = s->policy->pick(cpu_features(), fn, &c.why);
+		c.variable = s->variable;
+		c.policy = s->policy->name;
+	}
+	return c;
+}
+
+/* "the default policy (memcpy evex, memmove evex, memset glibc)", for the
+ * message about a bad MEMSHIM_IMPL. */
+static const char *describe_default(struct line *l)
+{
+	struct selection by_default = { .policy = default_policy };
+	line_start(l);
+	line_add(l, "the default policy (");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		line_add(l, fn ? ", " : "");
+		line_add(l, base_function_names[fn]);
+		line_add(l, " ");
+		line_add(l, choice_for(&by_default, (enum base_function)fn).variant->name);
+	}
+	line_add(l, ")");
+	l->text[l->len < sizeof l->text ? l->len : sizeof l->text - 1] = '\0';
+	return l->text;
+}
+
 static void choose_variants(struct config *c)
 {
-	const char *why;
-	const struct variant *by_default = default_policy->pick(cpu_features(), &why);
-	struct function_choice fallback = { .variant = by_default, .why = why };
-	struct function_choice all;
-	if (read_choice("MEMSHIM_IMPL", fallback.variant->name, &all))
-		fallback = all;
+	struct selection all = { .policy = default_policy };
+	struct line default_text;
+	bool impl = read_selection("MEMSHIM_IMPL", describe_default(&default_text), &all);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct function_choice one;
-		c->choice[fn] = read_choice(function_variables[fn], fallback.variant->name, &one) ? one : fallback;
+		struct function_choice fallback = choice_for(&all, (enum base_function)fn);
+		struct selection one;
+		c->choice[fn] = read_selection(function_variables[fn], fallback.variant->name, &one)
+		                        ? choice_for(&one, (enum base_function)fn) : fallback;
+		if (!impl && c->choice[fn].policy == default_policy->name)
+			c->choice[fn].policy = NULL; /* the default, not a variable, decided */
 	}
 }
 

@@ -54,7 +54,11 @@ void config_describe_thresholds(const struct config *c, struct line *l);
 const char *config_threshold_variable(enum threshold_name t);
 
 /* The variant the kernel's policy picks on this CPU, and the feature that decided it. */
-const struct variant *kernel_policy_variant(const struct cpu_features *f, const char **why);
+const struct variant *kernel_policy_variant(const struct cpu_features *f, enum base_function fn,
+                                            const char **why);
+
+/* What fn gets when no variable names a variant, and why. */
+const struct variant *config_default_variant(enum base_function fn, const char **why);
 
 /* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
  * ("kernel", "auto"). */
@@ -62,7 +66,7 @@ bool config_name_known(const char *name);
 
 /* The name of policy number i (0, 1, ...), the row it picks on this CPU and
  * why; NULL past the last one. */
-const char *config_policy(unsigned i, const struct variant **picks, const char **why);
+const char *config_policy(unsigned i, enum base_function fn, const struct variant **picks, const char **why);
 
 /* Parses a byte count: decimal digits with an optional K, M, G or T suffix
  * (powers of 1024), at most `max`.  Returns NULL on success, else what is

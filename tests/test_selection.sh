@@ -7,10 +7,12 @@ lazy=$top_builddir/tests/show_binding_lazy
 copier=$top_builddir/tests/.libs/libcopier.so
 
 default=$("$T_MEMSHIM_TOOL" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
-expect_match "memshim info names a default variant" "$default" '^(fsrm|erms|movsq)$'
+expect_match "memshim info names a default variant" "$default" '^[a-z0-9_]+$'
+# A binding to variant $2 of function $1 as show_binding prints it.
+binding_of() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; fi; }
 
 preloaded "$now"
-expect_eq "-z now, no environment: memcpy" "$(bound memcpy)" "memshim_memcpy_$default"
+expect_eq "-z now, no environment: memcpy" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 expect_eq "-z now, no environment: nothing on stderr" "$err" ""
 
 for variant in fsrm erms scalar movsq; do
@@ -41,7 +43,7 @@ expect_eq "MEMSHIM_MEMSET=movsq" "$(bound memset)" "memshim_memset_movsq"
 expect_eq "dlopen'ed library follows MEMSHIM_MEMSET" "$(bound dlopen-memset)" "memshim_memset_movsq"
 preloaded env MEMSHIM_MEMMOVE=glibc "$lazy"
 expect_eq "MEMSHIM_MEMMOVE=glibc alone" "$(bound memmove)" "libc"
-expect_eq "memcpy stays on the default" "$(bound memcpy)" "memshim_memcpy_$default"
+expect_eq "memcpy stays on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 
 # MEMSHIM_VERBOSE: one line per function, with the reason, and one for the thresholds.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_ERMS_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"

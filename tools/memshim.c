@@ -61,12 +61,17 @@ static int cmd_info(int argc, char **argv)
 		const struct variant *v = &variant_table[i];
 		printf("  %-11s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
-	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant for this CPU):\n");
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant per function for this CPU):\n");
 	const struct variant *picks;
-	const char *why;
-	const char *policy;
-	for (unsigned i = 0; (policy = config_policy(i, &picks, &why)) != NULL; i++)
-		printf("  %-11s -> %s (%s)\n", policy, picks->name, why);
+	const char *why, *policy;
+	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
+		printf("  %-8s", policy);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			config_policy(i, (enum base_function)fn, &picks, &why);
+			printf("%s %s %s", fn ? "," : "", base_function_names[fn], picks->name);
+		}
+		printf(" (%s)\n", why);
+	}
 
 	const struct config *c = config_get();
 	printf("A program started now with this environment gets:\n");

@@ -346,9 +346,9 @@ static void print_against(const struct calibration *c, const char *label, const 
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
 			     const struct cm_workload w[FN_COUNT])
 {
-	const char *why;
-	const char *kernel = kernel_policy_variant(cpu_features(), &why)->name;
-	const char *defaults[FN_COUNT] = { kernel, kernel, kernel }, *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	const char *why, *defaults[FN_COUNT], *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		defaults[fn] = config_default_variant((enum base_function)fn, &why)->name;
 	double builtin[T_COUNT];
 	tune_builtin_thresholds(builtin);
 	struct cm_setting s[FN_COUNT];
@@ -363,7 +363,8 @@ static void print_prediction(const struct calibration *c, const char *const best
 	printf("Predicted: %.4g %s in these functions (p10..p90 over rounds: %.4g .. %.4g)\n",
 	       cm_sum(terms, n, CM_MEDIAN), c->unit, spread.p10, spread.p90);
 	char label[96];
-	snprintf(label, sizeof label, "the default (kernel policy: %s, built-in thresholds)", kernel);
+	snprintf(label, sizeof label, "the default (%s, %s, %s; built-in thresholds)", defaults[FN_MEMCPY],
+	         defaults[FN_MEMMOVE], defaults[FN_MEMSET]);
 	print_against(c, label, best, t, defaults, builtin, w);
 	print_against(c, "glibc", best, t, glibc, builtin, w);
 }

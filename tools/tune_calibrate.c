@@ -150,9 +150,9 @@ static void reference_workload(const struct calibration *c, enum base_function f
 
 static void pick_auto_thresholds(struct calibration *c)
 {
-	const char *why;
-	const struct variant *v = auto_policy_variant(cpu_features(), &why);
-	const char *variant[FN_COUNT] = { v->name, v->name, v->name };
+	const char *why, *variant[FN_COUNT];
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		variant[fn] = auto_policy_variant(cpu_features(), (enum base_function)fn, &why)->name;
 	static struct cm_workload w[FN_COUNT];
 	double t[T_COUNT];
 	tune_builtin_thresholds(t);
