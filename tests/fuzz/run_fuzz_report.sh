@@ -14,19 +14,8 @@ outdir=${top_builddir:-.}/tests/fuzz
 runs=${T_MEMSHIM_FUZZ_RUNS:-300000}
 seconds=${T_MEMSHIM_FUZZ_SECONDS:-6}
 
-cc=
-for c in ${FUZZ_CC:-} clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
-	command -v "$c" >/dev/null 2>&1 || continue
-	if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n * 0; }' |
-		"$c" -x c -fsanitize=fuzzer,address,undefined -o /dev/null - >/dev/null 2>&1; then
-		cc=$c
-		break
-	fi
-done
-if [ -z "$cc" ]; then
-	echo "SKIP: no clang with -fsanitize=fuzzer,address,undefined (Debian: clang and libclang-rt-dev)"
-	exit 77
-fi
+. "$srcdir/fuzz_lib.sh"
+find_fuzz_cc fuzzer,address,undefined
 
 mkdir -p "$outdir" || exit 99
 binary=$outdir/fuzz_report
@@ -44,22 +33,6 @@ if [ ! -x "$binary" ] || [ -n "$stale" ]; then
 fi
 [ "${1:-}" = --build-only ] && exit 0
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/memshim-fuzz-report.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/corpus" "$work/artifacts"
-ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} UBSAN_OPTIONS=print_stacktrace=1 \
-	"$binary" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -max_len=16384 \
-	-print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-	"$work/corpus" "$srcdir/report_corpus" >"$work/log" 2>&1
-status=$?
-grep -E '^Done|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|ERROR|SUMMARY|runtime error|DEADLYSIGNAL|INFO: seed corpus' "$work/log"
-if [ $status -ne 0 ]; then
-	tail -40 "$work/log"
-	for crash in "$work"/artifacts/*; do
-		[ -f "$crash" ] || continue
-		cp "$crash" "$outdir/" && echo "FAIL: input kept as $outdir/$(basename "$crash"); replay: $binary $outdir/$(basename "$crash")"
-	done
-	echo "FAIL: fuzz_report exited with status $status"
-	exit 1
-fi
-echo "ok: $(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log") inputs read without a crash or sanitizer report"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}" UBSAN_OPTIONS=print_stacktrace=1
+run_fuzzer "$binary" "$srcdir/report_corpus" "inputs read without a crash or sanitizer report" \
+	-timeout=10 -max_len=16384
