@@ -4,27 +4,10 @@
 # child; dumps at exit, on an interval, on a signal and before exec; %p and
 # %e; an unwritable path; a planted symlink; merging; the SVG.
 . "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/hist_lib.sh"
 program=$(cd "$top_builddir" && pwd)/tests/hist_program
-check=${top_srcdir:-.}/tests/hist_check.py
 dir=$scratch/dumps
 mkdir "$dir"
-
-# report_json FILE... -> $scratch/report.json; status in $rc
-report_json() { "$T_MEMSHIM_TOOL" report --json "$@" >"$scratch/report.json" 2>"$scratch/report.err"; rc=$?; }
-
-# expect_counts WHAT SEQUENCES [EXTRA_24] FILE...
-expect_counts() {
-	what=$1 n=$2 extra=$3
-	shift 3
-	report_json "$@"
-	if [ "$rc" -ne 0 ]; then
-		fail "$what: memshim report failed: $(cat "$scratch/report.err")"
-	elif detail=$(python3 "$check" "$scratch/report.json" "$n" "$extra"); then
-		pass "$what"
-	else
-		fail "$what: $detail"
-	fi
-}
 
 pid_of() { awk '$1 == "pid" { print $2 }' "$scratch/out"; }
 
@@ -129,12 +112,12 @@ printf 'memshim-histogram 1\npid 1\n' >"$dir/truncated"
 printf 'memshim-histogram 9\nend\n' >"$dir/future"
 : >"$dir/empty"
 report_json "$dir/truncated"
-expect_eq "truncated dump: status 1" "$rc" 1
+expect_eq "truncated dump: status 1" "$rc_report" 1
 expect_match "truncated dump: reason" "$(cat "$scratch/report.err")" 'truncated'
 report_json "$dir/future"
 expect_match "future version: reason" "$(cat "$scratch/report.err")" 'unsupported format version'
 report_json "$dir/empty" "$dir"/h.*
-expect_eq "an empty file among good ones: status 1" "$rc" 1
+expect_eq "an empty file among good ones: status 1" "$rc_report" 1
 expect_match "... and the good ones still reported" "$(cat "$scratch/report.json")" '"calls": 900'
 
 finish

@@ -7,31 +7,15 @@
 # Counts are exact (tests/hist_check.py); every run is under `timeout`, so
 # a deadlock fails the test (status 124) instead of hanging it.
 . "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/hist_lib.sh"
 program=$top_builddir/tests/hist_program
 dlcopy=$top_builddir/tests/.libs/libdlcopy.so
-check=${top_srcdir:-.}/tests/hist_check.py
 dir=$scratch/dumps
 mkdir "$dir"
 limit=${T_MEMSHIM_TIMEOUT:-60}
 
 # run ENV... PROGRAM ARGS...: preloaded, under timeout; $rc, $out, $err.
 run() { preloaded timeout -k 5 "$limit" env "$@"; }
-
-report_json() { "$T_MEMSHIM_TOOL" report --json "$@" >"$scratch/report.json" 2>"$scratch/report.err"; rc_report=$?; }
-
-# expect_counts WHAT SEQUENCES EXTRA_24 FILE...
-expect_counts() {
-	what=$1 n=$2 extra=$3
-	shift 3
-	report_json "$@"
-	if [ "$rc_report" -ne 0 ]; then
-		fail "$what: memshim report failed: $(cat "$scratch/report.err")"
-	elif detail=$(python3 "$check" "$scratch/report.json" "$n" "$extra"); then
-		pass "$what"
-	else
-		fail "$what: $detail"
-	fi
-}
 
 not_timed_out() { if [ "$rc" = 124 ] || [ "$rc" = 137 ] && [ "${1:-}" != killed ]; then fail "$what_run: timed out (deadlock?)"; fi; }
 pid_of() { awk -v k="${1:-pid}" '$1 == k { print $2; exit }' "$scratch/out"; }

@@ -24,21 +24,16 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
+#include "shim/entry_set.h" /* the function types */
+
 typedef unsigned char byte;
-typedef void *copy_fn(void *, const void *, size_t);
-typedef void *copy_chk_fn(void *, const void *, size_t, size_t);
-typedef void bcopy_fn(const void *, void *, size_t);
-typedef void *set_fn(void *, int, size_t);
-typedef void *set_chk_fn(void *, int, size_t, size_t);
-typedef void bzero_fn(void *, size_t);
-typedef void bzero_chk_fn(void *, size_t, size_t);
 
 struct functions {
-	copy_fn *memcpy, *mempcpy, *memmove;
-	copy_chk_fn *memcpy_chk, *mempcpy_chk, *memmove_chk;
+	memmove_fn *memcpy, *mempcpy, *memmove;
+	memmove_chk_fn *memcpy_chk, *mempcpy_chk, *memmove_chk;
 	bcopy_fn *bcopy;
-	set_fn *memset;
-	set_chk_fn *memset_chk;
+	memset_fn *memset;
+	memset_chk_fn *memset_chk;
 	bzero_fn *bzero, *explicit_bzero;
 	bzero_chk_fn *explicit_bzero_chk;
 };

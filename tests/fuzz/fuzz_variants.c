@@ -44,14 +44,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "shim/entry_set.h" /* the function types */
+
 typedef unsigned char byte;
-typedef void *copy_fn(void *, const void *, size_t);
-typedef void *copy_chk_fn(void *, const void *, size_t, size_t);
-typedef void bcopy_fn(const void *, void *, size_t);
-typedef void *set_fn(void *, int, size_t);
-typedef void *set_chk_fn(void *, int, size_t, size_t);
-typedef void bzero_fn(void *, size_t);
-typedef void bzero_chk_fn(void *, size_t, size_t);
 
 enum fn {
 	F_MEMCPY, F_MEMPCPY, F_MEMCPY_CHK, F_MEMPCPY_CHK, /* disjoint copies */
@@ -285,15 +280,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t room = n + room_extra;
 	void *ret = dst, *want = dst;
 	switch (f) {
-	case F_MEMCPY: ret = ((copy_fn *)fn[f])(dst, src, n); break;
-	case F_MEMPCPY: ret = ((copy_fn *)fn[f])(dst, src, n); want = dst + n; break;
-	case F_MEMCPY_CHK: ret = ((copy_chk_fn *)fn[f])(dst, src, n, room); break;
-	case F_MEMPCPY_CHK: ret = ((copy_chk_fn *)fn[f])(dst, src, n, room); want = dst + n; break;
-	case F_MEMMOVE: ret = ((copy_fn *)fn[f])(dst, src, n); break;
-	case F_MEMMOVE_CHK: ret = ((copy_chk_fn *)fn[f])(dst, src, n, room); break;
+	case F_MEMCPY: ret = ((memmove_fn *)fn[f])(dst, src, n); break;
+	case F_MEMPCPY: ret = ((memmove_fn *)fn[f])(dst, src, n); want = dst + n; break;
+	case F_MEMCPY_CHK: ret = ((memmove_chk_fn *)fn[f])(dst, src, n, room); break;
+	case F_MEMPCPY_CHK: ret = ((memmove_chk_fn *)fn[f])(dst, src, n, room); want = dst + n; break;
+	case F_MEMMOVE: ret = ((memmove_fn *)fn[f])(dst, src, n); break;
+	case F_MEMMOVE_CHK: ret = ((memmove_chk_fn *)fn[f])(dst, src, n, room); break;
 	case F_BCOPY: ((bcopy_fn *)fn[f])(src, dst, n); break;
-	case F_MEMSET: ret = ((set_fn *)fn[f])(dst, value, n); break;
-	case F_MEMSET_CHK: ret = ((set_chk_fn *)fn[f])(dst, value, n, room); break;
+	case F_MEMSET: ret = ((memset_fn *)fn[f])(dst, value, n); break;
+	case F_MEMSET_CHK: ret = ((memset_chk_fn *)fn[f])(dst, value, n, room); break;
 	case F_BZERO: ((bzero_fn *)fn[f])(dst, n); break;
 	case F_EXPLICIT_BZERO: ((bzero_fn *)fn[f])(dst, n); break;
 	case F_EXPLICIT_BZERO_CHK: ((bzero_chk_fn *)fn[f])(dst, n, room); break;

@@ -21,10 +21,10 @@ find_fuzz_cc fuzzer,address
 
 mkdir -p "$outdir" || exit 99
 binary=$outdir/fuzz_variants
-if [ ! -x "$binary" ] || [ "$srcdir/fuzz_variants.c" -nt "$binary" ]; then
+if [ ! -x "$binary" ] || [ "$srcdir/fuzz_variants.c" -nt "$binary" ] || [ "${top_srcdir:-.}/shim/entry_set.h" -nt "$binary" ]; then
 	echo "building $binary with $cc"
 	"$cc" -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address \
-		"$srcdir/fuzz_variants.c" -o "$binary" -ldl || exit 99
+		-I"${top_srcdir:-.}" "$srcdir/fuzz_variants.c" -o "$binary" -ldl || exit 99
 fi
 [ "${1:-}" = --build-only ] && exit 0
 
