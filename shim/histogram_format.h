@@ -3,7 +3,7 @@
  *
  * A dump is text, one record per line, words separated by single spaces:
  *
- *   memshim-histogram 1                    format name and version
+ *   memshim-histogram 2                    format name and version
  *   pid 4242                               who wrote it
  *   program zstd
  *   reason exit                            exit | interval | signal | exec
@@ -18,7 +18,17 @@
  *   overlap 5 2                            memmove: dst-before-src dst-after-src calls
  *   zero 40 1024                           memset: calls bytes with value 0
  *   callsite memcpy 12 4096 zstd+0x1234 libzstd.so.1+0x5678 ...  sampled calls bytes frames
+ *   profile 1000 250 1000000000 1250000000 2000000000 0
+ *                                          MEMSHIM_PROFILE: rate_hz samples sampled_ns
+ *                                          process_cpu_ns wall_ns handler_replaced
+ *   cpu 17 18 40 40000000                  in a function section: samples taken inside
+ *                                          the function on sizes [lo,hi), and the CPU ns
+ *                                          they stand for
+ *   cpu_site memcpy 40 40000000 main+0x1d(zstd)  samples and CPU ns by immediate caller
  *   end                                    the dump is complete
+ *
+ * Version 2 added the profile, cpu and cpu_site records; version 1 dumps
+ * (which have none) are still read.
  *
  * Only non-zero counters are written.  Readers reject an unknown major
  * version, a missing "end" (a truncated file), and malformed lines. */
@@ -31,7 +41,8 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 1
+#define HIST_FORMAT_VERSION 2
+#define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 
 /* ---- writing: async-signal-safe, no allocation, no stdio ---- */
 
@@ -57,12 +68,52 @@ bool hist_write(int fd, const struct dump_header *h, const struct histogram *his
 bool hist_write_callsite(int fd, const struct callsite_record *c);
 bool hist_write_end(int fd);
 
+/* The profile (MEMSHIM_PROFILE) of one process, as the library keeps it. */
+struct profile_record {
+	uint64_t rate_hz;        /* samples asked for per second of CPU time */
+	uint64_t samples;        /* timer signals taken, every thread */
+	uint64_t sampled_ns;     /* the CPU time those samples stand for */
+	uint64_t process_cpu_ns; /* the process's user + system time at the dump */
+	uint64_t wall_ns;        /* from the library's start to the dump */
+	bool handler_replaced;   /* the program installed its own handler for our signal */
+	/* samples inside each function, by size bucket, and the CPU ns they stand for */
+	uint64_t bucket_samples[FN_COUNT][HIST_BUCKETS], bucket_ns[FN_COUNT][HIST_BUCKETS];
+};
+
+/* A call site's share of the profile: the caller's return address as text. */
+struct cpu_site_record {
+	enum base_function fn;
+	uint64_t samples, ns;
+	const char *frame;
+};
+
+/* Written after hist_write() and the call sites, before hist_write_end(). */
+bool hist_write_profile(int fd, const struct profile_record *p);
+bool hist_write_cpu_site(int fd, const struct cpu_site_record *c);
+
 /* ---- reading: for the tools ---- */
 
 struct dump_callsite {
 	enum base_function fn;
 	uint64_t calls, bytes;
 	char *frames; /* the frames, space-separated */
+};
+
+/* The profiles of every file read, added up; processes == 0: none had one. */
+struct dump_profile {
+	unsigned processes;      /* files that carried a profile */
+	uint64_t rate_hz;        /* of the last such file */
+	uint64_t samples, sampled_ns, process_cpu_ns, wall_ns;
+	unsigned handler_replaced; /* files whose program took over the profiling signal */
+	/* the counters by function and bucket come last: merged as one run of uint64_t */
+	uint64_t fn_samples[FN_COUNT], fn_ns[FN_COUNT];
+	uint64_t bucket_samples[FN_COUNT][HIST_BUCKETS], bucket_ns[FN_COUNT][HIST_BUCKETS];
+};
+
+struct dump_cpu_site {
+	enum base_function fn;
+	uint64_t samples, ns;
+	char *frame;
 };
 
 struct dump {
@@ -72,6 +123,9 @@ struct dump {
 	uint64_t erms_threshold, stosb_threshold;
 	struct dump_callsite *callsites;
 	size_t callsite_count;
+	struct dump_profile profile;
+	struct dump_cpu_site *cpu_sites; /* not merged: one entry per file and caller */
+	size_t cpu_site_count;
 };
 
 /* Adds the dump in `path` to *d.  On failure returns false and puts a

@@ -14,11 +14,25 @@ void hist_dump_init(struct dump *d)
 	memset(d, 0, sizeof *d);
 }
 
+/* Frees the text of each entry, not the array. */
+static void free_callsites(struct dump_callsite *c, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(c[i].frames);
+}
+
+static void free_cpu_sites(struct dump_cpu_site *c, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(c[i].frame);
+}
+
 void hist_dump_free(struct dump *d)
 {
-	for (size_t i = 0; i < d->callsite_count; i++)
-		free(d->callsites[i].frames);
+	free_callsites(d->callsites, d->callsite_count);
 	free(d->callsites);
+	free_cpu_sites(d->cpu_sites, d->cpu_site_count);
+	free(d->cpu_sites);
 	hist_dump_init(d);
 }
 
@@ -59,6 +73,10 @@ struct reading {
 	uint64_t thresholds[2];
 	struct dump_callsite *callsites;
 	size_t callsite_count;
+	bool profile_seen;
+	struct dump_profile profile;
+	struct dump_cpu_site *cpu_sites;
+	size_t cpu_site_count;
 	const char *error;
 };
 
@@ -77,6 +95,25 @@ static const char *read_bucket(struct reading *r, const uint64_t *v, int count)
 	struct function_histogram *f = &r->hist.fn[r->function];
 	if (!add_checked(&f->calls[b], v[2]) || !add_checked(&f->bytes[b], v[3]))
 		return "counter overflow";
+	return NULL;
+}
+
+static const char *read_cpu_bucket(struct reading *r, const uint64_t *v, int count)
+{
+	if (count != 4)
+		return "cpu needs lo hi samples ns";
+	if (!r->profile_seen)
+		return "cpu before the profile line";
+	unsigned b = hist_bucket(v[0]);
+	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
+		return "cpu bounds are not a bucket of this format";
+	struct dump_profile *p = &r->profile;
+	int fn = r->function;
+	if (!add_checked(&p->bucket_samples[fn][b], v[2]) || !add_checked(&p->bucket_ns[fn][b], v[3]) ||
+	    !add_checked(&p->fn_samples[fn], v[2]) || !add_checked(&p->fn_ns[fn], v[3]))
+		return "counter overflow";
+	if (p->fn_samples[fn] > p->samples)
+		return "more samples inside a function than in the profile";
 	return NULL;
 }
 
@@ -114,6 +151,50 @@ static const char *read_callsite(struct reading *r, const char *rest)
 	return NULL;
 }
 
+static const char *read_profile(struct reading *r, const char *rest)
+{
+	uint64_t v[6];
+	if (r->profile_seen)
+		return "a second profile line";
+	if (parse_numbers(rest, v, 6) != 6 || v[5] > 1)
+		return "profile needs rate_hz samples sampled_ns process_cpu_ns wall_ns handler_replaced";
+	r->profile_seen = true;
+	r->profile = (struct dump_profile){ .processes = 1, .rate_hz = v[0], .samples = v[1],
+	                                    .sampled_ns = v[2], .process_cpu_ns = v[3], .wall_ns = v[4],
+	                                    .handler_replaced = (unsigned)v[5] };
+	r->function = -1; /* the cpu records name their function again */
+	return NULL;
+}
+
+static const char *read_cpu_site(struct reading *r, const char *rest)
+{
+	const char *space = strchr(rest, ' ');
+	int fn = space ? function_named(rest, (size_t)(space - rest)) : -1;
+	if (fn < 0)
+		return "cpu_site needs a function name";
+	uint64_t v[2];
+	const char *frame = strchr(space + 1, ' ');
+	frame = frame ? strchr(frame + 1, ' ') : NULL;
+	if (!frame || frame[1] == '\0' || strchr(frame + 1, ' '))
+		return "cpu_site needs samples, ns and one frame";
+	char numbers[48];
+	size_t len = (size_t)(frame - (space + 1));
+	if (len >= sizeof numbers)
+		return "cpu_site counts too long";
+	memcpy(numbers, space + 1, len);
+	numbers[len] = '\0';
+	if (parse_numbers(numbers, v, 2) != 2)
+		return "cpu_site needs samples, ns and one frame";
+	if (!r->profile_seen || v[0] > r->profile.samples)
+		return "cpu_site without a profile, or with more samples than it";
+	struct dump_cpu_site *grown = realloc(r->cpu_sites, (r->cpu_site_count + 1) * sizeof *grown);
+	if (!grown)
+		return "out of memory";
+	r->cpu_sites = grown;
+	grown[r->cpu_site_count++] = (struct dump_cpu_site){ (enum base_function)fn, v[0], v[1], strdup(frame + 1) };
+	return NULL;
+}
+
 /* Records that only make sense after a "function" line. */
 static const char *read_function_record(struct reading *r, const char *key, const char *rest)
 {
@@ -136,6 +217,8 @@ static const char *read_function_record(struct reading *r, const char *key, cons
 		return read_pair(&f->overlap_dst_before, &f->overlap_dst_after, v, count);
 	if (strcmp(key, "zero") == 0)
 		return read_pair(&f->zero_calls, &f->zero_bytes, v, count);
+	if (strcmp(key, "cpu") == 0)
+		return read_cpu_bucket(r, v, count);
 	return "unknown record";
 }
 
@@ -201,8 +284,8 @@ static const char *read_line(struct reading *r, char *line)
 		                       ? strtol(rest, &end, 10) : -1;
 		if (version < 0)
 			return "not a memshim histogram (no memshim-histogram header)";
-		if (version != HIST_FORMAT_VERSION || *end != '\0')
-			return "unsupported format version (this memshim reads version 1)";
+		if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
+			return "unsupported format version (this memshim reads versions 1 and 2)";
 		r->header_seen = true;
 		return NULL;
 	}
@@ -216,6 +299,10 @@ static const char *read_line(struct reading *r, char *line)
 	}
 	if (strcmp(line, "callsite") == 0)
 		return read_callsite(r, rest);
+	if (strcmp(line, "profile") == 0)
+		return read_profile(r, rest);
+	if (strcmp(line, "cpu_site") == 0)
+		return read_cpu_site(r, rest);
 	const char *header_problem = read_header_record(r, line, rest);
 	if (header_problem != not_a_header_record)
 		return header_problem;
@@ -242,6 +329,53 @@ static bool merge_overflows(const struct dump *d, const struct reading *r)
 	return false;
 }
 
+/* Profiles add up: CPU time, samples and wall time of every process. */
+static bool profile_merge_overflows(const struct dump_profile *d, const struct dump_profile *r)
+{
+	const uint64_t *to = d->fn_samples, *from = r->fn_samples;
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	uint64_t sum;
+	for (size_t i = 0; i < count; i++)
+		if (__builtin_add_overflow(to[i], from[i], &sum))
+			return true;
+	return __builtin_add_overflow(d->samples, r->samples, &sum) ||
+	       __builtin_add_overflow(d->sampled_ns, r->sampled_ns, &sum) ||
+	       __builtin_add_overflow(d->process_cpu_ns, r->process_cpu_ns, &sum) ||
+	       __builtin_add_overflow(d->wall_ns, r->wall_ns, &sum);
+}
+
+static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
+{
+	if (!r->processes)
+		return;
+	uint64_t *to = d->fn_samples;
+	const uint64_t *from = r->fn_samples;
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	for (size_t i = 0; i < count; i++)
+		to[i] += from[i];
+	d->processes += r->processes;
+	d->rate_hz = r->rate_hz;
+	d->samples += r->samples;
+	d->sampled_ns += r->sampled_ns;
+	d->process_cpu_ns += r->process_cpu_ns;
+	d->wall_ns += r->wall_ns;
+	d->handler_replaced += r->handler_replaced;
+}
+
+/* Appends `count` items of `size` bytes to a growing array; false if out of memory. */
+static bool append_items(void **array, size_t *have, const void *items, size_t count, size_t size)
+{
+	if (!count)
+		return true;
+	char *grown = realloc(*array, (*have + count) * size);
+	if (!grown)
+		return false;
+	memcpy(grown + *have * size, items, count * size);
+	*array = grown;
+	*have += count;
+	return true;
+}
+
 static void merge_into(struct dump *d, struct reading *r)
 {
 	uint64_t *to = (uint64_t *)&d->hist;
@@ -256,15 +390,15 @@ static void merge_into(struct dump *d, struct reading *r)
 	}
 	d->erms_threshold = r->thresholds[0];
 	d->stosb_threshold = r->thresholds[1];
-	struct dump_callsite *grown =
-		realloc(d->callsites, (d->callsite_count + r->callsite_count + 1) * sizeof *grown);
-	if (grown) {
-		if (r->callsite_count) /* r->callsites is NULL when there are none */
-			memcpy(grown + d->callsite_count, r->callsites, r->callsite_count * sizeof *grown);
-		d->callsites = grown;
-		d->callsite_count += r->callsite_count;
-	}
+	if (!append_items((void **)&d->callsites, &d->callsite_count, r->callsites, r->callsite_count,
+	                  sizeof *r->callsites))
+		free_callsites(r->callsites, r->callsite_count);
+	if (!append_items((void **)&d->cpu_sites, &d->cpu_site_count, r->cpu_sites, r->cpu_site_count,
+	                  sizeof *r->cpu_sites))
+		free_cpu_sites(r->cpu_sites, r->cpu_site_count);
 	free(r->callsites);
+	free(r->cpu_sites);
+	merge_profile(&d->profile, &r->profile);
 	d->files++;
 }
 
@@ -302,16 +436,17 @@ bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size
 		problem = "empty file";
 	else if (!problem && !r->end_seen)
 		problem = "truncated: no end line";
-	else if (!problem && merge_overflows(d, r)) {
+	else if (!problem && (merge_overflows(d, r) || profile_merge_overflows(&d->profile, &r->profile))) {
 		problem = d->files ? "counts overflow when added to the files before"
 		                   : "counts overflow when summed over a function's buckets";
 		number = 0;
 	}
 	if (problem) {
 		snprintf(why, why_size, number ? "line %u: %s" : "%.0u%s", number, problem);
-		for (size_t i = 0; i < r->callsite_count; i++)
-			free(r->callsites[i].frames);
+		free_callsites(r->callsites, r->callsite_count);
 		free(r->callsites);
+		free_cpu_sites(r->cpu_sites, r->cpu_site_count);
+		free(r->cpu_sites);
 		free(r);
 		return false;
 	}

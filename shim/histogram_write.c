@@ -41,6 +41,13 @@ struct writer {
 	char buf[4096];
 };
 
+static void writer_start(struct writer *w, int fd)
+{
+	w->fd = fd;
+	w->failed = false;
+	w->len = 0;
+}
+
 static void flush(struct writer *w)
 {
 	size_t done = 0;
@@ -144,9 +151,7 @@ static void write_function(struct writer *w, enum base_function fn, const struct
 bool hist_write(int fd, const struct dump_header *h, const struct histogram *hist)
 {
 	struct writer w;
-	w.fd = fd;
-	w.failed = false;
-	w.len = 0;
+	writer_start(&w, fd);
 	write_header(&w, h);
 	for (int e = 0; e < E_COUNT; e++)
 		if (hist->entry_calls[e]) {
@@ -163,9 +168,7 @@ bool hist_write(int fd, const struct dump_header *h, const struct histogram *his
 bool hist_write_callsite(int fd, const struct callsite_record *c)
 {
 	struct writer w;
-	w.fd = fd;
-	w.failed = false;
-	w.len = 0;
+	writer_start(&w, fd);
 	put(&w, "callsite ");
 	put(&w, base_function_names[c->fn]);
 	put_record(&w, "", 2, (uint64_t[]){ c->calls, c->bytes });
@@ -183,4 +186,49 @@ bool hist_write_end(int fd)
 {
 	static const char end[] = "end\n";
 	return write(fd, end, sizeof end - 1) == (ssize_t)(sizeof end - 1);
+}
+
+static void write_cpu_buckets(struct writer *w, enum base_function fn, const struct profile_record *p)
+{
+	bool named = false;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		if (!p->bucket_samples[fn][b])
+			continue;
+		if (!named) {
+			put(w, "function ");
+			put(w, base_function_names[fn]);
+			put_char(w, '\n');
+			named = true;
+		}
+		uint64_t r[4] = { hist_bucket_lo(b), hist_bucket_hi(b), p->bucket_samples[fn][b], p->bucket_ns[fn][b] };
+		put_record(w, "cpu", 4, r);
+	}
+}
+
+bool hist_write_profile(int fd, const struct profile_record *p)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	uint64_t totals[6] = { p->rate_hz, p->samples, p->sampled_ns, p->process_cpu_ns, p->wall_ns,
+	                       p->handler_replaced };
+	put_record(&w, "profile", 6, totals);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		write_cpu_buckets(&w, (enum base_function)fn, p);
+	flush(&w);
+	return !w.failed;
+}
+
+bool hist_write_cpu_site(int fd, const struct cpu_site_record *c)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	put(&w, "cpu_site ");
+	put(&w, base_function_names[c->fn]);
+	put_record(&w, "", 2, (uint64_t[]){ c->samples, c->ns });
+	w.len--; /* the frame follows on the same line */
+	put_char(&w, ' ');
+	put_word(&w, c->frame);
+	put_char(&w, '\n');
+	flush(&w);
+	return !w.failed;
 }
