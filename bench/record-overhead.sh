@@ -8,7 +8,8 @@
 #            in progress; 2 samples a second cost nothing measurable
 #   profile  MEMSHIM_HIST and MEMSHIM_PROFILE=on: marking and sampling at
 #            the default rate
-# and prints, for 8, 64, 512 and 4096-byte copies, the median ns per call
+# and prints, for 8, 64, 512 and 4096-byte copies and for mixed sizes
+# (0-512 B), the median ns per call
 # of each and the medians (min..max) of the per-round differences: what
 # recording adds, what marking adds on top, and what sampling costs as a
 # share of the run.  The variant is the same throughout (MEMSHIM_IMPL,
@@ -40,11 +41,11 @@ import statistics, sys
 ns = {}
 for line in open(sys.argv[1]):
     r, setting, size, value = line.split()
-    ns.setdefault(int(size), {}).setdefault(setting, {})[int(r)] = float(value)
+    ns.setdefault(size, {}).setdefault(setting, {})[int(r)] = float(value)
 def spread(values):
     return f"{statistics.median(values):6.2f} ({min(values):.2f}..{max(values):.2f})"
 print("size  ns/call: off  record    mark profile | added by recording | by marking | sampling, % of run")
-for size, s in sorted(ns.items()):
+for size, s in sorted(ns.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0)):
     rounds = sorted(s["off"])
     med = {k: statistics.median(v.values()) for k, v in s.items()}
     rec = [s["record"][r] - s["off"][r] for r in rounds]
