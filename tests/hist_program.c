@@ -8,6 +8,7 @@
  *                   prints how many times the handler ran
  *     fork N        the sequence N times in the parent and 2N in a child
  *     exec N        the sequence N times, then exec this program with "calls 2N"
+ *     _Exit N       the sequence N times, then _Exit(0)
  *     interval N    the sequence N times, sleep 2.5 s, then end with the raw
  *                   exit_group system call (no exit dump)
  *     sigdump N     the sequence N times, raise SIGUSR1, then end the same way
@@ -17,6 +18,9 @@
  *                   bytes; prints how many times the handler ran
  *     vfork-exec N  the sequence N times, then vfork and exec this program
  *                   with "calls 2N"; prints "child PID"
+ *     vfork-exit N  the sequence N times, then vfork a child that calls
+ *                   _exit(0) at once, then the sequence N times more and
+ *                   exit; prints "child PID"
  *     thread-exec N the sequence N times, then a second thread execs this
  *                   program with "calls 2N"
  *     thread-fork N the sequence N times, then a second thread forks a child
@@ -308,6 +312,9 @@ int main(int argc, char **argv)
 		snprintf(times_text, sizeof times_text, "%ld", 2 * times);
 		sequence(times);
 		exec_self_calls();
+	} else if (strcmp(mode, "_Exit") == 0) {
+		sequence(times);
+		_Exit(0);
 	} else if (strcmp(mode, "interval") == 0) {
 		sequence(times);
 		struct timespec wait = { 2, 500000000 };
@@ -340,6 +347,14 @@ int main(int argc, char **argv)
 			pthread_join(t, NULL);
 			return 1; /* not reached: the exec replaced us */
 		}
+	} else if (strcmp(mode, "vfork-exit") == 0) {
+		sequence(times);
+		pid_t child = vfork();
+		if (child == 0)
+			_exit(0);
+		waitpid(child, NULL, 0);
+		printf("child %d\n", (int)child);
+		sequence(times);
 	} else if (strcmp(mode, "thread-fork") == 0) {
 		sequence(times);
 		fflush(stdout);
