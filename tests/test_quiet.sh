@@ -11,6 +11,8 @@
 LC_ALL=C
 export LC_ALL
 limit=${T_MEMSHIM_TIMEOUT:-120}
+# The inner make is a build of its own, not a part of the make that runs this test.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # ---- make -j2 of a small project ----
 project=$scratch/project

@@ -45,6 +45,14 @@ preloaded env MEMSHIM_MEMMOVE=glibc "$lazy"
 expect_eq "MEMSHIM_MEMMOVE=glibc alone" "$(bound memmove)" "libc"
 expect_eq "memcpy stays on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 
+# bench/stub_cost runs only where the exported memcpy jumps to the variant it names.
+stub_cost=$top_builddir/bench/stub_cost
+preloaded env MEMSHIM_MEMCPY=scalar "$stub_cost" scalar 1
+expect_match "the exported memcpy jumps to MEMSHIM_MEMCPY's variant" "$rc:$out" '^0:memcpy through the exported stub'
+preloaded env MEMSHIM_MEMCPY=scalar "$stub_cost" movsq 1
+expect_eq "and not to another one" "$rc:$err" \
+	"1:stub_cost: memcpy is not memshim's stub jumping to memshim_memcpy_movsq (preload the library, MEMSHIM_MEMCPY=movsq)"
+
 # MEMSHIM_VERBOSE: one line per function, with the reason, and one for the thresholds.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_ERMS_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"
 expect_eq "MEMSHIM_VERBOSE prints four lines" "$(printf '%s\n' "$err" | wc -l)" 4
