@@ -3,23 +3,18 @@
  * auxiliary vector of (type, value) pairs ending with AT_NULL. */
 #include "dispatch/early_env.h"
 
-#include "dispatch/bootstrap.h"
 #include "dispatch/raw_syscall.h"
 
 #include <elf.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 
-/* The dynamic linker's __libc_stack_end points at argc.  Should it not be
- * found (see dispatch/bootstrap.h), this empty stack stands in: no
- * arguments, no environment, no auxiliary vector. */
-static long empty_stack[4];
+/* Set by the dynamic linker before it relocates anything: it points at argc. */
+extern void *__libc_stack_end;
 
 static char **initial_argv(long *argc)
 {
-	long *stack = bootstrap_stack_end();
-	if (!stack)
-		stack = empty_stack;
+	long *stack = __libc_stack_end;
 	*argc = stack[0];
 	return (char **)(stack + 1);
 }

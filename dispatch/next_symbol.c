@@ -5,7 +5,6 @@
  * glibc sources; the walk here is written for this library. */
 #include "dispatch/next_symbol.h"
 
-#include "dispatch/bootstrap.h"
 #include "dispatch/early_env.h"
 
 #include <elf.h>
@@ -30,7 +29,11 @@ static uint32_t gnu_hash(const char *name)
 	return h;
 }
 
-const void *dynamic_address(uintptr_t base, uintptr_t value)
+/* The run-time address a DT_* entry of an object loaded at `base` names.
+ * The dynamic linker adds the load base to most of them in place when it
+ * maps an object; an object whose dynamic section is read-only (the vDSO)
+ * keeps them relative.  Either way this gives the run-time address. */
+static const void *dynamic_address(uintptr_t base, uintptr_t value)
 {
 	return (const void *)(value < base ? value + base : value);
 }
@@ -111,8 +114,7 @@ static void *find_from(const struct link_map *start, const char *name)
 
 void *next_symbol(const char *name)
 {
-	const struct r_debug *debug = bootstrap_r_debug();
-	const struct link_map *first = debug ? debug->r_map : NULL, *self = NULL;
+	const struct link_map *first = _r_debug.r_map, *self = NULL;
 	for (const struct link_map *map = first; map; map = map->l_next)
 		if (map->l_ld == _DYNAMIC)
 			self = map;
@@ -120,18 +122,4 @@ void *next_symbol(const char *name)
 	/* Not preloaded but dlopen'ed: the C library was loaded before us.
 	 * Skip the main program, whose own definition would be found first. */
 	return found ? found : find_from(first ? first->l_next : NULL, name);
-}
-
-void *symbol_in_loaded_object(uintptr_t base, const char *name)
-{
-	const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)base;
-	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + header->e_phoff);
-	for (unsigned i = 0; i < header->e_phnum; i++) {
-		struct symbol_tables t;
-		if (ph[i].p_type != PT_DYNAMIC || !read_tables(base, (const ElfW(Dyn) *)(base + ph[i].p_vaddr), &t))
-			continue;
-		const ElfW(Sym) *sym = find_in_object(&t, name);
-		return sym ? (void *)(base + sym->st_value) : NULL;
-	}
-	return NULL;
 }

@@ -1,10 +1,11 @@
 /* Dump before exec: exec replaces the process image, and its counts with
- * it.  The exec functions are indirect functions too: without recording
- * they resolve straight to the C library's, so they cost nothing; with
+ * it.  The exec functions are exported stubs too (dispatch/export_stub.h):
+ * without recording they jump straight to the C library's; with
  * recording, to a wrapper that dumps and then calls the C library's.
  * (Exec calls made inside the C library, by system() or posix_spawn(), do
  * not come through here; those start a new process anyway.) */
 #include "dispatch/config.h"
+#include "dispatch/export_stub.h"
 #include "dispatch/next_symbol.h"
 #include "shim/hist_dump.h"
 
@@ -25,7 +26,7 @@ static bool recording(void) { return config_get()->hist_path[0] != '\0'; }
 		next_##name = next_symbol(#name);                                                          \
 		return recording() && next_##name ? dump_then_##name : next_##name;                        \
 	}                                                                                              \
-	extern __typeof__(name) name __attribute__((ifunc("resolve_" #name), visibility("default")))
+	MEMSHIM_EXPORT_STUB(name, resolve_##name)
 
 EXEC_WRAPPER(execve, (const char *path, char *const argv[], char *const envp[]), (path, argv, envp));
 EXEC_WRAPPER(execv, (const char *path, char *const argv[]), (path, argv));
@@ -83,7 +84,7 @@ static int dump_then_execle(const char *path, const char *arg, ...)
 		resolve_##vform(); /* finds the C library's v-form for the wrapper */                     \
 		return recording() && next_##vform ? dump_then_##name : next_symbol(#name);                \
 	}                                                                                              \
-	extern __typeof__(name) name __attribute__((ifunc("resolve_" #name), visibility("default")))
+	MEMSHIM_EXPORT_STUB(name, resolve_##name)
 
 EXEC_LIST_EXPORT(execl, execv);
 EXEC_LIST_EXPORT(execlp, execvp);

@@ -1,12 +1,14 @@
-/* The exported functions: each a GNU indirect function whose resolver picks
- * the chosen variant's implementation once, when the dynamic linker binds
- * the call.  After that a call costs exactly the variant: no trampoline, no
- * per-call look at the configuration.
+/* The exported functions: each a jump through a slot whose resolver picks
+ * the chosen variant's implementation once, when the dynamic linker
+ * relocates this library (dispatch/export_stub.h says why not a plain
+ * indirect function).  After that a call costs the variant and one
+ * predicted indirect jump: no per-call look at the configuration.
  *
  * The resolvers and everything they call use no C library function and no
  * memcpy: with -z now they run while the dynamic linker is still relocating
  * the program (see dispatch/early_env.h). */
 #include "dispatch/config.h"
+#include "dispatch/export_stub.h"
 #include "dispatch/resolve.h"
 #include "shim/hist_dump.h"
 
@@ -26,8 +28,7 @@ extern void *__mempcpy(void *, const void *, size_t);
 	{                                                                                             \
 		return resolve_entries(fn)->member;                                                       \
 	}                                                                                             \
-	extern __typeof__(symbol) symbol __attribute__((ifunc("resolve_" #symbol),                  \
-	                                               visibility("default")))
+	MEMSHIM_EXPORT_STUB(symbol, resolve_##symbol)
 
 EXPORT_IFUNC(memcpy, FN_MEMCPY, memcpy);
 EXPORT_IFUNC(mempcpy, FN_MEMCPY, mempcpy);

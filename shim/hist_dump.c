@@ -9,8 +9,9 @@
  * process when, or a write that fails (a full disk) leaves it as it was;
  * if the first dump fails, NAME is removed again.  Only when NAME.tmp
  * cannot be created is NAME rewritten in place.  A forked child forgets the
- * parent's file and counts and starts its own.  Everything on the dump
- * path is async-signal-safe: it may run in a signal handler. */
+ * parent's file and counts and starts its own.  A process that recorded no
+ * call writes no file.  Everything on the dump path is async-signal-safe:
+ * it may run in a signal handler. */
 #include "shim/hist_dump.h"
 
 #include "dispatch/config.h"
@@ -26,6 +27,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h> /* rename */
+#include <string.h> /* strerrordesc_np */
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,10 +36,25 @@ static int dump_fd = -1;             /* the file this process created, once crea
 static pid_t dump_owner;             /* the process whose counts these are */
 static char dump_path[HIST_PATH_MAX + 8]; /* the name dump_fd was created with */
 static bool dump_written;            /* dump_path holds a complete dump */
-static int dump_busy;                /* one dump at a time: a signal during a dump skips */
+static int dump_busy;                /* the thread dumping (its id), 0 if none: one dump at a time */
 static int dump_failed_reported;
 static struct histogram snapshot;    /* static: too big for a signal handler's stack */
 static struct sigaction previous_action;
+
+/* What `err` means for a file being created, in words: the C library's
+ * description (not translated: no locale code in a signal handler), in
+ * lower case like the rest of the line; ENOENT can only be the directory. */
+static void add_reason(struct line *l, int err)
+{
+	const char *words = err == ENOENT ? "no such directory" : strerrordesc_np(err);
+	if (!words) {
+		line_add(l, "error ");
+		line_add_number(l, (unsigned)err);
+		return;
+	}
+	line_add_char(l, words[0] >= 'A' && words[0] <= 'Z' ? (char)(words[0] - 'A' + 'a') : words[0]);
+	line_add(l, words + 1);
+}
 
 static void warn_dump(const char *path, const char *problem, int err)
 {
@@ -48,9 +66,9 @@ static void warn_dump(const char *path, const char *problem, int err)
 	line_add(&l, problem);
 	line_add(&l, " ");
 	line_add_quoted(&l, path, 200);
-	line_add(&l, " (errno ");
-	line_add_number(&l, (unsigned)err);
-	line_add(&l, "); the program runs on without a histogram");
+	line_add(&l, ": ");
+	add_reason(&l, err);
+	line_add(&l, "; the program runs on without a histogram");
 	line_emit(&l);
 }
 
@@ -140,12 +158,22 @@ static void zero_snapshot(void)
 		p[i] = 0;
 }
 
+/* Takes the counts into `snapshot`; false if not one call was recorded. */
+static bool take_snapshot(void)
+{
+	zero_snapshot();
+	record_sum(&snapshot);
+	uint64_t calls = 0;
+	for (int e = 0; e < E_COUNT; e++)
+		calls += snapshot.entry_calls[e];
+	return calls != 0;
+}
+
+/* Writes the header and `snapshot`, which take_snapshot() filled. */
 static bool write_dump(int fd, const char *reason)
 {
 	struct dump_header h;
 	fill_header(&h, reason);
-	zero_snapshot();
-	record_sum(&snapshot);
 	if (!hist_write(fd, &h, &snapshot))
 		return false;
 	callsites_write(fd);
@@ -178,16 +206,22 @@ static bool replace_dump(const char *reason)
 	return false;
 }
 
-/* Takes the dump lock: at once, or (wait) once another thread's dump ends. */
+/* Takes the dump lock: at once, or (wait) once another thread's dump ends.
+ * Never waits for itself: a signal handler that calls _exit during a dump
+ * in the same thread gives up instead. */
 static bool take_dump_lock(bool wait)
 {
-	while (__atomic_exchange_n(&dump_busy, 1, __ATOMIC_ACQUIRE)) {
-		if (!wait)
+	int self = gettid();
+	for (;;) {
+		int holder = 0;
+		if (__atomic_compare_exchange_n(&dump_busy, &holder, self, false, __ATOMIC_ACQUIRE,
+		                                __ATOMIC_RELAXED))
+			return true;
+		if (!wait || holder == self)
 			return false;
 		struct timespec pause = { 0, 1000000 };
 		nanosleep(&pause, NULL);
 	}
-	return true;
 }
 
 static void dump(const char *reason, bool wait)
@@ -201,9 +235,10 @@ static void dump(const char *reason, bool wait)
 	if (!take_dump_lock(wait))
 		return;
 	int saved_errno = errno;
-	if (dump_fd < 0)
+	bool any_calls = take_snapshot();
+	if (any_calls && dump_fd < 0)
 		dump_fd = create_dump_file();
-	if (dump_fd >= 0) {
+	if (any_calls && dump_fd >= 0) {
 		if (replace_dump(reason)) {
 			dump_written = true;
 		} else {
@@ -224,13 +259,17 @@ void hist_dump_now(const char *reason)
 	dump(reason, false);
 }
 
+void hist_dump_last(void)
+{
+	dump("exit", true);
+}
+
 /* ---- triggers ---- */
 
 __attribute__((destructor)) static void dump_at_exit(void)
 {
-	/* the last dump must not be lost to an interval dump under way */
 	if (config_get()->hist_path[0])
-		dump("exit", true);
+		hist_dump_last();
 }
 
 static void *interval_dumper(void *unused)
@@ -307,11 +346,44 @@ static void start_over_in_child(void)
 		start_interval_dumps();
 }
 
+/* Says at start-up, while stderr is still open (cat, ls and sort close it
+ * before they exit), when the dump directory cannot take a file.  The exit
+ * dump then fails without a second line. */
+static void check_dump_directory(void)
+{
+	char dir[HIST_PATH_MAX];
+	if (!expand_path(dir, sizeof dir)) {
+		warn_dump(config_get()->hist_path, "path too long after expanding %p/%e:", ENAMETOOLONG);
+		return;
+	}
+	size_t last_slash = 0; /* the configured path is absolute */
+	for (size_t i = 0; dir[i]; i++)
+		if (dir[i] == '/')
+			last_slash = i;
+	dir[last_slash ? last_slash : 1] = '\0';
+	struct stat st;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		errno = ENOTDIR;
+	else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0)
+		return;
+	int err = errno;
+	if (__atomic_exchange_n(&dump_failed_reported, 1, __ATOMIC_RELAXED))
+		return;
+	struct line l;
+	line_start(&l);
+	line_add(&l, "MEMSHIM_HIST=");
+	line_add_quoted(&l, config_get()->hist_path, 200);
+	line_add(&l, ": cannot write dumps there: ");
+	add_reason(&l, err);
+	line_emit(&l);
+}
+
 void hist_dump_start(void)
 {
 	const struct config *c = config_get();
 	if (!c->hist_path[0])
 		return;
+	check_dump_directory();
 	dump_owner = getpid();
 	pthread_atfork(NULL, NULL, start_over_in_child);
 	if (c->hist_interval)

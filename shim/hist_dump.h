@@ -12,4 +12,9 @@ void hist_dump_start(void);
  * without writing. */
 void hist_dump_now(const char *reason);
 
+/* The dump at the end of the process (exit, _exit): like hist_dump_now(),
+ * but it waits for a dump under way in another thread, so the last counts
+ * are not lost to an interval dump. */
+void hist_dump_last(void);
+
 #endif

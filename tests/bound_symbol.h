@@ -1,13 +1,28 @@
 /* Which function a call from this object was bound to: reads the object's
  * own PLT GOT slot for the name (after at least one call, with lazy
- * binding) and asks dladdr what lives there. */
+ * binding), follows memshim's exported stub (one `jmp *slot(%rip)`, see
+ * dispatch/export_stub.h) to the slot's target, and asks dladdr what lives
+ * there. */
 #ifndef MEMSHIM_TESTS_BOUND_SYMBOL_H
 #define MEMSHIM_TESTS_BOUND_SYMBOL_H
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <stdint.h>
 #include <string.h>
+
+/* Where the indirect jump `jmp *rel32(%rip)` (ff 25 rel32) at `code` goes;
+ * `code` itself if that is not what is there. */
+static inline void *through_jump(void *code)
+{
+	const unsigned char *insn = code;
+	if (insn[0] != 0xff || insn[1] != 0x25)
+		return code;
+	int32_t rel;
+	memcpy(&rel, insn + 2, sizeof rel);
+	return *(void **)(insn + 6 + rel);
+}
 
 static inline const char *bound_symbol(const char *name)
 {
@@ -31,7 +46,7 @@ static inline const char *bound_symbol(const char *name)
 		const ElfW(Sym) *sym = &symbols[ELF64_R_SYM(rela[i].r_info)];
 		if (strcmp(strings + sym->st_name, name) != 0)
 			continue;
-		void *target = *(void **)(map->l_addr + rela[i].r_offset);
+		void *target = through_jump(*(void **)(map->l_addr + rela[i].r_offset));
 		Dl_info info;
 		if (!dladdr(target, &info))
 			return "(unknown)";

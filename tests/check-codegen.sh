@@ -2,8 +2,12 @@
 # The compiler must neither turn the scalar variant's loops back into calls
 # (memcpy calling memcpy recurses forever) nor into string instructions or
 # vector registers (the variant promises general-purpose registers only).
-# Also: the library has no relocation against its own string functions, which
-# would make the dynamic linker run our resolvers before we are relocated.
+# Also: the library never calls its own exported string functions (no
+# relocation against them, no direct call or jump to them), and every name
+# other libraries bind to is a plain function that is one jump through a slot
+# (dispatch/export_stub.h): an exported indirect function would have the
+# dynamic linker run our resolver from a library relocated before us, and
+# print "Relink ... for IFUNC symbol".
 set -u
 lib=${MEMSHIM_LIBRARY:?}
 status=0
@@ -52,4 +56,28 @@ if [ -n "$relocs" ]; then
 else
 	echo "ok: no relocation against memcpy/memmove/memset in the library"
 fi
+exported='memcpy|memmove|memset|mempcpy|__mempcpy|bcopy|bzero|explicit_bzero|__[a-z_]*_chk'
+calls=$(objdump -d --no-show-raw-insn "$lib" | grep -E "(call|jmp) +[0-9a-f]+ <($exported)(@plt)?>" || true)
+if [ -n "$calls" ]; then
+	echo "FAIL: the library calls its own string functions:"; printf '%s\n' "$calls"; status=1
+else
+	echo "ok: no call from the library to its own string functions"
+fi
+# Indirect functions may be exported only under memshim_ names: only programs
+# and libraries linked against libmemshim.so reach those, and the dynamic
+# linker relocates them after us.
+ifuncs=$(readelf --dyn-syms -W "$lib" | awk '$4 == "IFUNC" && $7 != "UND" && $8 !~ /^memshim_/ { print $8 }')
+if [ -n "$ifuncs" ]; then
+	echo "FAIL: indirect functions exported under C library names:" $ifuncs; status=1
+else
+	echo "ok: no indirect function exported under a C library name"
+fi
+for f in memcpy memmove memset mempcpy __memcpy_chk bzero explicit_bzero execve _exit; do
+	body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<$f>:/,/^\$/" | sed -n 2p)
+	if printf '%s\n' "$body" | grep -Eq '^ *[0-9a-f]+:[[:space:]]+jmp +\*0x[0-9a-f]+\(%rip\)'; then
+		echo "ok: $f is one jump through a slot"
+	else
+		echo "FAIL: $f starts with [$body], not a jump through a slot"; status=1
+	fi
+done
 exit $status

@@ -7,15 +7,20 @@
  *                   signalling this one, whose handler copies 24 bytes;
  *                   prints how many times the handler ran
  *     fork N        the sequence N times in the parent and 2N in a child
- *     exec N        the sequence N times, then exec /bin/true
- *     interval N    the sequence N times, sleep 2.5 s, then _exit (no exit dump)
- *     sigdump N     the sequence N times, raise SIGUSR1, then _exit
+ *     exec N        the sequence N times, then exec this program with "calls 2N"
+ *     _Exit N       the sequence N times, then _Exit(0)
+ *     interval N    the sequence N times, sleep 2.5 s, then end with the raw
+ *                   exit_group system call (no exit dump)
+ *     sigdump N     the sequence N times, raise SIGUSR1, then end the same way
  *   For tests/test_lifecycle.sh:
  *     thread-signals N  16 threads run the sequence N times each while another
  *                   thread keeps signalling all 16, whose handler copies 24
  *                   bytes; prints how many times the handler ran
  *     vfork-exec N  the sequence N times, then vfork and exec this program
  *                   with "calls 2N"; prints "child PID"
+ *     vfork-exit N  the sequence N times, then vfork a child that calls
+ *                   _exit(0) at once, then the sequence N times more and
+ *                   exit; prints "child PID"
  *     thread-exec N the sequence N times, then a second thread execs this
  *                   program with "calls 2N"
  *     thread-fork N the sequence N times, then a second thread forks a child
@@ -44,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -195,6 +201,14 @@ static void run_thread_signals(long times)
 
 static char self_path[4096], times_text[32];
 
+/* Ends the process past every exit path the library wraps (exit, _exit):
+ * what is in the dump file then is what an earlier dump wrote. */
+static void end_without_dump(void)
+{
+	for (;;)
+		syscall(SYS_exit_group, 0);
+}
+
 static void exec_self_calls(void)
 {
 	execl(self_path, "hist_program", "calls", times_text, (char *)NULL);
@@ -293,18 +307,23 @@ int main(int argc, char **argv)
 	else if (strcmp(mode, "fork") == 0)
 		run_fork(times);
 	else if (strcmp(mode, "exec") == 0) {
+		if (readlink("/proc/self/exe", self_path, sizeof self_path - 1) < 0)
+			return 1;
+		snprintf(times_text, sizeof times_text, "%ld", 2 * times);
 		sequence(times);
-		execl("/bin/true", "true", (char *)NULL);
-		return 1;
+		exec_self_calls();
+	} else if (strcmp(mode, "_Exit") == 0) {
+		sequence(times);
+		_Exit(0);
 	} else if (strcmp(mode, "interval") == 0) {
 		sequence(times);
 		struct timespec wait = { 2, 500000000 };
 		nanosleep(&wait, NULL);
-		_exit(0);
+		end_without_dump();
 	} else if (strcmp(mode, "sigdump") == 0) {
 		sequence(times);
 		raise(SIGUSR1);
-		_exit(0);
+		end_without_dump();
 	} else if (strcmp(mode, "thread-signals") == 0) {
 		run_thread_signals(times);
 	} else if (strcmp(mode, "vfork-exec") == 0 || strcmp(mode, "thread-exec") == 0) {
@@ -328,6 +347,14 @@ int main(int argc, char **argv)
 			pthread_join(t, NULL);
 			return 1; /* not reached: the exec replaced us */
 		}
+	} else if (strcmp(mode, "vfork-exit") == 0) {
+		sequence(times);
+		pid_t child = vfork();
+		if (child == 0)
+			_exit(0);
+		waitpid(child, NULL, 0);
+		printf("child %d\n", (int)child);
+		sequence(times);
 	} else if (strcmp(mode, "thread-fork") == 0) {
 		sequence(times);
 		fflush(stdout);

@@ -40,10 +40,17 @@ expect_counts "fork: the child's file has the child's calls only" 1000 0 "$dir/h
 
 rm -f "$dir"/*
 preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" exec 300
-pid=$(pid_of)
+pid=$(pid_of | head -n 1) # the exec'd program prints the same pid again
 expect_counts "dump before exec" 300 0 "$dir/h.$pid"
 expect_match "the exec dump says so" "$(cat "$dir/h.$pid")" '^reason exec$'
-expect_eq "the exec'd program wrote its own file beside it" "$(ls "$dir" | sort | tr '\n' ' ')" "h.$pid h.$pid.1 "
+expect_counts "the exec'd program wrote its own file beside it" 600 0 "$dir/h.$pid.1"
+expect_eq "and no other" "$(ls "$dir" | sort | tr '\n' ' ')" "h.$pid h.$pid.1 "
+
+rm -f "$dir"/*
+preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" calls 0
+expect_eq "a process that made no call writes no dump" "$rc:$(ls "$dir")" "0:"
+preloaded env MEMSHIM_HIST="$dir/h.%p" sh -c 'exec "$0" calls 0' "$program"
+expect_eq "nor does one that execs another that makes none" "$rc:$(ls "$dir" | grep -cv "^h\.[0-9]*$")" "0:0"
 
 rm -f "$dir"/*
 preloaded env MEMSHIM_HIST="$dir/h" MEMSHIM_HIST_INTERVAL=1 "$program" interval 400
@@ -68,7 +75,8 @@ expect_eq "memshim run: a relative path survives cd in the command" "$(ls "$dir"
 preloaded env MEMSHIM_HIST=/nonexistent/dir/h "$program" calls 10
 expect_eq "unwritable path: exit status" "$rc" 0
 expect_eq "unwritable path: one line on stderr" "$(printf '%s\n' "$err" | wc -l)" 1
-expect_match "unwritable path: the line says what" "$err" '^memshim: MEMSHIM_HIST: cannot create "/nonexistent/dir/h"'
+expect_eq "unwritable path: the line says what, in words" "$err" \
+	'memshim: MEMSHIM_HIST="/nonexistent/dir/h": cannot write dumps there: no such directory'
 
 # A planted symlink: its target is never written; the dump goes beside it.
 rm -f "$dir"/*

@@ -45,6 +45,14 @@ preloaded env MEMSHIM_MEMMOVE=glibc "$lazy"
 expect_eq "MEMSHIM_MEMMOVE=glibc alone" "$(bound memmove)" "libc"
 expect_eq "memcpy stays on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 
+# bench/stub_cost runs only where the exported memcpy jumps to the variant it names.
+stub_cost=$top_builddir/bench/stub_cost
+preloaded env MEMSHIM_MEMCPY=scalar "$stub_cost" scalar 1
+expect_match "the exported memcpy jumps to MEMSHIM_MEMCPY's variant" "$rc:$out" '^0:memcpy through the exported stub'
+preloaded env MEMSHIM_MEMCPY=scalar "$stub_cost" movsq 1
+expect_eq "and not to another one" "$rc:$err" \
+	"1:stub_cost: memcpy is not memshim's stub jumping to memshim_memcpy_movsq (preload the library, MEMSHIM_MEMCPY=movsq)"
+
 # MEMSHIM_VERBOSE: one line per function, with the reason, and one for the thresholds.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_ERMS_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"
 expect_eq "MEMSHIM_VERBOSE prints four lines" "$(printf '%s\n' "$err" | wc -l)" 4
@@ -55,7 +63,7 @@ expect_match "verbose memset line" "$err" '^memshim: memset -> scalar \[MEMSHIM_
 LD_PRELOAD=$copier "$T_MEMSHIM_TOOL" run --impl movsq -- "$now" preload >"$scratch/out" 2>"$scratch/err"
 out=$(cat "$scratch/out")
 expect_eq "memshim run --impl movsq" "$(bound memcpy)" "memshim_memcpy_movsq"
-expect_match "memshim run keeps the old LD_PRELOAD, ours last" "$(bound LD_PRELOAD)" "libcopier\.so:.*libmemshim\.so$"
+expect_match "memshim run keeps the old LD_PRELOAD, adds only ours, last" "$(bound LD_PRELOAD)" "^[^:]*libcopier\.so:[^:]*libmemshim\.so$"
 MEMSHIM_VERBOSE=0 "$T_MEMSHIM_TOOL" run --erms-threshold 64K --impl erms --verbose -- "$now" >/dev/null 2>"$scratch/err"
 expect_match "memshim run --erms-threshold" "$(cat "$scratch/err")" 'rep movsb from 65536 B'
 

@@ -342,7 +342,7 @@ static int prepare_preload(struct ab *a)
 {
 	const char *original = getenv("LD_PRELOAD");
 	a->original_preload = original ? strdup(original) : NULL;
-	if (cli_preload_library(a->command[0]) != 0)
+	if (cli_preload_library() != 0)
 		return 2;
 	a->preload = strdup(getenv("LD_PRELOAD"));
 	if (a->original_preload)

@@ -6,12 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* The x86-64 System V ABI fixes the dynamic linker's path. */
-#define DYNAMIC_LINKER "/lib64/ld-linux-x86-64.so.2"
 
 static void print_usage(FILE *out, const struct cli_command *commands)
 {
@@ -92,87 +89,20 @@ const char *cli_library_path(void)
 	return found;
 }
 
-/* The program file execvp() would run for `name`, or NULL. */
-static char *find_program(const char *name)
-{
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? strdup(name) : NULL;
-	const char *path = getenv("PATH");
-	for (const char *dir = path ? path : "/usr/bin:/bin"; *dir;) {
-		size_t len = strcspn(dir, ":");
-		char candidate[PATH_MAX];
-		if (snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, len ? dir : ".", name) <
-		        (int)sizeof candidate &&
-		    access(candidate, X_OK) == 0)
-			return strdup(candidate);
-		dir += len + (dir[len] == ':');
-	}
-	return NULL;
-}
-
-/* The shared libraries `program` loads besides the C library, as
- * "a.so:b.so:", from the dynamic linker's --list; "" when there are none
- * or the program is no dynamic ELF program (a script, say). */
-static char *program_libraries(const char *program)
-{
-	char *list = calloc(1, 1);
-	size_t used = 0;
-	int fds[2];
-	if (!list || pipe(fds) != 0)
-		return list;
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		int devnull = open("/dev/null", O_WRONLY);
-		dup2(devnull, 2);
-		unsetenv("LD_PRELOAD");
-		execl(DYNAMIC_LINKER, DYNAMIC_LINKER, "--list", program, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	FILE *in = pid > 0 ? fdopen(fds[0], "r") : NULL;
-	char line[PATH_MAX + 64];
-	while (in && fgets(line, sizeof line, in)) {
-		char *arrow = strstr(line, " => /"), *end;
-		if (!arrow || strstr(line, "libc.so.6") || !(end = strstr(arrow, " (0x")))
-			continue;
-		size_t len = (size_t)(end - arrow - 4);
-		char *grown = realloc(list, used + len + 2);
-		if (!grown)
-			break;
-		list = grown;
-		memcpy(list + used, arrow + 4, len);
-		used += len;
-		list[used++] = ':';
-		list[used] = '\0';
-	}
-	if (in)
-		fclose(in);
-	else
-		close(fds[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	return list;
-}
-
-int cli_preload_library(const char *program)
+int cli_preload_library(void)
 {
 	const char *library = cli_library_path();
 	char resolved[PATH_MAX];
 	if (!library || !realpath(library, resolved))
 		return -1;
-	char *path = find_program(program);
-	char *libraries = program_libraries(path ? path : program);
 	const char *old = getenv("LD_PRELOAD");
-	size_t size = strlen(resolved) + strlen(libraries ? libraries : "") + (old ? strlen(old) : 0) + 2;
+	size_t size = strlen(resolved) + (old ? strlen(old) : 0) + 2;
 	char *value = malloc(size);
 	int rc = -1;
-	if (value && libraries) {
-		snprintf(value, size, "%s%s%s%s", old && *old ? old : "", old && *old ? ":" : "", libraries, resolved);
+	if (value) {
+		snprintf(value, size, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", resolved);
 		rc = setenv("LD_PRELOAD", value, 1);
 	}
 	free(value);
-	free(libraries);
-	free(path);
 	return rc;
 }

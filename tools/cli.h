@@ -29,12 +29,8 @@ const char *cli_locate(const char *variable, const char *from_build_tree, const 
  * message) if none exists. */
 const char *cli_library_path(void);
 
-/* Sets LD_PRELOAD in this process's environment for running `program`:
- * any LD_PRELOAD already set, then the program's own shared libraries,
- * then libmemshim.so.  Listing the program's libraries first makes the
- * dynamic linker relocate libmemshim.so before them, so their references
- * to memcpy never reach our resolvers before we are relocated (glibc then
- * prints "Relink ... for IFUNC symbol"; see README, "Start-up order"). */
-int cli_preload_library(const char *program);
+/* Sets LD_PRELOAD in this process's environment: any LD_PRELOAD already
+ * set, then libmemshim.so. */
+int cli_preload_library(void);
 
 #endif

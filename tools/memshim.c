@@ -92,8 +92,7 @@ static int cmd_info(int argc, char **argv)
 
 static const char run_help[] =
 	"usage: memshim run [OPTIONS] -- COMMAND [ARGS...]\n"
-	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set,\n"
-	"and after COMMAND's own shared libraries, so that it is relocated first).\n"
+	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set).\n"
 	"Options set the matching MEMSHIM_* variables:\n"
 	"  --impl VARIANT          MEMSHIM_IMPL: the variant (or policy: kernel, auto)\n"
 	"                          for every function\n"
@@ -211,7 +210,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "memshim run: no command given after -- (see memshim run --help)\n");
 		return 2;
 	}
-	if (cli_preload_library(argv[i + 1]) != 0 || absolute_hist_path() != 0)
+	if (cli_preload_library() != 0 || absolute_hist_path() != 0)
 		return 2;
 	execvp(argv[i + 1], argv + i + 1);
 	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[i + 1], strerror(errno));
