@@ -10,7 +10,8 @@ struct cli_command {
 	const char *summary;
 };
 
-/* Runs the subcommand named by argv[1]; prints usage for none or --help. */
+/* Runs the subcommand named by argv[1]; prints usage for none, --help or
+ * help, COMMAND's help for help COMMAND, and the version for --version or -V. */
 int cli_main(int argc, char **argv, const struct cli_command *commands);
 
 /* Prints `help` and returns true when argv (before a "--" if stop_at_dashes)
