@@ -124,8 +124,7 @@ const char *cli_library_path(void)
 	return found;
 }
 
-/* The program file execvp() would run for `name`, or NULL. */
-static char *find_program(const char *name)
+char *cli_find_program(const char *name)
 {
 	if (strchr(name, '/'))
 		return access(name, X_OK) == 0 ? strdup(name) : NULL;
@@ -193,7 +192,7 @@ int cli_preload_library(const char *program)
 	char resolved[PATH_MAX];
 	if (!library || !realpath(library, resolved))
 		return -1;
-	char *path = find_program(program);
+	char *path = cli_find_program(program);
 	char *libraries = program_libraries(path ? path : program);
 	const char *old = getenv("LD_PRELOAD");
 	size_t size = strlen(resolved) + strlen(libraries ? libraries : "") + (old ? strlen(old) : 0) + 2;

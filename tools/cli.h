@@ -30,6 +30,9 @@ const char *cli_locate(const char *variable, const char *from_build_tree, const 
  * message) if none exists. */
 const char *cli_library_path(void);
 
+/* The program file execvp() would run for `name` (to free), or NULL. */
+char *cli_find_program(const char *name);
+
 /* Sets LD_PRELOAD in this process's environment for running `program`:
  * any LD_PRELOAD already set, then the program's own shared libraries,
  * then libmemshim.so.  Listing the program's libraries first makes the
