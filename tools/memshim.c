@@ -10,6 +10,7 @@
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/cli_reach.h"
+#include "tools/glibc_info.h"
 #include "tools/report.h"
 #include "tools/tune.h"
 
@@ -92,6 +93,7 @@ static int cmd_info(int argc, char **argv)
 	line_start(&l);
 	config_describe_thresholds(c, &l);
 	printf("  %.*s\n", (int)l.len, l.text);
+	glibc_info_print();
 	return 0;
 }
 
