@@ -113,7 +113,11 @@ static const char run_help[] =
 	"  --nt-threshold BYTES    MEMSHIM_NT_THRESHOLD (vector variants: non-temporal\n"
 	"                          stores from here)\n"
 	"  --verbose               MEMSHIM_VERBOSE=1: print the choice at start\n"
-	"The library is $MEMSHIM_LIBRARY if set, else the installed one.\n";
+	"The library is $MEMSHIM_LIBRARY if set, else the installed one.  A program\n"
+	"LD_PRELOAD cannot reach (static, Go without cgo) is run all the same, after\n"
+	"one line that says so.\n"
+	"Exit status: COMMAND's own; 126 when it cannot be run, 127 when it is not\n"
+	"found; 1 when the library is not found; 2 for a usage error.\n";
 
 /* The options of `memshim run`; each sets a MEMSHIM_* variable. */
 enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT };
