@@ -16,6 +16,13 @@ struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb 
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
 #define THRESHOLD_MAX (1ull << 40)
 
+/* The limits of the recording variables, plain numbers so that the
+ * messages can spell them (TEXT_OF). */
+#define HIST_INTERVAL_MAX 1000000
+#define CALLSITES_MAX 1073741824
+#define TEXT_OF(number) TEXT_OF_(number)
+#define TEXT_OF_(number) #number
+
 static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE",
 	                                                      "MEMSHIM_MEMSET" };
 
@@ -373,20 +380,23 @@ static void print_choices(const struct config *c)
 	}
 }
 
-/* A whole number in [min, max] from decimal digits only (max far below
- * ULLONG_MAX / 10, so that no step can overflow). */
-static bool parse_count(const char *text, unsigned long long min, unsigned long long max,
-                        unsigned long long *out)
+/* A whole number in [min, max] from decimal digits only, or NULL and the
+ * problem, in words that fit any unit (max far below ULLONG_MAX / 10, so
+ * that no step can overflow). */
+static const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
+                               unsigned long long *out)
 {
 	unsigned long long n = 0;
 	const char *p = text;
 	for (; *p >= '0' && *p <= '9'; p++)
 		if ((n = n * 10 + (unsigned)(*p - '0')) > max)
-			return false;
-	if (p == text || *p || n < min)
-		return false;
+			return "is too large";
+	if (p == text || *p)
+		return "is not a whole number";
+	if (n < min)
+		return "is too small";
 	*out = n;
-	return true;
+	return NULL;
 }
 
 /* The working directory at start-up, with a trailing '/', into `out`; its
@@ -446,19 +456,12 @@ static int signal_named(const char *text)
 		if (same_string(text, dump_signals[i].name))
 			return dump_signals[i].number;
 	unsigned long long n;
-	if (parse_count(text, 1, 64, &n))
+	if (parse_count(text, 1, 64, &n) == NULL)
 		for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
 			if (dump_signals[i].number == (int)n)
 				return (int)n;
 	return 0;
 }
-
-/* The limits of the recording variables, plain numbers so that the
- * messages can spell them (TEXT_OF). */
-#define HIST_INTERVAL_MAX 1000000
-#define CALLSITES_MAX 1073741824
-#define TEXT_OF(number) TEXT_OF_(number)
-#define TEXT_OF_(number) #number
 
 static void read_recording(struct config *c)
 {
@@ -466,7 +469,7 @@ static void read_recording(struct config *c)
 	const char *value;
 	read_hist_path(c);
 	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
-		if (!parse_count(value, 1, HIST_INTERVAL_MAX, &n))
+		if (parse_count(value, 1, HIST_INTERVAL_MAX, &n))
 			warn_bad_value("MEMSHIM_HIST_INTERVAL", value,
 			               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
 			               "no interval dumps", 0);
@@ -481,7 +484,7 @@ static void read_recording(struct config *c)
 			               "no signal dumps", 0);
 	}
 	if ((value = early_getenv("MEMSHIM_CALLSITES"))) {
-		if (!parse_count(value, 1, CALLSITES_MAX, &n))
+		if (parse_count(value, 1, CALLSITES_MAX, &n))
 			warn_bad_value("MEMSHIM_CALLSITES", value,
 			               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
 			               "no call sites", 0);

@@ -1,0 +1,162 @@
+/* Reading the calibration file's head without the C library: raw system
+ * calls, a fixed buffer on the stack, parsing by hand (see calibration.h). */
+#include "dispatch/calibration.h"
+
+#include "dispatch/config.h"
+#include "dispatch/cpu_features.h"
+#include "dispatch/early_env.h"
+#include "dispatch/message.h"
+#include "dispatch/raw_syscall.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+
+/* Appends s to path[*len..size); false if it does not fit. */
+static bool append(char *path, size_t size, size_t *len, const char *s)
+{
+	for (; *s; s++) {
+		if (*len + 1 >= size)
+			return false;
+		path[(*len)++] = *s;
+	}
+	path[*len] = '\0';
+	return true;
+}
+
+bool calibration_path(char *path, size_t size, bool *named)
+{
+	const char *config = early_getenv("MEMSHIM_CONFIG");
+	const char *xdg = early_getenv("XDG_CACHE_HOME");
+	const char *home = early_getenv("HOME");
+	size_t len = 0;
+	path[0] = '\0';
+	*named = config != NULL;
+	if (config)
+		return *config && append(path, size, &len, config);
+	if (xdg && *xdg)
+		return append(path, size, &len, xdg) && append(path, size, &len, "/memshim/calibration");
+	return home && *home && append(path, size, &len, home) &&
+	       append(path, size, &len, "/.cache/memshim/calibration");
+}
+
+/* Reads up to size - 1 bytes of the file into buf, NUL-terminated: the
+ * count, or -1 if it cannot be opened. */
+static long read_head(const char *path, char *buf, size_t size)
+{
+	long fd = raw_syscall3(SYS_open, (long)path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	long total = 0, got;
+	while ((size_t)total + 1 < size &&
+	       (got = raw_syscall3(SYS_read, fd, (long)(buf + total), (long)(size - 1 - (size_t)total))) > 0)
+		total += got;
+	raw_syscall3(SYS_close, fd, 0, 0);
+	buf[total] = '\0';
+	return total;
+}
+
+/* Cuts the next line off *text (NUL in place of its newline); NULL if no
+ * complete line is left. */
+static char *next_line(char **text)
+{
+	char *line = *text, *p = line;
+	while (*p && *p != '\n')
+		p++;
+	if (*p != '\n')
+		return NULL;
+	*p = '\0';
+	*text = p + 1;
+	return line;
+}
+
+/* If line starts with `word` and a space, the rest; else NULL. */
+static const char *after_word(const char *line, const char *word)
+{
+	for (; *word; word++, line++)
+		if (*line != *word)
+			return NULL;
+	return *line == ' ' ? line + 1 : NULL;
+}
+
+/* Parses "D+ D+" (family, model) at p; false otherwise. */
+static bool parse_two(const char *p, unsigned long long *a, unsigned long long *b)
+{
+	char first[24];
+	unsigned i = 0;
+	while (*p && *p != ' ' && i + 1 < sizeof first)
+		first[i++] = *p++;
+	first[i] = '\0';
+	return *p == ' ' && !parse_byte_count(first, 1u << 16, a) && !parse_byte_count(p + 1, 1u << 16, b);
+}
+
+/* "cpu VENDOR FAMILY MODEL": NULL if it is this CPU, else the problem. */
+static const char *check_cpu(const char *line)
+{
+	const struct cpu_features *f = cpu_features();
+	const char *rest = after_word(line, "cpu");
+	if (!rest || !*rest)
+		return "line 2: expected cpu VENDOR FAMILY MODEL";
+	const char *numbers = after_word(rest, f->vendor);
+	if (!numbers)
+		return "was measured on another CPU vendor";
+	unsigned long long family, model;
+	if (!parse_two(numbers, &family, &model))
+		return "line 2: expected cpu VENDOR FAMILY MODEL";
+	return family == f->family && model == f->model ? NULL : "was measured on another CPU model";
+}
+
+static const char *const keys[3] = { "auto_movsb", "auto_stosb", "nt" };
+
+/* The problem with the head in text, or NULL with values[] filled. */
+static const char *parse_head(char *text, size_t values[3])
+{
+	char *line = next_line(&text);
+	if (!line || !same_string(line, CALIBRATION_FORMAT))
+		return "line 1: not a memshim calibration file of this version (" CALIBRATION_FORMAT ")";
+	if (!(line = next_line(&text)))
+		return "line 2: expected cpu VENDOR FAMILY MODEL";
+	const char *problem = check_cpu(line);
+	if (problem)
+		return problem;
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned long long n;
+		const char *value = (line = next_line(&text)) ? after_word(line, keys[i]) : NULL;
+		if (!value || parse_byte_count(value, 1ull << 40, &n))
+			return i == 0 ? "line 3: expected auto_movsb BYTES"
+			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";
+		values[i] = (size_t)n;
+	}
+	return NULL;
+}
+
+static void warn(const char *path, const char *problem)
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, "calibration file ");
+	line_add_quoted(&l, path, 200);
+	line_add(&l, " ");
+	line_add(&l, problem);
+	line_add(&l, "; using the built-in thresholds");
+	line_emit(&l);
+}
+
+bool calibration_apply(const char *path, bool named, struct thresholds *t)
+{
+	char head[CALIBRATION_HEAD];
+	size_t values[3];
+	if (read_head(path, head, sizeof head) < 0) {
+		if (named)
+			warn(path, "cannot be opened");
+		return false;
+	}
+	const char *problem = parse_head(head, values);
+	if (problem) {
+		warn(path, problem);
+		return false;
+	}
+	t->auto_movsb = values[0];
+	t->auto_stosb = values[1];
+	t->nt = values[2];
+	return true;
+}

@@ -1,0 +1,76 @@
+/* The configuration: which variant each base function uses and why, and
+ * the settings read from MEMSHIM_* environment variables.
+ *
+ * Read once per process, from the environment the process started with
+ * (dispatch/early_env.h), the first time any resolver or the library's
+ * constructor asks; every bad value is reported then, once, on stderr. */
+#ifndef MEMSHIM_CONFIG_H
+#define MEMSHIM_CONFIG_H
+
+#include "dispatch/message.h"
+#include "dispatch/variants.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct function_choice {
+	const struct variant *variant;
+	const char *why; /* "CPU has FSRM", "MEMSHIM_IMPL", "MEMSHIM_MEMCPY", ... */
+	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
+	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
+	const char *variable, *policy;
+};
+
+#define HIST_PATH_MAX 1024
+
+/* The size thresholds, and where each value came from. */
+enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
+enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
+
+struct config {
+	struct function_choice choice[FN_COUNT];
+	bool verbose;
+	bool secure; /* AT_SECURE: variables naming files were ignored */
+	/* Recording (MEMSHIM_HIST...): on when hist_path is not empty. */
+	char hist_path[HIST_PATH_MAX]; /* with %p and %e not yet expanded */
+	unsigned hist_interval;        /* seconds between dumps; 0: none */
+	int hist_signal;               /* the signal that asks for a dump; 0: none */
+	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
+	enum threshold_origin origin[T_COUNT];
+	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
+};
+
+/* The process's configuration; the first call reads the environment and reports problems. */
+const struct config *config_get(void);
+
+/* Appends "memcpy -> erms (rep movsb from 2048 B) [MEMSHIM_IMPL]" for one function. */
+void config_describe(const struct config *c, enum base_function fn, struct line *l);
+
+/* Appends "thresholds: erms 2048 B [built-in], ..., nt 25165824 B
+ * [calibration file PATH]": every threshold and where it came from. */
+void config_describe_thresholds(const struct config *c, struct line *l);
+
+/* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
+const char *config_threshold_variable(enum threshold_name t);
+
+/* The variant the kernel's policy picks on this CPU, and the feature that decided it. */
+const struct variant *kernel_policy_variant(const struct cpu_features *f, enum base_function fn,
+                                            const char **why);
+
+/* What fn gets when no variable names a variant, and why. */
+const struct variant *config_default_variant(enum base_function fn, const char **why);
+
+/* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
+ * ("kernel", "auto"). */
+bool config_name_known(const char *name);
+
+/* The name of policy number i (0, 1, ...), the row it picks on this CPU and
+ * why; NULL past the last one. */
+const char *config_policy(unsigned i, enum base_function fn, const struct variant **picks, const char **why);
+
+/* Parses a byte count: decimal digits with an optional K, M, G or T suffix
+ * (powers of 1024), at most `max`.  Returns NULL on success, else what is
+ * wrong with the text ("is empty", "is not a number", ...). */
+const char *parse_byte_count(const char *text, unsigned long long max, unsigned long long *out);
+
+#endif

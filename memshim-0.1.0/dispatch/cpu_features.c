@@ -1,0 +1,139 @@
+/* CPU feature detection with <cpuid.h>.
+ *
+ * The bit positions are from the Intel SDM and AMD APM, CPUID leaf 7
+ * (structured extended features) and leaf 7 subleaf 1.  Vector features
+ * count only when XGETBV says the OS saves that register state: a CPU with
+ * AVX-512 under a kernel that does not enable it must not be offered
+ * AVX-512 code (it would fault). */
+#include "dispatch/cpu_features.h"
+
+#include <cpuid.h>
+#include <stdint.h>
+
+/* XCR0 bits: SSE (1), AVX upper halves (2), opmask (5), ZMM0-15 upper (6), ZMM16-31 (7). */
+#define XCR0_YMM_STATE 0x06u
+#define XCR0_ZMM_STATE 0xe6u
+
+static uint64_t read_xcr0(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static bool bit(unsigned reg, unsigned n) { return (reg >> n) & 1u; }
+
+static void read_vendor_and_model(struct cpu_features *f)
+{
+	unsigned eax, ebx, ecx, edx;
+	__cpuid(0, eax, ebx, ecx, edx);
+	unsigned words[3] = { ebx, edx, ecx };
+	for (int i = 0; i < 12; i++)
+		f->vendor[i] = (char)(words[i / 4] >> (8 * (i % 4)));
+	f->vendor[12] = '\0';
+
+	__cpuid(1, eax, ebx, ecx, edx);
+	unsigned base_family = (eax >> 8) & 0xf, base_model = (eax >> 4) & 0xf;
+	f->family = base_family == 0xf ? base_family + ((eax >> 20) & 0xff) : base_family;
+	f->model = base_family >= 0x6 ? base_model | (((eax >> 16) & 0xf) << 4) : base_model;
+}
+
+static void read_extended_features(struct cpu_features *f)
+{
+	unsigned eax, ebx, ecx, edx;
+	__cpuid(1, eax, ebx, ecx, edx);
+	bool os_saves_vectors = bit(ecx, 27) /* OSXSAVE */ && bit(ecx, 28) /* AVX */;
+	uint64_t xcr0 = os_saves_vectors ? read_xcr0() : 0;
+	bool ymm_ok = (xcr0 & XCR0_YMM_STATE) == XCR0_YMM_STATE;
+	bool zmm_ok = (xcr0 & XCR0_ZMM_STATE) == XCR0_ZMM_STATE;
+
+	if (__get_cpuid_max(0, 0) < 7)
+		return;
+	unsigned max_subleaf;
+	__cpuid_count(7, 0, max_subleaf, ebx, ecx, edx);
+	f->erms = bit(ebx, 9);
+	f->fsrm = bit(edx, 4);
+	f->avx2 = ymm_ok && bit(ebx, 5);
+	f->avx512f = zmm_ok && bit(ebx, 16);
+	f->avx512bw = zmm_ok && bit(ebx, 30);
+	f->avx512vl = zmm_ok && bit(ebx, 31);
+	f->bmi2 = bit(ebx, 8);
+	if (max_subleaf >= 1) {
+		__cpuid_count(7, 1, eax, ebx, ecx, edx);
+		f->fzrm = bit(eax, 10);
+		f->fsrs = bit(eax, 11);
+		f->fsrc = bit(eax, 12);
+	}
+}
+
+/* Deterministic cache parameters, one subleaf per cache: Intel's leaf 4 and
+ * AMD's 0x8000001D (same layout).  These give the cache one core shares
+ * (one L3 slice or CCX), which is what a non-temporal threshold needs. */
+static void read_caches_by_leaf(struct cpu_features *f, unsigned leaf)
+{
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned eax, ebx, ecx, edx;
+		__cpuid_count(leaf, i, eax, ebx, ecx, edx);
+		unsigned type = eax & 0x1f, level = (eax >> 5) & 0x7;
+		if (type == 0)
+			break;
+		if (type == 2) /* instruction cache */
+			continue;
+		size_t bytes = (size_t)(((ebx >> 22) & 0x3ff) + 1) * (((ebx >> 12) & 0x3ff) + 1) *
+		               ((ebx & 0xfff) + 1) * ((size_t)ecx + 1);
+		if (level == 1) f->l1d_bytes = bytes;
+		if (level == 2) f->l2_bytes = bytes;
+		if (level == 3) f->l3_bytes = bytes;
+	}
+}
+
+/* AMD: the cache topology leaf where the CPU has it (TOPOEXT); else L1D in
+ * 0x80000005 ECX[31:24] KiB, L2 in 0x80000006 ECX[31:16] KiB and L3 in
+ * 0x80000006 EDX[31:18] in 512 KiB units (the whole package's L3). */
+static void read_caches_amd(struct cpu_features *f)
+{
+	unsigned eax, ebx, ecx, edx;
+	unsigned max_extended = __get_cpuid_max(0x80000000, 0);
+	__cpuid(0x80000001, eax, ebx, ecx, edx);
+	if (max_extended >= 0x8000001d && bit(ecx, 22)) {
+		read_caches_by_leaf(f, 0x8000001d);
+		return;
+	}
+	if (max_extended < 0x80000006)
+		return;
+	__cpuid(0x80000005, eax, ebx, ecx, edx);
+	f->l1d_bytes = (size_t)(ecx >> 24) << 10;
+	__cpuid(0x80000006, eax, ebx, ecx, edx);
+	f->l2_bytes = (size_t)(ecx >> 16) << 10;
+	f->l3_bytes = (size_t)(edx >> 18) << 19;
+}
+
+static bool same_vendor(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	return *a == *b;
+}
+
+static void detect(struct cpu_features *f)
+{
+	read_vendor_and_model(f);
+	read_extended_features(f);
+	if (same_vendor(f->vendor, "AuthenticAMD") || same_vendor(f->vendor, "HygonGenuine"))
+		read_caches_amd(f);
+	else if (__get_cpuid_max(0, 0) >= 4)
+		read_caches_by_leaf(f, 4);
+}
+
+const struct cpu_features *cpu_features(void)
+{
+	/* Detection is idempotent, so threads racing here at worst both detect;
+	 * the flag is published after the data. */
+	static struct cpu_features features;
+	static int ready;
+	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
+		detect(&features);
+		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+	}
+	return &features;
+}

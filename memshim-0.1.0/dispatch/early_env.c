@@ -1,0 +1,97 @@
+/* The initial stack, as the kernel lays it out for a new program (System V
+ * x86-64 ABI, 3.4.1): argc, argv[0..argc-1], NULL, envp[...], NULL, then the
+ * auxiliary vector of (type, value) pairs ending with AT_NULL. */
+#include "dispatch/early_env.h"
+
+#include "dispatch/bootstrap.h"
+#include "dispatch/raw_syscall.h"
+
+#include <elf.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+/* The dynamic linker's __libc_stack_end points at argc.  Should it not be
+ * found (see dispatch/bootstrap.h), this empty stack stands in: no
+ * arguments, no environment, no auxiliary vector. */
+static long empty_stack[4];
+
+static char **initial_argv(long *argc)
+{
+	long *stack = bootstrap_stack_end();
+	if (!stack)
+		stack = empty_stack;
+	*argc = stack[0];
+	return (char **)(stack + 1);
+}
+
+char *const *early_environ(void)
+{
+	long argc;
+	char **argv = initial_argv(&argc);
+	return argv + argc + 1;
+}
+
+static const char *value_if_named(const char *entry, const char *name)
+{
+	for (; *name; entry++, name++)
+		if (*entry != *name)
+			return NULL;
+	return *entry == '=' ? entry + 1 : NULL;
+}
+
+const char *early_getenv(const char *name)
+{
+	for (char *const *env = early_environ(); *env; env++) {
+		const char *value = value_if_named(*env, name);
+		if (value)
+			return value;
+	}
+	return NULL;
+}
+
+/* Set-user-ID or set-group-ID, asked of the kernel: a second opinion that
+ * needs no parsing of the initial stack. */
+static bool ids_differ(void)
+{
+	return raw_syscall3(SYS_getuid, 0, 0, 0) != raw_syscall3(SYS_geteuid, 0, 0, 0) ||
+	       raw_syscall3(SYS_getgid, 0, 0, 0) != raw_syscall3(SYS_getegid, 0, 0, 0);
+}
+
+bool early_secure_mode(void)
+{
+	if (ids_differ())
+		return true;
+	char *const *env = early_environ();
+	while (*env)
+		env++;
+	/* In secure mode the dynamic linker removes unsafe variables
+	 * (LD_PRELOAD among them) by moving the later entries down in place:
+	 * each removal leaves one more NULL before the auxiliary vector, which
+	 * would read as an empty one.  The vector never starts with AT_NULL. */
+	while (*env == NULL && env[1] == NULL)
+		env++;
+	for (const Elf64_auxv_t *aux = (const Elf64_auxv_t *)(env + 1); aux->a_type != AT_NULL; aux++)
+		if (aux->a_type == AT_SECURE)
+			return aux->a_un.a_val != 0;
+	return false;
+}
+
+const char *early_program_name(void)
+{
+	long argc;
+	char **argv = initial_argv(&argc);
+	if (argc < 1 || !argv[0])
+		return "";
+	const char *base = argv[0];
+	for (const char *p = argv[0]; *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	return base;
+}
+
+bool same_string(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	return *a == *b;
+}

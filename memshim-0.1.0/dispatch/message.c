@@ -1,0 +1,84 @@
+#include "dispatch/message.h"
+
+#include "dispatch/raw_syscall.h"
+
+#include <sys/syscall.h>
+
+/* Room kept at the end for "...\n", so a cut line still ends visibly. */
+#define LINE_CAP (sizeof ((struct line *)0)->text - 4)
+
+void line_start(struct line *l)
+{
+	l->len = 0;
+	l->cut = 0;
+}
+
+void line_add_char(struct line *l, char c)
+{
+	if (l->len < LINE_CAP)
+		l->text[l->len++] = c;
+	else
+		l->cut = 1;
+}
+
+void line_add(struct line *l, const char *s)
+{
+	while (*s)
+		line_add_char(l, *s++);
+}
+
+void line_add_quoted(struct line *l, const char *s, size_t max_chars)
+{
+	line_add_char(l, '"');
+	size_t n = 0;
+	for (; s[n] && n < max_chars; n++)
+		line_add_char(l, s[n] >= 0x20 && s[n] < 0x7f ? s[n] : '?');
+	if (s[n])
+		line_add(l, "...");
+	line_add_char(l, '"');
+}
+
+size_t format_decimal(unsigned long long n, char out[20])
+{
+	char reversed[20];
+	size_t len = 0;
+	do
+		reversed[len++] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	for (size_t i = 0; i < len; i++)
+		out[i] = reversed[len - 1 - i];
+	return len;
+}
+
+void line_add_number(struct line *l, unsigned long long n)
+{
+	char digits[20];
+	size_t len = format_decimal(n, digits);
+	for (size_t i = 0; i < len; i++)
+		line_add_char(l, digits[i]);
+}
+
+void line_add_hex(struct line *l, unsigned long long n)
+{
+	char digits[16];
+	int i = 0;
+	do
+		digits[i++] = "0123456789abcdef"[n & 15];
+	while ((n >>= 4) != 0);
+	while (i > 0)
+		line_add_char(l, digits[--i]);
+}
+
+void line_emit(struct line *l)
+{
+	struct line out;
+	line_start(&out);
+	line_add(&out, "memshim: ");
+	for (size_t i = 0; i < l->len; i++)
+		line_add_char(&out, l->text[i]);
+	if (l->cut || out.cut)
+		for (const char *dots = "..."; *dots; dots++)
+			out.text[out.len++] = *dots;
+	out.text[out.len++] = '\n';
+	raw_syscall3(SYS_write, 2, (long)out.text, (long)out.len);
+}

@@ -1,0 +1,33 @@
+/* One-line messages on standard error that work before the C library is up.
+ *
+ * The resolvers report bad environment values while the dynamic linker is
+ * still relocating the program, where stdio must not be used; these write
+ * with the raw system call and format nothing but strings and numbers. */
+#ifndef MEMSHIM_MESSAGE_H
+#define MEMSHIM_MESSAGE_H
+
+#include <stddef.h>
+
+/* A line being built in a fixed buffer; text past the end is cut with "...". */
+struct line {
+	char text[512];
+	size_t len;
+	int cut; /* something did not fit */
+};
+
+/* Starts an empty line (no initializer: that could compile to a memset call). */
+void line_start(struct line *l);
+
+void line_add(struct line *l, const char *s);
+void line_add_char(struct line *l, char c);
+/* Adds at most max_chars of s, and "..." when s is longer: for values a user typed. */
+void line_add_quoted(struct line *l, const char *s, size_t max_chars);
+void line_add_number(struct line *l, unsigned long long n);
+void line_add_hex(struct line *l, unsigned long long n);
+/* Writes n in decimal into out (no terminating NUL); returns the length. */
+size_t format_decimal(unsigned long long n, char out[20]);
+
+/* Writes "memshim: " + the line + "\n" to standard error in one write. */
+void line_emit(struct line *l);
+
+#endif

@@ -1,0 +1,29 @@
+/* The size thresholds the variants read on every call.  Written once by
+ * the configuration (dispatch/config.c) before any resolver hands out a
+ * function that reads them. */
+#ifndef MEMSHIM_THRESHOLDS_H
+#define MEMSHIM_THRESHOLDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ERMS_THRESHOLD_DEFAULT 2048  /* the kernel's ERMS-without-FSRM patch (seed 001) */
+#define STOSB_THRESHOLD_DEFAULT 2048
+
+struct thresholds {
+	size_t erms;  /* memcpy/memmove: rep movsb from this size on */
+	size_t stosb; /* memset: rep stosb from this size on */
+	/* The vector variants (shim/vector_pieces.h); defaults per CPU from
+	 * dispatch/auto_policy.c.  Sizes up to 8 vectors never leave the
+	 * vector code, whatever these say. */
+	size_t auto_movsb; /* *_erms rows, memcpy/memmove: rep movsb from this size on */
+	size_t auto_stosb; /* *_erms rows, memset: rep stosb from this size on */
+	size_t nt;         /* non-temporal stores from this size on, when nothing overlaps */
+	/* memset from nt on, in every vector variant: rep stosb in place of the
+	 * non-temporal loop.  Per CPU, from dispatch/auto_policy.c. */
+	bool set_stosb_beyond_nt;
+};
+
+extern struct thresholds memshim_thresholds __attribute__((visibility("hidden")));
+
+#endif

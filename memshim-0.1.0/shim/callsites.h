@@ -1,0 +1,24 @@
+/* Call sites of sampled calls: who called memcpy, found with libunwind. */
+#ifndef MEMSHIM_CALLSITES_H
+#define MEMSHIM_CALLSITES_H
+
+#include "shim/histogram_format.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Loads libunwind (with dlopen, so the library never depends on it at
+ * start-up) and notes this library's own address range, whose frames are
+ * skipped.  False, with a message, when it cannot. */
+bool callsites_start(void);
+
+/* Records the caller of the current call.  Never recurses: a copy made by
+ * the unwinder itself is not sampled. */
+void callsites_sample(enum base_function fn, size_t n);
+
+void callsites_reset(void);
+
+/* Writes every call site seen as "callsite" records to fd. */
+void callsites_write(int fd);
+
+#endif

@@ -1,0 +1,67 @@
+/* What recording counts, laid out the same in each thread's slot, in a
+ * dump, and in the tools after they merge dumps.
+ *
+ * Size buckets: one per size for 0..16, then 8 per power of two, so a
+ * threshold can be placed within 12.5%, up to 2^48 (larger sizes count in
+ * the last bucket).  Each bucket counts calls and bytes: in fleet data under
+ * 1% of memcpy calls carry about two thirds of the bytes, so counting calls
+ * alone misleads. */
+#ifndef MEMSHIM_HISTOGRAM_H
+#define MEMSHIM_HISTOGRAM_H
+
+#include "dispatch/variants.h"
+
+#include <stdint.h>
+
+#define HIST_EXACT_MAX 16
+#define HIST_SUBBUCKETS 8     /* per power of two */
+#define HIST_TOP_POWER 48     /* sizes from 2^48 on share the last bucket */
+#define HIST_BUCKETS (HIST_EXACT_MAX + 1 + (HIST_TOP_POWER - 4) * HIST_SUBBUCKETS)
+
+/* Copies whose (dst - src) mod 4096 is below this alias on 4 KiB pages:
+ * loads look like they depend on recent stores (slow rep movsb on some AMD cores). */
+#define HIST_ALIAS_WINDOW 64
+
+/* Every exported name, counted apart as well as with its base function. */
+enum entry_point {
+	E_MEMCPY, E_MEMPCPY, E_MEMCPY_CHK, E_MEMPCPY_CHK,
+	E_MEMMOVE, E_MEMMOVE_CHK, E_BCOPY,
+	E_MEMSET, E_MEMSET_CHK, E_BZERO, E_EXPLICIT_BZERO, E_EXPLICIT_BZERO_CHK,
+	E_COUNT
+};
+
+extern const char *const entry_point_names[E_COUNT];
+extern const enum base_function entry_point_base[E_COUNT];
+
+struct function_histogram {
+	uint64_t calls[HIST_BUCKETS], bytes[HIST_BUCKETS];
+	uint64_t dst_mod64[64];        /* destination address mod 64 */
+	uint64_t delta_mod64[64];      /* copies: (dst - src) mod 64 */
+	uint64_t alias_calls, alias_bytes; /* copies: (dst - src) mod 4096 < HIST_ALIAS_WINDOW */
+	uint64_t overlap_dst_before;   /* memmove: overlapping, destination before source */
+	uint64_t overlap_dst_after;    /* memmove: overlapping, destination after source */
+	uint64_t zero_calls, zero_bytes; /* memset: value 0 */
+};
+
+struct histogram {
+	struct function_histogram fn[FN_COUNT];
+	uint64_t entry_calls[E_COUNT];
+};
+
+/* The bucket of a size: exact up to 16, then 8 per power of two. */
+static inline unsigned hist_bucket(uint64_t n)
+{
+	if (n <= HIST_EXACT_MAX)
+		return (unsigned)n;
+	unsigned power = 63 - (unsigned)__builtin_clzll(n); /* >= 4 */
+	if (power >= HIST_TOP_POWER)
+		return HIST_BUCKETS - 1;
+	unsigned sub = (unsigned)(n >> (power - 3)) & (HIST_SUBBUCKETS - 1);
+	return HIST_EXACT_MAX + 1 + (power - 4) * HIST_SUBBUCKETS + sub;
+}
+
+/* The sizes a bucket holds: [lo, hi). The last bucket's hi is 2^64-1. */
+uint64_t hist_bucket_lo(unsigned bucket);
+uint64_t hist_bucket_hi(unsigned bucket);
+
+#endif

@@ -1,0 +1,290 @@
+/* The recording wrappers and where their counts live.
+ *
+ * Each thread counts into a slot of its own, claimed on its first call
+ * with one compare-and-swap and never given back, so counts of threads
+ * that have ended are still there at the dump.  Counters are bumped with a
+ * single add-to-memory instruction: no other thread writes the slot, and a
+ * signal handler running on the same thread can only come between two
+ * instructions, so no update is lost and no lock is taken.  Past MAX_SLOTS
+ * threads, later threads share one slot with atomic adds: slower, still exact.
+ *
+ * The recording path allocates nothing and calls nothing that may copy
+ * (malloc, stdio and the unwinder all call memcpy). */
+#include "shim/record.h"
+
+#include "dispatch/config.h"
+#include "shim/callsites.h"
+
+#include <stdbool.h>
+
+#define MAX_SLOTS 512
+
+struct slot {
+	struct histogram hist;
+	unsigned sample_countdown; /* call sites: calls until the next sample */
+	bool shared;               /* the overflow slot: atomic adds */
+};
+
+static struct slot slots[MAX_SLOTS + 1]; /* the last is the shared overflow slot */
+static unsigned slots_claimed;
+static __thread struct slot *my_slot __attribute__((tls_model("initial-exec")));
+/* The chosen variant's functions, one member per function that follows fn;
+ * copied member by member so a call needs one load, not two. */
+static struct entry_set target;
+static unsigned sample_every; /* 0: no call-site sampling */
+
+/* The recording path is a handful of instructions inlined into each wrapper. */
+#define HOT static inline __attribute__((always_inline))
+
+static struct slot *claim_slot(void)
+{
+	unsigned i = __atomic_fetch_add(&slots_claimed, 1, __ATOMIC_RELAXED);
+	struct slot *s = i < MAX_SLOTS ? &slots[i] : &slots[MAX_SLOTS];
+	s->shared = i >= MAX_SLOTS;
+	s->sample_countdown = sample_every;
+	my_slot = s;
+	return s;
+}
+
+/* One add-to-memory instruction: a signal cannot split it.  The shared
+ * overflow slot, reached by several threads, needs the lock prefix. */
+HOT void bump(bool shared, uint64_t *counter, uint64_t n)
+{
+	if (__builtin_expect(shared, 0))
+		__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+	else
+		__asm__("addq %1, %0" : "+m"(*counter) : "er"(n));
+}
+
+HOT struct slot *this_slot(void)
+{
+	struct slot *s = my_slot;
+	return __builtin_expect(s != NULL, 1) ? s : claim_slot();
+}
+
+HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
+{
+	if (__builtin_expect(sample_every == 0, 1))
+		return;
+	if (s->sample_countdown-- > 1)
+		return;
+	s->sample_countdown = sample_every;
+	callsites_sample(fn, n);
+}
+
+/* What every call records: the size, the destination's alignment, the entry point. */
+/* What every call records: the size, the destination's alignment, the entry point. */
+HOT struct function_histogram *record_call(struct slot *s, bool shared, enum base_function fn,
+                                           enum entry_point e, const void *d, size_t n)
+{
+	struct function_histogram *f = &s->hist.fn[fn];
+	unsigned b = hist_bucket(n);
+	bump(shared, &f->calls[b], 1);
+	bump(shared, &f->bytes[b], n);
+	bump(shared, &f->dst_mod64[(uintptr_t)d & 63], 1);
+	bump(shared, &s->hist.entry_calls[e], 1);
+	return f;
+}
+
+HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum entry_point e,
+                        const void *d, const void *src, size_t n)
+{
+	struct function_histogram *f = record_call(s, shared, fn, e, d, n);
+	uintptr_t delta = (uintptr_t)d - (uintptr_t)src;
+	bump(shared, &f->delta_mod64[delta & 63], 1);
+	if ((delta & 4095) < HIST_ALIAS_WINDOW) {
+		bump(shared, &f->alias_calls, 1);
+		bump(shared, &f->alias_bytes, n);
+	}
+	if (fn == FN_MEMMOVE && delta != 0) {
+		if (delta < n)
+			bump(shared, &f->overlap_dst_after, 1);
+		else if (-delta < n)
+			bump(shared, &f->overlap_dst_before, 1);
+	}
+	maybe_sample(s, fn, n);
+}
+
+/* The shared slot's path is compiled apart, so the common path tests
+ * "shared" once instead of at every counter. */
+HOT void record_copy(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n)
+{
+	struct slot *s = this_slot();
+	if (__builtin_expect(s->shared, 0))
+		record_copy_in(s, true, fn, e, d, src, n);
+	else
+		record_copy_in(s, false, fn, e, d, src, n);
+}
+
+HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const void *d, int c, size_t n)
+{
+	struct function_histogram *f = record_call(s, shared, FN_MEMSET, e, d, n);
+	if ((unsigned char)c == 0) {
+		bump(shared, &f->zero_calls, 1);
+		bump(shared, &f->zero_bytes, n);
+	}
+	maybe_sample(s, FN_MEMSET, n);
+}
+
+HOT void record_set(enum entry_point e, const void *d, int c, size_t n)
+{
+	struct slot *s = this_slot();
+	if (__builtin_expect(s->shared, 0))
+		record_set_in(s, true, e, d, c, n);
+	else
+		record_set_in(s, false, e, d, c, n);
+}
+
+/* ---- the wrappers: record, then the chosen variant's function ---- */
+
+static void *rec_memcpy(void *restrict d, const void *restrict s, size_t n)
+{
+	record_copy(FN_MEMCPY, E_MEMCPY, d, s, n);
+	return target.memcpy(d, s, n);
+}
+
+static void *rec_mempcpy(void *restrict d, const void *restrict s, size_t n)
+{
+	record_copy(FN_MEMCPY, E_MEMPCPY, d, s, n);
+	return target.mempcpy(d, s, n);
+}
+
+static void *rec_memcpy_chk(void *restrict d, const void *restrict s, size_t n, size_t room)
+{
+	record_copy(FN_MEMCPY, E_MEMCPY_CHK, d, s, n);
+	return target.memcpy_chk(d, s, n, room);
+}
+
+static void *rec_mempcpy_chk(void *restrict d, const void *restrict s, size_t n, size_t room)
+{
+	record_copy(FN_MEMCPY, E_MEMPCPY_CHK, d, s, n);
+	return target.mempcpy_chk(d, s, n, room);
+}
+
+static void *rec_memmove(void *d, const void *s, size_t n)
+{
+	record_copy(FN_MEMMOVE, E_MEMMOVE, d, s, n);
+	return target.memmove(d, s, n);
+}
+
+static void *rec_memmove_chk(void *d, const void *s, size_t n, size_t room)
+{
+	record_copy(FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n);
+	return target.memmove_chk(d, s, n, room);
+}
+
+static void rec_bcopy(const void *s, void *d, size_t n)
+{
+	record_copy(FN_MEMMOVE, E_BCOPY, d, s, n);
+	target.bcopy(s, d, n);
+}
+
+static void *rec_memset(void *d, int c, size_t n)
+{
+	record_set(E_MEMSET, d, c, n);
+	return target.memset(d, c, n);
+}
+
+static void *rec_memset_chk(void *d, int c, size_t n, size_t room)
+{
+	record_set(E_MEMSET_CHK, d, c, n);
+	return target.memset_chk(d, c, n, room);
+}
+
+static void rec_bzero(void *d, size_t n)
+{
+	record_set(E_BZERO, d, 0, n);
+	target.bzero(d, n);
+}
+
+static void rec_explicit_bzero(void *d, size_t n)
+{
+	record_set(E_EXPLICIT_BZERO, d, 0, n);
+	target.explicit_bzero(d, n);
+}
+
+static void rec_explicit_bzero_chk(void *d, size_t n, size_t room)
+{
+	record_set(E_EXPLICIT_BZERO_CHK, d, 0, n);
+	target.explicit_bzero_chk(d, n, room);
+}
+
+static const struct entry_set recording = {
+	.memcpy = rec_memcpy, .mempcpy = rec_mempcpy, .memcpy_chk = rec_memcpy_chk,
+	.mempcpy_chk = rec_mempcpy_chk, .memmove = rec_memmove, .memmove_chk = rec_memmove_chk,
+	.bcopy = rec_bcopy, .memset = rec_memset, .memset_chk = rec_memset_chk, .bzero = rec_bzero,
+	.explicit_bzero = rec_explicit_bzero, .explicit_bzero_chk = rec_explicit_bzero_chk,
+};
+
+const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
+{
+	switch (fn) {
+	case FN_MEMCPY:
+		target.memcpy = chosen->memcpy;
+		target.mempcpy = chosen->mempcpy;
+		target.memcpy_chk = chosen->memcpy_chk;
+		target.mempcpy_chk = chosen->mempcpy_chk;
+		break;
+	case FN_MEMMOVE:
+		target.memmove = chosen->memmove;
+		target.memmove_chk = chosen->memmove_chk;
+		target.bcopy = chosen->bcopy;
+		break;
+	default:
+		target.memset = chosen->memset;
+		target.memset_chk = chosen->memset_chk;
+		target.bzero = chosen->bzero;
+		target.explicit_bzero = chosen->explicit_bzero;
+		target.explicit_bzero_chk = chosen->explicit_bzero_chk;
+		break;
+	}
+	return &recording;
+}
+
+/* ---- for the dump ---- */
+
+static void add_counters(uint64_t *to, const uint64_t *from, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		to[i] += __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+}
+
+void record_sum(struct histogram *out)
+{
+	unsigned claimed = __atomic_load_n(&slots_claimed, __ATOMIC_RELAXED);
+	unsigned used = claimed < MAX_SLOTS ? claimed : MAX_SLOTS + 1;
+	for (unsigned i = 0; i < used; i++)
+		add_counters((uint64_t *)out, (const uint64_t *)&slots[i].hist,
+		             sizeof *out / sizeof(uint64_t));
+}
+
+static void zero_counters(uint64_t *p, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		p[i] = 0;
+}
+
+void record_reset(void)
+{
+	unsigned claimed = __atomic_load_n(&slots_claimed, __ATOMIC_RELAXED);
+	unsigned used = claimed < MAX_SLOTS ? claimed : MAX_SLOTS + 1;
+	for (unsigned i = 0; i < used; i++)
+		zero_counters((uint64_t *)&slots[i].hist, sizeof slots[i].hist / sizeof(uint64_t));
+	callsites_reset();
+}
+
+bool record_start_callsites(unsigned every)
+{
+	/* Loading libunwind and its first walk (callsites_start does one) call
+	 * memset: those calls are ours, not the program's, so this thread
+	 * counts them into a slot that no dump reads. */
+	static struct slot discarded;
+	struct slot *mine = my_slot;
+	my_slot = &discarded;
+	bool started = callsites_start();
+	my_slot = mine;
+	if (!started)
+		return false;
+	sample_every = every;
+	return true;
+}

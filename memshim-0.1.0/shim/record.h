@@ -1,0 +1,25 @@
+/* Recording: wrappers that count each call, then call the chosen variant.
+ *
+ * Chosen by the resolvers: when MEMSHIM_HIST is unset not one instruction
+ * is added to any call; when set, every exported name resolves to the
+ * wrapper in record_entries(), whichever variant (glibc's too) it wraps. */
+#ifndef MEMSHIM_RECORD_H
+#define MEMSHIM_RECORD_H
+
+#include "shim/entry_set.h"
+#include "shim/histogram_format.h"
+
+/* The recording entry set for fn, calling `target`'s functions. */
+const struct entry_set *record_entries(enum base_function fn, const struct entry_set *target);
+
+/* Adds every thread's counts (those of ended threads too) into *out, which
+ * the caller zeroed.  Async-signal-safe. */
+void record_sum(struct histogram *out);
+
+/* Forgets every count and call site: in a forked child, which starts its own. */
+void record_reset(void);
+
+/* Turns on call-site sampling of one call in `every` (libunwind); false if unavailable. */
+bool record_start_callsites(unsigned every);
+
+#endif

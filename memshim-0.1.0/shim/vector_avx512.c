@@ -1,0 +1,28 @@
+/* avx512 and avx512_erms: the vector variants with 64-byte registers.
+ * Built with -mavx512f -mavx512bw -mavx512vl and only dispatched to when the
+ * CPU has all three and the OS saves the ZMM state.  The algorithm is in
+ * shim/vector_pieces.h.
+ *
+ * Makefile.am also reserves xmm0..15 (-ffixed-xmm*), so the compiler only
+ * uses zmm16..31, which only EVEX instructions can name.  Their upper bits
+ * never slow down legacy SSE code, so no path needs a vzeroupper before
+ * returning (glibc's EVEX string functions use zmm16..31 for the same
+ * reason); on Zen 4 the vzeroupper cost about a cycle a call. */
+#include <immintrin.h>
+
+#include "shim/copy_pieces.h"
+
+#define VEC_SIZE 64
+typedef __m512i vec;
+
+static inline vec vec_load(const byte *p) { return _mm512_loadu_si512(p); }
+static inline void vec_store(byte *p, vec v) { _mm512_storeu_si512(p, v); }
+static inline void vec_store_aligned(byte *p, vec v) { _mm512_store_si512(p, v); }
+static inline void vec_stream(byte *p, vec v) { _mm512_stream_si512((__m512i *)p, v); }
+static inline vec vec_broadcast(int c) { return _mm512_set1_epi8((char)c); }
+
+#include "shim/vector_masked.h"
+#include "shim/vector_pieces.h"
+
+MEMSHIM_VECTOR_VARIANT(avx512, NO_REP_BAND);
+MEMSHIM_VECTOR_VARIANT(avx512_erms, WITH_REP_BAND);

@@ -1,0 +1,54 @@
+/* Copies and fills below 64 bytes with one byte-masked load and store
+ * (AVX-512BW, and BMI2 for the mask), for the width files that may use
+ * them: no test of the size
+ * at all.  Random sizes below 64 bytes are most calls (fleet distributions:
+ * 63% of memcpy calls are at most 16 bytes), and the size tests of the
+ * halves-of-a-vector scheme mispredict on them.  Masked-off bytes are never
+ * accessed, so nothing past either buffer can fault (tests/test_variants
+ * runs every size up to 129 bytes flush against guard pages).  glibc's
+ * memset-vec-unaligned-erms.S uses a masked store below one vector the
+ * same way.  Included by a width file before shim/vector_pieces.h. */
+#ifndef MEMSHIM_VECTOR_MASKED_H
+#define MEMSHIM_VECTOR_MASKED_H
+
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shim/copy_pieces.h"
+
+/* Sizes below this take the masked pieces (shim/vector_pieces.h). */
+#define MASKED_BELOW 64
+
+/* The first n bytes, n < 64: two instructions with BMI2, as in glibc. */
+static inline __mmask64 first_bytes(size_t n) { return _bzhi_u64(~0ull, n); }
+
+/* Whether the 64 bytes from p reach into the next 4 KiB page.  A masked
+ * access whose 64-byte window does is slow even with every byte it touches
+ * mapped: about 10 ns instead of 1.5 on Zen 4, 160 ns when the masked-off
+ * part of the window is unmapped (fault suppression).  glibc's masked
+ * memset takes another path for these too; random addresses need it for
+ * about one call in 65. */
+static inline bool window_crosses_page(const byte *p) { return ((uintptr_t)p & 4095) > 4096 - 64; }
+
+/* 0..63 bytes; near a page end, the general-purpose-register pieces. */
+static inline void copy_masked(byte *d, const byte *s, size_t n)
+{
+	if (__builtin_expect(window_crosses_page(d) | window_crosses_page(s), 0)) {
+		copy_short(d, s, n);
+		return;
+	}
+	__m512i v = _mm512_maskz_loadu_epi8(first_bytes(n), s);
+	_mm512_mask_storeu_epi8(d, first_bytes(n), v);
+}
+
+static inline void set_masked(byte *d, int c, size_t n)
+{
+	if (__builtin_expect(window_crosses_page(d), 0)) {
+		set_short(d, broadcast_byte(c), n);
+		return;
+	}
+	_mm512_mask_storeu_epi8(d, first_bytes(n), _mm512_set1_epi8((char)c));
+}
+
+#endif

@@ -1,0 +1,65 @@
+/* libFuzzer harness for the dump reader (shim/histogram_read.c), which
+ * `memshim report` runs on files from anywhere.
+ *
+ * Built by tests/fuzz/run_fuzz_report.sh with clang
+ * -fsanitize=fuzzer,address,undefined together with
+ * shim/histogram_read.c and shim/histogram_write.c.  Each input is written
+ * to a memfd and read back through its /proc/self/fd name with
+ * hist_read_file(), twice into one struct dump (the merge path); a crash,
+ * an ASan or UBSan report, or a leak is a finding.  Checked as well: a
+ * failure always says why, and what was read never lets a function's
+ * calls or bytes summed over its buckets overflow (the reader promises
+ * that, and the report's totals rely on it).
+ *
+ * Seeds: tests/fuzz/report_corpus (real dumps from tests/hist_program and a
+ * few broken ones).  Longer run by hand:
+ *   tests/fuzz/run_fuzz_report.sh --build-only
+ *   tests/fuzz/fuzz_report -max_total_time=600 /tmp/fzr tests/fuzz/report_corpus
+ */
+#include "shim/histogram_format.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* dispatch/variants.c defines this for the library; the reader needs only the names. */
+const char *const base_function_names[FN_COUNT] = { "memcpy", "memmove", "memset" };
+
+static int fd = -1;
+static char path[64];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (fd < 0) {
+		fd = memfd_create("fuzz_report", MFD_CLOEXEC);
+		if (fd < 0)
+			abort();
+		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
+		abort();
+	struct dump *d = malloc(sizeof *d);
+	if (!d)
+		abort();
+	hist_dump_init(d);
+	for (int round = 0; round < 2; round++) {
+		char why[256] = "";
+		bool ok = hist_read_file(path, d, why, sizeof why);
+		if (!ok && why[0] == '\0')
+			abort(); /* a refusal without a reason */
+	}
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		uint64_t calls = 0, bytes = 0;
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			if (__builtin_add_overflow(calls, d->hist.fn[fn].calls[b], &calls) ||
+			    __builtin_add_overflow(bytes, d->hist.fn[fn].bytes[b], &bytes))
+				abort(); /* accepted counts whose totals overflow */
+	}
+	hist_dump_free(d);
+	free(d);
+	return 0;
+}

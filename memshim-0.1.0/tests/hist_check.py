@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Checks `memshim report --json` output against the counts that
+tests/hist_program's sequence makes.
+
+usage: hist_check.py JSON_FILE SEQUENCES [EXTRA_24_BYTE_COPIES]
+Prints one line per mismatch and exits 1 if there is any."""
+import json
+import sys
+
+report = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+extra24 = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+f = report["functions"]
+problems = []
+
+
+def expect(what, got, want):
+    if got != want:
+        problems.append(f"{what}: got {got}, expected {want}")
+
+
+def bucket_calls(fn, size):
+    return sum(b["calls"] for b in f[fn]["buckets"] if b["lo"] <= size < b["hi"])
+
+
+expect("memcpy calls", f["memcpy"]["calls"], 3 * n + extra24)
+expect("memcpy bytes", f["memcpy"]["bytes"], 4213 * n + 24 * extra24)
+expect("memcpy entries", f["memcpy"]["entries"]["memcpy"], 2 * n + extra24)
+expect("mempcpy entries", f["memcpy"]["entries"]["mempcpy"], n)
+expect("memcpy 100-byte bucket", bucket_calls("memcpy", 100), n)
+expect("memcpy 4096-byte bucket", bucket_calls("memcpy", 4096), n)
+expect("memcpy 24-byte bucket", bucket_calls("memcpy", 24), extra24)
+expect("memcpy dst_mod64 sum", sum(f["memcpy"]["dst_mod64"]), 3 * n + extra24)
+expect("memmove calls", f["memmove"]["calls"], 3 * n)
+expect("memmove bytes", f["memmove"]["bytes"], 450 * n)
+expect("memmove overlap dst after src", f["memmove"]["overlap"]["dst_after_src"], n)
+expect("memmove overlap dst before src", f["memmove"]["overlap"]["dst_before_src"], n)
+expect("memset calls", f["memset"]["calls"], 3 * n)
+expect("memset bytes", f["memset"]["bytes"], 1038 * n)
+expect("memset zero calls", f["memset"]["zero"]["calls"], 2 * n)
+expect("memset zero bytes", f["memset"]["zero"]["bytes"], 1005 * n)
+expect("bzero entries", f["memset"]["entries"]["bzero"], n)
+for p in problems:
+    print("mismatch:", p)
+sys.exit(1 if problems else 0)

@@ -1,0 +1,38 @@
+# Helpers for the shell tests: each check prints "ok: ..." or "FAIL: ...";
+# finish() exits non-zero if any failed.
+: "${MEMSHIM_LIBRARY:?run through make check}"
+: "${T_MEMSHIM_TOOL:?run through make check}"
+: "${top_builddir:=.}"
+passed=0
+failed=0
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/memshim-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+pass() { passed=$((passed + 1)); echo "ok: $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got [$2], expected [$3]"; fi
+}
+
+# expect_match WHAT TEXT REGEX
+expect_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then pass "$1"; else fail "$1: [$2] does not match /$3/"; fi
+}
+
+# Runs a command with the library preloaded; stdout in $out, stderr in $err, status in $rc.
+preloaded() {
+	LD_PRELOAD="$MEMSHIM_LIBRARY" "$@" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	out=$(cat "$scratch/out")
+	err=$(cat "$scratch/err")
+}
+
+# The symbol a call to FUNCTION was bound to, in the last output.
+bound() { printf '%s\n' "$out" | awk -v f="$1" '$1 == f { print $2 }'; }
+
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}

@@ -1,0 +1,294 @@
+#!/bin/sh
+# Bad values in every variable the library reads, unknown MEMSHIM_* names, and
+# bad arguments to the memshim tool.
+#
+# For a bad variable the program must run as if the variable were not there:
+# exit status 0, the same output (so the same bindings: the fallback), and
+# exactly one line on stderr,
+#     memshim: NAME="value" <problem>; using <fallback>
+# with the value cut to 64 characters ("..." after it) and unprintable bytes
+# shown as '?'.  Each case runs a -z now program and a lazily bound one, both
+# loading a library with dlopen (so a second round of resolvers must not
+# report the problem again), and `memshim info`, which reads the same
+# configuration and must report the same line and show the fallback.
+#
+# Bad tool arguments: exit status 2 and one line saying what is wrong.
+. "${top_srcdir:-.}/tests/lib.sh"
+LC_ALL=C
+export LC_ALL
+now=$top_builddir/tests/show_binding_now
+lazy=$top_builddir/tests/show_binding_lazy
+copier=$top_builddir/tests/.libs/libcopier.so
+tool=$T_MEMSHIM_TOOL
+unset MEMSHIM_IMPL MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET \
+	MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD MEMSHIM_VERBOSE
+
+default=$("$tool" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
+default_memset=$("$tool" info | awk '$1 == "memset" && $2 == "->" { print $3 }')
+expect_match "memshim info names a default variant" "$default" '^[a-z0-9_]+$'
+# What a bad MEMSHIM_IMPL falls back to, as the message says it.
+default_all="the default policy ($("$tool" info | awk '$1 == "default" && $2 == "memcpy" { sub(/^ *default +/, ""); sub(/ \(.*$/, ""); print }'))"
+# A binding to variant $2 of function $1 as show_binding prints it.
+binding_of() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; fi; }
+
+ten_k=$(head -c 10240 /dev/zero | tr '\0' 'x')
+ten_k_digits=$(head -c 10240 /dev/zero | tr '\0' '7')
+huge=99999999999999999999999
+
+# What the library shows of a value: 64 bytes, '?' for unprintable ones, "..." if cut.
+shown() {
+	s=$(printf '%s' "$1" | head -c 64 | tr -c ' -~' '?')
+	if [ "$(printf '%s' "$1" | wc -c)" -gt 64 ]; then s="$s..."; fi
+	printf '%s' "$s"
+}
+
+lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
+
+# expect_one_line WHAT STDERR PREFIX SUFFIX: stderr is one line, PREFIX...SUFFIX.
+expect_one_line() {
+	if [ "$(lines "$2")" != 1 ]; then
+		fail "$1: stderr has $(lines "$2") lines, expected 1: [$2]"
+		return
+	fi
+	case $2 in
+	"$3"*"$4") pass "$1" ;;
+	*) fail "$1: stderr [$2], expected [$3...$4]" ;;
+	esac
+}
+
+# The output of both programs and of `memshim info` with ENV... (which must be good).
+reference() {
+	for program in "$now" "$lazy"; do
+		preloaded env "$@" "$program" dlopen "$copier"
+		eval "ref_$(basename "$program")=\$out"
+		[ "$rc" = 0 ] && [ -z "$err" ] || fail "reference run env $* $program: rc=$rc stderr=[$err]"
+	done
+	ref_info=$(env "$@" "$tool" info 2>&1 | sed -n '/^A program started/,$p')
+}
+
+# bad NAME VALUE FALLBACK [GOOD_ENV...]: NAME=VALUE, added to GOOD_ENV, is
+# reported in one line ending "; using FALLBACK" and changes nothing else.
+bad() {
+	name=$1 value=$2 fallback=$3
+	shift 3
+	reference "$@"
+	what="$name=\"$(shown "$value" | cut -c1-24)\"${1:+ with $*}"
+	prefix="memshim: $name=\"$(shown "$value")\" "
+	for program in "$now" "$lazy"; do
+		p=$(basename "$program")
+		preloaded env "$@" "$name=$value" "$program" dlopen "$copier"
+		expect_eq "$p $what: exit status" "$rc" 0
+		eval "expected=\$ref_$p"
+		expect_eq "$p $what: output and bindings as without it" "$out" "$expected"
+		expect_one_line "$p $what: one line on stderr" "$err" "$prefix" "; using $fallback"
+	done
+	info_out=$(env "$@" "$name=$value" "$tool" info 2>"$scratch/err" | sed -n '/^A program started/,$p')
+	expect_eq "memshim info $what: choice as without it" "$info_out" "$ref_info"
+	expect_one_line "memshim info $what: one line on stderr" "$(cat "$scratch/err")" "$prefix" \
+		"; using $fallback"
+}
+
+# ---- the variables that name a variant ----
+bad_names="'' FSRM Fsrm ERMS Scalar MOVSQ GLIBC Glibc 'fsrm ' ' fsrm' 'fsrm,erms' fsr fsrmx \
+	rep_movsb Default fastest Auto AUTO KERNEL none -1 0 1 $huge 2048x"
+eval "set -- $bad_names"
+for value in "$@" "$ten_k" "$(printf 'fs\001rm\t\377')"; do
+	bad MEMSHIM_IMPL "$value" "$default_all"
+done
+preloaded env MEMSHIM_IMPL=FSRM "$now"
+expect_eq "MEMSHIM_IMPL=FSRM: memcpy on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
+
+for name in MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET; do
+	eval "set -- $bad_names"
+	for value in "$@" "$ten_k"; do
+		# The fallback is what MEMSHIM_IMPL chose, or the default without it.
+		bad "$name" "$value" scalar MEMSHIM_IMPL=scalar
+	done
+	fn_default=$("$tool" info | awk -v f="$(echo "${name#MEMSHIM_}" | tr A-Z a-z)" '$1 == f && $2 == "->" { print $3 }')
+	bad "$name" Erms "$fn_default"
+	bad "$name" Erms movsq MEMSHIM_IMPL=movsq MEMSHIM_VERBOSE=0
+done
+preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=Movsq "$now"
+expect_eq "MEMSHIM_MEMSET=Movsq falls back to MEMSHIM_IMPL" "$(bound memset)" "memshim_memset_scalar"
+expect_eq "MEMSHIM_MEMSET=Movsq leaves memcpy alone" "$(bound memcpy)" "memshim_memcpy_scalar"
+
+# A variant this CPU cannot run is a bad value too, with its own reason.
+for v in $("$tool" info | awk '/^Variants:/ { on = 1; next } on && /^[^ ]/ { on = 0 }
+		on && $2 == "NOT" { print $1 }'); do
+	bad MEMSHIM_IMPL "$v" "$default_all"
+	expect_match "MEMSHIM_IMPL=$v (not usable here): the reason" "$err" 'is not supported'
+done
+
+# ---- thresholds: bytes, with K/M/G/T, at most 1 TiB ----
+threshold_of() { # threshold_of memcpy|memset ENV...: the threshold memshim info shows
+	fn=$1
+	shift
+	env MEMSHIM_IMPL=erms "$@" "$tool" info 2>/dev/null |
+		awk -v f="$fn" '$1 == f && $2 == "->" { sub(/ B\).*/, ""); sub(/.* from /, ""); print }'
+}
+expect_eq "erms copy threshold default" "$(threshold_of memcpy)" 2048
+expect_eq "erms set threshold default" "$(threshold_of memset)" 2048
+for name in MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
+	fn=memcpy
+	[ $name = MEMSHIM_STOSB_THRESHOLD ] && fn=memset
+	for value in '' -1 -0 - "$huge" 18446744073709551616 abc 2048x 2048K5 4KB 4k0 2kk 0x10 \
+		' 2048' '2048 ' +5 1.5K 1e3 2T 1025G 1048577M 1099511627777 "$ten_k_digits" "$ten_k" \
+		"$(printf '20\n48')"; do
+		bad $name "$value" 2048 MEMSHIM_IMPL=erms
+		expect_eq "$name=\"$(shown "$value" | cut -c1-24)\": threshold stays 2048" \
+			"$(threshold_of $fn "$name=$value")" 2048
+	done
+	# The good ones around the limit really apply (so the checks above can fail).
+	for pair in 0:0 4k:4096 4K:4096 1m:1048576 1T:1099511627776 1024G:1099511627776 \
+		1099511627776:1099511627776 007:7; do
+		value=${pair%%:*}
+		preloaded env MEMSHIM_IMPL=erms "$name=$value" "$now"
+		expect_eq "$name=$value accepted silently" "$err" ""
+		expect_eq "$name=$value applies" "$(threshold_of $fn "$name=$value")" "${pair#*:}"
+	done
+done
+
+# ---- MEMSHIM_VERBOSE: 0 or 1 ----
+for value in '' 2 -1 yes no true TRUE on 01 00 '1 ' ' 1' 1x "$huge" "$ten_k"; do
+	bad MEMSHIM_VERBOSE "$value" 0
+done
+bad MEMSHIM_VERBOSE Yes 0 MEMSHIM_IMPL=movsq
+
+# ---- unknown MEMSHIM_* names: one line each, and otherwise ignored ----
+# unknown NAME_AS_SHOWN ENTRY: the environment entry ENTRY ("NAME=value").
+unknown() {
+	reference
+	what="unknown $(printf '%s' "$2" | cut -c1-30)"
+	preloaded env "$2" "$now" dlopen "$copier"
+	expect_eq "$what: exit status" "$rc" 0
+	expect_eq "$what: output as without it" "$out" "$ref_show_binding_now"
+	expect_one_line "$what: one line on stderr" "$err" "memshim: unknown variable $1 ignored" ""
+}
+for name in MEMSHIM_FOO MEMSHIM_ MEMSHIM_impl MEMSHIM_Impl MEMSHIM_IMPLS MEMSHIM_MEMCP \
+	MEMSHIM_MEMCPY_ MEMSHIM_ERMS MEMSHIM_ERMS_THRESH MEMSHIM_STOSB MEMSHIM_VERBOSE_ MEMSHIM_MEMSHIM_IMPL; do
+	unknown $name "$name=erms"
+done
+unknown MEMSHIM_FOO "MEMSHIM_FOO="
+unknown MEMSHIM_FOO "MEMSHIM_FOO=$ten_k"
+# A long name is cut, visibly.
+long_name=MEMSHIM_$ten_k
+unknown "$(printf '%s' "$long_name" | head -c 83)..." "$long_name=1"
+# Names that are not MEMSHIM_* are not the library's business.
+reference
+preloaded env memshim_impl=erms Memshim_Impl=erms MEMSHIMIMPL=erms "$now" dlopen "$copier"
+expect_eq "lower-case memshim_impl: ignored" "$out$err" "$ref_show_binding_now"
+
+# ---- everything wrong at once: one line per problem, nothing twice ----
+reference MEMSHIM_IMPL=scalar
+preloaded env MEMSHIM_IMPL=Scalar MEMSHIM_MEMCPY='' MEMSHIM_MEMMOVE=x MEMSHIM_MEMSET=- \
+	MEMSHIM_ERMS_THRESHOLD=2048x MEMSHIM_STOSB_THRESHOLD="$huge" MEMSHIM_VERBOSE=2 MEMSHIM_FOO=1 \
+	"$lazy" dlopen "$copier"
+expect_eq "everything wrong: exit status" "$rc" 0
+expect_eq "everything wrong: eight lines" "$(lines "$err")" 8
+for name in IMPL MEMCPY MEMMOVE MEMSET ERMS_THRESHOLD STOSB_THRESHOLD VERBOSE FOO; do
+	expect_eq "everything wrong: MEMSHIM_$name reported once" \
+		"$(printf '%s\n' "$err" | grep -c "MEMSHIM_$name[= ]")" 1
+done
+preloaded env "$lazy" dlopen "$copier"
+expect_eq "everything wrong: bindings are the defaults" "$(bound memcpy) $(bound dlopen-memset)" \
+	"$(binding_of memcpy "$default") $(binding_of memset "$default_memset")"
+
+# ---- the memshim tool's arguments ----
+# cli WHAT STATUS FIRST_LINE_GLOB ARGS...: status, empty stdout, and stderr
+# whose first line matches (exactly one line unless WHAT starts with "usage").
+cli() {
+	what=$1 status=$2 glob=$3
+	shift 3
+	"$tool" "$@" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	err=$(cat "$scratch/err")
+	expect_eq "memshim $what: exit status" "$rc" "$status"
+	expect_eq "memshim $what: nothing on stdout" "$(cat "$scratch/out")" ""
+	first=$(printf '%s\n' "$err" | head -n 1)
+	case $first in
+	$glob) pass "memshim $what: says [$first]" ;;
+	*) fail "memshim $what: stderr [$err], expected a first line like [$glob]" ;;
+	esac
+	case $what in
+	usage*) ;;
+	*) expect_eq "memshim $what: one line on stderr" "$(lines "$err")" 1 ;;
+	esac
+}
+cli "usage: no command" 2 "usage: memshim *"
+cli "usage: unknown command" 2 'memshim: unknown command "frobnicate"*' frobnicate
+cli "usage: unknown option" 2 'memshim: unknown command "--frobnicate"*' --frobnicate
+cli "usage: case of the command" 2 'memshim: unknown command "INFO"*' INFO
+cli "info unknown option" 2 "memshim info: *--frobnicate*" info --frobnicate
+cli "info extra argument" 2 "memshim info: *extra*" info extra
+cli "run, nothing" 2 "memshim run: no command given after --*" run
+cli "run --, nothing after" 2 "memshim run: no command given after --*" run --
+cli "run options, no --" 2 "memshim run: no command given after --*" run --impl erms
+cli "run --verbose, nothing after" 2 "memshim run: no command given after --*" run --verbose --
+cli "run unknown option" 2 "memshim run: unknown option --frobnicate*" run --frobnicate 1 -- true
+cli "run unknown option before --" 2 "memshim run: unknown option --frobnicate*" run --frobnicate -- true
+cli "run --verbose=1" 2 "memshim run: --verbose takes no value*" run --verbose=1 -- true
+cli "run --auto (ambiguous)" 2 "memshim run: option --auto is ambiguous*" run --auto 1K -- true
+cli "run -x" 2 "memshim run: unknown option -x*" run -x -- true
+cli "run --impl= (empty)" 2 "memshim run: --impl \"\" is not a variant*" run --impl= -- true
+cli "run --erms-threshold=12Q" 2 "memshim run: --erms-threshold \"12Q\" *" run --erms-threshold=12Q -- true
+cli "run command without --" 2 "memshim run: \"true\" is not an option; put -- before the command*" run true
+cli "run --impl without value" 2 "memshim run: --impl needs a value*" run --impl
+cli "run --impl then --" 2 "memshim run: --impl needs a value*" run --impl -- true
+cli "run --erms-threshold then --" 2 "memshim run: --erms-threshold needs a value*" run --erms-threshold -- true
+cli "run --stosb-threshold without value" 2 "memshim run: --stosb-threshold needs a value*" run --stosb-threshold
+for v in frobnicate FSRM Erms '' 'fsrm '; do
+	cli "run --impl \"$v\"" 2 "memshim run: --impl \"$v\" is not a variant*" run --impl "$v" -- true
+done
+for opt in --erms-threshold --stosb-threshold; do
+	for v in 2048x -1 '' "$huge" 2T 1025G abc 0x10; do
+		cli "run $opt \"$v\"" 2 "memshim run: $opt \"$v\" *" run $opt "$v" -- true
+	done
+done
+cli "run a program that does not exist" 127 "memshim run: cannot run $scratch/none:*" run -- "$scratch/none"
+cli "run a command not on PATH" 127 "memshim run: cannot run memshim-no-such-command:*" run -- memshim-no-such-command
+: >"$scratch/not-executable"
+cli "run a file that is not executable" 126 "memshim run: cannot run $scratch/not-executable:*" run -- "$scratch/not-executable"
+cli "run a directory" 126 "memshim run: cannot run $scratch:*" run -- "$scratch"
+for cmd in report bench tune ab info; do
+	cli "$cmd --bogus (the option is blamed, not a file)" 2 "memshim $cmd: unknown option --bogus *" $cmd --bogus FILE
+done
+cli "report --top without a value" 2 "memshim report: --top needs a value*" report --top
+cli "report --top=x" 2 "memshim report: --top \"x\" is not a whole number*" report --top=x FILE
+cli "report --json=1" 2 "memshim report: --json takes no value*" report --json=1 FILE
+cli "bench --rounds= (the option named in full)" 2 "memshim bench: --rounds needs a value*" bench --roun=
+cli "usage: help bogus" 2 'memshim: unknown command "bogus"*' help bogus
+
+# --opt=value and --opt value alike, in every subcommand that takes values.
+for form in "--impl=scalar" "--impl scalar"; do
+	# shellcheck disable=SC2086
+	"$tool" run $form --erms-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_ERMS_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
+	expect_eq "memshim run $form: status, variables, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" "0:scalar 4K:"
+done
+
+# --help everywhere: status 0, text on stdout, nothing on stderr.
+for args in --help -h help "info --help" "info -h" "run --help" "run -h" "run --impl erms --help" \
+	"help info" "help run" "help report" "help bench" "help tune" "help ab"; do
+	# shellcheck disable=SC2086
+	"$tool" $args >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	expect_eq "memshim $args: exit status" "$rc" 0
+	expect_match "memshim $args: usage on stdout" "$(cat "$scratch/out")" '^usage: memshim'
+	expect_eq "memshim $args: nothing on stderr" "$(cat "$scratch/err")" ""
+done
+# help CMD is CMD --help
+for cmd in info run report bench tune ab; do
+	expect_eq "memshim help $cmd is memshim $cmd --help" "$("$tool" help $cmd)" "$("$tool" $cmd --help)"
+done
+for args in --version -V; do
+	"$tool" $args >"$scratch/out" 2>"$scratch/err"
+	expect_eq "memshim $args: status, version, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" \
+		"0:memshim $(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h"):"
+done
+# --help after -- belongs to the command.
+"$tool" run -- sh -c 'echo "$1"' sh --help >"$scratch/out" 2>&1
+expect_eq "memshim run -- CMD --help runs CMD" "$?:$(cat "$scratch/out")" "0:--help"
+# and the exit status of the command is kept
+"$tool" run --impl scalar -- sh -c 'exit 3' >/dev/null 2>&1
+expect_eq "memshim run keeps the command's exit status" "$?" 3
+
+finish

@@ -1,0 +1,56 @@
+#!/bin/sh
+# memshim bench end to end, kept to a few seconds: few sizes, rounds and
+# variants.  Checks the shape of what it writes, never a timing.
+. "${top_srcdir:-.}/tests/lib.sh"
+MEMSHIM_DISTRIBUTIONS=${top_srcdir:-.}/data/distributions
+export MEMSHIM_DISTRIBUTIONS
+bench() { "$T_MEMSHIM_TOOL" bench "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
+
+bench --quick --rounds 3 --functions memcpy,memset --variants fsrm,scalar --cases sweep,align,dist \
+	--sizes 0,64,4K --csv "$scratch/b.csv" --svg "$scratch/b.svg"
+expect_eq "bench runs" "$rc" 0
+expect_eq "bench writes nothing on stderr" "$(cat "$scratch/err")" ""
+expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU cycles|clock_gettime\(CLOCK_MONOTONIC\) ns)'
+expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
+	"function,variant,case,size,alignment,hot/cold,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
+# 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each.
+for variant in fsrm scalar glibc; do
+	expect_eq "memcpy sweep rows for $variant" \
+		"$(awk -F, -v v=$variant '$1 == "memcpy" && $2 == v && $3 == "sweep"' "$scratch/b.csv" | wc -l)" 6
+	expect_eq "memset align rows for $variant" \
+		"$(awk -F, -v v=$variant '$1 == "memset" && $2 == v && $3 == "align"' "$scratch/b.csv" | wc -l)" 10
+	expect_eq "memcpy fleet distribution row for $variant" \
+		"$(awk -F, -v v=$variant '$2 == v && $3 == "dist" && $4 == "Memcpy_Fleet"' "$scratch/b.csv" | wc -l)" 1
+done
+expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
+	"fsrm glibc scalar "
+expect_eq "every row has 12 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 12 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+svg=$(python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print(r.tag, sum(1 for e in r.iter() if e.tag.endswith("polyline")))' "$scratch/b.svg" 2>&1)
+expect_eq "the SVG is well-formed, one line per variant and panel" "$svg" "{http://www.w3.org/2000/svg}svg 12"
+
+# Size classes and both distribution formats, with memmove overlapping.
+printf '0,1,0,2' >"$scratch/OneLine.csv"
+printf '8:0.5,4096:0.5\n0:0.5,1:0.5\n1:0.5,64:0.5\n' >"$scratch/Three.csv"
+bench --rounds 3 --functions memmove --variants movsq --cases class,dist --distribution "$scratch/OneLine.csv" \
+	--distribution "$scratch/Three.csv" --csv "$scratch/c.csv"
+expect_eq "bench --distribution runs" "$rc" 0
+expect_eq "9 size classes without overlap and 9 with, per variant" \
+	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
+	"case=1 class=18 class-overlap=18 dist=4 "
+expect_match "the table has the class summary" "$(cat "$scratch/out")" 'memmove-overlap +4M-32M +cold'
+
+# Bad arguments: status 2, one line on stderr, no run.
+for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \
+	"--rounds" "--frobnicate" "--cases sweep,nothing" "--distribution $scratch/missing.csv" \
+	"--distribution $scratch/b.svg" "--csv /nonexistent/dir/x.csv --cases dist"; do
+	bench $args
+	expect_eq "bench $args: exit status" "$rc" 2
+	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
+done
+bench --help
+expect_match "bench --help" "$(cat "$scratch/out")" '^usage: memshim bench'
+
+finish

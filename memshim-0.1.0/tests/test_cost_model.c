@@ -1,0 +1,104 @@
+/* The cost model on synthetic curves and workloads whose answers are known. */
+#include "tools/cost_model.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int failed;
+
+static void check(const char *what, int ok)
+{
+	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+	failed += !ok;
+}
+
+/* cost = fixed + size / per_unit in round 0, 1% dearer each later round. */
+static void linear(struct cm_curve *c, double fixed, double per_unit)
+{
+	c->points = 0;
+	c->rounds = 5;
+	/* every 64 B to 4 KiB, then powers of two: exact, the curves being straight */
+	for (double size = 0; size <= 65536; size += size < 4096 ? 64 : size, c->points++) {
+		c->size[c->points] = size;
+		for (unsigned r = 0; r < c->rounds; r++)
+			c->cost[c->points][r] = (fixed + size / per_unit) * (1 + 0.01 * r);
+	}
+	cm_curve_finish(c);
+}
+
+/* One call in every bucket of the histogram format up to 64 KiB, at its
+ * middle: the candidates are the buckets' boundaries. */
+static void every_bucket(struct cm_workload *w, const double *bounds)
+{
+	w->count = 0;
+	for (unsigned i = 0; bounds[i + 1] <= 65536; i++)
+		cm_workload_add(w, 1, (bounds[i] + bounds[i + 1] - 1) / 2);
+}
+
+static struct cm_curve a, b, c;
+static double candidates[512];
+
+int main(void)
+{
+	struct cm_workload w;
+	unsigned n = cm_threshold_candidates(candidates, 512);
+	check("candidates end with never", candidates[n - 1] == CM_NEVER);
+	check("candidates: the buckets' boundaries", candidates[0] == 1 && candidates[16] == 17 &&
+	      candidates[17] == 18 && candidates[18] == 20 && candidates[n - 2] == 64u << 20);
+
+	linear(&a, 5, 10);  /* cheap to start, dear per byte */
+	linear(&b, 55, 20); /* the other way round: equal to a at 1000 B */
+	linear(&c, 155, 40); /* equal to b at 4000 B */
+	check("interpolation between grid points", fabs(cm_cost_at(&a, 1000, CM_MEDIAN) - 105 * 1.02) < 1e-9);
+	check("proportional beyond the grid", fabs(cm_cost_at(&a, 131072, 0) - 2 * (5 + 6553.6)) < 1e-6);
+
+	struct cm_workload one = { 0 };
+	cm_workload_add(&one, 10, 1000);
+	struct cm_setting fixed = cm_fixed(&a);
+	check("total = calls x cost at the mean size", fabs(cm_total(&fixed, &one, 0) - 10 * 15) < 1e-9);
+
+	every_bucket(&w, candidates);
+	struct cm_setting split = { .below = &a, .band = &b, .above_from = CM_NEVER, .floor = -1 };
+	struct cm_term term = { &split, &w };
+	double *band_from = &split.band_from;
+	double best = cm_best_threshold(&term, 1, &band_from, 1, candidates, n);
+	printf("  a below, b above: best threshold %.0f, total %.1f\n", split.band_from, best);
+	check("a/b crossover at 1000 B found within one bucket", split.band_from >= 896 && split.band_from <= 1088);
+	struct cm_setting fixed_b = cm_fixed(&b);
+	check("the split beats either curve alone",
+	      best < cm_total(&fixed, &w, CM_MEDIAN) && best < cm_total(&fixed_b, &w, CM_MEDIAN));
+
+	struct cm_setting three = { .below = &a, .band = &b, .above = &c, .band_from = split.band_from, .floor = -1 };
+	struct cm_term term3 = { &three, &w };
+	double *above_from = &three.above_from;
+	cm_best_threshold(&term3, 1, &above_from, 1, candidates, n);
+	printf("  b below, c above: best threshold %.0f\n", three.above_from);
+	check("b/c crossover at 4000 B found within one bucket", three.above_from >= 3584 && three.above_from <= 4608);
+
+	/* One threshold shared by two functions: the crossover of the sum.
+	 * Workload x: only 512 B calls (a wins), y: only 2 KiB calls (b wins):
+	 * any threshold in (512, 2048] serves both. */
+	struct cm_workload x = { 0 }, y = { 0 };
+	cm_workload_add(&x, 100, 100 * 512);
+	cm_workload_add(&y, 100, 100 * 2048);
+	struct cm_setting sx = split, sy = split;
+	struct cm_term both[2] = { { &sx, &x }, { &sy, &y } };
+	double *shared[2] = { &sx.band_from, &sy.band_from };
+	cm_best_threshold(both, 2, shared, 2, candidates, n);
+	check("a shared threshold serves both workloads", sx.band_from > 512 && sx.band_from <= 2048 && sy.band_from == sx.band_from);
+
+	struct cm_setting floored = split;
+	floored.floor = 2000;
+	check("sizes up to the floor keep the first curve",
+	      cm_setting_cost(&floored, 1500, 0) == cm_cost_at(&a, 1500, 0) &&
+		      cm_setting_cost(&floored, 3000, 0) == cm_cost_at(&b, 3000, 0));
+
+	struct cm_spread s = cm_sum_spread(&term, 1, 5);
+	double median = cm_total(&split, &w, CM_MEDIAN);
+	check("p10 <= median <= p90 of per-round totals", s.p10 < median && median < s.p90);
+	struct cm_term alone = { &fixed, &w };
+	struct cm_spread saving = cm_saving_spread(&term, &alone, 1, 5);
+	check("the split saves against a alone in every round", saving.p10 > 0 && saving.p90 < 1);
+	printf("%d failed\n", failed);
+	return failed != 0;
+}

@@ -1,0 +1,113 @@
+#!/bin/sh
+# The vector variants and the kernel and auto policies, selected by
+# MEMSHIM_IMPL, checked by what a -z now program's calls were bound to.
+. "${top_srcdir:-.}/tests/lib.sh"
+now=$top_builddir/tests/show_binding_now
+lazy=$top_builddir/tests/show_binding_lazy
+copier=$top_builddir/tests/.libs/libcopier.so
+
+# The `usable` column of `memshim info` for a variant: usable or NOT.
+usable() { "$T_MEMSHIM_TOOL" info | awk -v v="$1" '$1 == v && NF > 2 { print $2 }'; }
+# The variant `memshim info` says policy $1 picks for function $2 (default memcpy) on this CPU.
+picked_by() {
+	"$T_MEMSHIM_TOOL" info | awk -v p="$1" -v f="${2:-memcpy}" \
+		'$1 == p && $2 == "memcpy" { for (i = 2; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v } }'
+}
+# What a call bound to variant $2 of function $1 looks like in show_binding's output.
+binding_of() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; fi; }
+default=$("$T_MEMSHIM_TOOL" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
+
+# Every usable vector row binds its own functions, in both binding modes.
+for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
+	if [ "$(usable $variant)" != usable ]; then
+		echo "skip: $variant is not usable on this machine"
+		continue
+	fi
+	for program in "$now" "$lazy"; do
+		name=$(basename "$program")
+		preloaded env MEMSHIM_IMPL=$variant "$program" dlopen "$copier"
+		for f in memcpy mempcpy memmove memset bzero; do
+			expect_eq "$name MEMSHIM_IMPL=$variant: $f" "$(bound $f)" "memshim_${f}_$variant"
+		done
+		expect_eq "$name MEMSHIM_IMPL=$variant: __memcpy_chk" "$(bound __memcpy_chk)" "memshim_memcpy_chk_$variant"
+		expect_eq "$name MEMSHIM_IMPL=$variant: dlopen'ed memcpy" "$(bound dlopen-memcpy)" "memshim_memcpy_$variant"
+		expect_eq "$name MEMSHIM_IMPL=$variant: nothing on stderr" "$err" ""
+	done
+done
+
+# The policies: what they pick follows the CPU features memshim info shows.
+kernel=$(picked_by kernel)
+auto=$(picked_by auto)
+cpu=$("$T_MEMSHIM_TOOL" info)
+if printf '%s\n' "$cpu" | grep -q 'FSRM yes'; then expected_kernel=fsrm
+elif printf '%s\n' "$cpu" | grep -q 'ERMS yes'; then expected_kernel=erms
+else expected_kernel=movsq; fi
+expect_eq "kernel picks by FSRM, ERMS" "$kernel" "$expected_kernel"
+if [ "$(usable avx512)" = usable ]; then width=avx512
+elif [ "$(usable avx2)" = usable ]; then width=avx2
+else width=sse2; fi
+if printf '%s\n' "$cpu" | grep -q 'ERMS yes'; then expected_auto=${width}_erms; else expected_auto=$width; fi
+# Measured: AMD family 0x19 with AVX-512 (dispatch/auto_policy.c): evex for
+# memcpy and memmove, glibc's memset; there the default is auto, elsewhere glibc.
+measured=no
+family=$(printf '%s\n' "$cpu" | awk '/^CPU:/ { print $4 }')
+if [ "$(usable evex)" = usable ] && printf '%s\n' "$cpu" | grep -q '^CPU: AuthenticAMD' && [ "$family" -ge 25 ]; then
+	measured=yes
+	expected_auto=evex
+fi
+expect_eq "auto picks the measured best, else the widest usable vectors, with rep movsb on ERMS" "$auto" "$expected_auto"
+if [ $measured = yes ]; then
+	expect_eq "auto's memset on the measured CPU is glibc's" "$(picked_by auto memset)" glibc
+	expect_eq "the default policy is auto where measured" "$default:$(picked_by default memset)" "$auto:glibc"
+else
+	expect_eq "auto's memset elsewhere: the same vectors" "$(picked_by auto memset)" "$expected_auto"
+	expect_eq "the default policy is glibc where auto was not measured" "$default:$(picked_by default memset)" "glibc:glibc"
+fi
+
+for policy in kernel auto; do
+	picked=$(picked_by $policy)
+	preloaded env MEMSHIM_IMPL=$policy MEMSHIM_VERBOSE=1 "$now" dlopen "$copier"
+	for f in memcpy memmove memset; do
+		expect_eq "MEMSHIM_IMPL=$policy binds $f" "$(bound $f)" "$(binding_of $f "$(picked_by $policy $f)")"
+	done
+	expect_eq "MEMSHIM_IMPL=$policy binds bzero" "$(bound bzero)" "$(binding_of bzero "$(picked_by $policy memset)")"
+	expect_match "MEMSHIM_IMPL=$policy: verbose line gives the policy's reason" "$err" \
+		"^memshim: memcpy -> $picked.* \[MEMSHIM_IMPL=$policy: [^]]+\]"
+done
+
+# A per-function variable may name a policy too.
+preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=auto "$now"
+expect_eq "MEMSHIM_MEMSET=auto" "$(bound memset)" "$(binding_of memset "$(picked_by auto memset)")"
+expect_eq "memcpy keeps MEMSHIM_IMPL" "$(bound memcpy)" "memshim_memcpy_scalar"
+
+# The thresholds of the vector rows, as MEMSHIM_VERBOSE shows them.
+preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=sse2 MEMSHIM_MEMSET=sse2_erms MEMSHIM_NT_THRESHOLD=16M \
+	MEMSHIM_AUTO_STOSB_THRESHOLD=4K "$now"
+expect_match "verbose sse2 line" "$err" '^memshim: memcpy -> sse2 \(non-temporal from 16777216 B\) \[MEMSHIM_IMPL\]'
+expect_match "verbose sse2_erms memset line" "$err" \
+	'^memshim: memset -> sse2_erms \(rep stosb from 4096 B, non-temporal from 16777216 B\) \[MEMSHIM_MEMSET\]'
+preloaded env MEMSHIM_NT_THRESHOLD=lots "$now"
+expect_match "a bad MEMSHIM_NT_THRESHOLD is reported" "$err" '^memshim: MEMSHIM_NT_THRESHOLD="lots" is not a number'
+
+# A name that is no variant, or a variant this CPU cannot run: one warning, the default.
+preloaded env MEMSHIM_IMPL=avx1024 "$now"
+expect_eq "MEMSHIM_IMPL=avx1024: one warning line" "$(printf '%s\n' "$err" | wc -l)" 1
+expect_match "MEMSHIM_IMPL=avx1024: the warning" "$err" \
+	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant or policy .*; using the default policy \\(memcpy $default, "
+expect_eq "MEMSHIM_IMPL=avx1024: the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
+for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
+	[ "$(usable $variant)" = NOT ] || continue
+	preloaded env MEMSHIM_IMPL=$variant "$now"
+	expect_eq "MEMSHIM_IMPL=$variant (unsupported): one warning line" "$(printf '%s\n' "$err" | wc -l)" 1
+	expect_match "MEMSHIM_IMPL=$variant (unsupported): the warning" "$err" \
+		"^memshim: MEMSHIM_IMPL=\"$variant\" is not supported by this CPU"
+	expect_eq "MEMSHIM_IMPL=$variant (unsupported): the default" "$(bound memcpy)" "memshim_memcpy_$default"
+done
+
+# memshim run accepts policies and the new thresholds.
+"$T_MEMSHIM_TOOL" run --impl auto --nt-threshold 1G --verbose -- "$now" >"$scratch/out" 2>"$scratch/err"
+out=$(cat "$scratch/out")
+expect_eq "memshim run --impl auto" "$(bound memcpy)" "memshim_memcpy_$auto"
+expect_match "memshim run --nt-threshold" "$(cat "$scratch/err")" 'non-temporal from 1073741824 B'
+
+finish

@@ -1,0 +1,81 @@
+#!/bin/sh
+# memshim tune end to end with a tiny calibration (--tiny: about a second),
+# the calibration file as the library reads it, and bad arguments.  Checks
+# what is printed and parsed, never a timing.
+. "${top_srcdir:-.}/tests/lib.sh"
+tool=$T_MEMSHIM_TOOL
+cal=$scratch/calibration
+tune() { "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
+
+tune --calibrate --tiny --calibration "$cal"
+expect_eq "tune --calibrate runs" "$rc" 0
+expect_eq "tune --calibrate: nothing on stderr" "$(cat "$scratch/err")" ""
+expect_eq "the file starts with the library's part" "$(sed -n '1p;3p;4p;5p' "$cal" | cut -d' ' -f1 | tr '\n' ' ')" \
+	"memshim-calibration auto_movsb auto_stosb nt "
+expect_match "the file ends with end" "$(tail -n 1 "$cal")" '^end$'
+
+preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+tune --calibration "$cal" "$scratch"/h.*
+expect_eq "tune on a dump runs" "$rc" 0
+line=$(grep '^MEMSHIM_' "$scratch/out")
+expect_match "tune prints an environment line" "$line" '^MEMSHIM_[A-Z_]+=[a-z0-9_]+( MEMSHIM_[A-Z_]+=[a-z0-9_]+)*$'
+variants=$("$tool" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on { print $1 }')
+bad=""
+for word in $line; do
+	case ${word%%=*} in
+	MEMSHIM_IMPL | MEMSHIM_MEMCPY | MEMSHIM_MEMMOVE | MEMSHIM_MEMSET)
+		printf '%s\n' "$variants" | grep -qx "${word#*=}" || bad="$bad $word" ;;
+	*_THRESHOLD) expr "${word#*=}" : '[0-9][0-9]*$' >/dev/null || bad="$bad $word" ;;
+	*) bad="$bad $word" ;;
+	esac
+done
+expect_eq "every word names a real variant or a number" "$bad" ""
+# shellcheck disable=SC2086 # the line is words
+env $line "$tool" info >/dev/null 2>"$scratch/err"
+expect_eq "the library accepts the line without a warning" "$(cat "$scratch/err")" ""
+expect_match "the prediction is against the default and glibc" "$(cat "$scratch/out")" 'against glibc: .* saving .*p10\.\.p90'
+
+# The library reads the calibration file's thresholds; the environment wins.
+movsb=$(awk '$1 == "auto_movsb" { print $2 }' "$cal")
+preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_VERBOSE=1 true
+expect_match "MEMSHIM_CONFIG: the thresholds come from the file" "$err" \
+	"auto_movsb $movsb B \\[calibration file\\].*nt [0-9]+ B \\[calibration file\\]; calibration file $cal"
+preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_NT_THRESHOLD=12345 MEMSHIM_VERBOSE=1 true
+expect_match "the environment overrides the file" "$err" 'nt 12345 B \[environment\]'
+preloaded env MEMSHIM_VERBOSE=1 true
+expect_match "no file: built-in thresholds" "$err" 'auto_movsb [0-9]+ B \[built-in\]'
+mkdir -p "$scratch/xdg/memshim" && cp "$cal" "$scratch/xdg/memshim/calibration"
+preloaded env XDG_CACHE_HOME="$scratch/xdg" MEMSHIM_VERBOSE=1 true
+expect_match "the default path under XDG_CACHE_HOME is read" "$err" 'auto_movsb [0-9]+ B \[calibration file\]'
+"$tool" tune --calibration "$cal" "$scratch"/h.* >/dev/null 2>&1 && env MEMSHIM_CONFIG="$cal" "$tool" info >"$scratch/out"
+expect_match "memshim info says where thresholds came from" "$(cat "$scratch/out")" 'thresholds: .*\[calibration file\]'
+
+for case in "garbage:hello" "version:memshim-calibration 9" "cpu:memshim-calibration 1\ncpu NoSuchVendor 1 1\nauto_movsb 1\nauto_stosb 1\nnt 1" \
+	"number:memshim-calibration 1\ncpu $(awk '$1 == "cpu" { print $2, $3, $4 }' "$cal")\nauto_movsb lots\nauto_stosb 1\nnt 1"; do
+	printf "${case#*:}\n" >"$scratch/bad"
+	preloaded env MEMSHIM_CONFIG="$scratch/bad" MEMSHIM_VERBOSE=1 true
+	expect_eq "malformed file (${case%%:*}): one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file')" 1
+	expect_match "malformed file (${case%%:*}): defaults" "$err" 'auto_movsb [0-9]+ B \[built-in\]'
+	expect_eq "malformed file (${case%%:*}): the program still runs" "$rc" 0
+done
+preloaded env MEMSHIM_CONFIG="$scratch/missing" true
+expect_match "a missing MEMSHIM_CONFIG file: one warning" "$err" '^memshim: calibration file .*missing.* cannot be opened; using the built-in thresholds$'
+
+# memshim bench takes a dump as a distribution: one per function.
+"$tool" bench --rounds 3 --cases dist --variants scalar --distribution "$(ls "$scratch"/h.* | head -n 1)" \
+	--csv "$scratch/b.csv" >/dev/null 2>"$scratch/err"
+expect_eq "bench --distribution DUMP: a row per function and variant" \
+	"$(awk -F, '$3 == "dist"' "$scratch/b.csv" | cut -d, -f1,2 | sort | tr '\n' ' ')" \
+	"memcpy,glibc memcpy,scalar memmove,glibc memmove,scalar memset,glibc memset,scalar "
+
+# Bad arguments: one line, status 2.
+for args in "" "--frobnicate" "--calibration" "$scratch/nonexistent.hist" "--calibration $cal $cal"; do
+	# shellcheck disable=SC2086
+	tune $args
+	expect_eq "tune $args: exit status" "$rc" 2
+	expect_eq "tune $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
+done
+tune --calibration "$scratch/none" "$scratch"/h.*
+expect_eq "tune without a calibration: status 1" "$rc" 1
+expect_match "tune without a calibration says what to do" "$(cat "$scratch/err")" 'run memshim tune --calibrate first'
+finish

@@ -1,0 +1,61 @@
+/* Call-size distributions for memshim bench: sizes drawn the way real
+ * programs call, so that a branch predictor cannot learn one size. */
+#ifndef MEMSHIM_BENCH_DIST_H
+#define MEMSHIM_BENCH_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct size_prob {
+	size_t size;
+	double probability; /* any non-negative weight; the table is normalised */
+};
+
+struct size_dist {
+	char name[64];
+	size_t count;
+	size_t *sizes;   /* ascending */
+	double *cumulative; /* cumulative[i]: probability of sizes[0..i] */
+	double mean;
+	size_t max;
+	double overlap;  /* probability that memmove's buffers overlap */
+	int function;    /* the one base function it is for (a dump's); -1: any */
+	/* Pointer alignments (1, 2, 4 ... 64) and their cumulative probabilities; none: any. */
+	unsigned align_count;
+	unsigned align[8];
+	double align_cumulative[8];
+};
+
+/* Builds a distribution from a table of sizes and weights: the entry point
+ * for any source of sizes (a CSV file below; a histogram dump of recorded
+ * calls can plug in here).  NULL and a message in `error` if the table is
+ * empty or has no positive weight. */
+struct size_dist *size_dist_from_table(const char *name, const struct size_prob *table, size_t count,
+				       char *error, size_t error_size);
+
+/* Reads a CSV file in either format of data/distributions/README.md:
+ * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
+struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
+
+/* Reads a histogram dump (shim/histogram_format.h): a distribution for
+ * each function with calls, named "memcpy:FILE" and for that function
+ * only, one size per bucket (its mean) weighted by its calls.  Puts up to
+ * FN_COUNT in out and returns how many; 0 and a message on failure. */
+unsigned size_dist_load_dump(const char *path, struct size_dist **out, char *error, size_t error_size);
+
+/* Whether the file starts like a histogram dump. */
+int size_dist_is_dump(const char *path);
+
+void size_dist_free(struct size_dist *d);
+
+/* One size, from 64 random bits. */
+size_t size_dist_draw(const struct size_dist *d, uint64_t random);
+
+/* One alignment (a power of two up to 64), from 64 random bits; 1 if the distribution has none. */
+unsigned size_dist_draw_align(const struct size_dist *d, uint64_t random);
+
+/* The folder holding the built-in distributions: $MEMSHIM_DISTRIBUTIONS, the
+ * build tree, the installed share/memshim, or the configured one; NULL if none. */
+const char *bench_distribution_dir(void);
+
+#endif

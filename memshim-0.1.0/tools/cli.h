@@ -1,0 +1,44 @@
+/* Pieces shared by the memshim subcommands. */
+#ifndef MEMSHIM_CLI_H
+#define MEMSHIM_CLI_H
+
+#include <stdbool.h>
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+	const char *summary;
+};
+
+/* Runs the subcommand named by argv[1]; prints usage for none, --help or
+ * help, COMMAND's help for help COMMAND, and the version for --version or -V. */
+int cli_main(int argc, char **argv, const struct cli_command *commands);
+
+/* Prints `help` and returns true when argv (before a "--" if stop_at_dashes)
+ * holds -h or --help. */
+bool cli_wants_help(int argc, char **argv, const char *help, bool stop_at_dashes);
+
+/* A file of memshim's: $VARIABLE if set (NULL, with a message, if it
+ * cannot be read), else the path relative to the directory above this
+ * program's own, in the build tree or in the install prefix, else the
+ * configured path; NULL if none can be read. */
+const char *cli_locate(const char *variable, const char *from_build_tree, const char *from_prefix,
+                       const char *configured);
+
+/* The path of libmemshim.so: $MEMSHIM_LIBRARY, else next to this program
+ * (build tree or install prefix), else the configured libdir.  NULL (and a
+ * message) if none exists. */
+const char *cli_library_path(void);
+
+/* The program file execvp() would run for `name` (to free), or NULL. */
+char *cli_find_program(const char *name);
+
+/* Sets LD_PRELOAD in this process's environment for running `program`:
+ * any LD_PRELOAD already set, then the program's own shared libraries,
+ * then libmemshim.so.  Listing the program's libraries first makes the
+ * dynamic linker relocate libmemshim.so before them, so their references
+ * to memcpy never reach our resolvers before we are relocated (glibc then
+ * prints "Relink ... for IFUNC symbol"; see README, "Start-up order"). */
+int cli_preload_library(const char *program);
+
+#endif

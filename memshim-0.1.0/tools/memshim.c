@@ -1,0 +1,256 @@
+/* memshim: the command-line tool.  One subcommand per function below; each
+ * takes --help. */
+#include "config.h"
+
+#include "dispatch/config.h"
+#include "dispatch/cpu_features.h"
+#include "dispatch/variants.h"
+#include "tools/ab.h"
+#include "tools/bench.h"
+#include "tools/cli.h"
+#include "tools/cli_options.h"
+#include "tools/cli_reach.h"
+#include "tools/glibc_info.h"
+#include "tools/report.h"
+#include "tools/tune.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *yes_no(bool b) { return b ? "yes" : "no"; }
+
+static void print_size(const char *label, size_t bytes)
+{
+	if (bytes == 0)
+		printf("  %-4s unknown\n", label);
+	else if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+		printf("  %-4s %zu MiB\n", label, bytes >> 20);
+	else
+		printf("  %-4s %zu KiB\n", label, bytes >> 10);
+}
+
+static const char info_help[] =
+	"usage: memshim info\n"
+	"Prints the CPU features that decide the choice of variant, the variants,\n"
+	"and what each function resolves to in a program started with the current\n"
+	"environment (MEMSHIM_* variables), and why.\n";
+
+static int cmd_info(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv, info_help, false))
+		return 0;
+	static const struct option none[] = { { 0 } };
+	const struct cli_syntax syntax = { "info", none, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, NULL, NULL, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_usage_error("info", "unexpected argument %s", argv[first]);
+	const struct cpu_features *f = cpu_features();
+	printf("CPU: %s, family %u (0x%x), model %u (0x%x)\n", f->vendor, f->family, f->family,
+	       f->model, f->model);
+	printf("  ERMS %s  FSRM %s  FZRM %s  FSRS %s  FSRC %s\n", yes_no(f->erms), yes_no(f->fsrm),
+	       yes_no(f->fzrm), yes_no(f->fsrs), yes_no(f->fsrc));
+	printf("  AVX2 %s  AVX-512 F %s  BW %s  VL %s  BMI2 %s  (vector features count only if the OS saves their state)\n",
+	       yes_no(f->avx2), yes_no(f->avx512f), yes_no(f->avx512bw), yes_no(f->avx512vl), yes_no(f->bmi2));
+	printf("Caches:\n");
+	print_size("L1d", f->l1d_bytes);
+	print_size("L2", f->l2_bytes);
+	print_size("L3", f->l3_bytes);
+
+	printf("Variants:\n");
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *v = &variant_table[i];
+		printf("  %-11s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
+	}
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant per function for this CPU):\n");
+	const struct variant *picks;
+	const char *why, *policy;
+	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
+		printf("  %-8s", policy);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			config_policy(i, (enum base_function)fn, &picks, &why);
+			printf("%s %s %s", fn ? "," : "", base_function_names[fn], picks->name);
+		}
+		printf(" (%s)\n", why);
+	}
+
+	const struct config *c = config_get();
+	printf("A program started now with this environment gets:\n");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct line l;
+		line_start(&l);
+		config_describe(c, (enum base_function)fn, &l);
+		printf("  %.*s\n", (int)l.len, l.text);
+	}
+	printf("  (mempcpy and __memcpy_chk follow memcpy; __memmove_chk and bcopy follow memmove;\n"
+	       "   __memset_chk, bzero and explicit_bzero follow memset)\n");
+	struct line l;
+	line_start(&l);
+	config_describe_thresholds(c, &l);
+	printf("  %.*s\n", (int)l.len, l.text);
+	glibc_info_print();
+	return 0;
+}
+
+static const char run_help[] =
+	"usage: memshim run [OPTIONS] -- COMMAND [ARGS...]\n"
+	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set,\n"
+	"and after COMMAND's own shared libraries, so that it is relocated first).\n"
+	"Options set the matching MEMSHIM_* variables:\n"
+	"  --impl VARIANT          MEMSHIM_IMPL: the variant (or policy: kernel, auto)\n"
+	"                          for every function\n"
+	"  --erms-threshold BYTES  MEMSHIM_ERMS_THRESHOLD (erms: rep movsb from here)\n"
+	"  --stosb-threshold BYTES MEMSHIM_STOSB_THRESHOLD (erms: rep stosb from here)\n"
+	"  --auto-movsb-threshold BYTES  MEMSHIM_AUTO_MOVSB_THRESHOLD (*_erms vector\n"
+	"                          variants: rep movsb from here)\n"
+	"  --auto-stosb-threshold BYTES  MEMSHIM_AUTO_STOSB_THRESHOLD (*_erms vector\n"
+	"                          variants: rep stosb from here)\n"
+	"  --nt-threshold BYTES    MEMSHIM_NT_THRESHOLD (vector variants: non-temporal\n"
+	"                          stores from here)\n"
+	"  --verbose               MEMSHIM_VERBOSE=1: print the choice at start\n"
+	"The library is $MEMSHIM_LIBRARY if set, else the installed one.  A program\n"
+	"LD_PRELOAD cannot reach (static, Go without cgo) is run all the same, after\n"
+	"one line that says so.\n"
+	"Exit status: COMMAND's own; 126 when it cannot be run, 127 when it is not\n"
+	"found; 1 when the library is not found; 2 for a usage error.\n";
+
+/* The options of `memshim run`; each sets a MEMSHIM_* variable. */
+enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT };
+
+static const char *const size_variables[] = {
+	[RUN_ERMS] = "MEMSHIM_ERMS_THRESHOLD",
+	[RUN_STOSB] = "MEMSHIM_STOSB_THRESHOLD",
+	[RUN_AUTO_MOVSB] = "MEMSHIM_AUTO_MOVSB_THRESHOLD",
+	[RUN_AUTO_STOSB] = "MEMSHIM_AUTO_STOSB_THRESHOLD",
+	[RUN_NT] = "MEMSHIM_NT_THRESHOLD",
+};
+
+static const struct option run_options[] = {
+	{ "impl", required_argument, NULL, RUN_IMPL },
+	{ "verbose", no_argument, NULL, RUN_VERBOSE },
+	{ "erms-threshold", required_argument, NULL, RUN_ERMS },
+	{ "stosb-threshold", required_argument, NULL, RUN_STOSB },
+	{ "auto-movsb-threshold", required_argument, NULL, RUN_AUTO_MOVSB },
+	{ "auto-stosb-threshold", required_argument, NULL, RUN_AUTO_STOSB },
+	{ "nt-threshold", required_argument, NULL, RUN_NT },
+	{ 0 },
+};
+
+static int set_variable(const char *variable, const char *value)
+{
+	if (setenv(variable, value, 1) == 0)
+		return 0;
+	fprintf(stderr, "memshim run: cannot set %s: %s\n", variable, strerror(errno));
+	return CLI_FAILED;
+}
+
+static int apply_run_option(void *context, int id, const char *option, const char *value)
+{
+	(void)context;
+	if (id == RUN_VERBOSE)
+		return set_variable("MEMSHIM_VERBOSE", "1");
+	if (id == RUN_IMPL) {
+		if (!config_name_known(value)) {
+			fprintf(stderr, "memshim run: --impl \"%s\" is not a variant or policy; try `memshim info`\n",
+			        value);
+			return CLI_USAGE;
+		}
+		return set_variable("MEMSHIM_IMPL", value);
+	}
+	unsigned long long n;
+	const char *problem = parse_byte_count(value, 1ull << 40, &n);
+	if (problem) {
+		fprintf(stderr, "memshim run: %s \"%s\" %s\n", option, value, problem);
+		return CLI_USAGE;
+	}
+	return set_variable(size_variables[id], value);
+}
+
+/* A relative MEMSHIM_HIST is taken by each process from the directory it
+ * starts in; made absolute here, every process of the command dumps where
+ * the user meant. */
+static int absolute_hist_path(void)
+{
+	const char *path = getenv("MEMSHIM_HIST");
+	char cwd[PATH_MAX];
+	if (!path || !*path || path[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof cwd)) {
+		fprintf(stderr, "memshim run: MEMSHIM_HIST=%s is relative and the working directory is unknown\n", path);
+		return -1;
+	}
+	size_t size = strlen(cwd) + strlen(path) + 2;
+	char *absolute = malloc(size);
+	if (!absolute)
+		return -1;
+	snprintf(absolute, size, "%s/%s", cwd, path);
+	int rc = setenv("MEMSHIM_HIST", absolute, 1);
+	free(absolute);
+	return rc;
+}
+
+/* As a shell does: 127 when there is no such command, 126 when there is
+ * one that cannot be run. */
+static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
+
+/* Whether LD_PRELOAD is unset or begins with an ASan runtime, so that
+ * cli_preload_library leaves or puts the runtime first (it is one of the
+ * program's own libraries, which come before libmemshim.so). */
+static bool asan_runtime_first(const char *preload)
+{
+	if (!preload || !*preload)
+		return true;
+	size_t len = strcspn(preload, ": ");
+	const char *name = preload;
+	for (const char *p = preload; p < preload + len; p++)
+		if (*p == '/')
+			name = p + 1;
+	return strncmp(name, "libasan.so", 10) == 0;
+}
+
+/* One line when LD_PRELOAD cannot reach the program, which runs all the same. */
+static void say_if_unreachable(const char *name)
+{
+	char *path = cli_find_program(name), why[512];
+	enum cli_reach reach = path ? cli_preload_reachable(path, name, why, sizeof why) : REACH_OK;
+	if (reach != REACH_OK && !(reach == REACH_ASAN && asan_runtime_first(getenv("LD_PRELOAD"))))
+		fprintf(stderr, "memshim run: %s\n", why);
+	free(path);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv, run_help, true))
+		return 0;
+	const struct cli_syntax syntax = { "run", run_options, true };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_run_option, NULL, &first);
+	if (rc)
+		return rc;
+	say_if_unreachable(argv[first]);
+	if (cli_preload_library(argv[first]) != 0 || absolute_hist_path() != 0)
+		return CLI_FAILED;
+	execvp(argv[first], argv + first);
+	int error = errno;
+	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[first], strerror(error));
+	return exec_failure_status(error);
+}
+
+static const struct cli_command commands[] = {
+	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },
+	{ "run", cmd_run, "run a program with the library preloaded" },
+	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
+	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
+	{ "ab", cmd_ab, "time a command under several settings, interleaved" },
+	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },
+	{ NULL, NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	return cli_main(argc, argv, commands);
+}

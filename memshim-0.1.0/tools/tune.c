@@ -1,0 +1,477 @@
+/* memshim tune: from recorded histograms and this machine's cost curves
+ * (tools/cost_model.h), the variant and thresholds that would cost the
+ * recorded calls least, as the environment line to use. */
+#include "config.h"
+
+#include "dispatch/auto_policy.h"
+#include "dispatch/calibration.h"
+#include "dispatch/cpu_features.h"
+#include "shim/histogram_format.h"
+#include "tools/cli.h"
+#include "tools/cli_options.h"
+#include "tools/tune.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char tune_help[] =
+	"usage: memshim tune [--calibration FILE] HIST...\n"
+	"       memshim tune --calibrate [--calibration FILE] [HIST...]\n"
+	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
+	"the time each variant and threshold would spend in memcpy, memmove and\n"
+	"memset: sum over size buckets of calls x cost(variant, size).  Prints the\n"
+	"best setting as an environment line, and its predicted saving against the\n"
+	"default and against glibc, with the spread over the calibration's rounds.\n"
+	"  --calibrate          measure the cost curves (about a minute) and write\n"
+	"                       them, with the auto policy's best thresholds for this\n"
+	"                       machine (which the library then reads at start-up)\n"
+	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
+	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
+	"                       ~/.cache/memshim/calibration)\n"
+	"The prediction covers the time inside these functions only.\n";
+
+#define MAX_FILES 256
+
+struct options {
+	bool calibrate, tiny;
+	const char *calibration;
+	const char *files[MAX_FILES];
+	unsigned file_count;
+};
+
+static int usage_error(const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	fputs("memshim tune: ", stderr);
+	vfprintf(stderr, format, args);
+	fputs(" (see memshim tune --help)\n", stderr);
+	va_end(args);
+	return 2;
+}
+
+enum { TUNE_CALIBRATE = 1, TUNE_TINY, TUNE_CALIBRATION };
+
+/* --tiny, not in the help: a calibration of about a second, for the tests. */
+static const struct option tune_options[] = {
+	{ "calibrate", no_argument, NULL, TUNE_CALIBRATE },
+	{ "tiny", no_argument, NULL, TUNE_TINY },
+	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
+	{ 0 },
+};
+
+static int apply_option(void *context, int id, const char *name, const char *value)
+{
+	struct options *o = context;
+	if (id == TUNE_CALIBRATE)
+		o->calibrate = true;
+	else if (id == TUNE_TINY)
+		o->tiny = true;
+	else if (!value[0])
+		return usage_error("%s needs a file name", name);
+	else
+		o->calibration = value;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	*o = (struct options){ 0 };
+	const struct cli_syntax syntax = { "tune", tune_options, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
+	if (rc)
+		return rc;
+	for (int i = first; i < argc; i++) {
+		if (o->file_count == MAX_FILES)
+			return usage_error("more than %d histogram files", MAX_FILES);
+		o->files[o->file_count++] = argv[i];
+	}
+	if (!o->calibrate && !o->file_count)
+		return usage_error("no histogram files given (and no --calibrate)");
+	return 0;
+}
+
+/* ---- composing settings from the curves ---- */
+
+const struct cm_curve *calibration_curve(const struct calibration *c, enum base_function fn, const char *name)
+{
+	for (unsigned i = 0; i < c->count; i++)
+		if (c->curves[i].fn == fn && strcmp(c->curves[i].name, name) == 0)
+			return &c->curves[i].curve;
+	return NULL;
+}
+
+void tune_builtin_thresholds(double t[T_COUNT])
+{
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	t[T_ERMS] = ERMS_THRESHOLD_DEFAULT;
+	t[T_STOSB] = STOSB_THRESHOLD_DEFAULT;
+	t[T_AUTO_MOVSB] = (double)builtin.auto_movsb;
+	t[T_AUTO_STOSB] = (double)builtin.auto_stosb;
+	t[T_NT] = (double)builtin.nt;
+}
+
+/* Bytes per vector of a vector variant ("avx2", "avx2_erms"); 0 for others. */
+static unsigned vector_width(const char *variant)
+{
+	static const struct {
+		const char *prefix;
+		unsigned width;
+	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 } };
+	for (unsigned i = 0; i < 3; i++)
+		if (strncmp(variant, widths[i].prefix, strlen(widths[i].prefix)) == 0)
+			return widths[i].width;
+	return 0;
+}
+
+static bool has_band(const char *variant)
+{
+	return strcmp(variant, "erms") == 0 || strstr(variant, "_erms") != NULL;
+}
+
+/* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
+static enum threshold_name band_threshold(enum base_function fn, const char *variant)
+{
+	if (!has_band(variant))
+		return T_COUNT;
+	if (strcmp(variant, "erms") == 0)
+		return fn == FN_MEMSET ? T_STOSB : T_ERMS;
+	return fn == FN_MEMSET ? T_AUTO_STOSB : T_AUTO_MOVSB;
+}
+
+static enum threshold_name above_threshold(const char *variant)
+{
+	return vector_width(variant) ? T_NT : T_COUNT;
+}
+
+/* The setting `variant` with thresholds t makes of fn's curves: how the
+ * variant's code chooses its pieces by size.  False if a curve is missing. */
+static bool compose(const struct calibration *c, enum base_function fn, const char *variant,
+		    const double t[T_COUNT], struct cm_setting *s)
+{
+	unsigned width = vector_width(variant);
+	enum threshold_name band = band_threshold(fn, variant);
+	char base[24], nt[32];
+	snprintf(base, sizeof base, "%.*s", (int)strcspn(variant, "_"), variant);
+	snprintf(nt, sizeof nt, "%s:nt", base);
+	*s = cm_fixed(calibration_curve(c, fn, width ? base : variant));
+	if (band != T_COUNT) {
+		s->band = calibration_curve(c, fn, "fsrm"); /* rep movsb / rep stosb */
+		s->band_from = t[band];
+	}
+	if (width) {
+		s->above = calibration_curve(c, fn, nt);
+		s->above_from = t[T_NT];
+		s->floor = 8.0 * width; /* up to 8 vectors: the short-copy code, always */
+	}
+	return s->below && (band == T_COUNT || s->band) && (!width || s->above);
+}
+
+/* The fields of the settings that follow threshold t. */
+static unsigned fields_of(enum threshold_name t, const char *const variant[FN_COUNT], struct cm_setting *s,
+			  const int *fns, unsigned n, double **fields)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (band_threshold((enum base_function)fns[i], variant[fns[i]]) == t)
+			fields[k++] = &s[fns[i]].band_from;
+		if (above_threshold(variant[fns[i]]) == t)
+			fields[k++] = &s[fns[i]].above_from;
+	}
+	return k;
+}
+
+/* Builds a term per function with calls; false if a curve is missing. */
+static bool make_terms(const struct calibration *c, const char *const variant[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct cm_setting *s,
+		       struct cm_term *terms, int *fns, unsigned *n)
+{
+	*n = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count)
+			continue;
+		if (!compose(c, (enum base_function)fn, variant[fn], t, &s[fn]))
+			return false;
+		terms[*n] = (struct cm_term){ &s[fn], &w[fn] };
+		fns[(*n)++] = fn;
+	}
+	return true;
+}
+
+/* Each threshold in turn set to its best value given the others; three
+ * passes, since a shared threshold (NT for every vector variant, erms for
+ * memcpy and memmove) moves the best value of the others little. */
+double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], double t[T_COUNT])
+{
+	static double candidates[512];
+	unsigned candidate_count = cm_threshold_candidates(candidates, 512), n;
+	struct cm_setting s[FN_COUNT];
+	struct cm_term terms[FN_COUNT];
+	int fns[FN_COUNT];
+	if (!make_terms(c, variant, w, t, s, terms, fns, &n))
+		return -1;
+	for (int pass = 0; pass < 3; pass++)
+		for (int th = 0; th < T_COUNT; th++) {
+			double *fields[2 * FN_COUNT];
+			unsigned k = fields_of((enum threshold_name)th, variant, s, fns, n, fields);
+			if (k) {
+				cm_best_threshold(terms, n, fields, k, candidates, candidate_count);
+				t[th] = *fields[0];
+			}
+		}
+	return cm_sum(terms, n, CM_MEDIAN);
+}
+
+/* ---- the prediction ---- */
+
+struct candidate {
+	const char *variant;
+	double total;
+	double t[T_COUNT];
+};
+
+static int by_total(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	return (x->total > y->total) - (x->total < y->total);
+}
+
+/* Appends "erms 2048, nt 25165824" for the thresholds variant reads in fn. */
+static void thresholds_text(enum base_function fn, const char *variant, const double t[T_COUNT], char *out,
+			    size_t size)
+{
+	enum threshold_name used[2] = { band_threshold(fn, variant), above_threshold(variant) };
+	size_t len = 0;
+	out[0] = '\0';
+	for (int i = 0; i < 2; i++)
+		if (used[i] != T_COUNT && len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s%s %.0f", len ? ", " : "",
+						config_threshold_variable(used[i]) + 8, t[used[i]]);
+}
+
+/* Every usable variant at its own best thresholds for fn alone, best first. */
+static unsigned rank_variants(const struct calibration *c, enum base_function fn, const struct cm_workload *w,
+			      struct candidate *out)
+{
+	static struct cm_workload only[FN_COUNT];
+	unsigned n = 0;
+	memset(only, 0, sizeof only);
+	only[fn] = *w;
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *v = &variant_table[i];
+		const char *chosen[FN_COUNT] = { v->name, v->name, v->name };
+		if (!variant_usable(v))
+			continue;
+		out[n].variant = v->name;
+		tune_builtin_thresholds(out[n].t);
+		out[n].total = tune_thresholds(c, chosen, only, out[n].t);
+		n += out[n].total >= 0; /* a curve missing: left out */
+	}
+	qsort(out, n, sizeof *out, by_total);
+	return n;
+}
+
+static void print_ranking(const struct calibration *c, enum base_function fn, const struct function_histogram *h,
+			  const struct candidate *r, unsigned n, double glibc)
+{
+	uint64_t calls = 0, bytes = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		calls += h->calls[b];
+		bytes += h->bytes[b];
+	}
+	printf("\n%s: %llu calls, %.1f MiB; predicted %s in %s, each variant at its best thresholds:\n",
+	       base_function_names[fn], (unsigned long long)calls, (double)bytes / (1 << 20), c->unit,
+	       base_function_names[fn]);
+	printf("  %-12s %14s %9s  %s\n", "variant", c->unit, "vs glibc", "thresholds");
+	for (unsigned i = 0; i < n; i++) {
+		char text[160];
+		thresholds_text(fn, r[i].variant, r[i].t, text, sizeof text);
+		printf("  %-12s %14.4g %+8.1f%%  %s\n", r[i].variant, r[i].total,
+		       glibc > 0 ? 100 * (r[i].total - glibc) / glibc : 0, text);
+	}
+}
+
+static double glibc_total(const struct candidate *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(r[i].variant, "glibc") == 0)
+			return r[i].total;
+	return 0;
+}
+
+/* The environment line: MEMSHIM_IMPL when every function with calls takes
+ * the same variant and all have calls, else one variable per function; then
+ * every threshold those variants read. */
+static void print_env_line(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
+			   const double t[T_COUNT])
+{
+	static const char *const variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET" };
+	bool same = w[0].count && w[1].count && w[2].count && strcmp(variant[0], variant[1]) == 0 &&
+		    strcmp(variant[1], variant[2]) == 0;
+	bool used[T_COUNT] = { false };
+	const char *sep = "";
+	if (same)
+		printf("MEMSHIM_IMPL=%s", variant[0]), sep = " ";
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count)
+			continue;
+		if (!same)
+			printf("%s%s=%s", sep, variables[fn], variant[fn]), sep = " ";
+		enum threshold_name b = band_threshold((enum base_function)fn, variant[fn]);
+		enum threshold_name a = above_threshold(variant[fn]);
+		if (b != T_COUNT)
+			used[b] = true;
+		if (a != T_COUNT)
+			used[a] = true;
+	}
+	for (int th = 0; th < T_COUNT; th++)
+		if (used[th])
+			printf(" %s=%.0f", config_threshold_variable((enum threshold_name)th), t[th]);
+	printf("\n");
+}
+
+/* Predicted total of a whole setting (variants and thresholds), with its
+ * spread and its saving against base. */
+static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
+			  const double *tb, const char *const base[FN_COUNT], const double *tbase,
+			  const struct cm_workload w[FN_COUNT])
+{
+	struct cm_setting s[FN_COUNT], sb[FN_COUNT];
+	struct cm_term terms[FN_COUNT], base_terms[FN_COUNT];
+	int fns[FN_COUNT];
+	unsigned n;
+	if (!make_terms(c, best, w, tb, s, terms, fns, &n) || !make_terms(c, base, w, tbase, sb, base_terms, fns, &n))
+		return;
+	double mine = cm_sum(terms, n, CM_MEDIAN), theirs = cm_sum(base_terms, n, CM_MEDIAN);
+	struct cm_spread saving = cm_saving_spread(terms, base_terms, n, c->rounds);
+	printf("  against %s: %.4g %s; saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
+	       label, theirs, c->unit, theirs > 0 ? 100 * (theirs - mine) / theirs : 0, c->rounds,
+	       100 * saving.p10, 100 * saving.p90);
+}
+
+static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
+			     const struct cm_workload w[FN_COUNT])
+{
+	const char *why, *defaults[FN_COUNT], *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		defaults[fn] = config_default_variant((enum base_function)fn, &why)->name;
+	double builtin[T_COUNT];
+	tune_builtin_thresholds(builtin);
+	struct cm_setting s[FN_COUNT];
+	struct cm_term terms[FN_COUNT];
+	int fns[FN_COUNT];
+	unsigned n;
+	if (!make_terms(c, best, w, t, s, terms, fns, &n))
+		return;
+	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
+	printf("\nBest setting:\n");
+	print_env_line(best, w, t);
+	printf("Predicted: %.4g %s in these functions (p10..p90 over rounds: %.4g .. %.4g)\n",
+	       cm_sum(terms, n, CM_MEDIAN), c->unit, spread.p10, spread.p90);
+	char label[96];
+	snprintf(label, sizeof label, "the default (%s, %s, %s; built-in thresholds)", defaults[FN_MEMCPY],
+	         defaults[FN_MEMMOVE], defaults[FN_MEMSET]);
+	print_against(c, label, best, t, defaults, builtin, w);
+	print_against(c, "glibc", best, t, glibc, builtin, w);
+}
+
+static int predict(const struct calibration *c, const struct dump *d)
+{
+	static struct cm_workload w[FN_COUNT];
+	static struct candidate ranked[FN_COUNT][32];
+	const char *best[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	double t[T_COUNT];
+	tune_builtin_thresholds(t);
+	printf("memshim tune: %u dump(s); costs in %s (%s)\n", d->files, c->unit, c->clock);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		w[fn].count = 0;
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			cm_workload_add(&w[fn], (double)d->hist.fn[fn].calls[b], (double)d->hist.fn[fn].bytes[b]);
+		if (!w[fn].count)
+			continue;
+		unsigned n = rank_variants(c, (enum base_function)fn, &w[fn], ranked[fn]);
+		if (!n)
+			continue;
+		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n, glibc_total(ranked[fn], n));
+		best[fn] = ranked[fn][0].variant;
+		memcpy(t, ranked[fn][0].t, sizeof t); /* a start; shared thresholds are settled jointly below */
+	}
+	if (!w[0].count && !w[1].count && !w[2].count) {
+		printf("The dumps hold no calls: nothing to tune.\n");
+		return 0;
+	}
+	tune_thresholds(c, best, w, t);
+	print_prediction(c, best, t, w);
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static int calibrate(const char *path, bool tiny, struct calibration *c)
+{
+	char why[600];
+	time_t start = time(NULL);
+	int rc = tune_measure(c, tiny);
+	if (rc)
+		return rc;
+	if (!calibration_write(path, c, why, sizeof why)) {
+		fprintf(stderr, "memshim tune: %s\n", why);
+		return 1;
+	}
+	printf("memshim tune: calibrated in %ld s, %u curves, costs in %s (%s)\n", (long)(time(NULL) - start),
+	       c->count, c->unit, c->clock);
+	printf("  wrote %s; the auto policy's thresholds for this machine: rep movsb from %zu B,\n"
+	       "  rep stosb from %zu B, non-temporal from %zu B (the library reads them at start-up)\n",
+	       path, c->auto_movsb, c->auto_stosb, c->nt);
+	return 0;
+}
+
+static int read_dumps(const struct options *o, struct dump *d)
+{
+	char why[400];
+	for (unsigned i = 0; i < o->file_count; i++)
+		if (!hist_read_file(o->files[i], d, why, sizeof why)) {
+			fprintf(stderr, "memshim tune: %s: %s\n", o->files[i], why);
+			return 2;
+		}
+	return 0;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv, tune_help, false))
+		return 0;
+	struct options o;
+	int rc = parse_options(argc, argv, &o);
+	char path[4096];
+	bool named;
+	if (rc)
+		return rc;
+	if (o.calibration)
+		snprintf(path, sizeof path, "%s", o.calibration);
+	else if (!calibration_path(path, sizeof path, &named))
+		return usage_error("no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
+	static struct dump d;
+	hist_dump_init(&d);
+	rc = read_dumps(&o, &d); /* before a minute of calibration, not after */
+	struct calibration *c = malloc(sizeof *c);
+	char why[600];
+	if (!rc && !c)
+		rc = 1;
+	if (!rc && o.calibrate)
+		rc = calibrate(path, o.tiny, c);
+	else if (!rc && !calibration_read(path, c, why, sizeof why)) {
+		fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
+		rc = 1;
+	}
+	if (!rc && o.file_count)
+		rc = predict(c, &d);
+	free(c);
+	hist_dump_free(&d);
+	return rc;
+}
