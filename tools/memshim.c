@@ -37,7 +37,8 @@ static const char info_help[] =
 	"usage: memshim info\n"
 	"Prints the CPU features that decide the choice of variant, the variants,\n"
 	"and what each function resolves to in a program started with the current\n"
-	"environment (MEMSHIM_* variables), and why.\n";
+	"environment (MEMSHIM_* variables), and why; then, beside it, glibc's own\n"
+	"choice here and its thresholds (ld.so --list-diagnostics).\n";
 
 static int cmd_info(int argc, char **argv)
 {
