@@ -264,6 +264,26 @@ for form in "--impl=scalar" "--impl scalar"; do
 	"$tool" run $form --erms-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_ERMS_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
 	expect_eq "memshim run $form: status, variables, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" "0:scalar 4K:"
 done
+MEMSHIM_HIST=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null
+for form in "--top=3 --svg=$scratch/a.svg" "--top 3 --svg $scratch/b.svg"; do
+	# shellcheck disable=SC2086
+	"$tool" report "$scratch/dump" $form >"$scratch/out" 2>"$scratch/err"
+	expect_eq "memshim report $form: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+done
+expect_eq "memshim report --svg=FILE and --svg FILE: both plots written" "$(ls "$scratch"/?.svg | wc -l)" 2
+"$tool" bench --rounds=3 --functions=memcpy --cases=sweep --sizes=64 --variants=scalar --csv="$scratch/b.csv" \
+	>/dev/null 2>"$scratch/err"
+expect_eq "memshim bench --opt=value: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+expect_match "memshim bench --variants=scalar --csv=FILE: scalar timed" "$(cat "$scratch/b.csv")" '^memcpy,scalar,sweep,64,'
+"$tool" ab --runs=1 --impl=glibc -- true >"$scratch/out" 2>"$scratch/err"
+expect_eq "memshim ab --runs=1 --impl=glibc: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+expect_match "memshim ab --runs=1: one run" "$(cat "$scratch/out")" '^memshim ab: 1 runs of each of 1 settings'
+for form in "--calibration=$scratch/no-calibration" "--calibration $scratch/no-calibration"; do
+	# shellcheck disable=SC2086
+	"$tool" tune "$scratch/dump" $form >/dev/null 2>"$scratch/err"
+	expect_match "memshim tune $form: the file is the one named (status 1)" "$?:$(cat "$scratch/err")" \
+		"^1:memshim tune: .*$scratch/no-calibration"
+done
 
 # --help everywhere: status 0, text on stdout, nothing on stderr.
 for args in --help -h help "info --help" "info -h" "run --help" "run -h" "run --impl erms --help" \
