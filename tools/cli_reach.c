@@ -2,6 +2,7 @@
 
 #include "tools/cli_reach.h"
 
+#include "tools/cli.h"
 #include "tools/elf_file.h"
 
 #include <stdio.h>
@@ -85,9 +86,33 @@ enum cli_reach cli_preload_reachable(const char *path, const char *name, char *w
 	 * the program, which is always first. */
 	if (p.asan_runtime[0]) {
 		snprintf(why, size, "%s uses AddressSanitizer, whose runtime must come first in LD_PRELOAD: "
-		                    "set LD_PRELOAD=%s:OTHERS, or leave it unset (memshim run then puts it first)",
+		                    "set LD_PRELOAD=%s:OTHERS, or leave it unset (memshim then puts it first)",
 		         name, p.asan_runtime);
 		return REACH_ASAN;
 	}
 	return REACH_OK;
+}
+
+/* Whether LD_PRELOAD is unset or begins with an ASan runtime, so that
+ * cli_preload_library leaves or puts the runtime first (it is one of the
+ * program's own libraries, which come before libmemshim.so). */
+static bool asan_runtime_first(const char *preload)
+{
+	if (!preload || !*preload)
+		return true;
+	size_t len = strcspn(preload, ": ");
+	const char *name = preload;
+	for (const char *p = preload; p < preload + len; p++)
+		if (*p == '/')
+			name = p + 1;
+	return strncmp(name, "libasan.so", 10) == 0;
+}
+
+void cli_say_if_unreachable(const char *command, const char *name)
+{
+	char *path = cli_find_program(name), why[512];
+	enum cli_reach reach = path ? cli_preload_reachable(path, name, why, sizeof why) : REACH_OK;
+	if (reach != REACH_OK && !(reach == REACH_ASAN && asan_runtime_first(getenv("LD_PRELOAD"))))
+		fprintf(stderr, "memshim %s: %s\n", command, why);
+	free(path);
 }

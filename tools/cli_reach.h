@@ -19,4 +19,11 @@ enum cli_reach {
  * read counts as REACH_OK: running it will say what is wrong. */
 enum cli_reach cli_preload_reachable(const char *path, const char *name, char *why, size_t size);
 
+/* Prints "memshim COMMAND: <why>" when LD_PRELOAD cannot reach the program
+ * `name` (as execvp would find it).  For an ASan program, only when
+ * LD_PRELOAD is set and does not begin with its runtime: otherwise
+ * cli_preload_library puts the runtime, one of the program's own
+ * libraries, first. */
+void cli_say_if_unreachable(const char *command, const char *name);
+
 #endif

@@ -199,31 +199,6 @@ static int absolute_hist_path(void)
  * one that cannot be run. */
 static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
 
-/* Whether LD_PRELOAD is unset or begins with an ASan runtime, so that
- * cli_preload_library leaves or puts the runtime first (it is one of the
- * program's own libraries, which come before libmemshim.so). */
-static bool asan_runtime_first(const char *preload)
-{
-	if (!preload || !*preload)
-		return true;
-	size_t len = strcspn(preload, ": ");
-	const char *name = preload;
-	for (const char *p = preload; p < preload + len; p++)
-		if (*p == '/')
-			name = p + 1;
-	return strncmp(name, "libasan.so", 10) == 0;
-}
-
-/* One line when LD_PRELOAD cannot reach the program, which runs all the same. */
-static void say_if_unreachable(const char *name)
-{
-	char *path = cli_find_program(name), why[512];
-	enum cli_reach reach = path ? cli_preload_reachable(path, name, why, sizeof why) : REACH_OK;
-	if (reach != REACH_OK && !(reach == REACH_ASAN && asan_runtime_first(getenv("LD_PRELOAD"))))
-		fprintf(stderr, "memshim run: %s\n", why);
-	free(path);
-}
-
 static int cmd_run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, run_help, true))
@@ -232,7 +207,7 @@ static int cmd_run(int argc, char **argv)
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_run_option, NULL, &first);
 	if (rc)
 		return rc;
-	say_if_unreachable(argv[first]);
+	cli_say_if_unreachable("run", argv[first]);
 	if (cli_preload_library(argv[first]) != 0 || absolute_hist_path() != 0)
 		return CLI_FAILED;
 	execvp(argv[first], argv + first);
