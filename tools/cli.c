@@ -41,7 +41,7 @@ static int unknown_command(const char *name, const struct cli_command *commands)
 /* memshim help [COMMAND]: COMMAND's own --help, or the list of commands. */
 static int help(int argc, char **argv, const struct cli_command *commands)
 {
-	if (argc < 3) {
+	if (argc < 3 || strcmp(argv[2], "help") == 0) {
 		print_usage(stdout, commands);
 		return 0;
 	}
