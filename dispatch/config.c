@@ -16,6 +16,13 @@ struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb 
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
 #define THRESHOLD_MAX (1ull << 40)
 
+/* The limits of the recording variables, plain numbers so that the
+ * messages can spell them (TEXT_OF). */
+#define HIST_INTERVAL_MAX 1000000
+#define CALLSITES_MAX 1073741824
+#define TEXT_OF(number) TEXT_OF_(number)
+#define TEXT_OF_(number) #number
+
 static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE",
 	                                                      "MEMSHIM_MEMSET" };
 
@@ -374,17 +381,23 @@ static void print_choices(const struct config *c)
 	}
 }
 
-/* A whole number in [min, max] from decimal digits, or NULL and the problem. */
+/* A whole number in [min, max] from decimal digits only, or NULL and the
+ * problem, in words that fit any unit (max far below ULLONG_MAX / 10, so
+ * that no step can overflow). */
 static const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
                                unsigned long long *out)
 {
-	const char *problem = parse_byte_count(text, max, out);
-	if (problem)
-		return problem;
-	for (const char *p = text; *p; p++)
-		if (*p < '0' || *p > '9')
-			return "is not a whole number";
-	return *out < min ? "is too small" : NULL;
+	unsigned long long n = 0;
+	const char *p = text;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((n = n * 10 + (unsigned)(*p - '0')) > max)
+			return "is too large";
+	if (p == text || *p)
+		return "is not a whole number";
+	if (n < min)
+		return "is too small";
+	*out = n;
+	return NULL;
 }
 
 /* The working directory at start-up, with a trailing '/', into `out`; its
@@ -471,11 +484,13 @@ static void read_profile_rate(struct config *c)
 static void read_recording(struct config *c)
 {
 	unsigned long long n;
-	const char *value, *problem;
+	const char *value;
 	read_hist_path(c);
 	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
-		if ((problem = parse_count(value, 1, 1000000, &n)))
-			warn_bad_value("MEMSHIM_HIST_INTERVAL", value, problem, "no interval dumps", 0);
+		if (parse_count(value, 1, HIST_INTERVAL_MAX, &n))
+			warn_bad_value("MEMSHIM_HIST_INTERVAL", value,
+			               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
+			               "no interval dumps", 0);
 		else
 			c->hist_interval = (unsigned)n;
 	}
@@ -487,8 +502,10 @@ static void read_recording(struct config *c)
 			               "no signal dumps", 0);
 	}
 	if ((value = early_getenv("MEMSHIM_CALLSITES"))) {
-		if ((problem = parse_count(value, 1, 1u << 30, &n)))
-			warn_bad_value("MEMSHIM_CALLSITES", value, problem, "no call sites", 0);
+		if (parse_count(value, 1, CALLSITES_MAX, &n))
+			warn_bad_value("MEMSHIM_CALLSITES", value,
+			               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
+			               "no call sites", 0);
 		else
 			c->callsite_every = (unsigned)n;
 	}

@@ -8,6 +8,8 @@
 #ifndef MEMSHIM_ENTRY_SET_H
 #define MEMSHIM_ENTRY_SET_H
 
+#include "shim/memshim.h" /* its declarations are checked against the definitions here */
+
 #include <stddef.h>
 
 #define MEMSHIM_EXPORT __attribute__((visibility("default")))

@@ -226,8 +226,11 @@ cli "run options, no --" 2 "memshim run: no command given after --*" run --impl 
 cli "run --verbose, nothing after" 2 "memshim run: no command given after --*" run --verbose --
 cli "run unknown option" 2 "memshim run: unknown option --frobnicate*" run --frobnicate 1 -- true
 cli "run unknown option before --" 2 "memshim run: unknown option --frobnicate*" run --frobnicate -- true
-cli "run --verbose=1" 2 "memshim run: unknown option --verbose=1*" run --verbose=1 -- true
-cli "run --impl=erms" 2 "memshim run: unknown option --impl=erms*" run --impl=erms -- true
+cli "run --verbose=1" 2 "memshim run: --verbose takes no value*" run --verbose=1 -- true
+cli "run --auto (ambiguous)" 2 "memshim run: option --auto is ambiguous*" run --auto 1K -- true
+cli "run -x" 2 "memshim run: unknown option -x*" run -x -- true
+cli "run --impl= (empty)" 2 "memshim run: --impl \"\" is not a variant*" run --impl= -- true
+cli "run --erms-threshold=12Q" 2 "memshim run: --erms-threshold \"12Q\" *" run --erms-threshold=12Q -- true
 cli "run command without --" 2 "memshim run: \"true\" is not an option; put -- before the command*" run true
 cli "run --impl without value" 2 "memshim run: --impl needs a value*" run --impl
 cli "run --impl then --" 2 "memshim run: --impl needs a value*" run --impl -- true
@@ -242,15 +245,64 @@ for opt in --erms-threshold --stosb-threshold; do
 	done
 done
 cli "run a program that does not exist" 127 "memshim run: cannot run $scratch/none:*" run -- "$scratch/none"
+cli "run a command not on PATH" 127 "memshim run: cannot run memshim-no-such-command:*" run -- memshim-no-such-command
+: >"$scratch/not-executable"
+cli "run a file that is not executable" 126 "memshim run: cannot run $scratch/not-executable:*" run -- "$scratch/not-executable"
+cli "run a directory" 126 "memshim run: cannot run $scratch:*" run -- "$scratch"
+for cmd in report bench tune ab info; do
+	cli "$cmd --bogus (the option is blamed, not a file)" 2 "memshim $cmd: unknown option --bogus *" $cmd --bogus FILE
+done
+cli "report --top without a value" 2 "memshim report: --top needs a value*" report --top
+cli "report --top=x" 2 "memshim report: --top \"x\" is not a whole number*" report --top=x FILE
+cli "report --json=1" 2 "memshim report: --json takes no value*" report --json=1 FILE
+cli "bench --rounds= (the option named in full)" 2 "memshim bench: --rounds needs a value*" bench --roun=
+cli "usage: help bogus" 2 'memshim: unknown command "bogus"*' help bogus
+
+# --opt=value and --opt value alike, in every subcommand that takes values.
+for form in "--impl=scalar" "--impl scalar"; do
+	# shellcheck disable=SC2086
+	"$tool" run $form --erms-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_ERMS_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
+	expect_eq "memshim run $form: status, variables, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" "0:scalar 4K:"
+done
+MEMSHIM_HIST=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null
+for form in "--top=3 --svg=$scratch/a.svg" "--top 3 --svg $scratch/b.svg"; do
+	# shellcheck disable=SC2086
+	"$tool" report "$scratch/dump" $form >"$scratch/out" 2>"$scratch/err"
+	expect_eq "memshim report $form: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+done
+expect_eq "memshim report --svg=FILE and --svg FILE: both plots written" "$(ls "$scratch"/?.svg | wc -l)" 2
+"$tool" bench --rounds=3 --functions=memcpy --cases=sweep --sizes=64 --variants=scalar --csv="$scratch/b.csv" \
+	>/dev/null 2>"$scratch/err"
+expect_eq "memshim bench --opt=value: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+expect_match "memshim bench --variants=scalar --csv=FILE: scalar timed" "$(cat "$scratch/b.csv")" '^memcpy,scalar,sweep,64,'
+"$tool" ab --runs=1 --impl=glibc -- true >"$scratch/out" 2>"$scratch/err"
+expect_eq "memshim ab --runs=1 --impl=glibc: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+expect_match "memshim ab --runs=1: one run" "$(cat "$scratch/out")" '^memshim ab: 1 runs of each of 1 settings'
+for form in "--calibration=$scratch/no-calibration" "--calibration $scratch/no-calibration"; do
+	# shellcheck disable=SC2086
+	"$tool" tune "$scratch/dump" $form >/dev/null 2>"$scratch/err"
+	expect_match "memshim tune $form: the file is the one named (status 1)" "$?:$(cat "$scratch/err")" \
+		"^1:memshim tune: .*$scratch/no-calibration"
+done
 
 # --help everywhere: status 0, text on stdout, nothing on stderr.
-for args in --help -h help "info --help" "info -h" "run --help" "run -h" "run --impl erms --help"; do
+for args in --help -h help "info --help" "info -h" "run --help" "run -h" "run --impl erms --help" \
+	"help info" "help run" "help report" "help bench" "help tune" "help ab" "help help"; do
 	# shellcheck disable=SC2086
 	"$tool" $args >"$scratch/out" 2>"$scratch/err"
 	rc=$?
 	expect_eq "memshim $args: exit status" "$rc" 0
 	expect_match "memshim $args: usage on stdout" "$(cat "$scratch/out")" '^usage: memshim'
 	expect_eq "memshim $args: nothing on stderr" "$(cat "$scratch/err")" ""
+done
+# help CMD is CMD --help
+for cmd in info run report bench tune ab; do
+	expect_eq "memshim help $cmd is memshim $cmd --help" "$("$tool" help $cmd)" "$("$tool" $cmd --help)"
+done
+for args in --version -V; do
+	"$tool" $args >"$scratch/out" 2>"$scratch/err"
+	expect_eq "memshim $args: status, version, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" \
+		"0:memshim $(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h"):"
 done
 # --help after -- belongs to the command.
 "$tool" run -- sh -c 'echo "$1"' sh --help >"$scratch/out" 2>&1

@@ -89,6 +89,11 @@ for value in '' KILL SIGKILL STOP 9 19 SEGV SIGSEGV 11 CHLD 0 65 -10 usr1 Usr1 S
 	'USR1 ' ' USR1' USR3 "$huge" "$ten_k" "$ten_k_digits"; do
 	bad MEMSHIM_HIST_SIGNAL "$value"
 done
+# The message gives the unit of the variable.
+bad MEMSHIM_HIST_INTERVAL 0.5
+expect_match "MEMSHIM_HIST_INTERVAL=0.5: says seconds" "$err" 'is not a whole number of seconds from 1 to 1000000; '
+bad MEMSHIM_CALLSITES 1K
+expect_match "MEMSHIM_CALLSITES=1K: says what N is" "$err" 'is not a whole number from 1 to 1073741824 \(one call in N is sampled\); '
 # The good ones around the limits are accepted silently (so the checks can fail).
 for good in MEMSHIM_HIST_INTERVAL=1000000 MEMSHIM_CALLSITES=1073741824 MEMSHIM_HIST_SIGNAL=SIGUSR2 \
 	MEMSHIM_HIST_SIGNAL=10 MEMSHIM_HIST_SIGNAL=WINCH; do

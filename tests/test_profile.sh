@@ -60,7 +60,7 @@ expect_match "after exec: the new program's dump has samples" \
 	"$(grep -h '^profile' "$dir"/p.* | sort -k3 -n | tail -1)" '^profile 1000 [1-9][0-9]+ '
 
 preloaded env MEMSHIM_PROFILE=often MEMSHIM_HIST="$dir/bad.%p" true
-expect_match "a bad rate: one message" "$err" '^memshim: MEMSHIM_PROFILE="often" is not a number.*no profile'
+expect_match "a bad rate: one message" "$err" '^memshim: MEMSHIM_PROFILE="often" is not a whole number.*no profile'
 expect_eq "a bad rate: one line" "$(printf '%s\n' "$err" | wc -l)" 1
 preloaded env MEMSHIM_PROFILE=on true
 expect_match "without MEMSHIM_HIST: said" "$err" 'MEMSHIM_PROFILE need MEMSHIM_HIST; ignored'

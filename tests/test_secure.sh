@@ -33,9 +33,11 @@ cp "$MEMSHIM_LIBRARY" "$installed" && chown root:root "$installed" && chmod 4755
 chmod 755 "$scratch"
 mkdir "$scratch/bin" "$scratch/dumps"
 chmod 755 "$scratch/bin"
-for p in hist_program show_binding_now; do
-	cp "$top_builddir/tests/$p" "$scratch/bin/$p" && chown root:root "$scratch/bin/$p" &&
-		chmod 4755 "$scratch/bin/$p" || skip "cannot make $p set-user-ID"
+# cat shows its own memory map: whether the library was loaded, whatever
+# variant this machine's default picks (glibc's own functions on many).
+for p in "$top_builddir/tests/hist_program" "$top_builddir/tests/show_binding_now" "$(command -v cat)"; do
+	b=$scratch/bin/$(basename "$p")
+	cp "$p" "$b" && chown root:root "$b" && chmod 4755 "$b" || skip "cannot make $p set-user-ID"
 done
 as_nobody() {
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env LD_PRELOAD="$name" "$@" \
@@ -46,10 +48,10 @@ as_nobody() {
 }
 as_nobody id -u
 [ "$out" = "$(id -u nobody)" ] || skip "setpriv cannot switch to nobody: $err"
-as_nobody "$scratch/bin/show_binding_now"
+as_nobody "$scratch/bin/cat" /proc/self/maps
 case $out in
-*memshim_memcpy_*) ;;
-*) skip "the set-user-ID program did not get the library (nosuid mount?): $out $err" ;;
+*"/$name"*) ;;
+*) skip "the set-user-ID program did not get the library (nosuid mount?): $err" ;;
 esac
 
 as_nobody MEMSHIM_IMPL=scalar "$scratch/bin/show_binding_now"

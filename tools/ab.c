@@ -8,6 +8,7 @@
 
 #include "dispatch/config.h"
 #include "tools/cli.h"
+#include "tools/cli_options.h"
 #include "tools/cost_model.h"
 
 #include <errno.h>
@@ -151,27 +152,34 @@ static int apply_option(struct ab *a, const char *name, const char *value)
 	return add_env(a, value);
 }
 
+enum { AB_SHOW_OUTPUT = 1, AB_VALUE };
+
+static const struct option ab_options[] = {
+	{ "runs", required_argument, NULL, AB_VALUE },
+	{ "impl", required_argument, NULL, AB_VALUE },
+	{ "env", required_argument, NULL, AB_VALUE },
+	{ "show-output", no_argument, NULL, AB_SHOW_OUTPUT },
+	{ 0 },
+};
+
+static int apply_any_option(void *context, int id, const char *name, const char *value)
+{
+	struct ab *a = context;
+	if (id == AB_SHOW_OUTPUT) {
+		a->show_output = true;
+		return 0;
+	}
+	return apply_option(a, name, value);
+}
+
 static int parse_options(int argc, char **argv, struct ab *a)
 {
 	a->runs = 5;
-	int i = 1;
-	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		const char *name = argv[i];
-		if (strcmp(name, "--show-output") == 0) {
-			a->show_output = true;
-			continue;
-		}
-		if (strcmp(name, "--runs") && strcmp(name, "--impl") && strcmp(name, "--env"))
-			return usage_error(name[0] == '-' ? "unknown option \"%s\"" : "\"%s\" is not an option; put -- before the command", name);
-		if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0)
-			return usage_error("%s needs a value", name);
-		int rc = apply_option(a, name, argv[++i]);
-		if (rc)
-			return rc;
-	}
-	if (i + 1 >= argc)
-		return usage_error("no command given after --");
-	a->command = argv + i + 1;
+	const struct cli_syntax syntax = { "ab", ab_options, true };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_any_option, a, &first);
+	if (rc)
+		return rc;
+	a->command = argv + first;
 	return a->count ? 0 : add_impls(a, "none,kernel");
 }
 

@@ -10,6 +10,7 @@
 #include "dispatch/cpu_features.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
+#include "tools/cli_options.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -153,40 +154,42 @@ static int apply_option(const char *name, const char *value, struct options *o)
 	return 0;
 }
 
-static bool takes_value(const char *name)
+enum { BENCH_QUICK = 1, BENCH_VALUE };
+
+static const struct option bench_options[] = {
+	{ "quick", no_argument, NULL, BENCH_QUICK },
+	{ "functions", required_argument, NULL, BENCH_VALUE },
+	{ "cases", required_argument, NULL, BENCH_VALUE },
+	{ "sizes", required_argument, NULL, BENCH_VALUE },
+	{ "rounds", required_argument, NULL, BENCH_VALUE },
+	{ "variants", required_argument, NULL, BENCH_VALUE },
+	{ "csv", required_argument, NULL, BENCH_VALUE },
+	{ "svg", required_argument, NULL, BENCH_VALUE },
+	{ "distribution", required_argument, NULL, BENCH_VALUE },
+	{ 0 },
+};
+
+static int apply_any_option(void *context, int id, const char *name, const char *value)
 {
-	static const char *const with_value[] = { "--functions", "--cases", "--sizes", "--rounds",
-						  "--variants", "--csv", "--svg", "--distribution" };
-	for (unsigned i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
-		if (strcmp(name, with_value[i]) == 0)
-			return true;
-	return false;
+	struct options *o = context;
+	if (id == BENCH_QUICK) {
+		o->quick = true;
+		return 0;
+	}
+	if (*value == '\0')
+		return usage_error("%s needs a value", name);
+	return apply_option(name, value, o);
 }
 
-/* Options as "--name value" or "--name=value". */
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .functions = (1u << FN_COUNT) - 1, .cases = (1u << CASE_KIND_COUNT) - 1 };
-	for (int i = 1; i < argc; i++) {
-		char name[32];
-		const char *eq = strchr(argv[i], '=');
-		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
-		snprintf(name, sizeof name, "%.*s", (int)(len < 31 ? len : 31), argv[i]);
-		if (strcmp(argv[i], "--quick") == 0) {
-			o->quick = true;
-			continue;
-		}
-		if (!takes_value(name))
-			return usage_error("unknown argument \"%s\"", argv[i]);
-		if (!eq && i + 1 >= argc)
-			return usage_error("%s needs a value", name);
-		const char *value = eq ? eq + 1 : argv[++i];
-		if (*value == '\0')
-			return usage_error("%s needs a value", name);
-		int rc = apply_option(name, value, o);
-		if (rc)
-			return rc;
-	}
+	const struct cli_syntax syntax = { "bench", bench_options, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_any_option, o, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return usage_error("unexpected argument \"%s\"", argv[first]);
 	if (!o->rounds)
 		o->rounds = o->quick ? 7 : 15;
 	return 0;

@@ -12,9 +12,41 @@
 
 static void print_usage(FILE *out, const struct cli_command *commands)
 {
-	fprintf(out, "usage: memshim COMMAND [ARGS...]   (memshim COMMAND --help for more)\n\n");
+	fprintf(out, "usage: memshim COMMAND [ARGS...]   (memshim help COMMAND for more)\n"
+	             "       memshim --version\n\n");
 	for (const struct cli_command *c = commands; c->name; c++)
 		fprintf(out, "  %-8s %s\n", c->name, c->summary);
+	fprintf(out, "\nExit status: 0 done, 1 the command failed, 2 usage error; `run` passes on\n"
+	             "its command's status (126 when it cannot be run, 127 when it is not found).\n");
+}
+
+static const struct cli_command *command_named(const struct cli_command *commands, const char *name)
+{
+	for (const struct cli_command *c = commands; c->name; c++)
+		if (strcmp(name, c->name) == 0)
+			return c;
+	return NULL;
+}
+
+static int unknown_command(const char *name, const struct cli_command *commands)
+{
+	fprintf(stderr, "memshim: unknown command \"%s\"\n", name);
+	print_usage(stderr, commands);
+	return 2;
+}
+
+/* memshim help [COMMAND]: COMMAND's own --help, or the list of commands. */
+static int help(int argc, char **argv, const struct cli_command *commands)
+{
+	if (argc < 3 || strcmp(argv[2], "help") == 0) {
+		print_usage(stdout, commands);
+		return 0;
+	}
+	const struct cli_command *c = command_named(commands, argv[2]);
+	if (!c)
+		return unknown_command(argv[2], commands);
+	char *args[] = { argv[2], "--help", NULL };
+	return c->run(2, args);
 }
 
 int cli_main(int argc, char **argv, const struct cli_command *commands)
@@ -23,16 +55,16 @@ int cli_main(int argc, char **argv, const struct cli_command *commands)
 		print_usage(stderr, commands);
 		return 2;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-		print_usage(stdout, commands);
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("memshim %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	for (const struct cli_command *c = commands; c->name; c++)
-		if (strcmp(argv[1], c->name) == 0)
-			return c->run(argc - 1, argv + 1);
-	fprintf(stderr, "memshim: unknown command \"%s\"\n", argv[1]);
-	print_usage(stderr, commands);
-	return 2;
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return help(1, argv, commands);
+	if (strcmp(argv[1], "help") == 0)
+		return help(argc, argv, commands);
+	const struct cli_command *c = command_named(commands, argv[1]);
+	return c ? c->run(argc - 1, argv + 1) : unknown_command(argv[1], commands);
 }
 
 static bool is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
@@ -87,6 +119,23 @@ const char *cli_library_path(void)
 	if (!found && !getenv("MEMSHIM_LIBRARY"))
 		fprintf(stderr, "memshim: cannot find libmemshim.so (set MEMSHIM_LIBRARY)\n");
 	return found;
+}
+
+char *cli_find_program(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? strdup(name) : NULL;
+	const char *path = getenv("PATH");
+	for (const char *dir = path ? path : "/usr/bin:/bin"; *dir;) {
+		size_t len = strcspn(dir, ":");
+		char candidate[PATH_MAX];
+		if (snprintf(candidate, sizeof candidate, "%.*s/%s", (int)len, len ? dir : ".", name) <
+		        (int)sizeof candidate &&
+		    access(candidate, X_OK) == 0)
+			return strdup(candidate);
+		dir += len + (dir[len] == ':');
+	}
+	return NULL;
 }
 
 int cli_preload_library(void)

@@ -10,7 +10,8 @@ struct cli_command {
 	const char *summary;
 };
 
-/* Runs the subcommand named by argv[1]; prints usage for none or --help. */
+/* Runs the subcommand named by argv[1]; prints usage for none, --help or
+ * help, COMMAND's help for help COMMAND, and the version for --version or -V. */
 int cli_main(int argc, char **argv, const struct cli_command *commands);
 
 /* Prints `help` and returns true when argv (before a "--" if stop_at_dashes)
@@ -28,6 +29,9 @@ const char *cli_locate(const char *variable, const char *from_build_tree, const 
  * (build tree or install prefix), else the configured libdir.  NULL (and a
  * message) if none exists. */
 const char *cli_library_path(void);
+
+/* The program file execvp() would run for `name` (to free), or NULL. */
+char *cli_find_program(const char *name);
 
 /* Sets LD_PRELOAD in this process's environment: any LD_PRELOAD already
  * set, then libmemshim.so. */

@@ -8,6 +8,9 @@
 #include "tools/ab.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
+#include "tools/cli_options.h"
+#include "tools/cli_reach.h"
+#include "tools/glibc_info.h"
 #include "tools/report.h"
 #include "tools/tune.h"
 
@@ -34,16 +37,20 @@ static const char info_help[] =
 	"usage: memshim info\n"
 	"Prints the CPU features that decide the choice of variant, the variants,\n"
 	"and what each function resolves to in a program started with the current\n"
-	"environment (MEMSHIM_* variables), and why.\n";
+	"environment (MEMSHIM_* variables), and why; then, beside it, glibc's own\n"
+	"choice here and its thresholds (ld.so --list-diagnostics).\n";
 
 static int cmd_info(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, info_help, false))
 		return 0;
-	if (argc > 1) {
-		fprintf(stderr, "memshim info: unexpected argument %s (see memshim info --help)\n", argv[1]);
-		return 2;
-	}
+	static const struct option none[] = { { 0 } };
+	const struct cli_syntax syntax = { "info", none, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, NULL, NULL, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_usage_error("info", "unexpected argument %s", argv[first]);
 	const struct cpu_features *f = cpu_features();
 	printf("CPU: %s, family %u (0x%x), model %u (0x%x)\n", f->vendor, f->family, f->family,
 	       f->model, f->model);
@@ -87,6 +94,7 @@ static int cmd_info(int argc, char **argv)
 	line_start(&l);
 	config_describe_thresholds(c, &l);
 	printf("  %.*s\n", (int)l.len, l.text);
+	glibc_info_print();
 	return 0;
 }
 
@@ -105,55 +113,62 @@ static const char run_help[] =
 	"  --nt-threshold BYTES    MEMSHIM_NT_THRESHOLD (vector variants: non-temporal\n"
 	"                          stores from here)\n"
 	"  --verbose               MEMSHIM_VERBOSE=1: print the choice at start\n"
-	"The library is $MEMSHIM_LIBRARY if set, else the installed one.\n";
+	"The library is $MEMSHIM_LIBRARY if set, else the installed one.  A program\n"
+	"LD_PRELOAD cannot reach (static, Go without cgo) is run all the same, after\n"
+	"one line that says so.\n"
+	"Exit status: COMMAND's own; 126 when it cannot be run, 127 when it is not\n"
+	"found; 1 when the library is not found; 2 for a usage error.\n";
 
-static int set_checked_size(const char *option, const char *value, const char *variable)
+/* The options of `memshim run`; each sets a MEMSHIM_* variable. */
+enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT };
+
+static const char *const size_variables[] = {
+	[RUN_ERMS] = "MEMSHIM_ERMS_THRESHOLD",
+	[RUN_STOSB] = "MEMSHIM_STOSB_THRESHOLD",
+	[RUN_AUTO_MOVSB] = "MEMSHIM_AUTO_MOVSB_THRESHOLD",
+	[RUN_AUTO_STOSB] = "MEMSHIM_AUTO_STOSB_THRESHOLD",
+	[RUN_NT] = "MEMSHIM_NT_THRESHOLD",
+};
+
+static const struct option run_options[] = {
+	{ "impl", required_argument, NULL, RUN_IMPL },
+	{ "verbose", no_argument, NULL, RUN_VERBOSE },
+	{ "erms-threshold", required_argument, NULL, RUN_ERMS },
+	{ "stosb-threshold", required_argument, NULL, RUN_STOSB },
+	{ "auto-movsb-threshold", required_argument, NULL, RUN_AUTO_MOVSB },
+	{ "auto-stosb-threshold", required_argument, NULL, RUN_AUTO_STOSB },
+	{ "nt-threshold", required_argument, NULL, RUN_NT },
+	{ 0 },
+};
+
+static int set_variable(const char *variable, const char *value)
 {
+	if (setenv(variable, value, 1) == 0)
+		return 0;
+	fprintf(stderr, "memshim run: cannot set %s: %s\n", variable, strerror(errno));
+	return CLI_FAILED;
+}
+
+static int apply_run_option(void *context, int id, const char *option, const char *value)
+{
+	(void)context;
+	if (id == RUN_VERBOSE)
+		return set_variable("MEMSHIM_VERBOSE", "1");
+	if (id == RUN_IMPL) {
+		if (!config_name_known(value)) {
+			fprintf(stderr, "memshim run: --impl \"%s\" is not a variant or policy; try `memshim info`\n",
+			        value);
+			return CLI_USAGE;
+		}
+		return set_variable("MEMSHIM_IMPL", value);
+	}
 	unsigned long long n;
 	const char *problem = parse_byte_count(value, 1ull << 40, &n);
 	if (problem) {
 		fprintf(stderr, "memshim run: %s \"%s\" %s\n", option, value, problem);
-		return -1;
+		return CLI_USAGE;
 	}
-	return setenv(variable, value, 1);
-}
-
-/* The size options of `memshim run` and the variables they set. */
-static const struct {
-	const char *option, *variable;
-} size_options[] = {
-	{ "--erms-threshold", "MEMSHIM_ERMS_THRESHOLD" },
-	{ "--stosb-threshold", "MEMSHIM_STOSB_THRESHOLD" },
-	{ "--auto-movsb-threshold", "MEMSHIM_AUTO_MOVSB_THRESHOLD" },
-	{ "--auto-stosb-threshold", "MEMSHIM_AUTO_STOSB_THRESHOLD" },
-	{ "--nt-threshold", "MEMSHIM_NT_THRESHOLD" },
-};
-
-/* The variable a size option sets, or NULL. */
-static const char *size_option_variable(const char *option)
-{
-	for (unsigned i = 0; i < sizeof size_options / sizeof size_options[0]; i++)
-		if (strcmp(option, size_options[i].option) == 0)
-			return size_options[i].variable;
-	return NULL;
-}
-
-static bool is_run_option(const char *arg)
-{
-	return strcmp(arg, "--impl") == 0 || size_option_variable(arg);
-}
-
-static int apply_run_option(const char *option, const char *value)
-{
-	if (strcmp(option, "--impl") == 0) {
-		if (!config_name_known(value)) {
-			fprintf(stderr, "memshim run: --impl \"%s\" is not a variant or policy; try `memshim info`\n",
-			        value);
-			return -1;
-		}
-		return setenv("MEMSHIM_IMPL", value, 1);
-	}
-	return set_checked_size(option, value, size_option_variable(option));
+	return set_variable(size_variables[id], value);
 }
 
 /* A relative MEMSHIM_HIST is taken by each process from the directory it
@@ -179,42 +194,25 @@ static int absolute_hist_path(void)
 	return rc;
 }
 
+/* As a shell does: 127 when there is no such command, 126 when there is
+ * one that cannot be run. */
+static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
+
 static int cmd_run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, run_help, true))
 		return 0;
-	int i = 1;
-	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--verbose") == 0) {
-			setenv("MEMSHIM_VERBOSE", "1", 1);
-			continue;
-		}
-		if (argv[i][0] != '-') {
-			fprintf(stderr, "memshim run: \"%s\" is not an option; put -- before the command (see memshim run --help)\n",
-			        argv[i]);
-			return 2;
-		}
-		if (!is_run_option(argv[i])) {
-			fprintf(stderr, "memshim run: unknown option %s (see memshim run --help)\n", argv[i]);
-			return 2;
-		}
-		if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
-			fprintf(stderr, "memshim run: %s needs a value (see memshim run --help)\n", argv[i]);
-			return 2;
-		}
-		if (apply_run_option(argv[i], argv[i + 1]) != 0)
-			return 2;
-		i++;
-	}
-	if (i + 1 >= argc) {
-		fprintf(stderr, "memshim run: no command given after -- (see memshim run --help)\n");
-		return 2;
-	}
+	const struct cli_syntax syntax = { "run", run_options, true };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_run_option, NULL, &first);
+	if (rc)
+		return rc;
+	cli_prepare_preload("run", argv[first]);
 	if (cli_preload_library() != 0 || absolute_hist_path() != 0)
-		return 2;
-	execvp(argv[i + 1], argv + i + 1);
-	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[i + 1], strerror(errno));
-	return 127;
+		return CLI_FAILED;
+	execvp(argv[first], argv + first);
+	int error = errno;
+	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[first], strerror(error));
+	return exec_failure_status(error);
 }
 
 static const struct cli_command commands[] = {

@@ -6,6 +6,7 @@
 
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
+#include "tools/cli_options.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -528,42 +529,38 @@ struct report_options {
 	int first_file;
 };
 
+enum { REPORT_JSON = 1, REPORT_SVG, REPORT_FLEETBENCH, REPORT_TOP };
+
+static const struct option report_options[] = {
+	{ "json", no_argument, NULL, REPORT_JSON },
+	{ "svg", required_argument, NULL, REPORT_SVG },
+	{ "fleetbench-csv", required_argument, NULL, REPORT_FLEETBENCH },
+	{ "top", required_argument, NULL, REPORT_TOP },
+	{ 0 },
+};
+
+static int apply_option(void *context, int id, const char *name, const char *value)
+{
+	struct report_options *o = context;
+	char *end;
+	if (id == REPORT_JSON)
+		o->json = true;
+	else if (id == REPORT_SVG)
+		o->svg = value;
+	else if (id == REPORT_FLEETBENCH)
+		o->fleetbench = value;
+	else if (value[0] < '0' || value[0] > '9' || (o->top = (unsigned)strtoul(value, &end, 10), *end))
+		return cli_usage_error("report", "%s \"%s\" is not a whole number", name, value);
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct report_options *o)
 {
 	o->json = false;
 	o->svg = o->fleetbench = NULL;
 	o->top = 10;
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *arg = argv[i];
-		if (strcmp(arg, "--") == 0) {
-			i++;
-			break;
-		}
-		if (strcmp(arg, "--json") == 0) {
-			o->json = true;
-			continue;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "memshim report: %s needs a value (see memshim report --help)\n", arg);
-			return -1;
-		}
-		const char *value = argv[++i];
-		char *end;
-		if (strcmp(arg, "--svg") == 0)
-			o->svg = value;
-		else if (strcmp(arg, "--fleetbench-csv") == 0)
-			o->fleetbench = value;
-		else if (strcmp(arg, "--top") == 0 && (o->top = (unsigned)strtoul(value, &end, 10), *value && !*end) &&
-		         value[0] != '-')
-			;
-		else {
-			fprintf(stderr, "memshim report: bad option %s %s (see memshim report --help)\n", arg, value);
-			return -1;
-		}
-	}
-	o->first_file = i;
-	return 0;
+	const struct cli_syntax syntax = { "report", report_options, false };
+	return cli_parse_options(argc, argv, &syntax, apply_option, o, &o->first_file);
 }
 
 int cmd_report(int argc, char **argv)
@@ -571,8 +568,9 @@ int cmd_report(int argc, char **argv)
 	if (cli_wants_help(argc, argv, report_help, false))
 		return 0;
 	struct report_options o;
-	if (parse_options(argc, argv, &o) != 0)
-		return 2;
+	int rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc;
 	if (o.first_file >= argc) {
 		fprintf(stderr, "memshim report: no dump files given (see memshim report --help)\n");
 		return 2;

@@ -8,6 +8,7 @@
 #include "dispatch/cpu_features.h"
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
+#include "tools/cli_options.h"
 #include "tools/tune.h"
 
 #include <stdarg.h>
@@ -52,31 +53,41 @@ static int usage_error(const char *format, ...)
 	return 2;
 }
 
+enum { TUNE_CALIBRATE = 1, TUNE_TINY, TUNE_CALIBRATION };
+
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
+static const struct option tune_options[] = {
+	{ "calibrate", no_argument, NULL, TUNE_CALIBRATE },
+	{ "tiny", no_argument, NULL, TUNE_TINY },
+	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
+	{ 0 },
+};
+
+static int apply_option(void *context, int id, const char *name, const char *value)
+{
+	struct options *o = context;
+	if (id == TUNE_CALIBRATE)
+		o->calibrate = true;
+	else if (id == TUNE_TINY)
+		o->tiny = true;
+	else if (!value[0])
+		return usage_error("%s needs a file name", name);
+	else
+		o->calibration = value;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ 0 };
-	bool options_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (options_done || a[0] != '-' || a[1] == '\0') {
-			if (o->file_count == MAX_FILES)
-				return usage_error("more than %d histogram files", MAX_FILES);
-			o->files[o->file_count++] = a;
-		} else if (strcmp(a, "--") == 0)
-			options_done = true;
-		else if (strcmp(a, "--calibrate") == 0)
-			o->calibrate = true;
-		else if (strcmp(a, "--tiny") == 0)
-			o->tiny = true;
-		else if (strncmp(a, "--calibration=", 14) == 0 && a[14])
-			o->calibration = a + 14;
-		else if (strcmp(a, "--calibration") == 0 && i + 1 < argc && argv[i + 1][0])
-			o->calibration = argv[++i];
-		else if (strncmp(a, "--calibration", 13) == 0)
-			return usage_error("--calibration needs a file name");
-		else
-			return usage_error("unknown option \"%s\"", a);
+	const struct cli_syntax syntax = { "tune", tune_options, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
+	if (rc)
+		return rc;
+	for (int i = first; i < argc; i++) {
+		if (o->file_count == MAX_FILES)
+			return usage_error("more than %d histogram files", MAX_FILES);
+		o->files[o->file_count++] = argv[i];
 	}
 	if (!o->calibrate && !o->file_count)
 		return usage_error("no histogram files given (and no --calibrate)");

@@ -1,0 +1,75 @@
+#!/bin/sh
+# memshim.h: a C and a C++ program that include it compile without warnings,
+# link against the library, call variants directly and get right results;
+# and the header declares exactly the memshim_* functions the library
+# exports, so that neither can drift from the other.
+. "${top_srcdir:-.}/tests/lib.sh"
+header_dir=$top_srcdir/shim
+libdir=$(dirname "$MEMSHIM_LIBRARY")
+CXX=${CXX:-g++}
+
+cat >"$scratch/use.c" <<'C'
+#include <memshim.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(void)
+{
+	char src[100], dst[100], set[100];
+	for (int i = 0; i < 100; i++)
+		src[i] = (char)i;
+	int usable = -1;
+	for (unsigned i = 0; memshim_variant_name(i); i++)
+		if (strcmp(memshim_variant_name(i), "scalar") == 0)
+			usable = memshim_variant_usable(i);
+	char *end = memshim_mempcpy_scalar(dst, src, sizeof dst);
+	memshim_memset_chk_scalar(set, 5, sizeof set, sizeof set);
+	memshim_memmove_scalar(src + 1, src, 50);
+	int ok = end == dst + sizeof dst && memcmp(dst + 51, src + 51, 49) == 0 && dst[99] == 99 && set[0] == 5 &&
+	         set[99] == 5 && src[1] == 0 && src[50] == 49 && usable == 1;
+	printf("%s\n", ok ? "right" : "wrong");
+	return !ok;
+}
+C
+# -fno-builtin: the calls must reach the library, not be worked out by the compiler.
+flags="-Wall -Wextra -Werror -fno-builtin -I$header_dir -L$libdir -Wl,-rpath,$libdir"
+
+# shellcheck disable=SC2086
+if $CC -std=c11 -pedantic $flags -o "$scratch/use_c" "$scratch/use.c" -lmemshim 2>"$scratch/err"; then
+	pass "a C program with memshim.h compiles (-std=c11 -pedantic -Wall -Wextra -Werror)"
+	expect_eq "the C program gets right results" "$("$scratch/use_c")" right
+else
+	fail "a C program with memshim.h does not compile: $(cat "$scratch/err")"
+fi
+
+if command -v "$CXX" >/dev/null; then
+	cp "$scratch/use.c" "$scratch/use.cc"
+	# C++ wants the casts from void * that C does without
+	sed -i 's/char \*end = memshim_mempcpy_scalar(/char *end = (char *)memshim_mempcpy_scalar(/' "$scratch/use.cc"
+	# shellcheck disable=SC2086
+	if $CXX -std=c++11 -pedantic $flags -o "$scratch/use_cc" "$scratch/use.cc" -lmemshim 2>"$scratch/err"; then
+		pass "a C++ program with memshim.h compiles (-std=c++11 -pedantic -Wall -Wextra -Werror)"
+		expect_eq "the C++ program gets right results" "$("$scratch/use_cc")" right
+		expect_match "the C++ program links the C names (extern \"C\")" \
+			"$(nm -u "$scratch/use_cc")" ' U memshim_mempcpy_scalar$'
+	else
+		fail "a C++ program with memshim.h does not compile: $(cat "$scratch/err")"
+	fi
+else
+	echo "skip: no C++ compiler ($CXX)"
+fi
+
+# The header's declarations against the library's exports.
+declared=$($CC -E -P "$header_dir/memshim.h" | grep -o 'memshim_[a-z0-9_]* *(' | tr -d ' (' | sort)
+exported=$(nm -D --defined-only "$MEMSHIM_LIBRARY" | awk '$3 ~ /^memshim_/ { print $3 }' | sort)
+expect_eq "memshim.h declares every exported memshim_* function, and no other" \
+	"$(printf '%s\n' "$declared" | wc -l):$(printf '%s\n' "$declared" | md5sum)" \
+	"$(printf '%s\n' "$exported" | wc -l):$(printf '%s\n' "$exported" | md5sum)"
+if [ "$declared" != "$exported" ]; then
+	echo "declared, not exported:"
+	printf '%s\n' "$declared" | grep -vxF "$exported"
+	echo "exported, not declared:"
+	printf '%s\n' "$exported" | grep -vxF "$declared"
+fi
+expect_eq "there are 13 variants x 12 functions, and 2 more" "$(printf '%s\n' "$exported" | wc -l)" 158
+finish
