@@ -9,8 +9,8 @@
  * the program (see dispatch/early_env.h). */
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
-#include "dispatch/resolve.h"
 #include "shim/hist_dump.h"
+#include "shim/record.h"
 
 #include <string.h>
 #include <strings.h>
@@ -23,10 +23,19 @@ extern void *__memset_chk(void *, int, size_t, size_t);
 extern void __explicit_bzero_chk(void *, size_t, size_t);
 extern void *__mempcpy(void *, const void *, size_t);
 
+/* The entry set every name that follows fn is taken from: the chosen
+ * variant's, or, when recording, the recording wrappers around it. */
+static const struct entry_set *exported_entries(enum base_function fn)
+{
+	const struct config *c = config_get();
+	const struct entry_set *chosen = c->choice[fn].variant->entries();
+	return c->hist_path[0] ? record_entries(fn, chosen) : chosen;
+}
+
 #define EXPORT_IFUNC(symbol, fn, member)                                                            \
 	static __typeof__(symbol) *resolve_##symbol(void)                                             \
 	{                                                                                             \
-		return resolve_entries(fn)->member;                                                       \
+		return exported_entries(fn)->member;                                                      \
 	}                                                                                             \
 	MEMSHIM_EXPORT_STUB(symbol, resolve_##symbol)
 
