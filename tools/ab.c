@@ -500,11 +500,13 @@ static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum me
 	static const char *const unit[M_COUNT] = { [M_WALL] = "wall", [M_CPU] = "cpu", [M_FN] = "in-function" };
 	struct paired_ratio r;
 	char text[200];
-	if (m != M_FN && too_short(a, i, m))
-		printf("  %s: %s: too short to time: %.1f ms per run; give it more work\n", a->settings[i].label, unit[m],
+	if (m != M_FN && too_short(a, i, M_WALL)) {
+		if (m == M_WALL)
+			printf("  %s: too short to time: %.1f ms per run; give it more work\n", a->settings[i].label,
+			       1e3 * summarise(a, i, m).median);
+	} else if (m == M_CPU && too_short(a, i, m))
+		printf("  %s: cpu: too little CPU time to time: %.1f ms per run\n", a->settings[i].label,
 		       1e3 * summarise(a, i, m).median);
-	else if (m != M_FN && too_short(a, i, M_WALL))
-		printf("  %s: %s: no ratio: the runs are too short to time\n", a->settings[i].label, unit[m]);
 	else if (i == base)
 		return;
 	else if (!compare(a, i, base, m, &r))
