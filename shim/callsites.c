@@ -147,7 +147,7 @@ void callsites_reset(void)
 }
 
 /* "symbol+0xoff(object)" or "object+0xoff", by hand: no stdio here. */
-static void describe_frame(void *address, char *out, size_t size)
+void callsites_describe(void *address, char *out, size_t size)
 {
 	Dl_info info;
 	struct line l;
@@ -187,7 +187,7 @@ void callsites_write(int fd)
 		char text[FRAMES_KEPT][160];
 		const char *frames[FRAMES_KEPT];
 		for (unsigned f = 0; f < s->frame_count; f++) {
-			describe_frame(s->frames[f], text[f], sizeof text[f]);
+			callsites_describe(s->frames[f], text[f], sizeof text[f]);
 			frames[f] = text[f];
 		}
 		struct callsite_record r = { s->fn, s->calls, s->bytes, s->frame_count, frames };
