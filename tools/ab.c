@@ -61,8 +61,7 @@ static const char ab_help[] =
 #define MAX_VARS 16
 #define DEFAULT_BUDGET_S 60
 #define AUTO_FIRST_ROUNDS 3 /* --runs auto: rounds before the first look */
-#define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE */
-#define PROFILE_HZ_MAX 100000
+#define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
 /* A run shorter than this is not timed.  The clocks are fine enough (ns and
  * us); the limit is what happens around the run: fork, exec and dynamic
  * loading take about a millisecond and vary by a good part of it, and on a
@@ -227,9 +226,9 @@ static int parse_profile(const char *option, struct ab *a)
 	char *end;
 	errno = 0;
 	long hz = strtol(value, &end, 10);
-	if (!*value || *end || errno || hz < PROFILE_HZ_MIN || hz > PROFILE_HZ_MAX)
+	if (!*value || *end || errno || hz < PROFILE_HZ_MIN || hz > PROFILE_MAX_HZ)
 		return usage_error("--profile=\"%s\": expected samples per second from %d to %d", value,
-				   PROFILE_HZ_MIN, PROFILE_HZ_MAX);
+				   PROFILE_HZ_MIN, PROFILE_MAX_HZ);
 	a->profile = value;
 	return 0;
 }
