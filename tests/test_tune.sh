@@ -35,9 +35,9 @@ env $line "$tool" info >/dev/null 2>"$scratch/err"
 expect_eq "the library accepts the line without a warning" "$(cat "$scratch/err")" ""
 expect_match "the prediction is against the default and glibc" "$(cat "$scratch/out")" 'against glibc: .* saving .*p10\.\.p90'
 expect_match "no profile: the share of CPU time is unknown, and how to know it" "$(cat "$scratch/out")" \
-	'share of the program.s CPU time: unknown \(the dumps carry no profile; record with$'
+	'share of the program.s CPU time: unknown \(the dumps carry no profile\)$'
 expect_match "no profile: the check says it has no measurement" "$(cat "$scratch/out")" \
-	'no measurement: the dumps carry no profile \(record with MEMSHIM_PROFILE=1'
+	'no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside$'
 
 # tune checks itself against a profile: hand-made dumps of CALLS memcpy
 # calls of 100 B under glibc, NS ns of them measured in SAMPLES samples

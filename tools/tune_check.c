@@ -97,8 +97,7 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
 	double scale = tune_ns_per_unit(c), cpu = (double)d->profile.process_cpu_ns;
 	char a[32], b[32], z[32];
 	if (!d->profile.processes || !cpu)
-		printf("    share of the program's CPU time: unknown (the dumps carry no profile; record with\n"
-		       "    MEMSHIM_PROFILE=1 beside MEMSHIM_HIST to know it)\n");
+		printf("    share of the program's CPU time: unknown (the dumps carry no profile)\n");
 	else if (!scale)
 		printf("    share of the program's CPU time: unknown (costs in %s, and no cycle counter here\n"
 		       "    to turn them into time)\n", c->unit);
@@ -167,7 +166,9 @@ void tune_check(const struct calibration *c, const struct dump *d, const struct 
 	printf("\nCheck: the model's time for the calls recorded, under the variant that ran (thresholds:\n"
 	       "erms and stosb as recorded, the others built in), against the time measured inside:\n");
 	if (!d->profile.processes) {
-		printf("  no measurement: the dumps carry no profile (record with MEMSHIM_PROFILE=1 beside MEMSHIM_HIST)\n");
+		printf("  no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside\n"
+		       "  MEMSHIM_HIST to measure the time inside, and to know what share of the program's CPU\n"
+		       "  time a saving is\n");
 		return;
 	}
 	if (!tune_ns_per_unit(c)) {
