@@ -44,7 +44,7 @@ expect_match "--runs auto: a budget that runs out stops it" "$(cat "$scratch/out
 expect_match "an unresolved verdict says how many runs would resolve it" "$(cat "$scratch/out")" \
 	'ALTERNATE=.*: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): no difference resolvable with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
 
-ab --runs 2 --impl none,glibc -- true
+ab --runs 3 --impl none,glibc -- true
 expect_match "too short to time: said" "$(cat "$scratch/out")" '^  none: too short to time: [0-9.]+ ms per run; give it more work$'
 expect_eq "too short to time: no ratio" "$(awk '$1 == "glibc" { print $4, $7 }' "$scratch/out")" "- -"
 expect_eq "too short to time: no verdict" "$(grep -c '^  glibc: \(wall\|cpu\)' "$scratch/out")" 0
@@ -55,6 +55,13 @@ ab --runs 1 --show-output --tunables glibc.cpu.x86_rep_movsb_threshold=4096 --im
 expect_eq "--tunables: the child sees GLIBC_TUNABLES and no libmemshim; the library's settings see it" \
 	"$(head -n 4 "$scratch/out" | tr '\n' ' ' | sed 's/[1-9][0-9]* $/N /')" "tunables=glibc.cpu.x86_rep_movsb_threshold=4096 0 tunables= N "
 expect_match "--tunables: the setting's label" "$(cat "$scratch/out")" '^tunables:glibc\.cpu\.x86_r'
+
+loader=$(ldd "$T_MEMSHIM_TOOL" | awk '$1 ~ /^\/.*ld-linux/ { print $1 }')
+if "$loader" --list-tunables >/dev/null 2>&1; then
+	ab --tunables glibc.cpu.x86_rep_movsb_threshol=4096 -- true
+	expect_match "--tunables: a name glibc does not list is refused" "$rc $(cat "$scratch/err")" \
+		'^2 memshim ab: --tunables glibc does not know the tunable glibc\.cpu\.x86_rep_movsb_threshol \('
+fi
 
 # --profile: each run's dumps are read back.  The command writes one of its
 # own beside the library's: NS ns inside 1000000 memcpy calls of 100 B.
@@ -81,7 +88,8 @@ expect_eq "--profile: the dump folder is removed" "$(ls "${TMPDIR:-/tmp}" | grep
 
 for args in "--runs 0 -- true" "--runs" "--impl nosuch -- true" "--env NOEQUALS -- true" "--frob -- true" "--runs 2" "true" \
 	"--runs autox -- true" "--budget 0 -- true" "--profile=1 -- true" "--profile=fast -- true" "--tunables foo=1 -- true" \
-	"--tunables glibc.=1 -- true" "--tunables glibc.cpu.x -- true" "--tunables glibc.a=1:: -- true"; do
+	"--tunables glibc.=1 -- true" "--tunables glibc.cpu.x -- true" "--tunables glibc.a=1:: -- true" \
+	"--tunables glibc.cpu.x86_rep_movsb_threshol=4096 -- true"; do
 	# shellcheck disable=SC2086
 	ab $args
 	expect_eq "ab $args: exit status" "$rc" 2

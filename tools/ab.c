@@ -13,6 +13,7 @@
 #include "tools/ab_profile.h"
 #include "tools/cli.h"
 #include "tools/cost_model.h"
+#include "tools/glibc_tunables.h"
 #include "tools/paired_stats.h"
 
 #include <errno.h>
@@ -62,7 +63,7 @@ static const char ab_help[] =
 #define DEFAULT_BUDGET_S 60
 #define AUTO_FIRST_ROUNDS 3 /* --runs auto: rounds before the first look */
 #define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
-/* A run shorter than this is not timed.  The clocks are fine enough (ns and
+/* A run shorter than this (the shortest of a setting's) is not timed.  The clocks are fine enough (ns and
  * us); the limit is what happens around the run: fork, exec and dynamic
  * loading take about a millisecond and vary by a good part of it, and on a
  * shared machine one preemption costs a scheduler slice (3 ms in CFS, one
@@ -165,23 +166,17 @@ static int add_env(struct ab *a, const char *text)
 	return n ? 0 : usage_error("--env needs NAME=VALUE words");
 }
 
-/* One setting without the library: GLIBC_TUNABLES=text.  glibc ignores a
- * malformed item without a word, so the form is checked here. */
+/* One setting without the library: GLIBC_TUNABLES=text. */
 static int add_tunables(struct ab *a, const char *text)
 {
 	struct setting *s = new_setting(a);
+	char why[300];
 	if (!s)
 		return usage_error("more than %d settings", MAX_SETTINGS);
 	if (strlen(text) + sizeof "GLIBC_TUNABLES=" > sizeof s->text)
 		return usage_error("--tunables \"%.40s...\" is too long", text);
-	for (const char *item = text;; item++) {
-		size_t len = strcspn(item, ":"), name = strcspn(item, "=");
-		if (strncmp(item, "glibc.", 6) != 0 || name <= 6 || name + 1 >= len)
-			return usage_error("--tunables \"%s\": expected glibc.NAME=VALUE items joined by :", text);
-		item += len;
-		if (!*item)
-			break;
-	}
+	if (!glibc_tunables_check(text, why, sizeof why))
+		return usage_error("--tunables %s", why);
 	s->preload = false;
 	snprintf(s->label, sizeof s->label, "tunables:%.*s", (int)sizeof s->label - 10, text);
 	snprintf(s->text, sizeof s->text, "GLIBC_TUNABLES=%s", text);
@@ -408,9 +403,11 @@ static struct summary summarise(const struct ab *a, unsigned setting, enum measu
 	return (struct summary){ median, v[0], v[a->runs - 1] };
 }
 
+/* Judged on the shortest run: a loaded machine only ever adds time, so a
+ * median can pass for long what is a millisecond of work and waits. */
 static bool too_short(const struct ab *a, unsigned setting, enum measure m)
 {
-	return (m == M_WALL || m == M_CPU) && summarise(a, setting, m).median < SHORTEST_RUN_S;
+	return (m == M_WALL || m == M_CPU) && summarise(a, setting, m).min < SHORTEST_RUN_S;
 }
 
 /* Every run of the setting has its in-function time. */
@@ -502,10 +499,10 @@ static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum me
 	if (m != M_FN && too_short(a, i, M_WALL)) {
 		if (m == M_WALL)
 			printf("  %s: too short to time: %.1f ms per run; give it more work\n", a->settings[i].label,
-			       1e3 * summarise(a, i, m).median);
+			       1e3 * summarise(a, i, m).min);
 	} else if (m == M_CPU && too_short(a, i, m))
 		printf("  %s: cpu: too little CPU time to time: %.1f ms per run\n", a->settings[i].label,
-		       1e3 * summarise(a, i, m).median);
+		       1e3 * summarise(a, i, m).min);
 	else if (i == base)
 		return;
 	else if (!compare(a, i, base, m, &r))
