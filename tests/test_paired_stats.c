@@ -17,7 +17,7 @@ static void check(const char *what, int ok)
 static const char *verdict_of(const double *x, const double *base, unsigned n, struct paired_ratio *r)
 {
 	static char text[160];
-	if (!paired_compare(x, base, n, r))
+	if (!paired_compare(x, base, n, PAIRED_LEVEL, r))
 		return "(no comparison)";
 	struct paired_verdict v = paired_judge(r);
 	paired_verdict_text(r, &v, text, sizeof text);
@@ -76,8 +76,19 @@ int main(void)
 	text = verdict_of(slow3, one3, 3, &r);
 	check("a hidden 10%: asks to resolve the observed difference", strstr(text, "would resolve 10.") != NULL);
 
-	check("one run: no comparison", !paired_compare(base, base, 1, &r));
+	struct paired_ratio strict;
+	paired_compare(noise, ones, 4, PAIRED_LEVEL, &r);
+	paired_compare(noise, ones, 4, 0.99, &strict);
+	check("a 99% interval is wider than a 95% one", strict.low < r.low && strict.high > r.high);
+	struct paired_verdict v = paired_judge(&strict);
+	printf("  99%%: M = %lu\n", v.needed);
+	/* (2.576 x 0.0577 / 0.00995)^2 = 224, a little more for t: the search
+	 * must not jump past it from t's huge values at 2 or 3 rounds */
+	check("at 99%: about 225 runs would resolve 1%", v.needed >= 224 && v.needed <= 230);
+	check("the normal quantile", fabs(paired_t_quantile(0.975, 100000000) - 1.95996) < 1e-4);
+
+	check("one run: no comparison", !paired_compare(base, base, 1, PAIRED_LEVEL, &r));
 	double zero[2] = { 0, 1 };
-	check("a zero time: no comparison", !paired_compare(zero, base, 2, &r));
+	check("a zero time: no comparison", !paired_compare(zero, base, 2, PAIRED_LEVEL, &r));
 	return failed ? 1 : 0;
 }

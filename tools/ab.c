@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -61,7 +62,14 @@ static const char ab_help[] =
 #define MAX_RUNS 1000
 #define MAX_VARS 16
 #define DEFAULT_BUDGET_S 60
-#define AUTO_FIRST_ROUNDS 3 /* --runs auto: rounds before the first look */
+/* --runs auto looks at the verdicts after 3 rounds, then each time the
+ * rounds have grown by half (3, 5, 8, 12, 18, ...).  Stopping at the first
+ * look that resolves would, over many looks, turn noise into a verdict far
+ * more often than 5% of the time; so each look's interval is taken at
+ * 1 - 5%/L, L the looks there can be (Bonferroni): all of them together
+ * keep the 5%. */
+#define AUTO_FIRST_ROUNDS 3
+#define AUTO_GROWTH 1.5
 #define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
 /* A run shorter than this (the shortest of a setting's) is not timed.  The clocks are fine enough (ns and
  * us); the limit is what happens around the run: fork, exec and dynamic
@@ -89,6 +97,7 @@ struct ab {
 	unsigned count, runs; /* runs: rounds done (the target, before running) */
 	unsigned capacity;    /* rounds the values have room for */
 	bool auto_runs, show_output;
+	double level; /* the intervals' confidence */
 	double budget_s;
 	const char *profile; /* MEMSHIM_PROFILE's value, or NULL */
 	char dump_dir[4096];  /* where the runs' dumps go, with --profile */
@@ -438,7 +447,7 @@ static bool comparable(const struct ab *a, unsigned i, unsigned base, enum measu
 
 static bool compare(const struct ab *a, unsigned i, unsigned base, enum measure m, struct paired_ratio *r)
 {
-	return comparable(a, i, base, m) && paired_compare(series(a, i, m), series(a, base, m), a->runs, r);
+	return comparable(a, i, base, m) && paired_compare(series(a, i, m), series(a, base, m), a->runs, a->level, r);
 }
 
 /* ---- the report ---- */
@@ -530,10 +539,10 @@ static void print_no_fn_time(const struct ab *a, unsigned i)
 static void print_verdicts(const struct ab *a)
 {
 	int fn_base = fn_baseline(a);
-	printf("\nVerdicts against %s, run by run: each run over the same round's run of %s; geometric mean of\n"
-	       "those ratios, and its 95%% interval (Student t on their logarithms).  Unresolved: about M runs\n"
-	       "would bring the interval's half-width to X, from the spread of the ratios seen\n",
-	       a->settings[0].label, a->settings[0].label);
+	printf("\nVerdicts against %s, run by run: each run over the same round's run of it; the\n"
+	       "geometric mean of those ratios and its %.4g%% interval (Student t on their logarithms%s).\n"
+	       "Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n",
+	       a->settings[0].label, 100 * a->level, a->auto_runs ? "; the\nlooks of --runs auto keep 5% in all" : "");
 	if (a->profile && fn_base > 0)
 		printf("In-function times against %s, the first setting run under the library\n",
 		       a->settings[fn_base].label);
@@ -581,22 +590,40 @@ static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
 	return too_short(a, i, M_CPU) || too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
 }
 
+/* The round after which --runs auto looks next. */
+static unsigned next_look(unsigned rounds)
+{
+	unsigned next = (unsigned)ceil(rounds * AUTO_GROWTH);
+	return next > MAX_RUNS ? MAX_RUNS : next;
+}
+
+/* The level that keeps 5% over every look --runs auto can take. */
+static double auto_level(void)
+{
+	unsigned looks = 1;
+	for (unsigned r = AUTO_FIRST_ROUNDS; r < MAX_RUNS; r = next_look(r))
+		looks++;
+	return 1 - (1 - PAIRED_LEVEL) / looks;
+}
+
 /* NULL while more rounds are worth running, else why not. */
-static const char *stop_reason(const struct ab *a, double elapsed)
+static const char *stop_reason(const struct ab *a, double elapsed, unsigned next)
 {
 	if (too_short(a, 0, M_WALL))
 		return "the runs are too short to time";
 	bool settled = true;
 	for (unsigned i = 1; i < a->count && settled; i++) {
 		unsigned base;
+		if (too_short(a, i, M_WALL)) /* more rounds won't give it a ratio */
+			continue;
 		enum measure m = deciding(a, i, &base);
 		struct paired_ratio r;
 		settled = compare(a, i, base, m, &r) && paired_judge(&r).kind != PAIRED_UNRESOLVED;
 	}
 	if (settled)
 		return "every verdict is resolved";
-	if (elapsed * (a->runs + 1) / a->runs > a->budget_s)
-		return "another round would overrun the budget (--budget)";
+	if (elapsed * next / a->runs > a->budget_s)
+		return "the rounds to the next look would overrun the budget (--budget)";
 	return a->runs == MAX_RUNS ? "the most runs ab keeps" : NULL;
 }
 
@@ -622,6 +649,7 @@ static int prepare(struct ab *a)
 {
 	char why[4400];
 	int rc = prepare_preload(a);
+	a->level = a->auto_runs ? auto_level() : PAIRED_LEVEL;
 	if (!rc && a->profile && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);
 		rc = 1;
@@ -650,15 +678,17 @@ static int run_round(struct ab *a, unsigned r)
 static int run_rounds(struct ab *a, const char **stopped)
 {
 	double start = seconds_now();
-	unsigned target = a->auto_runs ? a->capacity : a->runs;
+	unsigned target = a->auto_runs ? a->capacity : a->runs, look = AUTO_FIRST_ROUNDS;
 	for (unsigned r = 0; r < target; r++) {
 		int rc = run_round(a, r);
 		if (rc)
 			return rc;
 		a->runs = r + 1;
-		if (a->auto_runs && a->runs >= AUTO_FIRST_ROUNDS &&
-		    (*stopped = stop_reason(a, seconds_now() - start)))
+		if (!a->auto_runs || a->runs < look)
+			continue;
+		if ((*stopped = stop_reason(a, seconds_now() - start, next_look(look))))
 			break;
+		look = next_look(look);
 	}
 	return 0;
 }

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#define Z95 1.959963984540054   /* the normal quantile for a two-sided 95% interval */
+#define NORMAL_DF 100000000u    /* t with this many degrees of freedom: the normal */
 #define SIMPSON_STEPS 2000      /* even; the density is smooth: error far below 1e-6 */
 #define MOST_ROUNDS 1000000000.0 /* a cap for `needed`, where the spread is huge */
 
@@ -38,7 +38,13 @@ double paired_t_quantile(double p, unsigned df)
 	return (lo + hi) / 2;
 }
 
-bool paired_compare(const double *x, const double *base, unsigned n, struct paired_ratio *out)
+/* The two-sided quantile of a `level` interval: t(1 - (1 - level) / 2). */
+static double two_sided(double level, unsigned df)
+{
+	return paired_t_quantile(1 - (1 - level) / 2, df);
+}
+
+bool paired_compare(const double *x, const double *base, unsigned n, double level, struct paired_ratio *out)
 {
 	if (n < 2)
 		return false;
@@ -54,25 +60,35 @@ bool paired_compare(const double *x, const double *base, unsigned n, struct pair
 		squares += d * d;
 	}
 	double sd = sqrt(squares / (n - 1));
-	double half = paired_t_quantile(0.975, n - 1) * sd / sqrt(n);
-	*out = (struct paired_ratio){ .n = n, .ratio = exp(mean), .low = exp(mean - half), .high = exp(mean + half),
-				      .log_sd = sd };
+	double half = two_sided(level, n - 1) * sd / sqrt(n);
+	*out = (struct paired_ratio){ .n = n, .level = level, .ratio = exp(mean), .low = exp(mean - half),
+				      .high = exp(mean + half), .log_sd = sd };
 	return true;
 }
 
-/* The rounds for a 95% half-width of `target` (in logs) at spread sd:
- * from the normal approximation, then corrected for t's heavier tails. */
-static unsigned long rounds_for(double sd, double target)
+static bool narrow_enough(double m, double sd, double target, double level)
 {
-	double m = ceil(pow(Z95 * sd / target, 2));
-	for (int i = 0; i < 4 && m < MOST_ROUNDS; i++) {
-		m = m < 2 ? 2 : m;
-		double t = paired_t_quantile(0.975, (unsigned)m - 1);
-		if (t * sd / sqrt(m) < target)
-			break;
-		m = ceil(pow(t * sd / target, 2));
+	return two_sided(level, (unsigned)m - 1) * sd / sqrt(m) < target;
+}
+
+/* The fewest rounds (at least 2) whose interval at spread sd and this level
+ * is narrower than `target` (in logs): the half-width shrinks as m grows,
+ * so from the normal approximation, doubling then halving the gap. */
+static unsigned long rounds_for(double sd, double target, double level)
+{
+	double lo = 1, hi = fmax(2, ceil(pow(two_sided(level, NORMAL_DF) * sd / target, 2)));
+	while (hi < MOST_ROUNDS && !narrow_enough(hi, sd, target, level)) {
+		lo = hi;
+		hi = fmin(2 * hi, MOST_ROUNDS);
 	}
-	return (unsigned long)fmin(fmax(m, 2), MOST_ROUNDS);
+	while (hi - lo > 1) { /* lo fails (or is 1), hi passes */
+		double mid = floor((lo + hi) / 2);
+		if (narrow_enough(mid, sd, target, level))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return (unsigned long)hi;
 }
 
 struct paired_verdict paired_judge(const struct paired_ratio *r)
@@ -87,7 +103,7 @@ struct paired_verdict paired_judge(const struct paired_ratio *r)
 	else {
 		double observed = fabs(r->ratio - 1);
 		v.resolve = observed > PAIRED_RESOLUTION ? observed : PAIRED_RESOLUTION;
-		v.needed = rounds_for(r->log_sd, log(1 + v.resolve));
+		v.needed = rounds_for(r->log_sd, log(1 + v.resolve), r->level);
 		if (v.needed <= r->n) /* the spread shrank below what n rounds showed: at least one more */
 			v.needed = r->n + 1;
 	}

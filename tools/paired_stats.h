@@ -21,9 +21,12 @@
  * for at least this much. */
 #define PAIRED_RESOLUTION 0.01
 
+#define PAIRED_LEVEL 0.95 /* the interval's confidence, unless told otherwise */
+
 struct paired_ratio {
 	unsigned n;              /* rounds compared */
-	double ratio, low, high; /* geometric mean ratio and its 95% interval */
+	double level;            /* the interval's confidence: 0.95 for 95% */
+	double ratio, low, high; /* geometric mean ratio and its interval */
 	double log_sd;           /* sample standard deviation of the log ratios */
 };
 
@@ -43,14 +46,17 @@ struct paired_verdict {
 /* The quantile p (0.5 < p < 1) of Student's t with df degrees of freedom. */
 double paired_t_quantile(double p, unsigned df);
 
-/* Compares x[0..n) with base[0..n) round by round.  False (out untouched)
- * when n < 2 or a value is not positive: no interval then. */
-bool paired_compare(const double *x, const double *base, unsigned n, struct paired_ratio *out);
+/* Compares x[0..n) with base[0..n) round by round, with an interval of
+ * confidence `level` (PAIRED_LEVEL, or more where several looks are taken
+ * at growing data).  False (out untouched) when n < 2 or a value is not
+ * positive: no interval then. */
+bool paired_compare(const double *x, const double *base, unsigned n, double level, struct paired_ratio *out);
 
 /* What the interval says.  For an unresolved one, `resolve` is the observed
  * difference (at least PAIRED_RESOLUTION) and `needed` the rounds for the
- * interval's half-width to shrink to it: the smallest m with
- * t(m-1) * log_sd / sqrt(m) < log(1 + resolve), about n * (half-width / resolve)^2. */
+ * interval's half-width to shrink to it, at the same level: the smallest m
+ * with t(m-1) * log_sd / sqrt(m) < log(1 + resolve), about
+ * n * (half-width / resolve)^2. */
 struct paired_verdict paired_judge(const struct paired_ratio *r);
 
 /* The verdict in words: "faster", "slower", "no difference beyond +-1%",
