@@ -40,8 +40,8 @@ static const char ab_help[] =
 	"and, where perf events are allowed, user-space cycles and instructions, with\n"
 	"the ratio of each median to the first setting's.  Then a verdict per setting\n"
 	"against the first: each run against the same round's run of the first, the\n"
-	"geometric mean of those ratios with a 95% interval, and \"faster\", \"slower\",\n"
-	"or how many runs would resolve the difference.\n"
+	"geometric mean of those ratios with a 95% interval (stricter with --runs auto),\n"
+	"and \"faster\", \"slower\", or how many runs would resolve the difference.\n"
 	"  --runs N        runs per setting (default 5); auto: run rounds until every\n"
 	"                  verdict is resolved (CPU time; the in-function time with\n"
 	"                  --profile) or the budget runs out\n"
@@ -71,12 +71,13 @@ static const char ab_help[] =
 #define AUTO_FIRST_ROUNDS 3
 #define AUTO_GROWTH 1.5
 #define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
-/* A run shorter than this (the shortest of a setting's) is not timed.  The clocks are fine enough (ns and
- * us); the limit is what happens around the run: fork, exec and dynamic
- * loading take about a millisecond and vary by a good part of it, and on a
- * shared machine one preemption costs a scheduler slice (3 ms in CFS, one
- * 4 ms tick at HZ=250).  At 20 ms such a hiccup is at most ~20% of one run,
- * which the paired interval absorbs; at 2 ms it is the whole run. */
+/* A setting whose shortest run is shorter than this is not timed.  The
+ * clocks are fine enough (ns and us); the limit is what happens around a
+ * run: fork, exec and dynamic loading take about a millisecond and vary by
+ * a good part of it, and on a shared machine one preemption costs a
+ * scheduler slice (3 ms in CFS, one 4 ms tick at HZ=250).  At 20 ms such a
+ * hiccup is at most ~20% of a run, which the paired interval absorbs; at
+ * 2 ms it is the whole run. */
 #define SHORTEST_RUN_S 0.020
 
 struct setting {
