@@ -1,7 +1,10 @@
 /* Time per memcpy call through the PLT, as a preloaded program sees it, for
- * 8, 64, 512 and 4096-byte copies in cache.  Run by record-overhead.sh with
- * and without MEMSHIM_HIST to show what recording adds per call.
- * Prints "SIZE NS_PER_CALL" lines. */
+ * 8, 64, 512 and 4096-byte copies in cache, each size in a loop of its
+ * own, and for mixed sizes (0 to 512 bytes, drawn at random beforehand):
+ * a loop of one size bumps the same counters call after call, mixed sizes
+ * spread the bumps over many.  Run by record-overhead.sh with and without
+ * MEMSHIM_HIST to show what recording adds per call.
+ * Prints "SIZE NS_PER_CALL" lines, SIZE "mixed" for the mixed loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,5 +33,15 @@ int main(int argc, char **argv)
 		double elapsed = now_ns() - start;
 		printf("%zu %.3f\n", n, elapsed / (double)calls);
 	}
+	static unsigned short mixed[4096];
+	unsigned seed = 12345;
+	for (unsigned i = 0; i < 4096; i++)
+		mixed[i] = (unsigned short)(rand_r(&seed) % 513);
+	for (long warm = 0; warm < calls / 10; warm++)
+		memcpy(dst + (warm & 7), src + (warm & 15), mixed[warm & 4095]);
+	double start = now_ns();
+	for (long c = 0; c < calls; c++)
+		memcpy(dst + (c & 7), src + (c & 15), mixed[c & 4095]);
+	printf("mixed %.3f\n", (now_ns() - start) / (double)calls);
 	return dst[3] == 42;
 }

@@ -51,10 +51,15 @@ extern __thread uint64_t profile_caller __attribute__((tls_model("initial-exec")
 static inline __attribute__((always_inline)) void profile_mark(enum base_function fn, size_t n,
                                                               void *cfa, void *caller)
 {
-	uintptr_t entry_sp = (uintptr_t)cfa - sizeof(void *);
+	uint64_t mark = (uint64_t)hist_bucket(n) << PROFILE_BUCKET_SHIFT |
+	                ((uintptr_t)cfa - sizeof(void *)) | (uint64_t)(fn + 1);
+	/* The mark first: a sample between the two stores then sees the new
+	 * call's slot holding the return address the old caller word names
+	 * when the call site is the same (counted, to the right size), and
+	 * drops the sample when it is not. */
+	profile_call_in_progress = mark;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	profile_caller = (uint64_t)(uintptr_t)caller;
-	profile_call_in_progress =
-		(uint64_t)hist_bucket(n) << PROFILE_BUCKET_SHIFT | entry_sp | (uint64_t)(fn + 1);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* marked before any of the call's work */
 }
 
