@@ -87,6 +87,7 @@ struct setting {
 	char text[512];           /* the storage vars point into */
 	unsigned failures;
 	int last_status;
+	char profile_note[200]; /* why a run had no in-function time */
 };
 
 /* M_FN: CPU ns inside memcpy, memmove and memset per call, from the profile
@@ -102,7 +103,6 @@ struct ab {
 	double budget_s;
 	const char *profile; /* MEMSHIM_PROFILE's value, or NULL */
 	char dump_dir[4096];  /* where the runs' dumps go, with --profile */
-	char profile_note[200];
 	char **command;
 	char *preload, *original_preload; /* LD_PRELOAD with and without the library */
 	double *values;                   /* [(setting * M_COUNT + measure) * capacity + run] */
@@ -382,7 +382,7 @@ static bool run_once(struct ab *a, struct setting *s, double *out)
 		     1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 	out[M_CYCLES] = read_counter(cycles);
 	out[M_INSTRUCTIONS] = read_counter(instructions);
-	out[M_FN] = a->profile && s->preload ? ab_profile_take(a->dump_dir, a->profile_note, sizeof a->profile_note) : 0;
+	out[M_FN] = a->profile && s->preload ? ab_profile_take(a->dump_dir, s->profile_note, sizeof s->profile_note) : 0;
 	if (cycles >= 0)
 		close(cycles);
 	if (instructions >= 0)
@@ -534,7 +534,7 @@ static void print_no_fn_time(const struct ab *a, unsigned i)
 		       "  glibc's functions under it)\n", a->settings[i].label);
 	else
 		printf("  %s: in-function: not measured: %s\n", a->settings[i].label,
-		       a->profile_note[0] ? a->profile_note : "no profile in some run");
+		       a->settings[i].profile_note);
 }
 
 static void print_verdicts(const struct ab *a)
