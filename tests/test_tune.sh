@@ -34,6 +34,37 @@ expect_eq "every word names a real variant or a number" "$bad" ""
 env $line "$tool" info >/dev/null 2>"$scratch/err"
 expect_eq "the library accepts the line without a warning" "$(cat "$scratch/err")" ""
 expect_match "the prediction is against the default and glibc" "$(cat "$scratch/out")" 'against glibc: .* saving .*p10\.\.p90'
+expect_match "no profile: the share of CPU time is unknown, and how to know it" "$(cat "$scratch/out")" \
+	'share of the program.s CPU time: unknown \(the dumps carry no profile\)$'
+expect_match "no profile: the check says it has no measurement" "$(cat "$scratch/out")" \
+	'no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside$'
+
+# tune checks itself against a profile: hand-made dumps of CALLS memcpy
+# calls of 100 B under glibc, NS ns of them measured in SAMPLES samples
+# (1000 Hz), in a program of 20 s of CPU time.
+profiled() { # NAME CALLS SAMPLES NS
+	printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" \
+		"function memcpy" "bucket 96 104 $2 $(($2 * 100))" "profile 1000 20000 20000000000 20000000000 20000000000 0" \
+		"function memcpy" "cpu 96 104 $3 $4" "end" >"$scratch/$1.hist"
+	tune --calibration "$cal" "$scratch/$1.hist"
+}
+profiled above 1000000 15000 15000000000
+expect_match "measured far above the prediction: said, with the likely reason" "$(cat "$scratch/out")" \
+	'they disagree: measured is [0-9]+x the prediction'
+expect_match "measured far above: the data was probably cold" "$(cat "$scratch/out")" 'the data was probably cold: the model assumes buffers in the cache'
+expect_match "a saving as a share of the program's CPU time" "$(cat "$scratch/out")" \
+	'^    (saves|costs) about [0-9.]+ (ns|us|ms|s) of 20 s of CPU time \([0-9.e-]+%\)$|^    saves nothing of 20 s of CPU time$'
+expect_match "against glibc: a saving in time and share" "$(sed -n '/against glibc/{n;p}' "$scratch/out")" \
+	'^    (saves about [0-9.]+ (ns|us|ms|s) of 20 s of CPU time \([0-9.e-]+%\)|saves nothing of 20 s of CPU time)$'
+profiled below 100000000 2 2000000
+expect_match "measured far below the prediction: said" "$(cat "$scratch/out")" 'they disagree: measured is 0\.[0-9]+x the prediction'
+expect_match "measured far below: the sizes were probably predictable" "$(cat "$scratch/out")" \
+	'the sizes were probably predictable: the model.s curves are for sizes drawn at random'
+# The same calls measured at what the model predicts: agreement.
+predicted=$(sed -n 's/^  memcpy (glibc): predicted \([0-9.]*\) \([a-z]*\) .*/\1 \2/p' "$scratch/out" |
+	awk '{ print int($1 * ($2 == "s" ? 1e9 : $2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : 1)) }')
+profiled agree 100000000 $((predicted / 1000000)) "$predicted"
+expect_match "measured at the prediction: they agree" "$(cat "$scratch/out")" '^    they agree within the ranges$'
 
 # The library reads the calibration file's thresholds; the environment wins.
 movsb=$(awk '$1 == "auto_movsb" { print $2 }' "$cal")

@@ -1,18 +1,25 @@
 /* memshim ab: runs a command alternately under each setting (A B C A B C
  * ...), so that a slow spell of this shared machine hits every setting
  * alike, and reports medians and spreads of wall time, CPU time and, where
- * the kernel lets us count them, cycles and instructions. */
+ * the kernel lets us count them, cycles and instructions; then a verdict
+ * per setting from the runs paired by round (tools/paired_stats.h), and
+ * with --profile the CPU time inside the functions per call, from each
+ * run's dumps (tools/ab_profile.h). */
 #include "config.h"
 
 #include "tools/ab.h"
 
 #include "dispatch/config.h"
+#include "tools/ab_profile.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/cost_model.h"
+#include "tools/glibc_tunables.h"
+#include "tools/paired_stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -27,15 +34,27 @@
 #include <unistd.h>
 
 static const char ab_help[] =
-	"usage: memshim ab [--runs N] [--impl A,B,...] [--env 'K=V ...']... [--show-output] -- COMMAND [ARGS...]\n"
+	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--impl A,B,...]\n"
+	"                  [--env 'K=V ...']... [--tunables T=V:...]... [--show-output] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND N times under each setting, interleaved (A B C A B C ...), and\n"
 	"prints per setting the median and min..max of wall time, user+system time\n"
 	"and, where perf events are allowed, user-space cycles and instructions, with\n"
-	"the ratio of each median to the first setting's.\n"
-	"  --runs N        runs per setting (default 5)\n"
+	"the ratio of each median to the first setting's.  Then a verdict per setting\n"
+	"against the first: each run against the same round's run of the first, the\n"
+	"geometric mean of those ratios with a 95% interval (stricter with --runs auto),\n"
+	"and \"faster\", \"slower\", or how many runs would resolve the difference.\n"
+	"  --runs N        runs per setting (default 5); auto: run rounds until every\n"
+	"                  verdict is resolved (CPU time; the in-function time with\n"
+	"                  --profile) or the budget runs out\n"
+	"  --budget S      the time --runs auto may take, in seconds (default 60)\n"
+	"  --profile[=HZ]  run the library's settings with MEMSHIM_PROFILE (HZ samples\n"
+	"                  per CPU second; default: the library's) and compare the CPU\n"
+	"                  time inside memcpy, memmove and memset per call\n"
 	"  --impl LIST     one setting per item: a variant or policy (memshim run --impl),\n"
 	"                  or `none`: without the library\n"
 	"  --env 'K=V ...' one setting: the library with these variables (repeatable)\n"
+	"  --tunables T    one setting: without the library, with GLIBC_TUNABLES=T\n"
+	"                  (glibc.NAME=VALUE items joined by `:`; repeatable)\n"
 	"  --show-output   keep the command's standard output (default: /dev/null)\n"
 	"Settings run in the order given; without any: --impl none,kernel.  A run that\n"
 	"exits non-zero is reported, and the exit status is then 1.\n";
@@ -43,6 +62,24 @@ static const char ab_help[] =
 #define MAX_SETTINGS 16
 #define MAX_RUNS 1000
 #define MAX_VARS 16
+#define DEFAULT_BUDGET_S 60
+/* --runs auto looks at the verdicts after 3 rounds, then each time the
+ * rounds have grown by half (3, 5, 8, 12, 18, ...).  Stopping at the first
+ * look that resolves would, over many looks, turn noise into a verdict far
+ * more often than 5% of the time; so each look's interval is taken at
+ * 1 - 5%/L, L the looks there can be (Bonferroni): all of them together
+ * keep the 5%. */
+#define AUTO_FIRST_ROUNDS 3
+#define AUTO_GROWTH 1.5
+#define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
+/* A setting whose shortest run is shorter than this is not timed.  The
+ * clocks are fine enough (ns and us); the limit is what happens around a
+ * run: fork, exec and dynamic loading take about a millisecond and vary by
+ * a good part of it, and on a shared machine one preemption costs a
+ * scheduler slice (3 ms in CFS, one 4 ms tick at HZ=250).  At 20 ms such a
+ * hiccup is at most ~20% of a run, which the paired interval absorbs; at
+ * 2 ms it is the whole run. */
+#define SHORTEST_RUN_S 0.020
 
 struct setting {
 	char label[96];
@@ -51,17 +88,25 @@ struct setting {
 	char text[512];           /* the storage vars point into */
 	unsigned failures;
 	int last_status;
+	char profile_note[200]; /* why a run had no in-function time */
 };
 
-enum measure { M_WALL, M_CPU, M_CYCLES, M_INSTRUCTIONS, M_COUNT };
+/* M_FN: CPU ns inside memcpy, memmove and memset per call, from the profile
+ * (0: not known for that run). */
+enum measure { M_WALL, M_CPU, M_CYCLES, M_INSTRUCTIONS, M_FN, M_COUNT };
 
 struct ab {
 	struct setting settings[MAX_SETTINGS];
-	unsigned count, runs;
-	bool show_output;
+	unsigned count, runs; /* runs: rounds done (the target, before running) */
+	unsigned capacity;    /* rounds the values have room for */
+	bool auto_runs, show_output;
+	double level; /* the intervals' confidence */
+	double budget_s;
+	const char *profile; /* MEMSHIM_PROFILE's value, or NULL */
+	char dump_dir[4096];  /* where the runs' dumps go, with --profile */
 	char **command;
 	char *preload, *original_preload; /* LD_PRELOAD with and without the library */
-	double *values;                   /* [(setting * M_COUNT + measure) * runs + run] */
+	double *values;                   /* [(setting * M_COUNT + measure) * capacity + run] */
 	bool counters;                    /* cycles and instructions were counted */
 	char counter_note[160];
 };
@@ -132,14 +177,64 @@ static int add_env(struct ab *a, const char *text)
 	return n ? 0 : usage_error("--env needs NAME=VALUE words");
 }
 
+/* One setting without the library: GLIBC_TUNABLES=text. */
+static int add_tunables(struct ab *a, const char *text)
+{
+	struct setting *s = new_setting(a);
+	char why[300];
+	if (!s)
+		return usage_error("more than %d settings", MAX_SETTINGS);
+	if (strlen(text) + sizeof "GLIBC_TUNABLES=" > sizeof s->text)
+		return usage_error("--tunables \"%.40s...\" is too long", text);
+	if (!glibc_tunables_check(text, why, sizeof why))
+		return usage_error("--tunables %s", why);
+	s->preload = false;
+	snprintf(s->label, sizeof s->label, "tunables:%.*s", (int)sizeof s->label - 10, text);
+	snprintf(s->text, sizeof s->text, "GLIBC_TUNABLES=%s", text);
+	s->vars[0] = s->text;
+	return 0;
+}
+
 static int parse_runs(const char *value, struct ab *a)
 {
 	char *end;
 	errno = 0;
+	if (strcmp(value, "auto") == 0) {
+		a->auto_runs = true;
+		return 0;
+	}
 	long n = strtol(value, &end, 10);
 	if (!*value || *end || errno || n < 1 || n > MAX_RUNS)
-		return usage_error("--runs \"%s\" is not a number from 1 to %d", value, MAX_RUNS);
+		return usage_error("--runs \"%s\" is not auto or a number from 1 to %d", value, MAX_RUNS);
 	a->runs = (unsigned)n;
+	return 0;
+}
+
+static int parse_budget(const char *value, struct ab *a)
+{
+	char *end;
+	errno = 0;
+	double s = strtod(value, &end);
+	if (!*value || *end || errno || !(s > 0) || s > 86400)
+		return usage_error("--budget \"%s\" is not a number of seconds from 0 to 86400", value);
+	a->budget_s = s;
+	return 0;
+}
+
+/* --profile or --profile=HZ */
+static int parse_profile(const char *value, struct ab *a)
+{
+	if (!value) {
+		a->profile = "on";
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long hz = strtol(value, &end, 10);
+	if (!*value || *end || errno || hz < PROFILE_HZ_MIN || hz > PROFILE_MAX_HZ)
+		return usage_error("--profile=\"%s\": expected samples per second from %d to %d", value,
+				   PROFILE_HZ_MIN, PROFILE_MAX_HZ);
+	a->profile = value;
 	return 0;
 }
 
@@ -147,17 +242,24 @@ static int apply_option(struct ab *a, const char *name, const char *value)
 {
 	if (strcmp(name, "--runs") == 0)
 		return parse_runs(value, a);
+	if (strcmp(name, "--budget") == 0)
+		return parse_budget(value, a);
 	if (strcmp(name, "--impl") == 0)
 		return add_impls(a, value);
+	if (strcmp(name, "--tunables") == 0)
+		return add_tunables(a, value);
 	return add_env(a, value);
 }
 
-enum { AB_SHOW_OUTPUT = 1, AB_VALUE };
+enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_VALUE };
 
 static const struct option ab_options[] = {
 	{ "runs", required_argument, NULL, AB_VALUE },
+	{ "budget", required_argument, NULL, AB_VALUE },
 	{ "impl", required_argument, NULL, AB_VALUE },
 	{ "env", required_argument, NULL, AB_VALUE },
+	{ "tunables", required_argument, NULL, AB_VALUE },
+	{ "profile", optional_argument, NULL, AB_PROFILE },
 	{ "show-output", no_argument, NULL, AB_SHOW_OUTPUT },
 	{ 0 },
 };
@@ -169,17 +271,21 @@ static int apply_any_option(void *context, int id, const char *name, const char 
 		a->show_output = true;
 		return 0;
 	}
+	if (id == AB_PROFILE)
+		return parse_profile(value, a);
 	return apply_option(a, name, value);
 }
 
 static int parse_options(int argc, char **argv, struct ab *a)
 {
 	a->runs = 5;
+	a->budget_s = DEFAULT_BUDGET_S;
 	const struct cli_syntax syntax = { "ab", ab_options, true };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_any_option, a, &first);
 	if (rc)
 		return rc;
 	a->command = argv + first;
+	a->capacity = a->auto_runs ? MAX_RUNS : a->runs;
 	return a->count ? 0 : add_impls(a, "none,kernel");
 }
 
@@ -207,6 +313,8 @@ static double read_counter(int fd)
 	return fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v ? (double)v : 0;
 }
 
+/* The setting's variables, then (with --profile, for the library's
+ * settings) the profile's, which win: ab reads those dumps back. */
 static void set_environment(const struct ab *a, const struct setting *s)
 {
 	const char *preload = s->preload ? a->preload : a->original_preload;
@@ -216,6 +324,12 @@ static void set_environment(const struct ab *a, const struct setting *s)
 		unsetenv("LD_PRELOAD");
 	for (char *const *v = s->vars; *v; v++)
 		putenv(*v);
+	if (a->profile && s->preload) {
+		char path[4200];
+		snprintf(path, sizeof path, "%s/h.%%p", a->dump_dir);
+		setenv("MEMSHIM_HIST", path, 1);
+		setenv("MEMSHIM_PROFILE", a->profile, 1);
+	}
 }
 
 /* The child: waits for the parent's counters, then runs the command. */
@@ -265,6 +379,7 @@ static bool run_once(struct ab *a, struct setting *s, double *out)
 		     1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 	out[M_CYCLES] = read_counter(cycles);
 	out[M_INSTRUCTIONS] = read_counter(instructions);
+	out[M_FN] = a->profile && s->preload ? ab_profile_take(a->dump_dir, s->profile_note, sizeof s->profile_note) : 0;
 	if (cycles >= 0)
 		close(cycles);
 	if (instructions >= 0)
@@ -276,11 +391,11 @@ static bool run_once(struct ab *a, struct setting *s, double *out)
 	return true;
 }
 
-/* ---- the report ---- */
+/* ---- the figures ---- */
 
 static double *series(const struct ab *a, unsigned setting, enum measure m)
 {
-	return a->values + ((size_t)setting * M_COUNT + m) * a->runs;
+	return a->values + ((size_t)setting * M_COUNT + m) * a->capacity;
 }
 
 struct summary {
@@ -295,34 +410,147 @@ static struct summary summarise(const struct ab *a, unsigned setting, enum measu
 	return (struct summary){ median, v[0], v[a->runs - 1] };
 }
 
-static void print_cell(const struct ab *a, unsigned setting, enum measure m, const char *format)
+/* Judged on the shortest run: a loaded machine only ever adds time, so a
+ * median can pass for long what is a millisecond of work and waits. */
+static bool too_short(const struct ab *a, unsigned setting, enum measure m)
 {
-	struct summary s = summarise(a, setting, m), first = summarise(a, 0, m);
-	char text[96];
-	snprintf(text, sizeof text, format, s.median, s.min, s.max);
-	printf(" %-27s %6.3f", text, first.median > 0 ? s.median / first.median : 0);
+	return (m == M_WALL || m == M_CPU) && summarise(a, setting, m).min < SHORTEST_RUN_S;
 }
 
-static void print_report(const struct ab *a)
+/* Every run of the setting has its in-function time. */
+static bool has_fn_time(const struct ab *a, unsigned setting)
+{
+	for (unsigned r = 0; r < a->runs; r++)
+		if (!(series(a, setting, M_FN)[r] > 0))
+			return false;
+	return a->profile != NULL;
+}
+
+/* The setting the in-function times are compared with: the first that has them. */
+static int fn_baseline(const struct ab *a)
+{
+	for (unsigned i = 0; i < a->count; i++)
+		if (has_fn_time(a, i))
+			return (int)i;
+	return -1;
+}
+
+/* Whether m of setting i can be set against base: both timed. */
+static bool comparable(const struct ab *a, unsigned i, unsigned base, enum measure m)
+{
+	if (m == M_FN)
+		return has_fn_time(a, i) && has_fn_time(a, base);
+	return !too_short(a, i, M_WALL) && !too_short(a, base, M_WALL) && !too_short(a, i, m) && !too_short(a, base, m);
+}
+
+static bool compare(const struct ab *a, unsigned i, unsigned base, enum measure m, struct paired_ratio *r)
+{
+	return comparable(a, i, base, m) && paired_compare(series(a, i, m), series(a, base, m), a->runs, a->level, r);
+}
+
+/* ---- the report ---- */
+
+static void print_cell(const struct ab *a, unsigned setting, unsigned base, enum measure m, const char *format)
+{
+	struct summary s = summarise(a, setting, m), first = summarise(a, base, m);
+	char text[96];
+	snprintf(text, sizeof text, format, s.median, s.min, s.max);
+	if (comparable(a, setting, base, m) && first.median > 0)
+		printf(" %-27s %6.3f", text, s.median / first.median);
+	else
+		printf(" %-27s %6s", m == M_FN && !has_fn_time(a, setting) ? "-" : text, "-");
+}
+
+static void print_table(const struct ab *a)
+{
+	int fn_base = fn_baseline(a);
+	printf("%-24s %-27s %6s %-27s %6s", "setting", "wall s", "ratio", "user+sys s", "ratio");
+	if (a->counters)
+		printf(" %-27s %6s %-27s %6s", "cycles (1e6)", "ratio", "instructions (1e6)", "ratio");
+	if (a->profile)
+		printf(" %-27s %6s", "in-function ns per call", "ratio");
+	printf("\n");
+	for (unsigned i = 0; i < a->count; i++) {
+		printf("%-24.24s", a->settings[i].label);
+		print_cell(a, i, 0, M_WALL, "%.3f (%.3f..%.3f)");
+		print_cell(a, i, 0, M_CPU, "%.3f (%.3f..%.3f)");
+		if (a->counters) {
+			print_cell(a, i, 0, M_CYCLES, "%.0f (%.0f..%.0f)");
+			print_cell(a, i, 0, M_INSTRUCTIONS, "%.0f (%.0f..%.0f)");
+		}
+		if (a->profile)
+			print_cell(a, i, fn_base < 0 ? 0 : (unsigned)fn_base, M_FN, "%.2f (%.2f..%.2f)");
+		printf("\n");
+	}
+}
+
+static void print_header(const struct ab *a)
 {
 	printf("memshim ab: %u runs of each of %u settings, interleaved\n", a->runs, a->count);
 	printf("  wall: clock_gettime(CLOCK_MONOTONIC) from the start signal to wait4; cpu: user+system\n"
 	       "  from wait4's rusage (the command and its children); cycles, instructions: %s\n",
 	       a->counters ? "perf_event_open, user space, inherited by the command's children" : a->counter_note);
+	if (a->profile)
+		printf("  in-function: CPU ns inside memcpy, memmove and memset over their calls, from the\n"
+		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST); the library's settings record, so\n"
+		       "  their wall and cpu include a few ns per call that none and tunables settings don't\n",
+		       a->profile);
 	printf("  each cell: median (min..max); ratio: median / the first setting's median\n");
-	printf("%-24s %-27s %6s %-27s %6s", "setting", "wall s", "ratio", "user+sys s", "ratio");
-	if (a->counters)
-		printf(" %-27s %6s %-27s %6s", "cycles (1e6)", "ratio", "instructions (1e6)", "ratio");
-	printf("\n");
+}
+
+static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum measure m, const char *what)
+{
+	static const char *const unit[M_COUNT] = { [M_WALL] = "wall", [M_CPU] = "cpu", [M_FN] = "in-function" };
+	struct paired_ratio r;
+	char text[200];
+	if (m != M_FN && too_short(a, i, M_WALL)) {
+		if (m == M_WALL)
+			printf("  %s: too short to time: %.1f ms per run; give it more work\n", a->settings[i].label,
+			       1e3 * summarise(a, i, m).min);
+	} else if (m == M_CPU && too_short(a, i, m))
+		printf("  %s: cpu: too little CPU time to time: %.1f ms per run\n", a->settings[i].label,
+		       1e3 * summarise(a, i, m).min);
+	else if (i == base)
+		return;
+	else if (!compare(a, i, base, m, &r))
+		printf("  %s: %s: no ratio: %s\n", a->settings[i].label, unit[m],
+		       a->runs < 2 ? "one run gives no interval" : "the first setting's runs are too short to time");
+	else {
+		struct paired_verdict v = paired_judge(&r);
+		paired_verdict_text(&r, &v, text, sizeof text);
+		printf("  %s: %s%s %.3f (%.3f..%.3f): %s\n", a->settings[i].label, unit[m], what, r.ratio, r.low, r.high,
+		       text);
+	}
+}
+
+/* Why a setting has no in-function time. */
+static void print_no_fn_time(const struct ab *a, unsigned i)
+{
+	if (!a->settings[i].preload)
+		printf("  %s: in-function: not measured: the setting runs without the library (use --impl glibc for\n"
+		       "  glibc's functions under it)\n", a->settings[i].label);
+	else
+		printf("  %s: in-function: not measured: %s\n", a->settings[i].label,
+		       a->settings[i].profile_note);
+}
+
+static void print_verdicts(const struct ab *a)
+{
+	int fn_base = fn_baseline(a);
+	printf("\nVerdicts against %s, run by run: each run over the same round's run of it; the\n"
+	       "geometric mean of those ratios and its %.4g%% interval (Student t on their logarithms%s).\n"
+	       "Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n",
+	       a->settings[0].label, 100 * a->level, a->auto_runs ? "; the\nlooks of --runs auto keep 5% in all" : "");
+	if (a->profile && fn_base > 0)
+		printf("In-function times against %s, the first setting run under the library\n",
+		       a->settings[fn_base].label);
 	for (unsigned i = 0; i < a->count; i++) {
-		printf("%-24.24s", a->settings[i].label);
-		print_cell(a, i, M_WALL, "%.3f (%.3f..%.3f)");
-		print_cell(a, i, M_CPU, "%.3f (%.3f..%.3f)");
-		if (a->counters) {
-			print_cell(a, i, M_CYCLES, "%.0f (%.0f..%.0f)");
-			print_cell(a, i, M_INSTRUCTIONS, "%.0f (%.0f..%.0f)");
-		}
-		printf("\n");
+		print_verdict(a, i, 0, M_WALL, "");
+		print_verdict(a, i, 0, M_CPU, "");
+		if (a->profile && !has_fn_time(a, i))
+			print_no_fn_time(a, i);
+		else if (a->profile)
+			print_verdict(a, i, (unsigned)fn_base, M_FN, " per call");
 	}
 }
 
@@ -344,6 +572,61 @@ static int report_failures(const struct ab *a)
 	return rc;
 }
 
+/* ---- --runs auto ---- */
+
+/* The measure that settles setting i: its in-function time with --profile
+ * when it has one, else CPU time, else (too little CPU) wall time; the
+ * setting it is set against in *base. */
+static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
+{
+	int fn_base = fn_baseline(a);
+	*base = 0;
+	if (fn_base >= 0 && (int)i != fn_base && has_fn_time(a, i)) {
+		*base = (unsigned)fn_base;
+		return M_FN;
+	}
+	return too_short(a, i, M_CPU) || too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
+}
+
+/* The round after which --runs auto looks next. */
+static unsigned next_look(unsigned rounds)
+{
+	unsigned next = (unsigned)ceil(rounds * AUTO_GROWTH);
+	return next > MAX_RUNS ? MAX_RUNS : next;
+}
+
+/* The level that keeps 5% over every look --runs auto can take. */
+static double auto_level(void)
+{
+	unsigned looks = 1;
+	for (unsigned r = AUTO_FIRST_ROUNDS; r < MAX_RUNS; r = next_look(r))
+		looks++;
+	return 1 - (1 - PAIRED_LEVEL) / looks;
+}
+
+/* NULL while more rounds are worth running, else why not. */
+static const char *stop_reason(const struct ab *a, double elapsed, unsigned next)
+{
+	if (too_short(a, 0, M_WALL))
+		return "the runs are too short to time";
+	bool settled = true;
+	for (unsigned i = 1; i < a->count && settled; i++) {
+		unsigned base;
+		if (too_short(a, i, M_WALL)) /* more rounds won't give it a ratio */
+			continue;
+		enum measure m = deciding(a, i, &base);
+		struct paired_ratio r;
+		settled = compare(a, i, base, m, &r) && paired_judge(&r).kind != PAIRED_UNRESOLVED;
+	}
+	if (settled)
+		return "every verdict is resolved";
+	if (elapsed * next / a->runs > a->budget_s)
+		return "the rounds to the next look would overrun the budget (--budget)";
+	return a->runs == MAX_RUNS ? "the most runs ab keeps" : NULL;
+}
+
+/* ---- the command ---- */
+
 /* The library's LD_PRELOAD for the command, computed once; the process's
  * own LD_PRELOAD is left as it was. */
 static int prepare_preload(struct ab *a)
@@ -360,12 +643,52 @@ static int prepare_preload(struct ab *a)
 	return a->preload ? 0 : 1;
 }
 
-static void scale_counters(struct ab *a)
+static int prepare(struct ab *a)
 {
-	for (unsigned i = 0; i < a->count; i++)
-		for (enum measure m = M_CYCLES; m <= M_INSTRUCTIONS; m++)
-			for (unsigned r = 0; r < a->runs; r++)
-				series(a, i, m)[r] /= 1e6;
+	char why[4400];
+	int rc = prepare_preload(a);
+	a->level = a->auto_runs ? auto_level() : PAIRED_LEVEL;
+	if (!rc && a->profile && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
+		fprintf(stderr, "memshim ab: %s\n", why);
+		rc = 1;
+	}
+	if (!rc && !(a->values = calloc((size_t)a->count * M_COUNT * a->capacity, sizeof *a->values)))
+		rc = 1;
+	return rc;
+}
+
+/* One run of every setting, in order: round r. */
+static int run_round(struct ab *a, unsigned r)
+{
+	double measures[M_COUNT];
+	for (unsigned i = 0; i < a->count; i++) {
+		if (!run_once(a, &a->settings[i], measures)) {
+			fprintf(stderr, "memshim ab: cannot start a run: %s\n", strerror(errno));
+			return 1;
+		}
+		for (enum measure m = 0; m < M_COUNT; m++)
+			series(a, i, m)[r] = m == M_CYCLES || m == M_INSTRUCTIONS ? measures[m] / 1e6 : measures[m];
+	}
+	return 0;
+}
+
+/* The rounds: a fixed number, or with --runs auto until stop_reason says. */
+static int run_rounds(struct ab *a, const char **stopped)
+{
+	double start = seconds_now();
+	unsigned target = a->auto_runs ? a->capacity : a->runs, look = AUTO_FIRST_ROUNDS;
+	for (unsigned r = 0; r < target; r++) {
+		int rc = run_round(a, r);
+		if (rc)
+			return rc;
+		a->runs = r + 1;
+		if (!a->auto_runs || a->runs < look)
+			continue;
+		if ((*stopped = stop_reason(a, seconds_now() - start, next_look(look))))
+			break;
+		look = next_look(look);
+	}
+	return 0;
 }
 
 int cmd_ab(int argc, char **argv)
@@ -373,26 +696,23 @@ int cmd_ab(int argc, char **argv)
 	if (cli_wants_help(argc, argv, ab_help, true))
 		return 0;
 	static struct ab a;
+	const char *stopped = NULL;
+	double start = seconds_now();
 	int rc = parse_options(argc, argv, &a);
 	if (!rc)
-		rc = prepare_preload(&a);
-	if (!rc && !(a.values = calloc((size_t)a.count * M_COUNT * a.runs, sizeof *a.values)))
-		rc = 1;
-	double measures[M_COUNT];
-	for (unsigned r = 0; !rc && r < a.runs; r++)
-		for (unsigned i = 0; !rc && i < a.count; i++) {
-			if (!run_once(&a, &a.settings[i], measures)) {
-				fprintf(stderr, "memshim ab: cannot start a run: %s\n", strerror(errno));
-				rc = 1;
-			}
-			for (enum measure m = 0; m < M_COUNT; m++)
-				series(&a, i, m)[r] = measures[m];
-		}
+		rc = prepare(&a);
+	if (!rc)
+		rc = run_rounds(&a, &stopped);
 	if (!rc) {
-		scale_counters(&a);
-		print_report(&a);
+		print_header(&a);
+		if (stopped)
+			printf("  --runs auto: stopped after %u rounds (%.1f s): %s\n", a.runs, seconds_now() - start, stopped);
+		print_table(&a);
+		print_verdicts(&a);
 		rc = report_failures(&a);
 	}
+	if (a.dump_dir[0])
+		ab_profile_close(a.dump_dir);
 	free(a.values);
 	free(a.preload);
 	free(a.original_preload);

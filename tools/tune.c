@@ -171,6 +171,13 @@ static bool compose(const struct calibration *c, enum base_function fn, const ch
 	return s->below && (band == T_COUNT || s->band) && (!width || s->above);
 }
 
+double tune_function_cost(const struct calibration *c, enum base_function fn, const char *variant,
+			  const double t[T_COUNT], const struct cm_workload *w, unsigned round)
+{
+	struct cm_setting s;
+	return compose(c, fn, variant, t, &s) ? cm_total(&s, w, round) : -1;
+}
+
 /* The fields of the settings that follow threshold t. */
 static unsigned fields_of(enum threshold_name t, const char *const variant[FN_COUNT], struct cm_setting *s,
 			  const int *fns, unsigned n, double **fields)
@@ -339,7 +346,7 @@ static void print_env_line(const char *const variant[FN_COUNT], const struct cm_
  * spread and its saving against base. */
 static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
 			  const double *tb, const char *const base[FN_COUNT], const double *tbase,
-			  const struct cm_workload w[FN_COUNT])
+			  const struct cm_workload w[FN_COUNT], const struct dump *d)
 {
 	struct cm_setting s[FN_COUNT], sb[FN_COUNT];
 	struct cm_term terms[FN_COUNT], base_terms[FN_COUNT];
@@ -352,10 +359,11 @@ static void print_against(const struct calibration *c, const char *label, const 
 	printf("  against %s: %.4g %s; saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
 	       label, theirs, c->unit, theirs > 0 ? 100 * (theirs - mine) / theirs : 0, c->rounds,
 	       100 * saving.p10, 100 * saving.p90);
+	tune_print_share(c, d, theirs - mine);
 }
 
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
-			     const struct cm_workload w[FN_COUNT])
+			     const struct cm_workload w[FN_COUNT], const struct dump *d)
 {
 	const char *why, *defaults[FN_COUNT], *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
 	for (int fn = 0; fn < FN_COUNT; fn++)
@@ -376,8 +384,8 @@ static void print_prediction(const struct calibration *c, const char *const best
 	char label[96];
 	snprintf(label, sizeof label, "the default (%s, %s, %s; built-in thresholds)", defaults[FN_MEMCPY],
 	         defaults[FN_MEMMOVE], defaults[FN_MEMSET]);
-	print_against(c, label, best, t, defaults, builtin, w);
-	print_against(c, "glibc", best, t, glibc, builtin, w);
+	print_against(c, label, best, t, defaults, builtin, w, d);
+	print_against(c, "glibc", best, t, glibc, builtin, w, d);
 }
 
 static int predict(const struct calibration *c, const struct dump *d)
@@ -406,7 +414,8 @@ static int predict(const struct calibration *c, const struct dump *d)
 		return 0;
 	}
 	tune_thresholds(c, best, w, t);
-	print_prediction(c, best, t, w);
+	print_prediction(c, best, t, w, d);
+	tune_check(c, d, w);
 	return 0;
 }
 

@@ -53,6 +53,21 @@ double tune_thresholds(const struct calibration *c, const char *const variant[FN
 		       const struct cm_workload w[FN_COUNT], double t[T_COUNT]);
 /* The built-in thresholds of this CPU, the ones the library starts from. */
 void tune_builtin_thresholds(double t[T_COUNT]);
+/* The cost of fn's workload w under `variant` with thresholds t, in round
+ * (or CM_MEDIAN); -1 if a curve it needs is missing. */
+double tune_function_cost(const struct calibration *c, enum base_function fn, const char *variant,
+			  const double t[T_COUNT], const struct cm_workload *w, unsigned round);
+
+/* tune_check.c: the model against what the dumps' profile measured. */
+struct dump;
+/* ns per unit of the calibration's costs (cycles: the rate measured now); 0 if unknown. */
+double tune_ns_per_unit(const struct calibration *c);
+/* The line under a predicted saving (in the calibration's unit): how much
+ * of the program's CPU time it is, or why that is unknown. */
+void tune_print_share(const struct calibration *c, const struct dump *d, double saving);
+/* Per function with calls: the model's time under the variant that ran
+ * against the time measured inside, and when they disagree, why likely. */
+void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT]);
 
 /* tune_calibrate.c: measures the curves into c and picks the auto
  * policy's thresholds; `tiny` keeps it to about a second (for tests).

@@ -1,0 +1,66 @@
+/* Paired comparisons for memshim ab: run i of a setting against run i of
+ * the baseline, taken in the same round, so a slow spell of the machine
+ * that hits a round hits both.
+ *
+ * The statistic is the geometric mean of the per-round ratios x[i]/base[i],
+ * with a 95% Student t interval on the mean of their logarithms.  Why t and
+ * not a bootstrap: ab usually has 3 to 10 rounds, and a percentile bootstrap
+ * with that few covers far less than its nominal 95% (with 3 rounds it can
+ * only ever return one of 10 distinct resamples' means); the t interval is
+ * exact for log-normal noise, needs no seed, and its width gives directly
+ * how many rounds would resolve a given difference.  An outlying round
+ * widens it (the spread grows) rather than hiding. */
+#ifndef MEMSHIM_PAIRED_STATS_H
+#define MEMSHIM_PAIRED_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A difference smaller than this fraction is treated as none: `--runs auto`
+ * stops once an interval lies within +-1%, and an unresolved verdict asks
+ * for at least this much. */
+#define PAIRED_RESOLUTION 0.01
+
+#define PAIRED_LEVEL 0.95 /* the interval's confidence, unless told otherwise */
+
+struct paired_ratio {
+	unsigned n;              /* rounds compared */
+	double level;            /* the interval's confidence: 0.95 for 95% */
+	double ratio, low, high; /* geometric mean ratio and its interval */
+	double log_sd;           /* sample standard deviation of the log ratios */
+};
+
+enum paired_verdict_kind {
+	PAIRED_FASTER,     /* the interval lies below 1 */
+	PAIRED_SLOWER,     /* above 1 */
+	PAIRED_SAME,       /* within +-PAIRED_RESOLUTION of 1 */
+	PAIRED_UNRESOLVED, /* none of these: more rounds might tell */
+};
+
+struct paired_verdict {
+	enum paired_verdict_kind kind;
+	double resolve;      /* the difference more rounds would resolve (a fraction) */
+	unsigned long needed; /* about how many rounds that takes */
+};
+
+/* The quantile p (0.5 < p < 1) of Student's t with df degrees of freedom. */
+double paired_t_quantile(double p, unsigned df);
+
+/* Compares x[0..n) with base[0..n) round by round, with an interval of
+ * confidence `level` (PAIRED_LEVEL, or more where several looks are taken
+ * at growing data).  False (out untouched) when n < 2 or a value is not
+ * positive: no interval then. */
+bool paired_compare(const double *x, const double *base, unsigned n, double level, struct paired_ratio *out);
+
+/* What the interval says.  For an unresolved one, `resolve` is the observed
+ * difference (at least PAIRED_RESOLUTION) and `needed` the rounds for the
+ * interval's half-width to shrink to it, at the same level: the smallest m
+ * with t(m-1) * log_sd / sqrt(m) < log(1 + resolve), about
+ * n * (half-width / resolve)^2. */
+struct paired_verdict paired_judge(const struct paired_ratio *r);
+
+/* The verdict in words: "faster", "slower", "no difference beyond +-1%",
+ * or "no difference resolvable with N runs; about M runs would resolve X%". */
+void paired_verdict_text(const struct paired_ratio *r, const struct paired_verdict *v, char *out, size_t size);
+
+#endif

@@ -1,0 +1,188 @@
+/* memshim tune checks itself: with a profile in the dumps (MEMSHIM_PROFILE),
+ * the model's time for the recorded calls under the variant that ran is set
+ * against the CPU time measured inside each function, and savings are
+ * given as a share of the program's CPU time. */
+#include "config.h"
+
+#include "tools/bench.h"
+#include "tools/profile_stats.h"
+#include "tools/tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RATE_SPIN_NS 20000000.0 /* how long the cycle rate is measured over: 20 ms */
+
+/* Why a measured time could lie outside the prediction: what the curves of
+ * tools/tune_calibrate.c assume.  They time each size bucket with sizes
+ * drawn at random inside it and random offsets, on buffers that stay in
+ * the cache (cold ones only for the largest sizes, from 4 MiB). */
+static const char reason_above[] =
+	"the data was probably cold: the model assumes buffers in the cache, and a copy from or to\n"
+	"    memory not touched lately, or a first touch of new pages (their faults count inside the\n"
+	"    function), costs more; the measured time also holds memshim's recording of each call";
+static const char reason_below[] =
+	"the sizes were probably predictable: the model's curves are for sizes drawn at random\n"
+	"    within each size class, so they price in branch mispredictions a program that repeats\n"
+	"    its sizes does not pay; short copies may also overlap with the program's own work";
+
+static double monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return 1e9 * (double)t.tv_sec + (double)t.tv_nsec;
+}
+
+/* The cycle counter's rate now, in ns per cycle; 0 if there is none. */
+static double measure_ns_per_cycle(void)
+{
+	struct bench_clock clock;
+	bench_clock_open(&clock);
+	if (clock.perf_fd < 0)
+		return 0;
+	double start = monotonic_ns(), cycles = (double)bench_clock_now(&clock), now;
+	volatile unsigned spin = 0;
+	while ((now = monotonic_ns()) - start < RATE_SPIN_NS)
+		spin++;
+	cycles = (double)bench_clock_now(&clock) - cycles;
+	close(clock.perf_fd);
+	return cycles > 0 ? (now - start) / cycles : 0;
+}
+
+double tune_ns_per_unit(const struct calibration *c)
+{
+	static double cached = -1;
+	if (strcmp(c->unit, "ns") == 0)
+		return 1;
+	if (cached < 0)
+		cached = strcmp(c->unit, "cycles") == 0 ? measure_ns_per_cycle() : 0;
+	return cached;
+}
+
+/* "0.8 ms", "1.4 s", "350 us": the unit that puts the figure at 1 or more. */
+static const char *duration(double ns, char *out, size_t size)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+	unsigned u = 0;
+	while (u < 3 && fabs(ns) < units[u].scale)
+		u++;
+	double v = ns / units[u].scale;
+	snprintf(out, size, fabs(v) < 10 ? "%.1f %s" : "%.0f %s", v, units[u].unit);
+	return out;
+}
+
+static const char *percent(double fraction, char *out, size_t size)
+{
+	double p = 100 * fraction;
+	snprintf(out, size, fabs(p) < 10 ? "%.2g%%" : "%.0f%%", p);
+	return out;
+}
+
+/* "4300x", "0.0058x", "1.3x" */
+static const char *times(double measured, double predicted, char *out, size_t size)
+{
+	double r = predicted > 0 ? measured / predicted : INFINITY;
+	snprintf(out, size, r >= 10 ? "%.0fx" : "%.2gx", r);
+	return out;
+}
+
+void tune_print_share(const struct calibration *c, const struct dump *d, double saving)
+{
+	double scale = tune_ns_per_unit(c), cpu = (double)d->profile.process_cpu_ns;
+	char a[32], b[32], z[32];
+	if (!d->profile.processes || !cpu)
+		printf("    share of the program's CPU time: unknown (the dumps carry no profile)\n");
+	else if (!scale)
+		printf("    share of the program's CPU time: unknown (costs in %s, and no cycle counter here\n"
+		       "    to turn them into time)\n", c->unit);
+	else if (!saving)
+		printf("    saves nothing of %s of CPU time\n", duration(cpu, b, sizeof b));
+	else
+		printf("    %s about %s of %s of CPU time (%s)\n", saving > 0 ? "saves" : "costs",
+		       duration(fabs(saving) * scale, a, sizeof a), duration(cpu, b, sizeof b),
+		       percent(fabs(saving) * scale / cpu, z, sizeof z));
+}
+
+/* The thresholds the run had: erms and stosb as the dump records them, the
+ * others (not recorded) as built in. */
+static void thresholds_that_ran(const struct dump *d, double t[T_COUNT])
+{
+	tune_builtin_thresholds(t);
+	if (d->erms_threshold)
+		t[T_ERMS] = (double)d->erms_threshold;
+	if (d->stosb_threshold)
+		t[T_STOSB] = (double)d->stosb_threshold;
+}
+
+/* The model's time for fn's calls under the variant that ran, in ns: the
+ * median and p10..p90 over the calibration's rounds.  False if it can't. */
+static bool predicted_ns(const struct calibration *c, const struct dump *d, enum base_function fn,
+			 const struct cm_workload *w, double out[3])
+{
+	double t[T_COUNT], rounds[CM_MAX_ROUNDS], scale = tune_ns_per_unit(c);
+	thresholds_that_ran(d, t);
+	out[0] = tune_function_cost(c, fn, d->variant[fn], t, w, CM_MEDIAN) * scale;
+	for (unsigned r = 0; r < c->rounds; r++)
+		rounds[r] = tune_function_cost(c, fn, d->variant[fn], t, w, r) * scale;
+	out[1] = cm_quantile(rounds, c->rounds, 0.1);
+	out[2] = cm_quantile(rounds, c->rounds, 0.9);
+	return out[0] >= 0 && out[1] >= 0;
+}
+
+static void check_function(const struct calibration *c, const struct dump *d, enum base_function fn,
+			   const struct cm_workload *w)
+{
+	const char *name = base_function_names[fn];
+	struct cpu_share m;
+	double p[3];
+	char t1[32], t2[32], t3[32], t4[32], t5[32], t6[32];
+	if (!profile_fn_share(&d->profile, fn, &m)) {
+		printf("  %s: no measurement: the profile holds no samples\n", name);
+		return;
+	}
+	if (!predicted_ns(c, d, fn, w, p)) {
+		printf("  %s (%s): no prediction: the calibration has no curve for it\n", name, d->variant[fn]);
+		return;
+	}
+	printf("  %s (%s): predicted %s (p10..p90 %s .. %s); measured %s (95%%: %s .. %s, %llu samples)\n", name,
+	       d->variant[fn], duration(p[0], t1, sizeof t1), duration(p[1], t2, sizeof t2),
+	       duration(p[2], t3, sizeof t3), duration(m.ns, t4, sizeof t4), duration(m.low_ns, t5, sizeof t5),
+	       duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
+	if (m.low_ns > p[2] || m.high_ns < p[1])
+		printf("    they disagree: measured is %s the prediction, beyond both ranges:\n    %s\n",
+		       times(m.ns, p[0], t1, sizeof t1), m.low_ns > p[2] ? reason_above : reason_below);
+	else
+		printf("    they agree within the ranges\n");
+}
+
+void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT])
+{
+	printf("\nCheck: the model's time for the calls recorded, under the variant that ran (thresholds:\n"
+	       "erms and stosb as recorded, the others built in), against the time measured inside:\n");
+	if (!d->profile.processes) {
+		printf("  no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside\n"
+		       "  MEMSHIM_HIST to measure the time inside, and to know what share of the program's CPU\n"
+		       "  time a saving is\n");
+		return;
+	}
+	if (!tune_ns_per_unit(c)) {
+		printf("  no comparison: costs are in %s, and there is no cycle counter here to turn them into time\n",
+		       c->unit);
+		return;
+	}
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count)
+			continue;
+		if (strcmp(d->variant[fn], "mixed") == 0 || !d->variant[fn][0])
+			printf("  %s: no comparison: the dumps ran %s\n", base_function_names[fn],
+			       d->variant[fn][0] ? "different variants" : "an unrecorded variant");
+		else
+			check_function(c, d, (enum base_function)fn, &w[fn]);
+	}
+}
