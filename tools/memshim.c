@@ -8,6 +8,7 @@
 #include "tools/ab.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
+#include "tools/record.h"
 #include "tools/report.h"
 #include "tools/tune.h"
 
@@ -180,7 +181,7 @@ static int absolute_hist_path(void)
 	return rc;
 }
 
-static int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, run_help, true))
 		return 0;
@@ -222,6 +223,8 @@ static const struct cli_command commands[] = {
 	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },
 	{ "run", cmd_run, "run a program with the library preloaded" },
 	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
+	{ "record", cmd_record, "record a command and its children, merge, and report" },
+	{ "merge", cmd_merge, "add up histogram dumps into one" },
 	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
 	{ "ab", cmd_ab, "time a command under several settings, interleaved" },
 	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },

@@ -8,6 +8,7 @@
 #include "dispatch/cpu_features.h"
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
+#include "tools/dump_load.h"
 #include "tools/tune.h"
 
 #include <stdarg.h>
@@ -30,14 +31,14 @@ static const char tune_help[] =
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
-	"The prediction covers the time inside these functions only.\n";
-
-#define MAX_FILES 256
+	"The prediction covers the time inside these functions only.\n"
+	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
+	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
 	bool calibrate, tiny;
 	const char *calibration;
-	const char *files[MAX_FILES];
+	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
 };
 
@@ -56,14 +57,15 @@ static int usage_error(const char *format, ...)
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ 0 };
+	o->files = calloc((size_t)argc, sizeof *o->files);
+	if (!o->files)
+		return 1;
 	bool options_done = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (options_done || a[0] != '-' || a[1] == '\0') {
-			if (o->file_count == MAX_FILES)
-				return usage_error("more than %d histogram files", MAX_FILES);
-			o->files[o->file_count++] = a;
-		} else if (strcmp(a, "--") == 0)
+		if (options_done || a[0] != '-' || a[1] == '\0')
+			o->files[o->file_count++] = argv[i];
+		else if (strcmp(a, "--") == 0)
 			options_done = true;
 		else if (strcmp(a, "--calibrate") == 0)
 			o->calibrate = true;
@@ -420,14 +422,15 @@ static int calibrate(const char *path, bool tiny, struct calibration *c)
 	return 0;
 }
 
-static int read_dumps(const struct options *o, struct dump *d)
+/* Bad dumps are named and left out, as report does; *left_out says so. */
+static int read_dumps(const struct options *o, struct dump *d, bool *left_out)
 {
-	char why[400];
-	for (unsigned i = 0; i < o->file_count; i++)
-		if (!hist_read_file(o->files[i], d, why, sizeof why)) {
-			fprintf(stderr, "memshim tune: %s: %s\n", o->files[i], why);
-			return 2;
-		}
+	int bad = dump_load("tune", o->files, o->file_count, d);
+	*left_out = bad != 0;
+	if (bad < 0 || (o->file_count && d->files == 0)) {
+		fprintf(stderr, "memshim tune: no readable dump\n");
+		return 1;
+	}
 	return 0;
 }
 
@@ -447,7 +450,8 @@ int cmd_tune(int argc, char **argv)
 		return usage_error("no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
 	static struct dump d;
 	hist_dump_init(&d);
-	rc = read_dumps(&o, &d); /* before a minute of calibration, not after */
+	bool left_out;
+	rc = read_dumps(&o, &d, &left_out); /* before a minute of calibration, not after */
 	struct calibration *c = malloc(sizeof *c);
 	char why[600];
 	if (!rc && !c)
@@ -461,6 +465,7 @@ int cmd_tune(int argc, char **argv)
 	if (!rc && o.file_count)
 		rc = predict(c, &d);
 	free(c);
+	free(o.files);
 	hist_dump_free(&d);
-	return rc;
+	return rc ? rc : left_out;
 }
