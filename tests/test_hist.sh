@@ -99,8 +99,8 @@ expect_counts "report merges three files" 300 0 "$dir"/h.*
 "$T_MEMSHIM_TOOL" report --svg "$scratch/plot.svg" --fleetbench-csv "$scratch/fb_" "$dir"/h.* >"$scratch/text"
 expect_eq "report with --svg exits 0" "$?" 0
 expect_match "the text report has the merged count" "$(cat "$scratch/text")" '^memcpy: 900 calls'
-if python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag.endswith('svg') and len(r.findall('.//{http://www.w3.org/2000/svg}polyline')) == 6 else 1)" "$scratch/plot.svg"; then
-	pass "the SVG is well-formed with two series per function"
+if python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); fills = [e.get('fill') for e in r.iter('{http://www.w3.org/2000/svg}rect')]; sys.exit(0 if r.tag.endswith('svg') and fills.count('#1f5fbf') >= 3 and fills.count('#e07000') >= 3 else 1)" "$scratch/plot.svg"; then
+	pass "the SVG is well-formed with bars of calls and bytes for every function"
 else
 	fail "the SVG is not well-formed"
 fi

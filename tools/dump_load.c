@@ -59,10 +59,15 @@ bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct
 		bool ok;
 		if (stat(args[i], &st) != 0 || !S_ISDIR(st.st_mode))
 			ok = add_path(in, NULL, args[i]); /* the reader names what is wrong with it */
-		else if (!(ok = add_directory(in, args[i])) && errno != ENOMEM) {
-			fprintf(stderr, "memshim %s: %s: %s; left out\n", command, args[i], strerror(errno));
-			++*bad;
-			ok = true;
+		else {
+			size_t before = in->count;
+			ok = add_directory(in, args[i]);
+			if ((!ok && errno != ENOMEM) || (ok && in->count == before)) {
+				fprintf(stderr, "memshim %s: %s: %s; left out\n", command, args[i],
+				        ok ? "a directory with no dumps" : strerror(errno));
+				++*bad;
+				ok = true;
+			}
 		}
 		if (!ok)
 			return false;

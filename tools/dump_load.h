@@ -10,8 +10,9 @@
 
 /* The files that args name: a file as itself; a directory as its regular
  * files, sorted by name, leaving out hidden ones and the ".tmp" files of a
- * dump still being written.  An argument that is neither is named on stderr
- * ("memshim COMMAND: ARG: reason; left out") and counted in *bad. */
+ * dump still being written.  A directory that cannot be read or holds none
+ * is named on stderr ("memshim COMMAND: ARG: reason; left out") and counted
+ * in *bad; a file that cannot be read is named when it is read. */
 struct dump_inputs {
 	char **paths;
 	size_t count;

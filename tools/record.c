@@ -227,6 +227,11 @@ int cmd_record(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	argv[o.run_from - 1] = "run";
 	int status = run_child(argc - o.run_from + 1, argv + o.run_from - 1);
+	if (rmdir(processes) == 0) { /* empty */
+		fprintf(stderr, "memshim record: no process of the command wrote a dump (did it start? LD_PRELOAD "
+		                "reaches no static or Go program)\n");
+		return status;
+	}
 	char *dirs[] = { processes };
 	struct dump_inputs in;
 	int rc = merge("record", merged, dirs, 1, &in);
