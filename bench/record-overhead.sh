@@ -1,32 +1,55 @@
 #!/bin/sh
-# What recording (MEMSHIM_HIST) adds to a memcpy call: runs
-# bench/record_overhead with the library preloaded, with recording off and
-# on, alternately, ROUNDS times each (default 9), and prints the median ns
-# per call of each and the difference, for 8, 64, 512 and 4096-byte copies.
-# The variant is the same in both (MEMSHIM_IMPL, default glibc), so the
-# difference is the recording wrapper alone.
-# usage: bench/record-overhead.sh [ROUNDS] [VARIANT]     (after make)
+# What recording (MEMSHIM_HIST) and profiling (MEMSHIM_PROFILE) add to a
+# memcpy call.  Runs bench/record_overhead with the library preloaded in
+# four settings, interleaved, ROUNDS times each (default 9):
+#   off      the variant alone
+#   record   MEMSHIM_HIST: the recording wrapper
+#   mark     MEMSHIM_HIST and MEMSHIM_PROFILE=2: the wrapper marks the call
+#            in progress; 2 samples a second cost nothing measurable
+#   profile  MEMSHIM_HIST and MEMSHIM_PROFILE=on: marking and sampling at
+#            the default rate
+# and prints, for 8, 64, 512 and 4096-byte copies, the median ns per call
+# of each and the medians (min..max) of the per-round differences: what
+# recording adds, what marking adds on top, and what sampling costs as a
+# share of the run.  The variant is the same throughout (MEMSHIM_IMPL,
+# default glibc).
+# usage: bench/record-overhead.sh [ROUNDS] [VARIANT] [CALLS]    (after make)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-9}
 variant=${2:-glibc}
+calls=${3:-2000000}
 lib=${MEMSHIM_LIBRARY:-$top/.libs/libmemshim.so}
 program=$top/bench/record_overhead
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for round in $(seq "$rounds"); do
-	for setting in off on; do
-		if [ $setting = on ]; then
-			MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$lib" "$program"
-		else
-			MEMSHIM_IMPL=$variant LD_PRELOAD="$lib" "$program"
-		fi | sed "s/^/$setting /" >>"$work/results"
+	for setting in off record mark profile; do
+		rm -f "$work"/dump.*
+		case $setting in
+		off) env MEMSHIM_IMPL=$variant LD_PRELOAD="$lib" "$program" "$calls" ;;
+		record) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$lib" "$program" "$calls" ;;
+		mark) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_PROFILE=2 LD_PRELOAD="$lib" "$program" "$calls" ;;
+		profile) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_PROFILE=on LD_PRELOAD="$lib" "$program" "$calls" ;;
+		esac | sed "s/^/$round $setting /" >>"$work/results"
 	done
 done
-echo "recording overhead: variant $variant, $rounds rounds alternating off/on, clock_gettime(CLOCK_MONOTONIC)"
-echo "size  off ns/call  on ns/call  added ns  (medians)"
-for size in 8 64 512 4096; do
-	off=$(awk -v s=$size '$1 == "off" && $2 == s { print $3 }' "$work/results" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	on=$(awk -v s=$size '$1 == "on" && $2 == s { print $3 }' "$work/results" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	awk -v s=$size -v a="$off" -v b="$on" 'BEGIN { printf "%-5s %11.2f %11.2f %9.2f\n", s, a, b, b - a }'
-done
+echo "recording and profiling overhead: variant $variant, $rounds rounds interleaved, $calls calls a size, clock_gettime(CLOCK_MONOTONIC)"
+python3 - "$work/results" <<'PY'
+import statistics, sys
+ns = {}
+for line in open(sys.argv[1]):
+    r, setting, size, value = line.split()
+    ns.setdefault(int(size), {}).setdefault(setting, {})[int(r)] = float(value)
+def spread(values):
+    return f"{statistics.median(values):6.2f} ({min(values):.2f}..{max(values):.2f})"
+print("size  ns/call: off  record    mark profile | added by recording | by marking | sampling, % of run")
+for size, s in sorted(ns.items()):
+    rounds = sorted(s["off"])
+    med = {k: statistics.median(v.values()) for k, v in s.items()}
+    rec = [s["record"][r] - s["off"][r] for r in rounds]
+    mark = [s["mark"][r] - s["record"][r] for r in rounds]
+    samp = [100 * (s["profile"][r] - s["mark"][r]) / s["mark"][r] for r in rounds]
+    print(f"{size:<5} {med['off']:12.2f} {med['record']:7.2f} {med['mark']:7.2f} {med['profile']:7.2f} |"
+          f" {spread(rec)} | {spread(mark)} | {spread(samp)}")
+PY

@@ -24,6 +24,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
 	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
+	"MEMSHIM_PROFILE",
 	"MEMSHIM_AUTO_MOVSB_THRESHOLD", "MEMSHIM_AUTO_STOSB_THRESHOLD", "MEMSHIM_NT_THRESHOLD",
 	"MEMSHIM_CONFIG",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
@@ -450,6 +451,23 @@ static int signal_named(const char *text)
 	return 0;
 }
 
+/* MEMSHIM_PROFILE: on, 1 (the default rate), off, 0, or samples per CPU second. */
+static void read_profile_rate(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_PROFILE");
+	unsigned long long n;
+	const char *problem;
+	if (!value || same_string(value, "off") || same_string(value, "0"))
+		return;
+	if (same_string(value, "on") || same_string(value, "1"))
+		c->profile_hz = PROFILE_DEFAULT_HZ;
+	else if ((problem = parse_count(value, 2, PROFILE_MAX_HZ, &n)))
+		warn_bad_value("MEMSHIM_PROFILE", value, problem,
+		               "no profile (give on, off, or samples per second of CPU time, 2 to 100000)", 0);
+	else
+		c->profile_hz = (unsigned)n;
+}
+
 static void read_recording(struct config *c)
 {
 	unsigned long long n;
@@ -474,14 +492,17 @@ static void read_recording(struct config *c)
 		else
 			c->callsite_every = (unsigned)n;
 	}
-	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every)) {
+	read_profile_rate(c);
+	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz)) {
 		struct line l;
 		line_start(&l);
-		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL and MEMSHIM_CALLSITES need MEMSHIM_HIST; ignored");
+		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES and MEMSHIM_PROFILE"
+		             " need MEMSHIM_HIST; ignored");
 		line_emit(&l);
 		c->hist_interval = 0;
 		c->hist_signal = 0;
 		c->callsite_every = 0;
+		c->profile_hz = 0;
 	}
 }
 

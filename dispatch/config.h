@@ -23,6 +23,11 @@ struct function_choice {
 
 #define HIST_PATH_MAX 1024
 
+/* MEMSHIM_PROFILE=1 or on: the rate asked of the timer.  Kernels with a
+ * 250 Hz tick deliver 250 signals a second and count the rest as overruns. */
+#define PROFILE_DEFAULT_HZ 1000
+#define PROFILE_MAX_HZ 100000
+
 /* The size thresholds, and where each value came from. */
 enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
 enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
@@ -36,6 +41,7 @@ struct config {
 	unsigned hist_interval;        /* seconds between dumps; 0: none */
 	int hist_signal;               /* the signal that asks for a dump; 0: none */
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
+	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 };

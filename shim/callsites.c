@@ -67,8 +67,6 @@ bool callsites_start(void)
 		return false;
 	}
 	dl_iterate_phdr(find_self, NULL);
-	ssize_t len = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
-	exe_path[len > 0 ? len : 0] = '\0';
 	void *warm_up[FRAMES_WALKED]; /* libunwind sets itself up on the first walk: now, not in a sample */
 	backtrace_fn(warm_up, FRAMES_WALKED);
 	return true;
@@ -153,7 +151,7 @@ void callsites_reset(void)
 /* "symbol+0xoff(/path/object+0xrel)" or "/path/object+0xrel", by hand: no
  * stdio here.  rel is the address from the object's first mapped page, which
  * the tools turn into function and file:line offline (histogram_format.h). */
-static void describe_frame(void *address, char *out, size_t size)
+void callsites_describe(void *address, char *out, size_t size)
 {
 	Dl_info info;
 	struct link_map *map;
@@ -161,6 +159,10 @@ static void describe_frame(void *address, char *out, size_t size)
 	line_start(&l);
 	/* a return address points after the call: look up the call itself */
 	uintptr_t pc = (uintptr_t)address - 1;
+	if (!exe_path[0]) { /* readlink is async-signal-safe: a dump may run in a handler */
+		ssize_t len = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
+		exe_path[len > 0 ? len : 0] = '\0';
+	}
 	if (dladdr1((void *)pc, &info, (void **)&map, RTLD_DL_LINKMAP) && info.dli_fname) {
 		/* the main program has no name in the link map (dladdr gives argv[0]) */
 		const char *object = map && map->l_name[0] == '\0' && exe_path[0] ? exe_path : info.dli_fname;
@@ -194,7 +196,7 @@ void callsites_write(int fd)
 		char text[FRAMES_KEPT][sizeof ((struct line *)0)->text];
 		const char *frames[FRAMES_KEPT];
 		for (unsigned f = 0; f < s->frame_count; f++) {
-			describe_frame(s->frames[f], text[f], sizeof text[f]);
+			callsites_describe(s->frames[f], text[f], sizeof text[f]);
 			frames[f] = text[f];
 		}
 		struct callsite_record r = { s->fn, s->calls, s->bytes, s->frame_count, frames };

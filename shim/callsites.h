@@ -18,6 +18,11 @@ void callsites_sample(enum base_function fn, size_t n);
 
 void callsites_reset(void);
 
+/* A return address as text, "symbol+0xoff(/path/object+0xrel)" or
+ * "/path/object+0xrel" (shim/histogram_format.h), naming the call
+ * instruction; at most size-1 characters. */
+void callsites_describe(void *address, char *out, size_t size);
+
 /* Writes every call site seen as "callsite" records to fd. */
 void callsites_write(int fd);
 

@@ -18,6 +18,7 @@
 #include "dispatch/thresholds.h"
 #include "shim/callsites.h"
 #include "shim/histogram_format.h"
+#include "shim/profile.h"
 #include "shim/record.h"
 
 #include <errno.h>
@@ -148,7 +149,7 @@ static bool write_dump(int fd, const char *reason)
 	if (!hist_write(fd, &h, &snapshot))
 		return false;
 	callsites_write(fd);
-	return hist_write_end(fd);
+	return profile_write(fd) && hist_write_end(fd);
 }
 
 /* Writes the dump to dump_path.tmp and renames it over dump_path; in place
@@ -301,6 +302,7 @@ static void start_over_in_child(void)
 	dump_owner = getpid();
 	dump_busy = 0;
 	record_reset();
+	profile_restart_in_child();
 	if (config_get()->hist_interval)
 		start_interval_dumps();
 }
@@ -318,4 +320,6 @@ void hist_dump_start(void)
 		install_signal_dump(c->hist_signal);
 	if (c->callsite_every)
 		record_start_callsites(c->callsite_every);
+	if (c->profile_hz)
+		profile_start(c->profile_hz);
 }

@@ -14,6 +14,7 @@
 
 #include "dispatch/config.h"
 #include "shim/callsites.h"
+#include "shim/profile.h"
 
 #include <stdbool.h>
 
@@ -43,6 +44,7 @@ static struct slot *claim_slot(void)
 	s->shared = i >= MAX_SLOTS;
 	s->sample_countdown = sample_every;
 	my_slot = s;
+	profile_thread_start(); /* after my_slot: it may call malloc, whose copies count here */
 	return s;
 }
 
@@ -72,7 +74,6 @@ HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
 	callsites_sample(fn, n);
 }
 
-/* What every call records: the size, the destination's alignment, the entry point. */
 /* What every call records: the size, the destination's alignment, the entry point. */
 HOT struct function_histogram *record_call(struct slot *s, bool shared, enum base_function fn,
                                            enum entry_point e, const void *d, size_t n)
@@ -137,84 +138,17 @@ HOT void record_set(enum entry_point e, const void *d, int c, size_t n)
 
 /* ---- the wrappers: record, then the chosen variant's function ---- */
 
-static void *rec_memcpy(void *restrict d, const void *restrict s, size_t n)
-{
-	record_copy(FN_MEMCPY, E_MEMCPY, d, s, n);
-	return target.memcpy(d, s, n);
-}
+#define WRAPPED(name) recording_##name
+#define PROFILED 0
+#include "shim/record_wrappers.h"
+#undef WRAPPED
+#undef PROFILED
 
-static void *rec_mempcpy(void *restrict d, const void *restrict s, size_t n)
-{
-	record_copy(FN_MEMCPY, E_MEMPCPY, d, s, n);
-	return target.mempcpy(d, s, n);
-}
-
-static void *rec_memcpy_chk(void *restrict d, const void *restrict s, size_t n, size_t room)
-{
-	record_copy(FN_MEMCPY, E_MEMCPY_CHK, d, s, n);
-	return target.memcpy_chk(d, s, n, room);
-}
-
-static void *rec_mempcpy_chk(void *restrict d, const void *restrict s, size_t n, size_t room)
-{
-	record_copy(FN_MEMCPY, E_MEMPCPY_CHK, d, s, n);
-	return target.mempcpy_chk(d, s, n, room);
-}
-
-static void *rec_memmove(void *d, const void *s, size_t n)
-{
-	record_copy(FN_MEMMOVE, E_MEMMOVE, d, s, n);
-	return target.memmove(d, s, n);
-}
-
-static void *rec_memmove_chk(void *d, const void *s, size_t n, size_t room)
-{
-	record_copy(FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n);
-	return target.memmove_chk(d, s, n, room);
-}
-
-static void rec_bcopy(const void *s, void *d, size_t n)
-{
-	record_copy(FN_MEMMOVE, E_BCOPY, d, s, n);
-	target.bcopy(s, d, n);
-}
-
-static void *rec_memset(void *d, int c, size_t n)
-{
-	record_set(E_MEMSET, d, c, n);
-	return target.memset(d, c, n);
-}
-
-static void *rec_memset_chk(void *d, int c, size_t n, size_t room)
-{
-	record_set(E_MEMSET_CHK, d, c, n);
-	return target.memset_chk(d, c, n, room);
-}
-
-static void rec_bzero(void *d, size_t n)
-{
-	record_set(E_BZERO, d, 0, n);
-	target.bzero(d, n);
-}
-
-static void rec_explicit_bzero(void *d, size_t n)
-{
-	record_set(E_EXPLICIT_BZERO, d, 0, n);
-	target.explicit_bzero(d, n);
-}
-
-static void rec_explicit_bzero_chk(void *d, size_t n, size_t room)
-{
-	record_set(E_EXPLICIT_BZERO_CHK, d, 0, n);
-	target.explicit_bzero_chk(d, n, room);
-}
-
-static const struct entry_set recording = {
-	.memcpy = rec_memcpy, .mempcpy = rec_mempcpy, .memcpy_chk = rec_memcpy_chk,
-	.mempcpy_chk = rec_mempcpy_chk, .memmove = rec_memmove, .memmove_chk = rec_memmove_chk,
-	.bcopy = rec_bcopy, .memset = rec_memset, .memset_chk = rec_memset_chk, .bzero = rec_bzero,
-	.explicit_bzero = rec_explicit_bzero, .explicit_bzero_chk = rec_explicit_bzero_chk,
-};
+#define WRAPPED(name) profiling_##name
+#define PROFILED 1
+#include "shim/record_wrappers.h"
+#undef WRAPPED
+#undef PROFILED
 
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
 {
@@ -238,7 +172,7 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 		target.explicit_bzero_chk = chosen->explicit_bzero_chk;
 		break;
 	}
-	return &recording;
+	return config_get()->profile_hz ? &profiling_entries : &recording_entries;
 }
 
 /* ---- for the dump ---- */

@@ -1,0 +1,223 @@
+/* The profiler's timers, signal handler and counts (see shim/profile.h).
+ *
+ * The handler touches nothing but this file's counters, with atomic adds,
+ * and the interrupted thread's mark: it takes no lock and calls nothing,
+ * so it is safe whatever the thread was doing, malloc and stdio included.
+ * Timers are made with the raw system calls, because glibc's timer_create
+ * keeps its own list of timers for SIGEV_THREAD and may allocate; ours are
+ * SIGEV_THREAD_ID timers on the thread's own CPU clock. */
+#include "shim/profile.h"
+
+#include "dispatch/message.h"
+#include "shim/callsites.h"
+#include "shim/histogram_format.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+__thread uint64_t profile_call_in_progress __attribute__((tls_model("initial-exec")));
+__thread uint64_t profile_caller __attribute__((tls_model("initial-exec")));
+
+/* How far below the marked stack pointer a call in progress may reach:
+ * the wrapper's and the variant's frames, the recording's slow paths.
+ * It also keeps the handler from reading a stale mark on another stack
+ * (a coroutine's) that may be gone. */
+#define CALL_STACK_DEPTH 4096
+
+/* Samples by caller: open addressing, an entry claimed with one compare-and-swap. */
+#define SITE_TABLE_SIZE 1024
+
+struct cpu_site {
+	uint64_t key; /* caller << 2 | (fn + 1); 0: empty */
+	uint64_t samples, ns;
+};
+
+static bool started;
+static int sample_signal;
+static uint64_t period_ns;
+static uint64_t start_ns;               /* CLOCK_MONOTONIC at start, for the wall time */
+static pthread_key_t timer_key;         /* deletes a thread's timer when it ends */
+static struct profile_record live;      /* the counts; the header fields are set when dumping */
+static struct cpu_site sites[SITE_TABLE_SIZE];
+static __thread bool thread_timed __attribute__((tls_model("initial-exec")));
+
+static void count(uint64_t *counter, uint64_t n)
+{
+	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+static void count_site(uint64_t key, uint64_t ns)
+{
+	for (unsigned probe = 0; probe < SITE_TABLE_SIZE; probe++) {
+		struct cpu_site *s = &sites[((key * 0x9e3779b97f4a7c15ull >> 54) + probe) & (SITE_TABLE_SIZE - 1)];
+		uint64_t seen = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
+		if (seen == 0 && __atomic_compare_exchange_n(&s->key, &seen, key, false, __ATOMIC_RELAXED,
+		                                             __ATOMIC_RELAXED))
+			seen = key;
+		if (seen == key) {
+			count(&s->samples, 1);
+			count(&s->ns, ns);
+			return;
+		}
+	}
+	/* the table is full: the sample still counts by function and bucket */
+}
+
+/* The marked call, if it is still in progress at stack pointer `sp`
+ * (see shim/profile.h); 0 if it has returned. */
+static uint64_t call_in_progress(uintptr_t sp)
+{
+	uint64_t mark = profile_call_in_progress;
+	uintptr_t entry_sp = (uintptr_t)(mark & ((1ull << PROFILE_BUCKET_SHIFT) - 1) & ~(uint64_t)PROFILE_FN_MASK);
+	if (!mark || sp > entry_sp || entry_sp - sp >= CALL_STACK_DEPTH)
+		return 0;
+	return *(const uint64_t *)entry_sp == profile_caller ? mark : 0;
+}
+
+/* One sample: the CPU time since the last one goes to the call in progress, if any. */
+static void on_sample(int sig, siginfo_t *info, void *context)
+{
+	(void)sig;
+	if (info->si_code != SI_TIMER)
+		return; /* sent by someone else: not a tick of our clock */
+	uint64_t ns = period_ns * (1 + (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0));
+	count(&live.samples, 1);
+	count(&live.sampled_ns, ns);
+	uintptr_t sp = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[REG_RSP];
+	uint64_t mark = call_in_progress(sp);
+	if (!mark)
+		return;
+	unsigned fn = (unsigned)(mark & PROFILE_FN_MASK) - 1;
+	unsigned bucket = (unsigned)(mark >> PROFILE_BUCKET_SHIFT);
+	if (fn >= FN_COUNT || bucket >= HIST_BUCKETS)
+		return;
+	count(&live.bucket_samples[fn][bucket], 1);
+	count(&live.bucket_ns[fn][bucket], ns);
+	count_site(profile_caller << 2 | (fn + 1), ns);
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec t;
+	clock_gettime(clock, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void say(const char *text)
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, "MEMSHIM_PROFILE: ");
+	line_add(&l, text);
+	line_emit(&l);
+}
+
+static void delete_timer(void *id_plus_one)
+{
+	syscall(SYS_timer_delete, (long)((uintptr_t)id_plus_one - 1));
+}
+
+void profile_thread_start(void)
+{
+	if (!started || thread_timed)
+		return;
+	thread_timed = true;
+	struct sigevent event;
+	event.sigev_value.sival_ptr = NULL;
+	event.sigev_signo = sample_signal;
+	event.sigev_notify = SIGEV_THREAD_ID;
+	event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	int id; /* the kernel's timer_t is an int */
+	if (syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, &event, &id) != 0)
+		return; /* out of timers (RLIMIT_SIGPENDING): this thread goes unsampled */
+	struct itimerspec every;
+	every.it_interval.tv_sec = (time_t)(period_ns / 1000000000u);
+	every.it_interval.tv_nsec = (long)(period_ns % 1000000000u);
+	every.it_value = every.it_interval;
+	syscall(SYS_timer_settime, id, 0, &every, NULL);
+	pthread_setspecific(timer_key, (void *)((uintptr_t)id + 1));
+}
+
+bool profile_start(unsigned hz)
+{
+	sample_signal = SIGRTMAX - 3;
+	struct sigaction action, before;
+	sigemptyset(&action.sa_mask);
+	action.sa_flags = SA_SIGINFO | SA_RESTART;
+	action.sa_sigaction = on_sample;
+	if (sigaction(sample_signal, NULL, &before) == 0 && before.sa_handler != SIG_DFL) {
+		say("the program already handles the profiling signal (SIGRTMAX-3); no profile");
+		return false;
+	}
+	if (pthread_key_create(&timer_key, delete_timer) != 0 || sigaction(sample_signal, &action, NULL) != 0) {
+		say("cannot set up the profiling signal; no profile");
+		return false;
+	}
+	period_ns = 1000000000u / hz;
+	live.rate_hz = hz;
+	start_ns = clock_ns(CLOCK_MONOTONIC);
+	started = true;
+	profile_thread_start();
+	return true;
+}
+
+static void zero(uint64_t *p, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		p[i] = 0;
+}
+
+void profile_restart_in_child(void)
+{
+	if (!started)
+		return;
+	uint64_t rate = live.rate_hz;
+	zero((uint64_t *)&live, sizeof live / sizeof(uint64_t));
+	live.rate_hz = rate;
+	for (unsigned i = 0; i < SITE_TABLE_SIZE; i++)
+		sites[i] = (struct cpu_site){ 0, 0, 0 };
+	start_ns = clock_ns(CLOCK_MONOTONIC);
+	thread_timed = false; /* timers are not inherited */
+	profile_thread_start();
+}
+
+static bool handler_still_ours(void)
+{
+	struct sigaction now;
+	return sigaction(sample_signal, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+	       now.sa_sigaction == on_sample;
+}
+
+static bool write_sites(int fd)
+{
+	bool ok = true;
+	for (unsigned i = 0; i < SITE_TABLE_SIZE && ok; i++) {
+		uint64_t key = __atomic_load_n(&sites[i].key, __ATOMIC_RELAXED);
+		if (!key || !sites[i].samples)
+			continue;
+		char frame[160];
+		callsites_describe((void *)(uintptr_t)(key >> 2), frame, sizeof frame);
+		struct cpu_site_record r = { (enum base_function)((key & 3) - 1), sites[i].samples, sites[i].ns,
+			                         frame };
+		ok = hist_write_cpu_site(fd, &r);
+	}
+	return ok;
+}
+
+bool profile_write(int fd)
+{
+	if (!started)
+		return true;
+	int saved_errno = errno;
+	live.process_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	live.wall_ns = clock_ns(CLOCK_MONOTONIC) - start_ns;
+	live.handler_replaced = !handler_still_ours();
+	bool ok = hist_write_profile(fd, &live) && write_sites(fd);
+	errno = saved_errno;
+	return ok;
+}

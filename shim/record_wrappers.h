@@ -1,0 +1,109 @@
+/* One set of recording wrappers, included twice by shim/record.c.
+ *
+ * A wrapper records the call and then jumps to the variant (a tail call:
+ * nothing is added after the count).  With PROFILED 1 it first marks the
+ * call in progress for the profiler (shim/profile.h): two stores, which
+ * only a process started with MEMSHIM_PROFILE pays.  The time inside then
+ * counts what the call costs the program as it runs, the recording's
+ * nanosecond or so included.
+ * WRAPPED(name) names this set's functions. */
+
+#if PROFILED
+#define MARK(fn, n) profile_mark(fn, n, __builtin_dwarf_cfa(), __builtin_return_address(0))
+#else
+#define MARK(fn, n) ((void)0)
+#endif
+
+static void *WRAPPED(memcpy)(void *restrict d, const void *restrict s, size_t n)
+{
+	MARK(FN_MEMCPY, n);
+	record_copy(FN_MEMCPY, E_MEMCPY, d, s, n);
+	return target.memcpy(d, s, n);
+}
+
+static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
+{
+	MARK(FN_MEMCPY, n);
+	record_copy(FN_MEMCPY, E_MEMPCPY, d, s, n);
+	return target.mempcpy(d, s, n);
+}
+
+static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
+{
+	MARK(FN_MEMCPY, n);
+	record_copy(FN_MEMCPY, E_MEMCPY_CHK, d, s, n);
+	return target.memcpy_chk(d, s, n, room);
+}
+
+static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
+{
+	MARK(FN_MEMCPY, n);
+	record_copy(FN_MEMCPY, E_MEMPCPY_CHK, d, s, n);
+	return target.mempcpy_chk(d, s, n, room);
+}
+
+static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
+{
+	MARK(FN_MEMMOVE, n);
+	record_copy(FN_MEMMOVE, E_MEMMOVE, d, s, n);
+	return target.memmove(d, s, n);
+}
+
+static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
+{
+	MARK(FN_MEMMOVE, n);
+	record_copy(FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n);
+	return target.memmove_chk(d, s, n, room);
+}
+
+static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
+{
+	MARK(FN_MEMMOVE, n);
+	record_copy(FN_MEMMOVE, E_BCOPY, d, s, n);
+	target.bcopy(s, d, n);
+}
+
+static void *WRAPPED(memset)(void *d, int c, size_t n)
+{
+	MARK(FN_MEMSET, n);
+	record_set(E_MEMSET, d, c, n);
+	return target.memset(d, c, n);
+}
+
+static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
+{
+	MARK(FN_MEMSET, n);
+	record_set(E_MEMSET_CHK, d, c, n);
+	return target.memset_chk(d, c, n, room);
+}
+
+static void WRAPPED(bzero)(void *d, size_t n)
+{
+	MARK(FN_MEMSET, n);
+	record_set(E_BZERO, d, 0, n);
+	target.bzero(d, n);
+}
+
+static void WRAPPED(explicit_bzero)(void *d, size_t n)
+{
+	MARK(FN_MEMSET, n);
+	record_set(E_EXPLICIT_BZERO, d, 0, n);
+	target.explicit_bzero(d, n);
+}
+
+static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
+{
+	MARK(FN_MEMSET, n);
+	record_set(E_EXPLICIT_BZERO_CHK, d, 0, n);
+	target.explicit_bzero_chk(d, n, room);
+}
+
+static const struct entry_set WRAPPED(entries) = {
+	.memcpy = WRAPPED(memcpy), .mempcpy = WRAPPED(mempcpy), .memcpy_chk = WRAPPED(memcpy_chk),
+	.mempcpy_chk = WRAPPED(mempcpy_chk), .memmove = WRAPPED(memmove),
+	.memmove_chk = WRAPPED(memmove_chk), .bcopy = WRAPPED(bcopy), .memset = WRAPPED(memset),
+	.memset_chk = WRAPPED(memset_chk), .bzero = WRAPPED(bzero),
+	.explicit_bzero = WRAPPED(explicit_bzero), .explicit_bzero_chk = WRAPPED(explicit_bzero_chk),
+};
+
+#undef MARK
