@@ -38,12 +38,13 @@ static double size_position(uint64_t n)
 	return n <= HIST_EXACT_MAX ? (double)n / (HIST_EXACT_MAX + 1) : log2((double)n) - 3;
 }
 
-/* Each series' share (percent) per slot, for function fn. */
+/* Each series' share (percent) per slot, for function fn: of its calls, of
+ * its bytes, of its CPU time, so that each series adds up to 100%. */
 static void slot_shares(const struct dump *d, int fn, double share[3][SLOTS])
 {
 	const uint64_t *tables[3] = { d->hist.fn[fn].calls, d->hist.fn[fn].bytes, d->profile.bucket_ns[fn] };
 	for (int s = 0; s < 3; s++) {
-		uint64_t all = s == 2 ? d->profile.process_cpu_ns : sum_buckets(tables[s]);
+		uint64_t all = sum_buckets(tables[s]);
 		for (unsigned k = 0; k < SLOTS; k++)
 			share[s][k] = 0;
 		for (unsigned b = 0; b < HIST_BUCKETS && all; b++)
@@ -162,7 +163,10 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	for (int s = 0; s < f->series; s++)
 		fprintf(out, "%s <tspan fill=\"%s\" font-weight=\"bold\">%s</tspan>", s == 0 ? "" : s + 1 == f->series ? " and" : ",",
 		        series_colour[s], series_name[s]);
-	fprintf(out, "%s</text>\n", f->series == 3 ? " (of the process's)" : "");
+	fprintf(out, " in each</text>\n");
+	if (calls == 0)
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#888\" text-anchor=\"middle\">no calls</text>\n",
+		        SVG_WIDTH / 2, plot_top + PLOT_HEIGHT / 2);
 }
 
 /* The slots with anything in them, in any function: the shared x range. */
