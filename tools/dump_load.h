@@ -28,4 +28,8 @@ int dump_load(const char *command, char *const *args, size_t n, struct dump *d);
 /* dump_load for paths already expanded. */
 unsigned dump_load_inputs(const char *command, const struct dump_inputs *in, struct dump *d);
 
+/* Makes the call sites with the same function and frames seen in several
+ * dumps one, in d and in each of its programs (sorted by function and frames). */
+void dump_merge_sites(struct dump *d);
+
 #endif

@@ -79,6 +79,7 @@ static int merge(const char *command, const char *out, char *const *args, size_t
 	static struct dump d;
 	hist_dump_init(&d);
 	bad += dump_load_inputs(command, in, &d);
+	dump_merge_sites(&d);
 	int rc = bad ? 1 : 0;
 	if (d.processes == 0) {
 		fprintf(stderr, "memshim %s: no readable dump\n", command);

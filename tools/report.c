@@ -293,46 +293,6 @@ static int by_time(const void *a, const void *b)
 	return strcmp(x->frame, y->frame);
 }
 
-static void merge_callsites(struct dump *d)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < d->callsite_count; i++) {
-		struct dump_callsite *c = &d->callsites[i];
-		size_t j = 0;
-		while (j < kept && !(d->callsites[j].fn == c->fn && strcmp(d->callsites[j].frames, c->frames) == 0))
-			j++;
-		if (j < kept) {
-			d->callsites[j].calls += c->calls;
-			d->callsites[j].bytes += c->bytes;
-			free(c->frames);
-		} else {
-			d->callsites[kept++] = *c;
-		}
-	}
-	d->callsite_count = kept;
-	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_bytes);
-}
-
-static void merge_cpu_sites(struct dump *d)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < d->cpu_site_count; i++) {
-		struct dump_cpu_site *c = &d->cpu_sites[i];
-		size_t j = 0;
-		while (j < kept && !(d->cpu_sites[j].fn == c->fn && strcmp(d->cpu_sites[j].frame, c->frame) == 0))
-			j++;
-		if (j < kept) {
-			d->cpu_sites[j].samples += c->samples;
-			d->cpu_sites[j].ns += c->ns;
-			free(c->frame);
-		} else {
-			d->cpu_sites[kept++] = *c;
-		}
-	}
-	d->cpu_site_count = kept;
-	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_time);
-}
-
 /* The frames of a call site, space-separated in the dump, one by one. */
 static const char *next_frame(const char **text, char *buf, size_t size)
 {
@@ -744,8 +704,9 @@ int cmd_report(int argc, char **argv)
 	d->program_filter = o.program;
 	int bad = dump_load("report", argv + o.first_file, (size_t)(argc - o.first_file), d);
 	int status = bad ? 1 : 0;
-	merge_callsites(d);
-	merge_cpu_sites(d);
+	dump_merge_sites(d);
+	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_bytes);
+	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_time);
 	if (d->files == 0) {
 		fprintf(stderr, "memshim report: no readable dump\n");
 		status = 1;
