@@ -192,9 +192,13 @@ static void print_chart(const struct function_histogram *f, uint64_t calls, uint
 		}
 		if (!c)
 			continue;
-		char l[16], h[16];
-		printf("    %7s-%-8s ", human_size(hist_bucket_lo(b), l, sizeof l),
-		       human_size(hist_bucket_hi(end - 1), h, sizeof h));
+		char l[16], h[16], range[40];
+		if (hist_bucket_hi(end - 1) - hist_bucket_lo(b) == 1)
+			snprintf(range, sizeof range, "%s", human_size(hist_bucket_lo(b), l, sizeof l));
+		else
+			snprintf(range, sizeof range, "%s-%s", human_size(hist_bucket_lo(b), l, sizeof l),
+			         human_size(hist_bucket_hi(end - 1), h, sizeof h));
+		printf("    %-16s ", range);
 		bar(share(c, calls), 20);
 		printf(" %5.1f%%  ", share(c, calls));
 		bar(share(y, bytes), 20);

@@ -92,10 +92,10 @@ static void draw_x_axis(FILE *out, const struct figure *f, int bottom, int top)
 		char label[16];
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", px(f, k), top,
 		        px(f, k), bottom);
-		if (k == 0)
+		if (k <= 1) /* the 0-16 slot is labelled in its middle */
 			continue;
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", px(f, k),
-		        bottom + 14, k == 1 ? "17" : tick_label(k, label, sizeof label));
+		        bottom + 14, tick_label(k, label, sizeof label));
 	}
 	if (f->first == 0)
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">0\u201316</text>\n",
