@@ -314,7 +314,8 @@ static void print_site_frames(const char *frames)
 {
 	char raw[1024], readable[1200];
 	const char *first = "";
-	for (const char *f; (f = next_frame(&frames, raw, sizeof raw)) != NULL; first = "\n                 <- ")
+	for (const char *f; (f = next_frame(&frames, raw, sizeof raw)) != NULL;
+	     first = "\n                                                         <- ")
 		printf("%s%s", first, frame_readable(f, readable, sizeof readable));
 	printf("\n");
 }
@@ -333,12 +334,13 @@ static void print_callsites(struct dump *d, unsigned top)
 	for (int o = 0; o < 2; o++) {
 		qsort(d->callsites, d->callsite_count, sizeof *d->callsites, order[o]);
 		printf("\ntop call sites by %s (%" PRIu64 " sampled calls; the caller, then its callers)\n"
-		       "  bytes%%  calls%%  mean size  function\n",
+		       "  bytes%%  calls%%      calls      bytes  mean size  function\n",
 		       title[o], calls);
 		for (size_t i = 0; i < d->callsite_count && i < top; i++) {
 			const struct dump_callsite *c = &d->callsites[i];
-			char mean[32];
-			printf("  %5.1f%%  %5.1f%%  %9s  %-7s  ", share(c->bytes, bytes), share(c->calls, calls),
+			char mean[32], all[32];
+			printf("  %5.1f%%  %5.1f%%  %9" PRIu64 "  %9s  %9s  %-7s  ", share(c->bytes, bytes), share(c->calls, calls),
+			       c->calls, human_size(c->bytes, all, sizeof all),
 			       human_size(c->calls ? c->bytes / c->calls : 0, mean, sizeof mean), base_function_names[c->fn]);
 			print_site_frames(c->frames);
 		}
