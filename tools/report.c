@@ -81,8 +81,7 @@ static void print_time(const struct dump *d)
 	const struct dump_profile *p = &d->profile;
 	struct cpu_share c;
 	if (!p->processes || !profile_fn_share(p, FN_MEMCPY, &c)) {
-		printf("time: not measured; run with MEMSHIM_PROFILE=on (or memshim record --profile)\n"
-		       "      to see the share of CPU time spent in each function\n");
+		printf("time: not measured (MEMSHIM_PROFILE=on, or memshim record --profile, measures each function's share)\n");
 		return;
 	}
 	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s): %" PRIu64 " samples over %.1f ms of CPU time"
