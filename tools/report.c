@@ -1,7 +1,9 @@
 /* memshim report: merges any number of histogram dumps and shows where a
- * program's copy time goes: totals, size percentiles by calls and by bytes,
- * size classes, a bar chart, alignment and aliasing tables, call sites;
- * or the same as JSON, an SVG plot, or fleetbench's distribution format. */
+ * program's copy time goes: the share of CPU time first (with a profile),
+ * then totals, size percentiles by calls and by bytes, size classes, a bar
+ * chart, alignment and aliasing tables, programs, call sites; or the same as
+ * JSON, folded stacks, an SVG plot (tools/report_svg.c), or fleetbench's
+ * distribution format. */
 #include "tools/report.h"
 
 #include "shim/histogram_format.h"
@@ -42,9 +44,6 @@ static const char report_help[] =
 /* ---- numbers for people ---- */
 
 static double share(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0; }
-
-#define total(counts, n) sum_buckets(counts)
-
 
 /* The bucket holding the p-th percentile of `counts` (calls or bytes). */
 static unsigned percentile_bucket(const uint64_t *counts, double p)
@@ -231,7 +230,7 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 static void print_function(const struct dump *d, int fn)
 {
 	const struct function_histogram *f = &d->hist.fn[fn];
-	uint64_t calls = total(f->calls, HIST_BUCKETS), bytes = total(f->bytes, HIST_BUCKETS);
+	uint64_t calls = sum_buckets(f->calls), bytes = sum_buckets(f->bytes);
 	char b1[32], b2[32];
 	printf("\n%s: %" PRIu64 " calls, %s", base_function_names[fn], calls, human_size(bytes, b1, sizeof b1));
 	if (calls)
@@ -533,7 +532,7 @@ static void print_json(const struct dump *d)
 		const struct function_histogram *f = &d->hist.fn[fn];
 		printf("%s\n  \"%s\": {\"variant\": \"%s\", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64,
 		       fn ? "," : "", base_function_names[fn], d->variant[fn],
-		       total(f->calls, HIST_BUCKETS), total(f->bytes, HIST_BUCKETS));
+		       sum_buckets(f->calls), sum_buckets(f->bytes));
 		json_share(p, p->fn_samples[fn], p->fn_ns[fn]);
 		printf(", \"entries\": {");
 		const char *sep = "";
@@ -578,7 +577,7 @@ static int write_fleetbench(const struct dump *d, const char *prefix)
 	static const char *const names[FN_COUNT] = { "Memcpy", "Memmove", "Memset" };
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		const struct function_histogram *f = &d->hist.fn[fn];
-		uint64_t calls = total(f->calls, HIST_BUCKETS);
+		uint64_t calls = sum_buckets(f->calls);
 		char path[4096];
 		snprintf(path, sizeof path, "%s%s.csv", prefix, names[fn]);
 		FILE *out = fopen(path, "w");
