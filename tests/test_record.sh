@@ -26,6 +26,9 @@ expect_eq "--keep leaves the per-process dumps" "$(ls rec/processes | wc -l)" 3
 expect_match "record refuses a directory that holds a recording" "$?:$(cat "$scratch/err")" '^2:.*holds a recording'
 "$tool" record -o rec2 -- "$program" calls 3 >/dev/null 2>&1
 expect_eq "without --keep only the merged dump stays" "$(ls rec2)" "merged"
+"$tool" record -o rec3 -- sh -c "'$program' calls 3; echo junk >rec3/processes/junk" >/dev/null 2>"$scratch/err"
+expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
+expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
 
 # merge of N dumps = report of N dumps (JSON, but for the number of files)
 strip() { sed 's/"files": [0-9]*, //' "$1"; }

@@ -54,6 +54,7 @@ bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct
 {
 	in->paths = NULL;
 	in->count = 0;
+	in->read = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		bool ok;
@@ -80,19 +81,26 @@ void dump_inputs_free(struct dump_inputs *in)
 	for (size_t i = 0; i < in->count; i++)
 		free(in->paths[i]);
 	free(in->paths);
+	free(in->read);
 	in->paths = NULL;
+	in->read = NULL;
 	in->count = 0;
 }
 
-unsigned dump_load_inputs(const char *command, const struct dump_inputs *in, struct dump *d)
+unsigned dump_load_inputs(const char *command, struct dump_inputs *in, struct dump *d)
 {
 	unsigned bad = 0;
+	free(in->read);
+	in->read = calloc(in->count ? in->count : 1, sizeof *in->read);
 	for (size_t i = 0; i < in->count; i++) {
 		char why[400];
-		if (!hist_read_file(in->paths[i], d, why, sizeof why)) {
+		bool ok = hist_read_file(in->paths[i], d, why, sizeof why);
+		if (!ok) {
 			fprintf(stderr, "memshim %s: %s: %s; left out\n", command, in->paths[i], why);
 			bad++;
 		}
+		if (in->read)
+			in->read[i] = ok;
 	}
 	return bad;
 }

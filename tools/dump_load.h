@@ -16,6 +16,7 @@
 struct dump_inputs {
 	char **paths;
 	size_t count;
+	bool *read; /* after dump_load_inputs: which were read (NULL before, or out of memory) */
 };
 bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct dump_inputs *in,
                         unsigned *bad);
@@ -26,7 +27,7 @@ void dump_inputs_free(struct dump_inputs *in);
 int dump_load(const char *command, char *const *args, size_t n, struct dump *d);
 
 /* dump_load for paths already expanded. */
-unsigned dump_load_inputs(const char *command, const struct dump_inputs *in, struct dump *d);
+unsigned dump_load_inputs(const char *command, struct dump_inputs *in, struct dump *d);
 
 /* Makes the call sites with the same function and frames seen in several
  * dumps one, in d and in each of its programs (sorted by function and frames). */

@@ -201,11 +201,13 @@ static int run_child(int argc, char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Removes the dumps merged into DIR/merged, and DIR/processes if empty. */
+/* Removes the dumps merged into DIR/merged (never one left out: it is the
+ * only copy of what it holds), and DIR/processes if that empties it. */
 static void remove_merged(const struct dump_inputs *in, const char *processes)
 {
-	for (size_t i = 0; i < in->count; i++)
-		unlink(in->paths[i]);
+	for (size_t i = 0; i < in->count && in->read; i++)
+		if (in->read[i])
+			unlink(in->paths[i]);
 	rmdir(processes);
 }
 
