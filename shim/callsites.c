@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #define FRAMES_KEPT 3      /* the caller and two above it */
 #define FRAMES_WALKED 12   /* enough to get past our own frames */
@@ -28,6 +29,7 @@ static struct site table[TABLE_SIZE];
 static int (*backtrace_fn)(void **frames, int max); /* libunwind's unw_backtrace */
 static uintptr_t self_begin, self_end;             /* our own code, skipped */
 static __thread int in_sample __attribute__((tls_model("initial-exec")));
+static char exe_path[4096]; /* the main program's full path, for the frames */
 
 static void warn(const char *text)
 {
@@ -146,28 +148,35 @@ void callsites_reset(void)
 	}
 }
 
-/* "symbol+0xoff(object)" or "object+0xoff", by hand: no stdio here. */
+/* "symbol+0xoff(/path/object+0xrel)" or "/path/object+0xrel", by hand: no
+ * stdio here.  rel is the address from the object's first mapped page, which
+ * the tools turn into function and file:line offline (histogram_format.h). */
 void callsites_describe(void *address, char *out, size_t size)
 {
 	Dl_info info;
+	struct link_map *map;
 	struct line l;
 	line_start(&l);
 	/* a return address points after the call: look up the call itself */
 	uintptr_t pc = (uintptr_t)address - 1;
-	if (dladdr((void *)pc, &info) && info.dli_fname) {
-		const char *object = info.dli_fname, *slash = object;
-		for (const char *p = object; *p; p++)
-			if (*p == '/')
-				slash = p + 1;
-		uintptr_t base = info.dli_sname ? (uintptr_t)info.dli_saddr : (uintptr_t)info.dli_fbase;
-		line_add(&l, info.dli_sname ? info.dli_sname : (*slash ? slash : "?"));
-		line_add(&l, "+0x");
-		line_add_hex(&l, pc - base);
+	if (!exe_path[0]) { /* readlink is async-signal-safe: a dump may run in a handler */
+		ssize_t len = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
+		exe_path[len > 0 ? len : 0] = '\0';
+	}
+	if (dladdr1((void *)pc, &info, (void **)&map, RTLD_DL_LINKMAP) && info.dli_fname) {
+		/* the main program has no name in the link map (dladdr gives argv[0]) */
+		const char *object = map && map->l_name[0] == '\0' && exe_path[0] ? exe_path : info.dli_fname;
 		if (info.dli_sname) {
+			line_add(&l, info.dli_sname);
+			line_add(&l, "+0x");
+			line_add_hex(&l, pc - (uintptr_t)info.dli_saddr);
 			line_add(&l, "(");
-			line_add(&l, *slash ? slash : "main");
-			line_add(&l, ")");
 		}
+		line_add(&l, object);
+		line_add(&l, "+0x");
+		line_add_hex(&l, pc - (uintptr_t)info.dli_fbase);
+		if (info.dli_sname)
+			line_add(&l, ")");
 	} else {
 		line_add(&l, "0x");
 		line_add_hex(&l, pc);
@@ -184,7 +193,7 @@ void callsites_write(int fd)
 		const struct site *s = &table[i];
 		if (!__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) || !s->calls)
 			continue;
-		char text[FRAMES_KEPT][160];
+		char text[FRAMES_KEPT][sizeof ((struct line *)0)->text];
 		const char *frames[FRAMES_KEPT];
 		for (unsigned f = 0; f < s->frame_count; f++) {
 			callsites_describe(s->frames[f], text[f], sizeof text[f]);

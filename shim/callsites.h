@@ -18,8 +18,9 @@ void callsites_sample(enum base_function fn, size_t n);
 
 void callsites_reset(void);
 
-/* A return address as text, "symbol+0xoff(object)" or "object+0xoff",
- * naming the call instruction; at most size-1 characters. */
+/* A return address as text, "symbol+0xoff(/path/object+0xrel)" or
+ * "/path/object+0xrel" (shim/histogram_format.h), naming the call
+ * instruction; at most size-1 characters. */
 void callsites_describe(void *address, char *out, size_t size);
 
 /* Writes every call site seen as "callsite" records to fd. */

@@ -30,6 +30,22 @@
  * Version 2 added the profile, cpu and cpu_site records; version 1 dumps
  * (which have none) are still read.
  *
+ * A call site's frame is "symbol+0xoff(object)" or "object+0xoff".  Since
+ * version 2 the object is its full path and carries the offset of the
+ * address from the object's first mapped page, "symbol+0xoff(/lib/x.so+0xrel)"
+ * and "/usr/bin/prog+0xrel", so that the tools can find function and file:line
+ * offline; older frames name only the object's base name.
+ *
+ * A merged dump (memshim merge, memshim record) is a run of sections, one per
+ * program, each a dump as above from its header line to its end line, whose
+ * header has no pid but
+ *   processes 12                           how many processes' dumps it adds up
+ *   sections 3                             first section only: how many follow, this one included
+ *   profile_processes 12 0                 after profile: processes with one, and whose
+ *                                          program took over the profiling signal
+ * and "reason merged".  The counts of a section are sums; its variant is
+ * "mixed" where its processes disagreed.
+ *
  * Only non-zero counters are written.  Readers reject an unknown major
  * version, a missing "end" (a truncated file), and malformed lines. */
 #ifndef MEMSHIM_HISTOGRAM_FORMAT_H
@@ -91,6 +107,11 @@ struct cpu_site_record {
 bool hist_write_profile(int fd, const struct profile_record *p);
 bool hist_write_cpu_site(int fd, const struct cpu_site_record *c);
 
+struct dump;
+/* For the tools: writes d as a merged dump, one section per program of
+ * d->programs.  Uses stdio-free writes like the rest; false if one failed. */
+bool hist_write_merged(int fd, const struct dump *d);
+
 /* ---- reading: for the tools ---- */
 
 struct dump_callsite {
@@ -116,9 +137,19 @@ struct dump_cpu_site {
 	char *frame;
 };
 
+/* One program's part of the dumps read: everything, summed over its processes. */
+struct dump_program {
+	char name[256];
+	struct dump *d; /* its own programs list is empty */
+};
+
 struct dump {
 	struct histogram hist;         /* summed over every file read */
 	unsigned files;
+	unsigned processes;            /* the processes those files add up (a merged file holds many) */
+	const char *program_filter;    /* set before reading: take only this program's sections */
+	struct dump_program *programs; /* by program name, in the order first seen */
+	size_t program_count;
 	char variant[FN_COUNT][32];    /* from the last file; "mixed" if files disagree */
 	uint64_t erms_threshold, stosb_threshold;
 	struct dump_callsite *callsites;

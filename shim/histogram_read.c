@@ -33,7 +33,14 @@ void hist_dump_free(struct dump *d)
 	free(d->callsites);
 	free_cpu_sites(d->cpu_sites, d->cpu_site_count);
 	free(d->cpu_sites);
+	for (size_t i = 0; i < d->program_count; i++) {
+		hist_dump_free(d->programs[i].d);
+		free(d->programs[i].d);
+	}
+	free(d->programs);
+	const char *filter = d->program_filter;
 	hist_dump_init(d);
+	d->program_filter = filter;
 }
 
 /* Parses up to `max` unsigned decimal numbers separated by single spaces;
@@ -64,20 +71,15 @@ static int function_named(const char *name, size_t len)
 	return -1;
 }
 
-/* The state of reading one file. */
+/* The state of reading one file: the section in hand, and the file's
+ * sections before it, added up in `file`. */
 struct reading {
-	struct histogram hist;
+	struct dump sec;       /* this section's counts */
 	int function;          /* the "function" record in force, or -1 */
-	bool header_seen, end_seen;
-	char variant[FN_COUNT][32];
-	uint64_t thresholds[2];
-	struct dump_callsite *callsites;
-	size_t callsite_count;
-	bool profile_seen;
-	struct dump_profile profile;
-	struct dump_cpu_site *cpu_sites;
-	size_t cpu_site_count;
-	const char *error;
+	bool header_seen, end_seen, profile_seen;
+	char program[256];
+	unsigned section, sections; /* this section's index; how many the file says it has (0: one) */
+	struct dump *file;
 };
 
 static bool add_checked(uint64_t *counter, uint64_t n)
@@ -92,7 +94,7 @@ static const char *read_bucket(struct reading *r, const uint64_t *v, int count)
 	unsigned b = hist_bucket(v[0]);
 	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
 		return "bucket bounds are not a bucket of this format";
-	struct function_histogram *f = &r->hist.fn[r->function];
+	struct function_histogram *f = &r->sec.hist.fn[r->function];
 	if (!add_checked(&f->calls[b], v[2]) || !add_checked(&f->bytes[b], v[3]))
 		return "counter overflow";
 	return NULL;
@@ -107,7 +109,7 @@ static const char *read_cpu_bucket(struct reading *r, const uint64_t *v, int cou
 	unsigned b = hist_bucket(v[0]);
 	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
 		return "cpu bounds are not a bucket of this format";
-	struct dump_profile *p = &r->profile;
+	struct dump_profile *p = &r->sec.profile;
 	int fn = r->function;
 	if (!add_checked(&p->bucket_samples[fn][b], v[2]) || !add_checked(&p->bucket_ns[fn][b], v[3]) ||
 	    !add_checked(&p->fn_samples[fn], v[2]) || !add_checked(&p->fn_ns[fn], v[3]))
@@ -143,11 +145,11 @@ static const char *read_callsite(struct reading *r, const char *rest)
 	uint64_t bytes = *end == ' ' ? strtoull(end + 1, &end, 10) : 0;
 	if (errno || *end != ' ' || end[1] == '\0')
 		return "callsite needs calls, bytes and frames";
-	struct dump_callsite *grown = realloc(r->callsites, (r->callsite_count + 1) * sizeof *grown);
+	struct dump_callsite *grown = realloc(r->sec.callsites, (r->sec.callsite_count + 1) * sizeof *grown);
 	if (!grown)
 		return "out of memory";
-	r->callsites = grown;
-	grown[r->callsite_count++] = (struct dump_callsite){ (enum base_function)fn, calls, bytes, strdup(end + 1) };
+	r->sec.callsites = grown;
+	grown[r->sec.callsite_count++] = (struct dump_callsite){ (enum base_function)fn, calls, bytes, strdup(end + 1) };
 	return NULL;
 }
 
@@ -159,10 +161,24 @@ static const char *read_profile(struct reading *r, const char *rest)
 	if (parse_numbers(rest, v, 6) != 6 || v[5] > 1)
 		return "profile needs rate_hz samples sampled_ns process_cpu_ns wall_ns handler_replaced";
 	r->profile_seen = true;
-	r->profile = (struct dump_profile){ .processes = 1, .rate_hz = v[0], .samples = v[1],
+	r->sec.profile = (struct dump_profile){ .processes = 1, .rate_hz = v[0], .samples = v[1],
 	                                    .sampled_ns = v[2], .process_cpu_ns = v[3], .wall_ns = v[4],
 	                                    .handler_replaced = (unsigned)v[5] };
 	r->function = -1; /* the cpu records name their function again */
+	return NULL;
+}
+
+/* A merged section's count of processes with a profile, and of those whose
+ * program took over the signal (the profile line's flag is 0 or 1). */
+static const char *read_profile_processes(struct reading *r, const char *rest)
+{
+	uint64_t v[2];
+	if (!r->profile_seen)
+		return "profile_processes before the profile line";
+	if (parse_numbers(rest, v, 2) != 2 || v[0] == 0 || v[0] > r->sec.processes || v[1] > v[0])
+		return "profile_processes needs processes (1..the section's) and replaced (at most those)";
+	r->sec.profile.processes = (unsigned)v[0];
+	r->sec.profile.handler_replaced = (unsigned)v[1];
 	return NULL;
 }
 
@@ -185,13 +201,13 @@ static const char *read_cpu_site(struct reading *r, const char *rest)
 	numbers[len] = '\0';
 	if (parse_numbers(numbers, v, 2) != 2)
 		return "cpu_site needs samples, ns and one frame";
-	if (!r->profile_seen || v[0] > r->profile.samples)
+	if (!r->profile_seen || v[0] > r->sec.profile.samples)
 		return "cpu_site without a profile, or with more samples than it";
-	struct dump_cpu_site *grown = realloc(r->cpu_sites, (r->cpu_site_count + 1) * sizeof *grown);
+	struct dump_cpu_site *grown = realloc(r->sec.cpu_sites, (r->sec.cpu_site_count + 1) * sizeof *grown);
 	if (!grown)
 		return "out of memory";
-	r->cpu_sites = grown;
-	grown[r->cpu_site_count++] = (struct dump_cpu_site){ (enum base_function)fn, v[0], v[1], strdup(frame + 1) };
+	r->sec.cpu_sites = grown;
+	grown[r->sec.cpu_site_count++] = (struct dump_cpu_site){ (enum base_function)fn, v[0], v[1], strdup(frame + 1) };
 	return NULL;
 }
 
@@ -204,7 +220,7 @@ static const char *read_function_record(struct reading *r, const char *key, cons
 		return "counter before any function line";
 	if (count < 0)
 		return "expected numbers";
-	struct function_histogram *f = &r->hist.fn[r->function];
+	struct function_histogram *f = &r->sec.hist.fn[r->function];
 	if (strcmp(key, "bucket") == 0)
 		return read_bucket(r, v, count);
 	if (strcmp(key, "dst_mod64") == 0)
@@ -239,13 +255,31 @@ static const char not_a_header_record[] = "not a header record";
 
 static const char *read_header_record(struct reading *r, const char *key, const char *rest)
 {
-	if (strcmp(key, "pid") == 0 || strcmp(key, "program") == 0 || strcmp(key, "reason") == 0)
+	if (strcmp(key, "pid") == 0 || strcmp(key, "reason") == 0)
 		return *rest ? NULL : "expected a value";
+	if (strcmp(key, "program") == 0) {
+		if (!*rest || strlen(rest) >= sizeof r->program)
+			return "program needs a name (of at most 255 bytes)";
+		strcpy(r->program, rest);
+		return NULL;
+	}
+	if (strcmp(key, "processes") == 0 || strcmp(key, "sections") == 0) {
+		uint64_t v;
+		if (parse_numbers(rest, &v, 1) != 1 || v == 0 || v > UINT32_MAX)
+			return "expected a count from 1";
+		if (key[1] == 'r')
+			r->sec.processes = (unsigned)v;
+		else if (r->section > 0)
+			return "sections after the first section";
+		else
+			r->sections = (unsigned)v;
+		return NULL;
+	}
 	if (strcmp(key, "variant") == 0) {
 		char name[16], variant[32];
 		if (sscanf(rest, "%15s %31s", name, variant) != 2 || function_named(name, strlen(name)) < 0)
 			return "variant needs a function and a name";
-		strcpy(r->variant[function_named(name, strlen(name))], variant);
+		strcpy(r->sec.variant[function_named(name, strlen(name))], variant);
 		return NULL;
 	}
 	if (strcmp(key, "threshold") == 0) {
@@ -253,8 +287,10 @@ static const char *read_header_record(struct reading *r, const char *key, const 
 		uint64_t v;
 		if (!name_and_number(rest, name, sizeof name, &v))
 			return "threshold needs a name and a number";
-		if (strcmp(name, "erms") == 0 || strcmp(name, "stosb") == 0)
-			r->thresholds[name[0] == 's'] = v;
+		if (strcmp(name, "erms") == 0)
+			r->sec.erms_threshold = v;
+		else if (strcmp(name, "stosb") == 0)
+			r->sec.stosb_threshold = v;
 		return NULL;
 	}
 	if (strcmp(key, "entry") == 0) {
@@ -264,31 +300,47 @@ static const char *read_header_record(struct reading *r, const char *key, const 
 			return "entry needs a name and a count";
 		for (int e = 0; e < E_COUNT; e++)
 			if (strcmp(name, entry_point_names[e]) == 0)
-				return add_checked(&r->hist.entry_calls[e], v) ? NULL : "counter overflow";
+				return add_checked(&r->sec.hist.entry_calls[e], v) ? NULL : "counter overflow";
 		return "unknown entry point";
 	}
 	return not_a_header_record;
 }
 
+static const char *finish_section(struct reading *r);
+
+/* A new section: the first line of the file, or the line after an end. */
+static const char *start_section(struct reading *r, const char *line, const char *rest)
+{
+	char *end;
+	long version = strcmp(line, HIST_FORMAT_NAME) == 0 && *rest >= '0' && *rest <= '9'
+	                       ? strtol(rest, &end, 10) : -1;
+	if (version < 0)
+		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
+	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
+		return "unsupported format version (this memshim reads versions 1 and 2)";
+	if (r->end_seen) {
+		const char *problem = finish_section(r);
+		if (problem)
+			return problem;
+		r->section++;
+	}
+	hist_dump_init(&r->sec);
+	r->sec.processes = 1;
+	r->function = -1;
+	r->end_seen = r->profile_seen = false;
+	strcpy(r->program, "?");
+	r->header_seen = true;
+	return NULL;
+}
+
 static const char *read_line(struct reading *r, char *line)
 {
-	if (r->end_seen)
-		return "text after the end line";
 	char *space = strchr(line, ' ');
 	const char *rest = space ? space + 1 : "";
 	if (space)
 		*space = '\0';
-	if (!r->header_seen) {
-		char *end;
-		long version = strcmp(line, HIST_FORMAT_NAME) == 0 && *rest >= '0' && *rest <= '9'
-		                       ? strtol(rest, &end, 10) : -1;
-		if (version < 0)
-			return "not a memshim histogram (no memshim-histogram header)";
-		if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-			return "unsupported format version (this memshim reads versions 1 and 2)";
-		r->header_seen = true;
-		return NULL;
-	}
+	if (!r->header_seen || r->end_seen)
+		return start_section(r, line, rest);
 	if (strcmp(line, "end") == 0) {
 		r->end_seen = true;
 		return *rest ? "text after end" : NULL;
@@ -301,6 +353,8 @@ static const char *read_line(struct reading *r, char *line)
 		return read_callsite(r, rest);
 	if (strcmp(line, "profile") == 0)
 		return read_profile(r, rest);
+	if (strcmp(line, "profile_processes") == 0)
+		return read_profile_processes(r, rest);
 	if (strcmp(line, "cpu_site") == 0)
 		return read_cpu_site(r, rest);
 	const char *header_problem = read_header_record(r, line, rest);
@@ -309,21 +363,21 @@ static const char *read_line(struct reading *r, char *line)
 	return read_function_record(r, line, rest);
 }
 
-/* Whether adding r to d overflows any counter, or any function's calls or
- * bytes summed over its buckets (the totals every report shows). */
-static bool merge_overflows(const struct dump *d, const struct reading *r)
+/* Whether adding `from` to `to` overflows any counter, or any function's
+ * calls or bytes summed over its buckets (the totals every report shows). */
+static bool merge_overflows(const struct dump *to, const struct dump *from)
 {
-	const uint64_t *to = (const uint64_t *)&d->hist;
-	const uint64_t *from = (const uint64_t *)&r->hist;
+	const uint64_t *a = (const uint64_t *)&to->hist;
+	const uint64_t *b = (const uint64_t *)&from->hist;
 	uint64_t sum;
-	for (size_t i = 0; i < sizeof d->hist / sizeof(uint64_t); i++)
-		if (__builtin_add_overflow(to[i], from[i], &sum))
+	for (size_t i = 0; i < sizeof to->hist / sizeof(uint64_t); i++)
+		if (__builtin_add_overflow(a[i], b[i], &sum))
 			return true;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		uint64_t calls = 0, bytes = 0;
-		for (unsigned b = 0; b < HIST_BUCKETS; b++)
-			if (__builtin_add_overflow(calls, d->hist.fn[fn].calls[b] + r->hist.fn[fn].calls[b], &calls) ||
-			    __builtin_add_overflow(bytes, d->hist.fn[fn].bytes[b] + r->hist.fn[fn].bytes[b], &bytes))
+		for (unsigned k = 0; k < HIST_BUCKETS; k++)
+			if (__builtin_add_overflow(calls, to->hist.fn[fn].calls[k] + from->hist.fn[fn].calls[k], &calls) ||
+			    __builtin_add_overflow(bytes, to->hist.fn[fn].bytes[k] + from->hist.fn[fn].bytes[k], &bytes))
 				return true;
 	}
 	return false;
@@ -344,6 +398,11 @@ static bool profile_merge_overflows(const struct dump_profile *d, const struct d
 	       __builtin_add_overflow(d->wall_ns, r->wall_ns, &sum);
 }
 
+static bool dump_merge_overflows(const struct dump *to, const struct dump *from)
+{
+	return merge_overflows(to, from) || profile_merge_overflows(&to->profile, &from->profile);
+}
+
 static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
 {
 	if (!r->processes)
@@ -362,44 +421,141 @@ static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
 	d->handler_replaced += r->handler_replaced;
 }
 
-/* Appends `count` items of `size` bytes to a growing array; false if out of memory. */
-static bool append_items(void **array, size_t *have, const void *items, size_t count, size_t size)
+/* Appends copies of `count` call sites (their text duplicated); false if out of memory. */
+static bool append_callsites(struct dump *d, const struct dump_callsite *c, size_t count)
 {
-	if (!count)
-		return true;
-	char *grown = realloc(*array, (*have + count) * size);
-	if (!grown)
+	struct dump_callsite *grown = count ? realloc(d->callsites, (d->callsite_count + count) * sizeof *grown)
+	                                    : d->callsites;
+	if (count && !grown)
 		return false;
-	memcpy(grown + *have * size, items, count * size);
-	*array = grown;
-	*have += count;
+	d->callsites = grown;
+	for (size_t i = 0; i < count; i++) {
+		char *frames = strdup(c[i].frames);
+		if (!frames)
+			return false;
+		grown[d->callsite_count++] = (struct dump_callsite){ c[i].fn, c[i].calls, c[i].bytes, frames };
+	}
 	return true;
 }
 
-static void merge_into(struct dump *d, struct reading *r)
+static bool append_cpu_sites(struct dump *d, const struct dump_cpu_site *c, size_t count)
 {
-	uint64_t *to = (uint64_t *)&d->hist;
-	const uint64_t *from = (const uint64_t *)&r->hist;
-	for (size_t i = 0; i < sizeof d->hist / sizeof(uint64_t); i++)
-		to[i] += from[i];
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		if (d->files > 0 && strcmp(d->variant[fn], r->variant[fn]) != 0)
-			strcpy(d->variant[fn], "mixed");
-		else if (d->files == 0)
-			strcpy(d->variant[fn], r->variant[fn]);
+	struct dump_cpu_site *grown = count ? realloc(d->cpu_sites, (d->cpu_site_count + count) * sizeof *grown)
+	                                    : d->cpu_sites;
+	if (count && !grown)
+		return false;
+	d->cpu_sites = grown;
+	for (size_t i = 0; i < count; i++) {
+		char *frame = strdup(c[i].frame);
+		if (!frame)
+			return false;
+		grown[d->cpu_site_count++] = (struct dump_cpu_site){ c[i].fn, c[i].samples, c[i].ns, frame };
 	}
-	d->erms_threshold = r->thresholds[0];
-	d->stosb_threshold = r->thresholds[1];
-	if (!append_items((void **)&d->callsites, &d->callsite_count, r->callsites, r->callsite_count,
-	                  sizeof *r->callsites))
-		free_callsites(r->callsites, r->callsite_count);
-	if (!append_items((void **)&d->cpu_sites, &d->cpu_site_count, r->cpu_sites, r->cpu_site_count,
-	                  sizeof *r->cpu_sites))
-		free_cpu_sites(r->cpu_sites, r->cpu_site_count);
-	free(r->callsites);
-	free(r->cpu_sites);
-	merge_profile(&d->profile, &r->profile);
+	return true;
+}
+
+/* Adds everything of `from` but its programs to `to`; false if out of memory.
+ * The caller has checked dump_merge_overflows. */
+static bool merge_counts(struct dump *to, const struct dump *from)
+{
+	uint64_t *a = (uint64_t *)&to->hist;
+	const uint64_t *b = (const uint64_t *)&from->hist;
+	for (size_t i = 0; i < sizeof to->hist / sizeof(uint64_t); i++)
+		a[i] += b[i];
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (to->processes == 0)
+			strcpy(to->variant[fn], from->variant[fn]);
+		else if (strcmp(to->variant[fn], from->variant[fn]) != 0)
+			strcpy(to->variant[fn], "mixed");
+	}
+	to->erms_threshold = from->erms_threshold;
+	to->stosb_threshold = from->stosb_threshold;
+	merge_profile(&to->profile, &from->profile);
+	to->processes += from->processes;
+	to->files += from->files;
+	return append_callsites(to, from->callsites, from->callsite_count) &&
+	       append_cpu_sites(to, from->cpu_sites, from->cpu_site_count);
+}
+
+/* The entry of program `name` in d, made if new; NULL if out of memory. */
+static struct dump *program_entry(struct dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->program_count; i++)
+		if (strcmp(d->programs[i].name, name) == 0)
+			return d->programs[i].d;
+	struct dump_program *grown = realloc(d->programs, (d->program_count + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	d->programs = grown;
+	struct dump_program *p = &grown[d->program_count];
+	p->d = calloc(1, sizeof *p->d);
+	if (!p->d)
+		return NULL;
+	snprintf(p->name, sizeof p->name, "%s", name);
+	d->program_count++;
+	return p->d;
+}
+
+/* Adds `from`, of program `name`, to `to` and to its program's entry. */
+static bool merge_program(struct dump *to, const struct dump *from, const char *name)
+{
+	struct dump *entry = program_entry(to, name);
+	return entry && merge_counts(to, from) && merge_counts(entry, from);
+}
+
+/* The section just read joins the file's earlier ones, unless filtered out. */
+static const char *finish_section(struct reading *r)
+{
+	const char *problem = NULL;
+	const char *filter = r->file->program_filter;
+	if (filter && strcmp(filter, r->program) != 0)
+		problem = NULL;
+	else if (dump_merge_overflows(r->file, &r->sec))
+		problem = r->section ? "counts overflow when added to the sections before"
+		                     : "counts overflow when summed over a function's buckets";
+	else if (!merge_program(r->file, &r->sec, r->program))
+		problem = "out of memory";
+	hist_dump_free(&r->sec);
+	return problem;
+}
+
+/* Adds a whole file, read into `file`, to d. */
+static bool merge_file(struct dump *d, const struct dump *file)
+{
+	for (size_t i = 0; i < file->program_count; i++)
+		if (!merge_program(d, file->programs[i].d, file->programs[i].name))
+			return false;
 	d->files++;
+	return true;
+}
+
+/* Reads every line of f into r; the problem, or NULL.  *number: the line. */
+static const char *read_lines(FILE *f, struct reading *r, unsigned *number)
+{
+	char line[8192];
+	const char *problem = NULL;
+	while (!problem && fgets(line, sizeof line, f)) {
+		++*number;
+		size_t len = strlen(line);
+		if (len == 0 || line[len - 1] != '\n')
+			return feof(f) ? "truncated: the last line is incomplete" : "line too long";
+		line[len - 1] = '\0';
+		problem = read_line(r, line);
+	}
+	if (!problem && ferror(f))
+		problem = strerror(errno);
+	if (!problem && *number == 0)
+		problem = "empty file";
+	else if (!problem && !r->end_seen)
+		problem = "truncated: no end line";
+	if (problem)
+		return problem;
+	*number = 0; /* what follows is about the whole file */
+	if ((problem = finish_section(r)) != NULL)
+		return problem;
+	if (r->section + 1 != (r->sections ? r->sections : 1))
+		return "truncated: fewer sections than its first says";
+	return NULL;
 }
 
 bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size)
@@ -410,47 +566,29 @@ bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size
 		return false;
 	}
 	struct reading *r = calloc(1, sizeof *r);
-	if (!r) {
+	struct dump *file = calloc(1, sizeof *file);
+	if (!r || !file) {
 		fclose(f);
+		free(r);
+		free(file);
 		snprintf(why, why_size, "out of memory");
 		return false;
 	}
-	r->function = -1;
-	char line[8192];
+	file->program_filter = d->program_filter;
+	r->file = file;
 	unsigned number = 0;
-	const char *problem = NULL;
-	while (!problem && fgets(line, sizeof line, f)) {
-		number++;
-		size_t len = strlen(line);
-		if (len == 0 || line[len - 1] != '\n') {
-			problem = feof(f) ? "truncated: the last line is incomplete" : "line too long";
-			break;
-		}
-		line[len - 1] = '\0';
-		problem = read_line(r, line);
-	}
-	if (!problem && ferror(f))
-		problem = strerror(errno);
+	const char *problem = read_lines(f, r, &number);
 	fclose(f);
-	if (!problem && number == 0)
-		problem = "empty file";
-	else if (!problem && !r->end_seen)
-		problem = "truncated: no end line";
-	else if (!problem && (merge_overflows(d, r) || profile_merge_overflows(&d->profile, &r->profile))) {
+	if (!problem && dump_merge_overflows(d, file))
 		problem = d->files ? "counts overflow when added to the files before"
 		                   : "counts overflow when summed over a function's buckets";
-		number = 0;
-	}
-	if (problem) {
+	if (!problem && !merge_file(d, file))
+		problem = "out of memory";
+	if (problem)
 		snprintf(why, why_size, number ? "line %u: %s" : "%.0u%s", number, problem);
-		free_callsites(r->callsites, r->callsite_count);
-		free(r->callsites);
-		free_cpu_sites(r->cpu_sites, r->cpu_site_count);
-		free(r->cpu_sites);
-		free(r);
-		return false;
-	}
-	merge_into(d, r);
+	hist_dump_free(&r->sec);
+	hist_dump_free(file);
+	free(file);
 	free(r);
-	return true;
+	return !problem;
 }

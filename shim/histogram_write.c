@@ -102,12 +102,15 @@ static void put_record(struct writer *w, const char *key, int count, const uint6
 	put_char(w, '\n');
 }
 
+/* The header; a merged section (pid < 0) has no pid line. */
 static void write_header(struct writer *w, const struct dump_header *h)
 {
 	put(w, HIST_FORMAT_NAME " ");
 	put_number(w, HIST_FORMAT_VERSION);
-	put(w, "\npid ");
-	put_number(w, (uint64_t)h->pid);
+	if (h->pid >= 0) {
+		put(w, "\npid ");
+		put_number(w, (uint64_t)h->pid);
+	}
 	put(w, "\nprogram ");
 	put_word(w, h->program);
 	put(w, "\nreason ");
@@ -148,36 +151,48 @@ static void write_function(struct writer *w, enum base_function fn, const struct
 		put_record(w, "zero", 2, (uint64_t[]){ f->zero_calls, f->zero_bytes });
 }
 
+static void write_histogram(struct writer *w, const struct histogram *hist)
+{
+	for (int e = 0; e < E_COUNT; e++)
+		if (hist->entry_calls[e]) {
+			put(w, "entry ");
+			put(w, entry_point_names[e]);
+			put_record(w, "", 1, &hist->entry_calls[e]);
+		}
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		write_function(w, (enum base_function)fn, &hist->fn[fn]);
+}
+
 bool hist_write(int fd, const struct dump_header *h, const struct histogram *hist)
 {
 	struct writer w;
 	writer_start(&w, fd);
 	write_header(&w, h);
-	for (int e = 0; e < E_COUNT; e++)
-		if (hist->entry_calls[e]) {
-			put(&w, "entry ");
-			put(&w, entry_point_names[e]);
-			put_record(&w, "", 1, &hist->entry_calls[e]);
-		}
-	for (int fn = 0; fn < FN_COUNT; fn++)
-		write_function(&w, (enum base_function)fn, &hist->fn[fn]);
+	write_histogram(&w, hist);
 	flush(&w);
 	return !w.failed;
+}
+
+/* "callsite fn calls bytes" and the frames, each a word, on one line. */
+static void write_callsite(struct writer *w, enum base_function fn, uint64_t calls, uint64_t bytes,
+                           unsigned frame_count, const char *const *frames)
+{
+	put(w, "callsite ");
+	put(w, base_function_names[fn]);
+	put_record(w, "", 2, (uint64_t[]){ calls, bytes });
+	w->len--; /* the frames follow on the same line */
+	for (unsigned i = 0; i < frame_count; i++) {
+		put_char(w, ' ');
+		put_word(w, frames[i]);
+	}
+	put_char(w, '\n');
 }
 
 bool hist_write_callsite(int fd, const struct callsite_record *c)
 {
 	struct writer w;
 	writer_start(&w, fd);
-	put(&w, "callsite ");
-	put(&w, base_function_names[c->fn]);
-	put_record(&w, "", 2, (uint64_t[]){ c->calls, c->bytes });
-	w.len--; /* the frames follow on the same line */
-	for (unsigned i = 0; i < c->frame_count; i++) {
-		put_char(&w, ' ');
-		put_word(&w, c->frames[i]);
-	}
-	put_char(&w, '\n');
+	write_callsite(&w, c->fn, c->calls, c->bytes, c->frame_count, c->frames);
 	flush(&w);
 	return !w.failed;
 }
@@ -188,11 +203,12 @@ bool hist_write_end(int fd)
 	return write(fd, end, sizeof end - 1) == (ssize_t)(sizeof end - 1);
 }
 
-static void write_cpu_buckets(struct writer *w, enum base_function fn, const struct profile_record *p)
+static void write_cpu_buckets(struct writer *w, enum base_function fn, const uint64_t *samples,
+                              const uint64_t *ns)
 {
 	bool named = false;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
-		if (!p->bucket_samples[fn][b])
+		if (!samples[b])
 			continue;
 		if (!named) {
 			put(w, "function ");
@@ -200,7 +216,7 @@ static void write_cpu_buckets(struct writer *w, enum base_function fn, const str
 			put_char(w, '\n');
 			named = true;
 		}
-		uint64_t r[4] = { hist_bucket_lo(b), hist_bucket_hi(b), p->bucket_samples[fn][b], p->bucket_ns[fn][b] };
+		uint64_t r[4] = { hist_bucket_lo(b), hist_bucket_hi(b), samples[b], ns[b] };
 		put_record(w, "cpu", 4, r);
 	}
 }
@@ -213,22 +229,77 @@ bool hist_write_profile(int fd, const struct profile_record *p)
 	                       p->handler_replaced };
 	put_record(&w, "profile", 6, totals);
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		write_cpu_buckets(&w, (enum base_function)fn, p);
+		write_cpu_buckets(&w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn]);
 	flush(&w);
 	return !w.failed;
+}
+
+static void write_cpu_site(struct writer *w, enum base_function fn, uint64_t samples, uint64_t ns,
+                           const char *frame)
+{
+	put(w, "cpu_site ");
+	put(w, base_function_names[fn]);
+	put_record(w, "", 2, (uint64_t[]){ samples, ns });
+	w->len--; /* the frame follows on the same line */
+	put_char(w, ' ');
+	put_word(w, frame);
+	put_char(w, '\n');
 }
 
 bool hist_write_cpu_site(int fd, const struct cpu_site_record *c)
 {
 	struct writer w;
 	writer_start(&w, fd);
-	put(&w, "cpu_site ");
-	put(&w, base_function_names[c->fn]);
-	put_record(&w, "", 2, (uint64_t[]){ c->samples, c->ns });
-	w.len--; /* the frame follows on the same line */
-	put_char(&w, ' ');
-	put_word(&w, c->frame);
-	put_char(&w, '\n');
+	write_cpu_site(&w, c->fn, c->samples, c->ns, c->frame);
+	flush(&w);
+	return !w.failed;
+}
+
+/* ---- merged dumps, for the tools ---- */
+
+static void write_merged_profile(struct writer *w, const struct dump_profile *p)
+{
+	uint64_t totals[6] = { p->rate_hz, p->samples, p->sampled_ns, p->process_cpu_ns, p->wall_ns,
+	                       p->handler_replaced > 0 };
+	put_record(w, "profile", 6, totals);
+	put_record(w, "profile_processes", 2, (uint64_t[]){ p->processes, p->handler_replaced });
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		write_cpu_buckets(w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn]);
+}
+
+/* One program's section: its counts summed over its processes. */
+static void write_section(struct writer *w, const char *program, const struct dump *d, size_t sections)
+{
+	struct dump_header h = { .pid = -1, .program = program, .reason = "merged",
+	                         .erms_threshold = d->erms_threshold, .stosb_threshold = d->stosb_threshold };
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		h.variant[fn] = d->variant[fn];
+	write_header(w, &h);
+	put_record(w, "processes", 1, (uint64_t[]){ d->processes });
+	if (sections)
+		put_record(w, "sections", 1, (uint64_t[]){ sections });
+	write_histogram(w, &d->hist);
+	for (size_t i = 0; i < d->callsite_count; i++) {
+		const struct dump_callsite *c = &d->callsites[i];
+		write_callsite(w, c->fn, c->calls, c->bytes, 0, NULL);
+		w->len--; /* the frames as read: words already, one space apart */
+		put_char(w, ' ');
+		put(w, c->frames);
+		put_char(w, '\n');
+	}
+	if (d->profile.processes)
+		write_merged_profile(w, &d->profile);
+	for (size_t i = 0; i < d->cpu_site_count; i++)
+		write_cpu_site(w, d->cpu_sites[i].fn, d->cpu_sites[i].samples, d->cpu_sites[i].ns, d->cpu_sites[i].frame);
+	put(w, "end\n");
+}
+
+bool hist_write_merged(int fd, const struct dump *d)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	for (size_t i = 0; i < d->program_count; i++)
+		write_section(&w, d->programs[i].name, d->programs[i].d, i == 0 ? d->program_count : 0);
 	flush(&w);
 	return !w.failed;
 }

@@ -200,7 +200,7 @@ static bool write_sites(int fd)
 		uint64_t key = __atomic_load_n(&sites[i].key, __ATOMIC_RELAXED);
 		if (!key || !sites[i].samples)
 			continue;
-		char frame[160];
+		char frame[512];
 		callsites_describe((void *)(uintptr_t)(key >> 2), frame, sizeof frame);
 		struct cpu_site_record r = { (enum base_function)((key & 3) - 1), sites[i].samples, sites[i].ns,
 			                         frame };

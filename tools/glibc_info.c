@@ -45,7 +45,8 @@ static void dynamic_linker(char *path, size_t size)
 	elf_close(&f);
 }
 
-/* The thresholds glibc's string functions use, as its diagnostics name them. */
+/* The thresholds glibc's string functions use, as its diagnostics name
+ * them, in the order of enum glibc_threshold. */
 static const char *const threshold_keys[] = {
 	"rep_movsb_threshold", "rep_stosb_threshold", "non_temporal_threshold", "rep_movsb_stop_threshold",
 };
@@ -98,6 +99,20 @@ static unsigned read_diagnostics(const char *linker, unsigned long long *values)
 	if (rc == 0)
 		waitpid(pid, &status, 0);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? found : 0;
+}
+
+uint64_t glibc_threshold(enum glibc_threshold which)
+{
+	static unsigned long long values[THRESHOLD_COUNT];
+	static unsigned found;
+	static bool read;
+	if (!read) {
+		char linker[4096];
+		dynamic_linker(linker, sizeof linker);
+		found = read_diagnostics(linker, values);
+		read = true;
+	}
+	return found & (1u << which) ? values[which] : 0;
 }
 
 /* ---- the implementations glibc's resolvers chose ---- */

@@ -3,11 +3,19 @@
 #ifndef MEMSHIM_GLIBC_INFO_H
 #define MEMSHIM_GLIBC_INFO_H
 
+#include <stdint.h>
+
 /* Prints the implementations glibc's ifunc resolvers pick for memcpy,
  * memmove and memset in this process, by name where a symbol table (the
  * library's own or its debug file) has one, and the string thresholds its
  * dynamic linker reports (ld.so --list-diagnostics).  What cannot be had
  * is said in one line. */
 void glibc_info_print(void);
+
+enum glibc_threshold { GLIBC_REP_MOVSB, GLIBC_REP_STOSB, GLIBC_NON_TEMPORAL, GLIBC_REP_MOVSB_STOP };
+
+/* One of glibc's thresholds on this machine, in bytes, as its dynamic
+ * linker reports them (read once); 0 when it does not say. */
+uint64_t glibc_threshold(enum glibc_threshold which);
 
 #endif

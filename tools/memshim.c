@@ -11,6 +11,7 @@
 #include "tools/cli_options.h"
 #include "tools/cli_reach.h"
 #include "tools/glibc_info.h"
+#include "tools/record.h"
 #include "tools/report.h"
 #include "tools/tune.h"
 
@@ -198,7 +199,7 @@ static int absolute_hist_path(void)
  * one that cannot be run. */
 static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
 
-static int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, run_help, true))
 		return 0;
@@ -219,6 +220,8 @@ static const struct cli_command commands[] = {
 	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },
 	{ "run", cmd_run, "run a program with the library preloaded" },
 	{ "report", cmd_report, "merge histogram dumps and show sizes, alignment, call sites" },
+	{ "record", cmd_record, "record a command and its children, merge, and report" },
+	{ "merge", cmd_merge, "add up histogram dumps into one" },
 	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
 	{ "ab", cmd_ab, "time a command under several settings, interleaved" },
 	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },

@@ -1,12 +1,18 @@
 /* memshim report: merges any number of histogram dumps and shows where a
- * program's copy time goes: totals, size percentiles by calls and by bytes,
- * size classes, a bar chart, alignment and aliasing tables, call sites;
- * or the same as JSON, an SVG plot, or fleetbench's distribution format. */
+ * program's copy time goes: the share of CPU time first (with a profile),
+ * then totals, size percentiles by calls and by bytes, size classes, a bar
+ * chart, alignment and aliasing tables, programs, call sites; or the same as
+ * JSON, folded stacks, an SVG plot (tools/report_svg.c), or fleetbench's
+ * distribution format. */
 #include "tools/report.h"
 
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
+#include "tools/dump_load.h"
+#include "tools/profile_stats.h"
+#include "tools/report_parts.h"
+#include "tools/symbolize.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,12 +22,20 @@
 #include <string.h>
 
 static const char report_help[] =
-	"usage: memshim report [OPTIONS] FILE...\n"
-	"Merges histogram dumps (written with MEMSHIM_HIST=PATH) and prints, per function,\n"
-	"totals, size percentiles by calls and by bytes, size classes, a bar chart,\n"
-	"alignment and 4 KiB-aliasing tables, and the top call sites.\n"
+	"usage: memshim report [OPTIONS] FILE|DIR...\n"
+	"Merges histogram dumps (written with MEMSHIM_HIST=PATH; a directory stands for\n"
+	"every dump in it) and prints, first, the share of CPU time in each function\n"
+	"when the dumps have a profile (MEMSHIM_PROFILE), then per function totals,\n"
+	"size percentiles by calls and by bytes, size classes (with their time),\n"
+	"a bar chart, alignment and 4 KiB-aliasing tables, and the top call sites by\n"
+	"time, bytes and calls (named with function and file:line where the objects\n"
+	"allow).\n"
 	"  --json                 print the merged histogram as JSON instead\n"
-	"  --svg OUT.svg          also write a plot (log size axis, calls and bytes)\n"
+	"  --folded               print the sampled call stacks, folded for flamegraph.pl\n"
+	"                         and speedscope (root;...;caller;function bytes)\n"
+	"  --by-program           a table of every program in the dumps\n"
+	"  --program NAME         only the dumps of program NAME\n"
+	"  --svg OUT.svg          also write a plot (log size axis; calls, bytes, time)\n"
 	"  --fleetbench-csv PREFIX also write PREFIXMemcpy.csv, PREFIXMemmove.csv and\n"
 	"                         PREFIXMemset.csv in fleetbench's size:probability format\n"
 	"  --top N                call sites to show (default 10)\n"
@@ -30,97 +44,18 @@ static const char report_help[] =
 
 /* ---- numbers for people ---- */
 
-static const char *human_bytes(uint64_t n, char *buf, size_t size)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = (double)n;
-	int u = 0;
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%" PRIu64 " B", n);
-	else
-		snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, units[u]);
-	return buf;
-}
-
-/* A size as short text: 512, 1.5K, 120K, 2M. */
-static const char *short_size(uint64_t n, char *buf, size_t size)
-{
-	static const char suffix[] = " KMGTPE";
-	int u = 0;
-	double v = (double)n;
-	while (v >= 1024 && u < 6) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%" PRIu64, n);
-	else if (v == (double)(uint64_t)v)
-		snprintf(buf, size, "%.0f%c", v, suffix[u]);
-	else
-		snprintf(buf, size, v < 10 ? "%.2f%c" : "%.1f%c", v, suffix[u]);
-	return buf;
-}
-
 static double share(uint64_t part, uint64_t whole) { return whole ? 100.0 * (double)part / (double)whole : 0; }
-
-static uint64_t total(const uint64_t *counts, unsigned n)
-{
-	uint64_t t = 0;
-	for (unsigned i = 0; i < n; i++)
-		t += counts[i];
-	return t;
-}
 
 /* The bucket holding the p-th percentile of `counts` (calls or bytes). */
 static unsigned percentile_bucket(const uint64_t *counts, double p)
 {
-	uint64_t all = total(counts, HIST_BUCKETS), seen = 0;
+	uint64_t all = sum_buckets(counts), seen = 0;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		seen += counts[b];
 		if (all && (double)seen >= p / 100.0 * (double)all)
 			return b;
 	}
 	return HIST_BUCKETS - 1;
-}
-
-/* A bucket as "lo-hi", hi excluded, or the size itself for the exact buckets. */
-static const char *bucket_text(unsigned b, char *buf, size_t size)
-{
-	char lo[16], hi[16];
-	if (hist_bucket_hi(b) - hist_bucket_lo(b) == 1)
-		return short_size(hist_bucket_lo(b), buf, size);
-	snprintf(buf, size, "%s-%s", short_size(hist_bucket_lo(b), lo, sizeof lo),
-	         short_size(hist_bucket_hi(b), hi, sizeof hi));
-	return buf;
-}
-
-/* Size classes for the summary, on bucket boundaries so that every bucket
- * falls in exactly one class. */
-static const struct {
-	const char *name;
-	uint64_t lo, hi; /* [lo, hi) */
-} size_classes[] = {
-	{ "0..16", 0, 17 },          { "17..63", 17, 64 },        { "64..255", 64, 256 },
-	{ "256..1K-1", 256, 1024 },  { "1K..4K-1", 1024, 4096 },  { "4K..32K-1", 4096, 32768 },
-	{ "32K..256K-1", 32768, 262144 }, { "256K..4M-1", 262144, 4194304 },
-	{ ">=4M", 4194304, UINT64_MAX },
-};
-#define N_CLASSES (sizeof size_classes / sizeof size_classes[0])
-
-static void sum_classes(const struct function_histogram *f, uint64_t *calls, uint64_t *bytes)
-{
-	for (unsigned c = 0; c < N_CLASSES; c++)
-		calls[c] = bytes[c] = 0;
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		for (unsigned c = 0; c < N_CLASSES; c++)
-			if (hist_bucket_lo(b) >= size_classes[c].lo && hist_bucket_lo(b) < size_classes[c].hi) {
-				calls[c] += f->calls[b];
-				bytes[c] += f->bytes[b];
-			}
 }
 
 static void bar(double percent, int width)
@@ -130,33 +65,106 @@ static void bar(double percent, int width)
 		fputs(i < cells ? "#" : (i == 0 && percent > 0 ? "." : " "), stdout);
 }
 
+static double ms(double ns) { return ns / 1e6; }
+
+/* ---- time (MEMSHIM_PROFILE) ---- */
+
+/* "13.8% of CPU time (12.1–15.6%), 5.4 ms" */
+static void print_share(const struct cpu_share *c)
+{
+	printf("%.1f%% of CPU time (%.1f\u2013%.1f%%), %.1f ms", 100 * c->share, 100 * c->low, 100 * c->high,
+	       ms(c->ns));
+}
+
+static void print_time(const struct dump *d)
+{
+	const struct dump_profile *p = &d->profile;
+	struct cpu_share c;
+	if (!p->processes || !profile_fn_share(p, FN_MEMCPY, &c)) {
+		printf("time: not measured (MEMSHIM_PROFILE=on, or memshim record --profile, measures each function's share)\n");
+		return;
+	}
+	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s): %" PRIu64 " samples over %.1f ms of CPU time"
+	       " in %u profiled process%s\n",
+	       p->rate_hz, p->samples, ms((double)p->process_cpu_ns), p->processes,
+	       p->processes == 1 ? "" : "es");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		profile_fn_share(p, (enum base_function)fn, &c);
+		printf("  %s: ", base_function_names[fn]);
+		print_share(&c);
+		printf("\n");
+	}
+	if (p->handler_replaced)
+		printf("  (%u process%s installed its own handler for the profiling signal: its time is undercounted)\n",
+		       p->handler_replaced, p->handler_replaced == 1 ? "" : "es");
+}
+
+/* ---- programs ---- */
+
+static uint64_t fn_calls(const struct dump *d, int fn) { return sum_buckets(d->hist.fn[fn].calls); }
+static uint64_t fn_bytes(const struct dump *d, int fn) { return sum_buckets(d->hist.fn[fn].bytes); }
+
+static void print_programs(const struct dump *d, size_t rows)
+{
+	bool timed = d->profile.processes > 0;
+	printf("\nby program%s\n  %-20s %9s", rows < d->program_count ? " (the first ones; --by-program: all)" : "",
+	       "program", "processes");
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		printf(" %12s %10s%s", base_function_names[fn], "bytes", timed ? "    cpu%" : "");
+	printf("\n");
+	for (size_t i = 0; i < d->program_count && i < rows; i++) {
+		const struct dump *p = d->programs[i].d;
+		char b[32];
+		printf("  %-20s %9u", d->programs[i].name, p->processes);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			struct cpu_share c;
+			printf(" %12" PRIu64 " %10s", fn_calls(p, fn), human_size(fn_bytes(p, fn), b, sizeof b));
+			if (timed && profile_fn_share(&p->profile, (enum base_function)fn, &c))
+				printf(" %6.1f%%", 100 * c.share);
+			else if (timed)
+				printf(" %7s", "-");
+		}
+		printf("\n");
+	}
+}
+
 /* ---- the text report ---- */
 
 static void print_percentiles(const struct function_histogram *f)
 {
 	static const double ps[] = { 50, 90, 99 };
 	char buf[40];
-	printf("  size percentiles (bucket lo-hi, hi excluded)\n");
-	printf("                      p50          p90          p99\n");
-	printf("    by calls     ");
+	printf("  size percentiles (each the lower edge of its bucket; buckets are 1/8 of a power of two)\n");
+	printf("                 p50          p90          p99\n");
+	printf("    by calls ");
 	for (int i = 0; i < 3; i++)
-		printf(" %-12s", bucket_text(percentile_bucket(f->calls, ps[i]), buf, sizeof buf));
-	printf("\n    by bytes     ");
+		printf(" %-12s", human_size(hist_bucket_lo(percentile_bucket(f->calls, ps[i])), buf, sizeof buf));
+	printf("\n    by bytes ");
 	for (int i = 0; i < 3; i++)
-		printf(" %-12s", bucket_text(percentile_bucket(f->bytes, ps[i]), buf, sizeof buf));
+		printf(" %-12s", human_size(hist_bucket_lo(percentile_bucket(f->bytes, ps[i])), buf, sizeof buf));
 	printf("\n");
 }
 
-static void print_classes(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
+static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t bytes)
 {
-	uint64_t cc[N_CLASSES], cb[N_CLASSES];
-	sum_classes(f, cc, cb);
-	printf("  size class        calls   bytes   calls%%                bytes%%\n");
-	for (unsigned c = 0; c < N_CLASSES; c++) {
-		if (!cc[c])
+	const struct function_histogram *f = &d->hist.fn[fn];
+	const struct dump_profile *p = &d->profile;
+	uint64_t cc[16], cb[16], cs[16], cn[16];
+	sum_by_class(f->calls, cc);
+	sum_by_class(f->bytes, cb);
+	sum_by_class(p->bucket_samples[fn], cs);
+	sum_by_class(p->bucket_ns[fn], cn);
+	bool timed = p->processes > 0;
+	printf("  size class      calls%%  bytes%%%s  calls%%                bytes%%\n",
+	       timed ? "  cpu%      ms" : "");
+	for (unsigned c = 0; c < size_class_count; c++) {
+		struct cpu_share t;
+		if (!cc[c] && !cs[c])
 			continue;
-		printf("    %-12s %6.1f%% %6.1f%%  ", size_classes[c].name, share(cc[c], calls),
-		       share(cb[c], bytes));
+		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(cc[c], calls), share(cb[c], bytes));
+		if (timed && profile_share(p, cs[c], cn[c], &t))
+			printf(" %5.1f%% %7.2f", 100 * t.share, ms(t.ns));
+		printf("  ");
 		bar(share(cc[c], calls), 20);
 		printf("  ");
 		bar(share(cb[c], bytes), 20);
@@ -174,7 +182,7 @@ static int chart_row(unsigned b)
 /* One row per power of two: the finer chart under the size classes. */
 static void print_chart(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
 {
-	printf("  by power of two (hi excluded)  calls                  bytes\n");
+	printf("  by power of two (hi excluded)    calls                   bytes\n");
 	for (unsigned b = 0, end; b < HIST_BUCKETS; b = end) {
 		uint64_t c = 0, y = 0;
 		for (end = b; end < HIST_BUCKETS && chart_row(end) == chart_row(b); end++) {
@@ -183,9 +191,13 @@ static void print_chart(const struct function_histogram *f, uint64_t calls, uint
 		}
 		if (!c)
 			continue;
-		char l[16], h[16];
-		printf("    %5s-%-6s ", short_size(hist_bucket_lo(b), l, sizeof l),
-		       short_size(hist_bucket_hi(end - 1), h, sizeof h));
+		char l[16], h[16], range[40];
+		if (hist_bucket_hi(end - 1) - hist_bucket_lo(b) == 1)
+			snprintf(range, sizeof range, "%s", human_size(hist_bucket_lo(b), l, sizeof l));
+		else
+			snprintf(range, sizeof range, "%s-%s", human_size(hist_bucket_lo(b), l, sizeof l),
+			         human_size(hist_bucket_hi(end - 1), h, sizeof h));
+		printf("    %-16s ", range);
 		bar(share(c, calls), 20);
 		printf(" %5.1f%%  ", share(c, calls));
 		bar(share(y, bytes), 20);
@@ -219,12 +231,18 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 static void print_function(const struct dump *d, int fn)
 {
 	const struct function_histogram *f = &d->hist.fn[fn];
-	uint64_t calls = total(f->calls, HIST_BUCKETS), bytes = total(f->bytes, HIST_BUCKETS);
+	uint64_t calls = sum_buckets(f->calls), bytes = sum_buckets(f->bytes);
 	char b1[32], b2[32];
-	printf("\n%s: %" PRIu64 " calls, %s", base_function_names[fn], calls, human_bytes(bytes, b1, sizeof b1));
+	printf("\n%s: %" PRIu64 " calls, %s", base_function_names[fn], calls, human_size(bytes, b1, sizeof b1));
 	if (calls)
-		printf(" (mean %s)", human_bytes(bytes / calls, b2, sizeof b2));
+		printf(" (mean %s)", human_size(bytes / calls, b2, sizeof b2));
 	printf(", variant %s\n", d->variant[fn][0] ? d->variant[fn] : "?");
+	struct cpu_share c;
+	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c)) {
+		printf("  time: ");
+		print_share(&c);
+		printf("\n");
+	}
 	if (!calls)
 		return;
 	printf("  by name:");
@@ -233,7 +251,7 @@ static void print_function(const struct dump *d, int fn)
 			printf(" %s %.1f%%", entry_point_names[e], share(d->hist.entry_calls[e], calls));
 	printf("\n");
 	print_percentiles(f);
-	print_classes(f, calls, bytes);
+	print_classes(d, fn, calls, bytes);
 	print_chart(f, calls, bytes);
 	print_mod64("destination mod 64", f->dst_mod64, calls);
 	if (fn != FN_MEMSET) {
@@ -249,41 +267,61 @@ static void print_function(const struct dump *d, int fn)
 		       share(f->zero_bytes, bytes));
 }
 
+/* ---- call sites ---- */
+
 /* Call sites: the same frames seen in several files are one site. */
 static int by_bytes(const void *a, const void *b)
 {
 	const struct dump_callsite *x = a, *y = b;
-	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : 0;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return strcmp(x->frames, y->frames);
 }
 
 static int by_calls(const void *a, const void *b)
 {
 	const struct dump_callsite *x = a, *y = b;
-	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
+	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : by_bytes(a, b);
 }
 
-static size_t merge_callsites(struct dump *d)
+static int by_time(const void *a, const void *b)
 {
-	size_t kept = 0;
-	for (size_t i = 0; i < d->callsite_count; i++) {
-		struct dump_callsite *c = &d->callsites[i];
-		size_t j = 0;
-		while (j < kept && !(d->callsites[j].fn == c->fn && strcmp(d->callsites[j].frames, c->frames) == 0))
-			j++;
-		if (j < kept) {
-			d->callsites[j].calls += c->calls;
-			d->callsites[j].bytes += c->bytes;
-			free(c->frames);
-		} else {
-			d->callsites[kept++] = *c;
-		}
-	}
-	return d->callsite_count = kept;
+	const struct dump_cpu_site *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return strcmp(x->frame, y->frame);
+}
+
+/* The frames of a call site, space-separated in the dump, one by one. */
+static const char *next_frame(const char **text, char *buf, size_t size)
+{
+	const char *s = *text;
+	if (!*s)
+		return NULL;
+	const char *space = strchr(s, ' ');
+	size_t len = space ? (size_t)(space - s) : strlen(s);
+	snprintf(buf, size, "%.*s", (int)(len < size ? len : size - 1), s);
+	*text = space ? space + 1 : s + len;
+	return buf;
+}
+
+static void print_site_frames(const char *frames)
+{
+	char raw[1024], readable[1200];
+	const char *first = "";
+	for (const char *f; (f = next_frame(&frames, raw, sizeof raw)) != NULL;
+	     first = "\n                                                         <- ")
+		printf("%s%s", first, frame_readable(f, readable, sizeof readable));
+	printf("\n");
 }
 
 static void print_callsites(struct dump *d, unsigned top)
 {
-	if (!merge_callsites(d) || top == 0)
+	if (!d->callsite_count || top == 0)
 		return;
 	uint64_t calls = 0, bytes = 0;
 	for (size_t i = 0; i < d->callsite_count; i++) {
@@ -294,27 +332,209 @@ static void print_callsites(struct dump *d, unsigned top)
 	const char *title[2] = { "bytes", "calls" };
 	for (int o = 0; o < 2; o++) {
 		qsort(d->callsites, d->callsite_count, sizeof *d->callsites, order[o]);
-		printf("\ntop call sites by %s (%" PRIu64 " sampled calls; caller first, then its callers)\n",
+		printf("\ntop call sites by %s (%" PRIu64 " sampled calls; the caller, then its callers)\n"
+		       "  bytes%%  calls%%      calls      bytes  mean size  function\n",
 		       title[o], calls);
 		for (size_t i = 0; i < d->callsite_count && i < top; i++) {
 			const struct dump_callsite *c = &d->callsites[i];
-			printf("  %5.1f%% bytes %5.1f%% calls  %-7s %s\n", share(c->bytes, bytes),
-			       share(c->calls, calls), base_function_names[c->fn], c->frames);
+			char mean[32], all[32];
+			printf("  %5.1f%%  %5.1f%%  %9" PRIu64 "  %9s  %9s  %-7s  ", share(c->bytes, bytes), share(c->calls, calls),
+			       c->calls, human_size(c->bytes, all, sizeof all),
+			       human_size(c->calls ? c->bytes / c->calls : 0, mean, sizeof mean), base_function_names[c->fn]);
+			print_site_frames(c->frames);
 		}
+	}
+	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_bytes);
+}
+
+static void print_cpu_sites(const struct dump *d, unsigned top)
+{
+	if (!d->cpu_site_count || top == 0)
+		return;
+	printf("\ntop call sites by time (the caller of the function in progress when sampled)\n");
+	for (size_t i = 0; i < d->cpu_site_count && i < top; i++) {
+		const struct dump_cpu_site *c = &d->cpu_sites[i];
+		struct cpu_share t;
+		char readable[1200];
+		if (!profile_share(&d->profile, c->samples, c->ns, &t))
+			continue;
+		printf("  %-7s ", base_function_names[c->fn]);
+		print_share(&t);
+		printf("  %s\n", frame_readable(c->frame, readable, sizeof readable));
+	}
+}
+
+/* Folded stacks for flamegraph.pl and speedscope: root;...;caller;function bytes */
+static void print_folded_name(const char *frame)
+{
+	struct frame_info f;
+	symbolize_frame(frame, &f);
+	const char *name = f.function[0] ? f.function : frame;
+	for (const char *p = name; *p; p++)
+		putchar(*p == ';' || *p == ' ' ? '_' : *p);
+}
+
+static void print_folded(const struct dump *d)
+{
+	for (size_t i = 0; i < d->callsite_count; i++) {
+		const struct dump_callsite *c = &d->callsites[i];
+		char raw[8][1024];
+		const char *frames = c->frames;
+		int n = 0;
+		while (n < 8 && next_frame(&frames, raw[n], sizeof raw[n]))
+			n++;
+		for (int k = n - 1; k >= 0; k--) {
+			print_folded_name(raw[k]);
+			putchar(';');
+		}
+		printf("%s %" PRIu64 "\n", base_function_names[c->fn], c->bytes);
 	}
 }
 
 /* ---- machine-readable outputs ---- */
 
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* ", \"cpu_share\": ..., \"cpu_ns\": ..." or nulls when there is no profile. */
+static void json_share(const struct dump_profile *p, uint64_t samples, uint64_t ns)
+{
+	struct cpu_share c;
+	if (p->processes && profile_share(p, samples, ns, &c))
+		printf(", \"cpu_share\": %.6g, \"cpu_share_low\": %.6g, \"cpu_share_high\": %.6g, \"cpu_ns\": %.0f",
+		       c.share, c.low, c.high, c.ns);
+	else
+		printf(", \"cpu_share\": null, \"cpu_share_low\": null, \"cpu_share_high\": null, \"cpu_ns\": null");
+}
+
+static void json_frame(const char *frame)
+{
+	struct frame_info f;
+	symbolize_frame(frame, &f);
+	printf("{\"frame\": ");
+	json_string(frame);
+	printf(", \"function\": ");
+	if (f.function[0])
+		json_string(f.function);
+	else
+		printf("null");
+	printf(", \"file\": ");
+	if (f.file[0])
+		json_string(f.file);
+	else
+		printf("null");
+	printf(", \"line\": ");
+	if (f.line)
+		printf("%d", f.line);
+	else
+		printf("null");
+	printf(", \"object\": ");
+	json_string(f.object);
+	printf("}");
+}
+
+static void json_callsites(const struct dump *d)
+{
+	printf(",\n \"callsites\": [");
+	for (size_t i = 0; i < d->callsite_count; i++) {
+		const struct dump_callsite *c = &d->callsites[i];
+		printf("%s\n  {\"function\": \"%s\", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"mean_size\": %.6g,"
+		       " \"frames\": [",
+		       i ? "," : "", base_function_names[c->fn], c->calls, c->bytes,
+		       c->calls ? (double)c->bytes / (double)c->calls : 0.0);
+		char raw[1024];
+		const char *frames = c->frames;
+		for (int k = 0; next_frame(&frames, raw, sizeof raw); k++) {
+			printf("%s", k ? ", " : "");
+			json_frame(raw);
+		}
+		printf("]}");
+	}
+	printf("],\n \"cpu_sites\": [");
+	for (size_t i = 0; i < d->cpu_site_count; i++) {
+		const struct dump_cpu_site *c = &d->cpu_sites[i];
+		printf("%s\n  {\"function\": \"%s\", \"samples\": %" PRIu64, i ? "," : "", base_function_names[c->fn],
+		       c->samples);
+		json_share(&d->profile, c->samples, c->ns);
+		printf(", \"frame\": ");
+		json_frame(c->frame);
+		printf("}");
+	}
+	printf("]");
+}
+
+static void json_programs(const struct dump *d)
+{
+	printf(",\n \"programs\": [");
+	for (size_t i = 0; i < d->program_count; i++) {
+		const struct dump *p = d->programs[i].d;
+		printf("%s\n  {\"name\": ", i ? "," : "");
+		json_string(d->programs[i].name);
+		printf(", \"processes\": %u, \"profiled_processes\": %u, \"process_cpu_ns\": %" PRIu64 ", \"functions\": {",
+		       p->processes, p->profile.processes, p->profile.process_cpu_ns);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			printf("%s\"%s\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64, fn ? ", " : "", base_function_names[fn],
+			       fn_calls(p, fn), fn_bytes(p, fn));
+			json_share(&p->profile, p->profile.fn_samples[fn], p->profile.fn_ns[fn]);
+			printf("}");
+		}
+		printf("}}");
+	}
+	printf("]");
+}
+
+static void json_classes(const struct dump *d, int fn)
+{
+	const struct function_histogram *f = &d->hist.fn[fn];
+	const struct dump_profile *p = &d->profile;
+	uint64_t cc[16], cb[16], cs[16], cn[16];
+	sum_by_class(f->calls, cc);
+	sum_by_class(f->bytes, cb);
+	sum_by_class(p->bucket_samples[fn], cs);
+	sum_by_class(p->bucket_ns[fn], cn);
+	printf(",\n    \"size_classes\": [");
+	for (unsigned c = 0; c < size_class_count; c++) {
+		printf("%s{\"name\": \"%s\", \"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
+		       ", \"bytes\": %" PRIu64 ", \"samples\": %" PRIu64,
+		       c ? ", " : "", size_classes[c].name, size_classes[c].lo, size_classes[c].hi, cc[c], cb[c], cs[c]);
+		json_share(p, cs[c], cn[c]);
+		printf("}");
+	}
+	printf("]");
+}
+
 static void print_json(const struct dump *d)
 {
-	printf("{\"format\": \"%s\", \"version\": %d, \"files\": %u, \"functions\": {", HIST_FORMAT_NAME,
-	       HIST_FORMAT_VERSION, d->files);
+	const struct dump_profile *p = &d->profile;
+	printf("{\"format\": \"%s\", \"version\": %d, \"files\": %u, \"processes\": %u, \"profile\": ",
+	       HIST_FORMAT_NAME, HIST_FORMAT_VERSION, d->files, d->processes);
+	if (p->processes)
+		printf("{\"processes\": %u, \"rate_hz\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"sampled_ns\": %" PRIu64
+		       ", \"process_cpu_ns\": %" PRIu64 ", \"wall_ns\": %" PRIu64 ", \"handler_replaced\": %u}",
+		       p->processes, p->rate_hz, p->samples, p->sampled_ns, p->process_cpu_ns, p->wall_ns,
+		       p->handler_replaced);
+	else
+		printf("null");
+	printf(", \"functions\": {");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		const struct function_histogram *f = &d->hist.fn[fn];
 		printf("%s\n  \"%s\": {\"variant\": \"%s\", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64,
 		       fn ? "," : "", base_function_names[fn], d->variant[fn],
-		       total(f->calls, HIST_BUCKETS), total(f->bytes, HIST_BUCKETS));
+		       sum_buckets(f->calls), sum_buckets(f->bytes));
+		json_share(p, p->fn_samples[fn], p->fn_ns[fn]);
 		printf(", \"entries\": {");
 		const char *sep = "";
 		for (int e = 0; e < E_COUNT; e++)
@@ -325,13 +545,16 @@ static void print_json(const struct dump *d)
 		printf("},\n    \"buckets\": [");
 		sep = "";
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
-			if (f->calls[b]) {
+			if (f->calls[b] || p->bucket_samples[fn][b]) {
 				printf("%s{\"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
-				       ", \"bytes\": %" PRIu64 "}",
-				       sep, hist_bucket_lo(b), hist_bucket_hi(b), f->calls[b], f->bytes[b]);
+				       ", \"bytes\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"cpu_ns\": %" PRIu64 "}",
+				       sep, hist_bucket_lo(b), hist_bucket_hi(b), f->calls[b], f->bytes[b],
+				       p->bucket_samples[fn][b], p->bucket_ns[fn][b]);
 				sep = ", ";
 			}
-		printf("],\n    \"dst_mod64\": [");
+		printf("]");
+		json_classes(d, fn);
+		printf(",\n    \"dst_mod64\": [");
 		for (int m = 0; m < 64; m++)
 			printf("%s%" PRIu64, m ? ", " : "", f->dst_mod64[m]);
 		printf("],\n    \"delta_mod64\": [");
@@ -343,7 +566,10 @@ static void print_json(const struct dump *d)
 		       f->alias_calls, f->alias_bytes, f->overlap_dst_before, f->overlap_dst_after,
 		       f->zero_calls, f->zero_bytes);
 	}
-	printf("\n}}\n");
+	printf("\n }");
+	json_callsites(d);
+	json_programs(d);
+	printf("\n}\n");
 }
 
 /* fleetbench's three lines: size:probability, overlap, alignment:probability. */
@@ -352,7 +578,7 @@ static int write_fleetbench(const struct dump *d, const char *prefix)
 	static const char *const names[FN_COUNT] = { "Memcpy", "Memmove", "Memset" };
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		const struct function_histogram *f = &d->hist.fn[fn];
-		uint64_t calls = total(f->calls, HIST_BUCKETS);
+		uint64_t calls = sum_buckets(f->calls);
 		char path[4096];
 		snprintf(path, sizeof path, "%s%s.csv", prefix, names[fn]);
 		FILE *out = fopen(path, "w");
@@ -386,153 +612,23 @@ static int write_fleetbench(const struct dump *d, const char *prefix)
 	return 0;
 }
 
-/* ---- the SVG plot ---- */
-
-#define SVG_WIDTH 960
-#define PANEL_HEIGHT 280
-#define MARGIN_LEFT 70
-#define MARGIN_RIGHT 30
-#define PLOT_TOP 40
-#define PLOT_HEIGHT 180
-
-/* log2 of a bucket edge; size 0's bucket is drawn from 2^-1 to 2^0. */
-static double log_edge(uint64_t size) { return size ? log2((double)size) : -1; }
-
-struct axis {
-	double x_min, x_max, y_max; /* log2 sizes; percent */
-	int top;                    /* panel's y offset */
-};
-
-static double px(const struct axis *a, double log_size)
-{
-	return MARGIN_LEFT + (log_size - a->x_min) / (a->x_max - a->x_min) * (SVG_WIDTH - MARGIN_LEFT - MARGIN_RIGHT);
-}
-
-static double py(const struct axis *a, double percent)
-{
-	return a->top + PLOT_TOP + PLOT_HEIGHT - percent / a->y_max * PLOT_HEIGHT;
-}
-
-/* A step line: each bucket's share of the total, flat across the bucket. */
-static void svg_series(FILE *out, const struct axis *a, const uint64_t *counts, const char *colour)
-{
-	uint64_t all = total(counts, HIST_BUCKETS);
-	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", colour);
-	fprintf(out, "%.1f,%.1f", px(a, a->x_min), py(a, 0));
-	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
-		double lo = log_edge(hist_bucket_lo(b)), hi = log_edge(hist_bucket_hi(b));
-		if (lo < a->x_min || hi > a->x_max)
-			continue;
-		double y = py(a, share(counts[b], all));
-		fprintf(out, " %.1f,%.1f %.1f,%.1f", px(a, lo), y, px(a, hi), y);
-	}
-	fprintf(out, " %.1f,%.1f\"/>\n", px(a, a->x_max), py(a, 0));
-}
-
-static void svg_axes(FILE *out, const struct axis *a, const char *title)
-{
-	int bottom = a->top + PLOT_TOP + PLOT_HEIGHT;
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
-	        MARGIN_LEFT, a->top + 22, title);
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT,
-	        bottom, SVG_WIDTH - MARGIN_RIGHT, bottom);
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT,
-	        a->top + PLOT_TOP, MARGIN_LEFT, bottom);
-	for (int p = 0; p <= (int)a->x_max; p += 2) {
-		char label[16];
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ccc\"/>\n", px(a, p),
-		        a->top + PLOT_TOP, px(a, p), bottom);
-		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
-		        px(a, p), bottom + 15, short_size(1ull << p, label, sizeof label));
-	}
-	for (int i = 0; i <= 4; i++) {
-		double v = a->y_max * i / 4;
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.3g%%</text>\n",
-		        MARGIN_LEFT - 6, py(a, v) + 4, v);
-	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">0</text>\n",
-	        px(a, -0.5), bottom + 15);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">size in bytes (log scale); "
-	        "share of <tspan fill=\"#1f5fbf\">calls</tspan> and of <tspan fill=\"#e07000\">bytes</tspan> "
-	        "per size bucket</text>\n",
-	        SVG_WIDTH / 2, bottom + 32);
-}
-
-static void svg_threshold(FILE *out, const struct axis *a, uint64_t threshold, const char *label)
-{
-	double x = log_edge(threshold);
-	if (threshold == 0 || x < a->x_min || x > a->x_max)
-		return;
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#2a2\" stroke-dasharray=\"5,4\"/>\n",
-	        px(a, x), a->top + PLOT_TOP, px(a, x), a->top + PLOT_TOP + PLOT_HEIGHT);
-	bool right_half = px(a, x) > SVG_WIDTH / 2;
-	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#2a2\" text-anchor=\"%s\">%s</text>\n",
-	        px(a, x) + (right_half ? -4 : 4), a->top + PLOT_TOP + 12, right_half ? "end" : "start", label);
-}
-
-static void svg_panel(FILE *out, const struct dump *d, int fn, int top)
-{
-	const struct function_histogram *f = &d->hist.fn[fn];
-	uint64_t calls = total(f->calls, HIST_BUCKETS), bytes = total(f->bytes, HIST_BUCKETS);
-	struct axis a = { -1, 12, 1, top };
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		if (f->calls[b]) {
-			double hi = log_edge(hist_bucket_hi(b));
-			if (hi + 1 > a.x_max)
-				a.x_max = ceil(hi + 1);
-			if (share(f->calls[b], calls) > a.y_max)
-				a.y_max = share(f->calls[b], calls);
-			if (share(f->bytes[b], bytes) > a.y_max)
-				a.y_max = share(f->bytes[b], bytes);
-		}
-	a.y_max = ceil(a.y_max / 5) * 5;
-	char title[160], human[32];
-	snprintf(title, sizeof title, "%s: %" PRIu64 " calls, %s, variant %s", base_function_names[fn], calls,
-	         human_bytes(bytes, human, sizeof human), d->variant[fn]);
-	svg_axes(out, &a, title);
-	svg_series(out, &a, f->calls, "#1f5fbf");
-	svg_series(out, &a, f->bytes, "#e07000");
-	uint64_t threshold = fn == FN_MEMSET ? d->stosb_threshold : d->erms_threshold;
-	char label[64];
-	snprintf(label, sizeof label, "%s threshold %" PRIu64 " B%s", fn == FN_MEMSET ? "rep stosb" : "rep movsb",
-	         threshold, strcmp(d->variant[fn], "erms") ? " (used by erms)" : "");
-	svg_threshold(out, &a, threshold, label);
-}
-
-static int write_svg(const struct dump *d, const char *path)
-{
-	FILE *out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-	             "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-	        SVG_WIDTH, PANEL_HEIGHT * FN_COUNT);
-	for (int fn = 0; fn < FN_COUNT; fn++)
-		svg_panel(out, d, fn, fn * PANEL_HEIGHT);
-	fprintf(out, "</svg>\n");
-	if (fclose(out) != 0) {
-		fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- the command ---- */
 
 struct report_options {
-	bool json;
-	const char *svg, *fleetbench;
+	bool json, folded, by_program;
+	const char *svg, *fleetbench, *program;
 	unsigned top;
 	int first_file;
 };
 
-enum { REPORT_JSON = 1, REPORT_SVG, REPORT_FLEETBENCH, REPORT_TOP };
+enum { REPORT_JSON = 1, REPORT_FOLDED, REPORT_BY_PROGRAM, REPORT_PROGRAM, REPORT_SVG, REPORT_FLEETBENCH,
+       REPORT_TOP };
 
 static const struct option report_options[] = {
 	{ "json", no_argument, NULL, REPORT_JSON },
+	{ "folded", no_argument, NULL, REPORT_FOLDED },
+	{ "by-program", no_argument, NULL, REPORT_BY_PROGRAM },
+	{ "program", required_argument, NULL, REPORT_PROGRAM },
 	{ "svg", required_argument, NULL, REPORT_SVG },
 	{ "fleetbench-csv", required_argument, NULL, REPORT_FLEETBENCH },
 	{ "top", required_argument, NULL, REPORT_TOP },
@@ -545,6 +641,12 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	char *end;
 	if (id == REPORT_JSON)
 		o->json = true;
+	else if (id == REPORT_FOLDED)
+		o->folded = true;
+	else if (id == REPORT_BY_PROGRAM)
+		o->by_program = true;
+	else if (id == REPORT_PROGRAM)
+		o->program = value;
 	else if (id == REPORT_SVG)
 		o->svg = value;
 	else if (id == REPORT_FLEETBENCH)
@@ -556,11 +658,30 @@ static int apply_option(void *context, int id, const char *name, const char *val
 
 static int parse_options(int argc, char **argv, struct report_options *o)
 {
-	o->json = false;
-	o->svg = o->fleetbench = NULL;
-	o->top = 10;
+	*o = (struct report_options){ .top = 10 };
 	const struct cli_syntax syntax = { "report", report_options, false };
-	return cli_parse_options(argc, argv, &syntax, apply_option, o, &o->first_file);
+	int rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &o->first_file);
+	if (rc)
+		return rc;
+	if (o->json + o->folded > 1)
+		return cli_usage_error("report", "--json and --folded are two outputs; choose one");
+	return 0;
+}
+
+static void print_text(struct dump *d, const struct report_options *o)
+{
+	char title[1200];
+	printf("%s (%u dump file%s merged)\n", dump_title(d, title, sizeof title), d->files,
+	       d->files == 1 ? "" : "s");
+	print_time(d);
+	if (o->by_program || d->program_count > 1)
+		print_programs(d, o->by_program ? d->program_count : o->top);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		print_function(d, fn);
+	print_cpu_sites(d, o->top);
+	print_callsites(d, o->top);
+	if (d->callsite_count && !symbolize_available())
+		printf("(this memshim was built without libdw: call sites show as object+offset)\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -579,30 +700,30 @@ int cmd_report(int argc, char **argv)
 	if (!d)
 		return 1;
 	hist_dump_init(d);
-	int bad = 0;
-	for (int i = o.first_file; i < argc; i++) {
-		char why[256];
-		if (!hist_read_file(argv[i], d, why, sizeof why)) {
-			fprintf(stderr, "memshim report: %s: %s; left out\n", argv[i], why);
-			bad++;
-		}
-	}
+	d->program_filter = o.program;
+	int bad = dump_load("report", argv + o.first_file, (size_t)(argc - o.first_file), d);
 	int status = bad ? 1 : 0;
+	dump_merge_sites(d);
+	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_bytes);
+	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_time);
 	if (d->files == 0) {
 		fprintf(stderr, "memshim report: no readable dump\n");
 		status = 1;
+	} else if (d->processes == 0) {
+		fprintf(stderr, "memshim report: no dump of program %s in these files\n", o.program);
+		status = 1;
 	} else if (o.json) {
 		print_json(d);
+	} else if (o.folded) {
+		print_folded(d);
 	} else {
-		printf("%u dump file%s merged\n", d->files, d->files == 1 ? "" : "s");
-		for (int fn = 0; fn < FN_COUNT; fn++)
-			print_function(d, fn);
-		print_callsites(d, o.top);
+		print_text(d, &o);
 	}
-	if (d->files && o.svg && write_svg(d, o.svg) != 0)
+	if (d->processes && o.svg && write_svg(d, o.svg) != 0)
 		status = 1;
-	if (d->files && o.fleetbench && write_fleetbench(d, o.fleetbench) != 0)
+	if (d->processes && o.fleetbench && write_fleetbench(d, o.fleetbench) != 0)
 		status = 1;
+	symbolize_end();
 	hist_dump_free(d);
 	free(d);
 	return status;

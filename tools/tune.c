@@ -9,6 +9,7 @@
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
+#include "tools/dump_load.h"
 #include "tools/tune.h"
 
 #include <stdarg.h>
@@ -31,14 +32,14 @@ static const char tune_help[] =
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
-	"The prediction covers the time inside these functions only.\n";
-
-#define MAX_FILES 256
+	"The prediction covers the time inside these functions only.\n"
+	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
+	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
 	bool calibrate, tiny;
 	const char *calibration;
-	const char *files[MAX_FILES];
+	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
 };
 
@@ -84,9 +85,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
 		return rc;
+	o->files = calloc((size_t)argc, sizeof *o->files);
+	if (!o->files)
+		return 1;
 	for (int i = first; i < argc; i++) {
-		if (o->file_count == MAX_FILES)
-			return usage_error("more than %d histogram files", MAX_FILES);
 		o->files[o->file_count++] = argv[i];
 	}
 	if (!o->calibrate && !o->file_count)
@@ -440,15 +442,12 @@ static int calibrate(const char *path, bool tiny, struct calibration *c)
 	return 0;
 }
 
-static int read_dumps(const struct options *o, struct dump *d)
+/* Bad dumps are named and left out, as report does; *left_out says so. */
+static int read_dumps(const struct options *o, struct dump *d, bool *left_out)
 {
-	char why[400];
-	for (unsigned i = 0; i < o->file_count; i++)
-		if (!hist_read_file(o->files[i], d, why, sizeof why)) {
-			fprintf(stderr, "memshim tune: %s: %s\n", o->files[i], why);
-			return 2;
-		}
-	return 0;
+	int bad = dump_load("tune", o->files, o->file_count, d);
+	*left_out = bad != 0;
+	return bad < 0 ? 1 : o->file_count && d->files == 0 ? 2 : 0; /* every bad one is named */
 }
 
 int cmd_tune(int argc, char **argv)
@@ -467,7 +466,8 @@ int cmd_tune(int argc, char **argv)
 		return usage_error("no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
 	static struct dump d;
 	hist_dump_init(&d);
-	rc = read_dumps(&o, &d); /* before a minute of calibration, not after */
+	bool left_out;
+	rc = read_dumps(&o, &d, &left_out); /* before a minute of calibration, not after */
 	struct calibration *c = malloc(sizeof *c);
 	char why[600];
 	if (!rc && !c)
@@ -481,6 +481,7 @@ int cmd_tune(int argc, char **argv)
 	if (!rc && o.file_count)
 		rc = predict(c, &d);
 	free(c);
+	free(o.files);
 	hist_dump_free(&d);
-	return rc;
+	return rc ? rc : left_out;
 }

@@ -1,0 +1,176 @@
+#!/bin/sh
+# memshim record, merge, report and tune on files and directories: one merged
+# dump per recording, merge round trips, per-program breakdown and filter,
+# readable call sites (function and file:line from a -g program), folded
+# stacks, JSON call sites and CPU shares (from a hand-made version-2 dump
+# with a profile), and the SVG's shared x axis and title.
+. "${top_srcdir:-.}/tests/lib.sh"
+LC_ALL=C
+export LC_ALL
+tool=$T_MEMSHIM_TOOL
+case $top_builddir in /*) ;; *) top_builddir=$(pwd)/$top_builddir ;; esac
+program=$top_builddir/tests/hist_program
+have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
+json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# record: a shell running the program twice and ls, exit status 3 (the
+# shell, dash, copies too, and leaves through _exit: four processes).
+cd "$scratch" || exit 1
+"$tool" record -o rec --keep -- sh -c "'$program' calls 10; '$program' calls 5; ls >/dev/null; exit 3" \
+	>"$scratch/out" 2>"$scratch/err"
+expect_eq "record exits with the command's status" "$?" 3
+expect_eq "record writes one merged dump" "$(ls rec)" "merged
+processes"
+expect_match "record prints the report" "$(cat "$scratch/out")" '^hist_program, ls and sh, 4 processes'
+expect_eq "--keep leaves the per-process dumps" "$(ls rec/processes | wc -l)" 4
+"$tool" record -o rec -- true >/dev/null 2>"$scratch/err"
+expect_match "record refuses a directory that holds a recording" "$?:$(cat "$scratch/err")" '^2:.*holds a recording'
+"$tool" record -o rec2 -- "$program" calls 3 >/dev/null 2>&1
+expect_eq "without --keep only the merged dump stays" "$(ls rec2)" "merged"
+"$tool" record -o rec3 -- sh -c "'$program' calls 3; echo junk >rec3/processes/junk" >/dev/null 2>"$scratch/err"
+expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
+expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
+
+# merge of N dumps = report of N dumps (JSON, but for the number of files)
+strip() { sed 's/"files": [0-9]*, //' "$1"; }
+"$tool" report --json rec/processes >"$scratch/many.json"
+"$tool" merge -o "$scratch/m" rec/processes
+expect_eq "merge runs" "$?" 0
+"$tool" report --json "$scratch/m" >"$scratch/one.json"
+expect_eq "merge round-trips (report --json of the merge = of its inputs)" \
+	"$(strip "$scratch/one.json" | md5sum)" "$(strip "$scratch/many.json" | md5sum)"
+expect_eq "the report of the merge has 4 processes" "$(json_get "$scratch/one.json" 'd["processes"]')" 4
+"$tool" merge -o "$scratch/m2" "$scratch/m" rec/processes >/dev/null 2>&1
+expect_eq "a merge of a merge adds up" "$(json_get /dev/stdin 'd["processes"]' <<EOT
+$("$tool" report --json "$scratch/m2")
+EOT
+)" 8
+cp "$scratch/m" "$scratch/m.copy"
+"$tool" merge -o "$scratch/m" "$scratch/m" >/dev/null 2>"$scratch/err"
+expect_match "merge refuses to overwrite an input" "$?:$(cat "$scratch/err")" '^2:.*one of the inputs'
+expect_eq "the input is intact" "$(cmp "$scratch/m" "$scratch/m.copy" && echo same)" same
+head -c 200 "$scratch/m" >"$scratch/cut"
+"$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
+expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'
+sed '/^sections/d' "$scratch/m" | awk '/^end$/ && ++n == 1 { print; exit } { print }' >"$scratch/first"
+"$tool" report "$scratch/first" >/dev/null 2>&1
+expect_eq "its first section alone is a dump" "$?" 0
+
+# --by-program and --program
+"$tool" report --by-program rec/processes >"$scratch/text"
+expect_match "--by-program lists hist_program with 2 processes" "$(cat "$scratch/text")" '^  hist_program +2 '
+"$tool" report --json --program ls rec/merged >"$scratch/ls.json"
+expect_eq "--program keeps one program" "$(json_get "$scratch/ls.json" '[p["name"] for p in d["programs"]], d["processes"], d["functions"]["memmove"]["calls"]')" \
+	"(['ls'], 1, 0)"
+"$tool" report --program nosuch rec/merged >/dev/null 2>"$scratch/err"
+expect_match "--program of no dump says so" "$?:$(cat "$scratch/err")" '^1:.*no dump of program nosuch'
+
+# report and tune take directories; tune skips a bad dump; more than 256 files
+printf 'memshim-histogram 2\npid 1\n' >rec/processes/zz.bad
+"$tool" report rec/processes >/dev/null 2>"$scratch/err"
+expect_match "report reads a directory and names the bad dump in it" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*truncated.*left out$'
+cal=$scratch/calibration
+"$tool" tune --calibrate --tiny --calibration "$cal" rec/processes >"$scratch/out" 2>"$scratch/err"
+expect_match "tune reads a directory, skips the bad dump, exits 1" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*left out$'
+expect_match "... and still predicts" "$(cat "$scratch/out")" '^MEMSHIM_'
+rm rec/processes/zz.bad
+mkdir many
+i=0
+while [ $i -lt 300 ]; do cp rec2/merged many/d$i; i=$((i + 1)); done
+"$tool" tune --calibration "$cal" many/* >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune takes 300 files" "$?:$(cat "$scratch/err")" "0:"
+
+# Readable call sites, sizes per site, --folded
+if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
+	preloaded env MEMSHIM_HIST="$scratch/cs" MEMSHIM_CALLSITES=1 "$program" calls 20
+	"$tool" report --json "$scratch/cs" >"$scratch/cs.json"
+	site=$(json_get "$scratch/cs.json" '[(c["frames"][0]["function"], c["frames"][0]["file"], c["frames"][0]["line"], c["frames"][0]["frame"], c["mean_size"]) for c in d["callsites"] if c["function"] == "memcpy" and c["mean_size"] == 4096][0]')
+	expect_match "json: the 4 KiB memcpy's call site is sequence in hist_program.c" "$site" "^\('sequence', 'hist_program.c', [0-9]+, '.*/hist_program\+0x[0-9a-f]+', 4096(\.0)?\)$"
+	rel=$(printf '%s\n' "$site" | sed 's/.*hist_program+\(0x[0-9a-f]*\).*/\1/')
+	line=$(printf '%s\n' "$site" | sed "s/^('sequence', 'hist_program.c', \([0-9]*\),.*/\1/")
+	if command -v addr2line >/dev/null; then
+		expect_eq "the line is addr2line's" "$line" "$(addr2line -e "$program" "$rel" | sed 's/.*://; s/ .*//')"
+	fi
+	"$tool" report "$scratch/cs" >"$scratch/text"
+	expect_match "text: call sites by function and file:line" "$(cat "$scratch/text")" \
+		"4 KiB  memcpy   sequence \(hist_program\.c:$line, hist_program\)"
+	"$tool" report --folded "$scratch/cs" >"$scratch/folded"
+	expect_eq "folded: every line is frames;function value" \
+		"$(grep -Evc '^[^ ;]+(;[^ ;]+)*;(memcpy|memmove|memset) [0-9]+$' "$scratch/folded")" 0
+	expect_match "folded: root first, the function last" "$(cat "$scratch/folded")" ';main;sequence;memcpy [0-9]+$'
+else
+	echo "SKIP: readable call sites (built without libunwind or libdw)"
+fi
+
+# A version-2 dump with a profile: 100 of 500 samples in 4 KiB memcpy calls.
+cat >"$scratch/prof" <<'EOT'
+memshim-histogram 2
+pid 10
+program prof
+reason exit
+variant memcpy glibc
+variant memmove glibc
+variant memset glibc
+threshold erms 2048
+threshold stosb 2048
+entry memcpy 1000
+function memcpy
+bucket 4096 4608 1000 4096000
+callsite memcpy 10 40960 /nonexistent/prof+0x1234
+profile 250 500 2000000000 2000000000 2100000000 0
+function memcpy
+cpu 4096 4608 100 400000000
+cpu_site memcpy 100 400000000 main+0x1d(/nonexistent/prof+0x1234)
+end
+EOT
+"$tool" report --json "$scratch/prof" >"$scratch/prof.json"
+expect_eq "json: cpu_share, its interval and cpu_ns" \
+	"$(json_get "$scratch/prof.json" '[round(d["functions"]["memcpy"][k], 3) for k in ("cpu_share", "cpu_share_low", "cpu_share_high")], d["functions"]["memcpy"]["cpu_ns"], d["functions"]["memset"]["cpu_ns"]')" \
+	"([0.2, 0.167, 0.237], 400000000, 0)"
+expect_eq "json: time per size class and per call site" \
+	"$(json_get "$scratch/prof.json" '[c["cpu_ns"] for c in d["functions"]["memcpy"]["size_classes"] if c["cpu_ns"]], [(c["frame"]["function"], c["cpu_ns"]) for c in d["cpu_sites"]]')" \
+	"([400000000], [('main', 400000000)])"
+"$tool" report "$scratch/prof" >"$scratch/text"
+expect_match "text leads with time" "$(sed -n 3p "$scratch/text")" '^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms$'
+"$tool" report "$scratch/cs" >"$scratch/text" 2>/dev/null || "$tool" report rec2/merged >"$scratch/text"
+expect_match "without a profile, one line says how to get time" "$(sed -n 2p "$scratch/text")" 'MEMSHIM_PROFILE=on'
+"$tool" report --json "$scratch/prof" "$scratch/prof" >"$scratch/prof2.json"
+expect_eq "merged profiles add up" "$(json_get "$scratch/prof2.json" 'd["functions"]["memcpy"]["cpu_ns"], d["profile"]["process_cpu_ns"]')" \
+	"(800000000, 4000000000)"
+"$tool" merge -o "$scratch/profm" "$scratch/prof" "$scratch/prof"
+"$tool" report --json "$scratch/profm" >"$scratch/profm.json"
+expect_eq "a merged dump keeps the profile" "$(strip "$scratch/profm.json" | md5sum)" "$(strip "$scratch/prof2.json" | md5sum)"
+
+# A real profile through record and merge: the merged dump says what the
+# process's dump said (the profile's accuracy is tests/test_profile.sh's).
+"$tool" record -o prec --keep --profile -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
+expect_eq "record --profile runs, nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+"$tool" report --json prec/merged >"$scratch/prec.json"
+"$tool" report --json prec/processes >"$scratch/precp.json"
+expect_eq "the merged real profile is the process's" "$(strip "$scratch/prec.json" | md5sum)" "$(strip "$scratch/precp.json" | md5sum)"
+expect_eq "... and has a share of CPU time in memcpy" \
+	"$(json_get "$scratch/prec.json" "0 < d['functions']['memcpy']['cpu_share'] <= d['functions']['memcpy']['cpu_share_high'] <= 1")" True
+
+# The SVG: a title, one x range for every panel, round y ticks, time bars.
+"$tool" report --svg "$scratch/plot.svg" "$scratch/prof" rec/merged >/dev/null
+python3 - "$scratch/plot.svg" >"$scratch/svgcheck" <<'EOT'
+import re, sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+ns = {"s": "http://www.w3.org/2000/svg"}
+texts = ["".join(t.itertext()) for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+title = svg.find("s:title", ns).text
+print("title:", title)
+xs = [round(float(t.get("x")), 1) for t in svg.iter("{http://www.w3.org/2000/svg}text")
+      if t.get("text-anchor") == "middle" and re.fullmatch(r"[0-9]+[KMGT]?|0\u201316", "".join(t.itertext()))]
+per_panel = len(xs) // 3
+print("x ticks the same in 3 panels:", len(xs) % 3 == 0 and xs[:per_panel] == xs[per_panel:2*per_panel] == xs[2*per_panel:])
+ticks = [t for t in texts if re.fullmatch(r"[0-9.]+%", t)]
+print("round y ticks:", all(re.fullmatch(r"[0-9]+(\.5|\.25|\.75)?%", t) for t in ticks) and len(ticks) >= 9)
+print("time bars:", any("CPU time" in t for t in texts))
+EOT
+expect_eq "svg: title, shared x axis, round ticks, time" "$(cat "$scratch/svgcheck")" \
+"title: memshim: prof, hist_program, ls and sh, 5 processes
+x ticks the same in 3 panels: True
+round y ticks: True
+time bars: True"
+finish

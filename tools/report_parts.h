@@ -1,0 +1,39 @@
+/* What the text, JSON and SVG outputs of memshim report share: sizes for
+ * people, the size classes, and the title naming the programs. */
+#ifndef MEMSHIM_REPORT_PARTS_H
+#define MEMSHIM_REPORT_PARTS_H
+
+#include "shim/histogram_format.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Coarse size classes on bucket boundaries, [lo, hi), so that every bucket
+ * falls in exactly one. */
+struct size_class {
+	const char *name;
+	uint64_t lo, hi;
+};
+extern const struct size_class size_classes[];
+extern const unsigned size_class_count;
+
+/* The sums of a per-bucket table over the size classes. */
+void sum_by_class(const uint64_t *per_bucket, uint64_t *per_class);
+
+/* A size as "512 B", "1.6 KiB", "120 KiB", "2 MiB". */
+const char *human_size(uint64_t n, char *buf, size_t size);
+
+uint64_t sum_buckets(const uint64_t *counts);
+
+/* "zstd, 3 processes" or "make, cc1 and 2 more, 14 processes". */
+const char *dump_title(const struct dump *d, char *buf, size_t size);
+
+/* The threshold that the variant in force for fn really uses, its name,
+ * and where the value comes from; 0 when none applies (the variant uses no
+ * threshold, or "mixed"). */
+uint64_t variant_threshold(const struct dump *d, int fn, const char **what);
+
+/* The figure of memshim report --svg; prints why and returns -1 if it cannot be written. */
+int write_svg(const struct dump *d, const char *path);
+
+#endif

@@ -1,0 +1,31 @@
+/* Call-site frames made readable: the function (exported or not) and, when
+ * the object has debug information, file:line, read offline from the object
+ * a frame names (libdw).  Without libdw, or for frames of old dumps (a bare
+ * object name), frames stay as the dump has them. */
+#ifndef MEMSHIM_SYMBOLIZE_H
+#define MEMSHIM_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct frame_info {
+	char function[256]; /* "" when unknown */
+	char file[512];     /* "" when no line information */
+	int line;
+	char object[256];   /* the object's base name, or the frame as the dump has it */
+};
+
+/* What the frame text of a dump ("sym+0xoff(/lib/x.so+0xrel)", "/bin/x+0xrel",
+ * or older forms) stands for; never fails: unknown parts are left empty. */
+void symbolize_frame(const char *frame, struct frame_info *out);
+
+/* "function (file.c:7, object)", "function (object)" or the frame itself. */
+const char *frame_readable(const char *frame, char *buf, size_t size);
+
+/* Whether this memshim was built with libdw. */
+bool symbolize_available(void);
+
+/* Closes the objects opened so far. */
+void symbolize_end(void);
+
+#endif
