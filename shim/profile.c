@@ -20,8 +20,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-__thread uint64_t profile_call_in_progress __attribute__((tls_model("initial-exec")));
-__thread uint64_t profile_caller __attribute__((tls_model("initial-exec")));
+__thread struct call_in_progress profile_call __attribute__((tls_model("initial-exec")));
 
 /* How far below the marked stack pointer a call in progress may reach:
  * the wrapper's and the variant's frames, the recording's slow paths.
@@ -72,11 +71,11 @@ static void count_site(uint64_t key, uint64_t ns)
  * (see shim/profile.h); 0 if it has returned. */
 static uint64_t call_in_progress(uintptr_t sp)
 {
-	uint64_t mark = profile_call_in_progress;
+	uint64_t mark = profile_call.mark;
 	uintptr_t entry_sp = (uintptr_t)(mark & ((1ull << PROFILE_BUCKET_SHIFT) - 1) & ~(uint64_t)PROFILE_FN_MASK);
 	if (!mark || sp > entry_sp || entry_sp - sp >= CALL_STACK_DEPTH)
 		return 0;
-	return *(const uint64_t *)entry_sp == profile_caller ? mark : 0;
+	return *(const uint64_t *)entry_sp == profile_call.caller ? mark : 0;
 }
 
 /* One sample: the CPU time since the last one goes to the call in progress, if any. */
@@ -98,7 +97,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 		return;
 	count(&live.bucket_samples[fn][bucket], 1);
 	count(&live.bucket_ns[fn][bucket], ns);
-	count_site(profile_caller << 2 | (fn + 1), ns);
+	count_site(profile_call.caller << 2 | (fn + 1), ns);
 }
 
 static uint64_t clock_ns(clockid_t clock)

@@ -28,10 +28,10 @@
 
 /* The call in progress, as two words of the thread's own.
  *
- * profile_call_in_progress: the stack pointer at the wrapper's entry (it
- * points at the return address) | fn + 1 in bits 0-1 (0: never marked) |
- * the size bucket from bit 48 (user addresses have 47 bits).
- * profile_caller: the return address.
+ * mark: the stack pointer at the wrapper's entry (it points at the return
+ * address) | fn + 1 in bits 0-1 (0: never marked) | the size bucket from
+ * bit 48 (user addresses have 47 bits).  caller: the return address.  One
+ * thread-local object, so the wrapper looks its address up once.
  *
  * Nothing is undone when the call returns: the wrapper jumps to the
  * variant, which returns straight to the caller.  The handler instead
@@ -40,26 +40,28 @@
  * (and within a few KiB of it) and the return address is still in its
  * slot there; once the call has returned, the stack pointer is above it,
  * and a later call from the same frame puts another return address there. */
-extern __thread uint64_t profile_call_in_progress __attribute__((tls_model("initial-exec")));
-extern __thread uint64_t profile_caller __attribute__((tls_model("initial-exec")));
+struct call_in_progress {
+	uint64_t mark, caller;
+};
+extern __thread struct call_in_progress profile_call __attribute__((tls_model("initial-exec")));
 
 #define PROFILE_BUCKET_SHIFT 48
 #define PROFILE_FN_MASK 3u
 
-/* Marks a call to fn of n bytes as in progress.  `cfa` is the wrapper's
- * __builtin_dwarf_cfa(): the stack pointer before the call instruction. */
-static inline __attribute__((always_inline)) void profile_mark(enum base_function fn, size_t n,
+/* Marks a call to fn of a size in `bucket` as in progress.  `cfa` is the
+ * wrapper's __builtin_dwarf_cfa(): the stack pointer before the call. */
+static inline __attribute__((always_inline)) void profile_mark(enum base_function fn, unsigned bucket,
                                                               void *cfa, void *caller)
 {
-	uint64_t mark = (uint64_t)hist_bucket(n) << PROFILE_BUCKET_SHIFT |
+	uint64_t mark = (uint64_t)bucket << PROFILE_BUCKET_SHIFT |
 	                ((uintptr_t)cfa - sizeof(void *)) | (uint64_t)(fn + 1);
 	/* The mark first: a sample between the two stores then sees the new
 	 * call's slot holding the return address the old caller word names
 	 * when the call site is the same (counted, to the right size), and
 	 * drops the sample when it is not. */
-	profile_call_in_progress = mark;
+	profile_call.mark = mark;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	profile_caller = (uint64_t)(uintptr_t)caller;
+	profile_call.caller = (uint64_t)(uintptr_t)caller;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* marked before any of the call's work */
 }
 

@@ -76,10 +76,9 @@ HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
 
 /* What every call records: the size, the destination's alignment, the entry point. */
 HOT struct function_histogram *record_call(struct slot *s, bool shared, enum base_function fn,
-                                           enum entry_point e, const void *d, size_t n)
+                                           enum entry_point e, const void *d, size_t n, unsigned b)
 {
 	struct function_histogram *f = &s->hist.fn[fn];
-	unsigned b = hist_bucket(n);
 	bump(shared, &f->calls[b], 1);
 	bump(shared, &f->bytes[b], n);
 	bump(shared, &f->dst_mod64[(uintptr_t)d & 63], 1);
@@ -88,9 +87,9 @@ HOT struct function_histogram *record_call(struct slot *s, bool shared, enum bas
 }
 
 HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum entry_point e,
-                        const void *d, const void *src, size_t n)
+                        const void *d, const void *src, size_t n, unsigned b)
 {
-	struct function_histogram *f = record_call(s, shared, fn, e, d, n);
+	struct function_histogram *f = record_call(s, shared, fn, e, d, n, b);
 	uintptr_t delta = (uintptr_t)d - (uintptr_t)src;
 	bump(shared, &f->delta_mod64[delta & 63], 1);
 	if ((delta & 4095) < HIST_ALIAS_WINDOW) {
@@ -108,18 +107,20 @@ HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum
 
 /* The shared slot's path is compiled apart, so the common path tests
  * "shared" once instead of at every counter. */
-HOT void record_copy(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n)
+HOT void record_copy(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n,
+                     unsigned b)
 {
 	struct slot *s = this_slot();
 	if (__builtin_expect(s->shared, 0))
-		record_copy_in(s, true, fn, e, d, src, n);
+		record_copy_in(s, true, fn, e, d, src, n, b);
 	else
-		record_copy_in(s, false, fn, e, d, src, n);
+		record_copy_in(s, false, fn, e, d, src, n, b);
 }
 
-HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const void *d, int c, size_t n)
+HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const void *d, int c, size_t n,
+                       unsigned b)
 {
-	struct function_histogram *f = record_call(s, shared, FN_MEMSET, e, d, n);
+	struct function_histogram *f = record_call(s, shared, FN_MEMSET, e, d, n, b);
 	if ((unsigned char)c == 0) {
 		bump(shared, &f->zero_calls, 1);
 		bump(shared, &f->zero_bytes, n);
@@ -127,13 +128,13 @@ HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const vo
 	maybe_sample(s, FN_MEMSET, n);
 }
 
-HOT void record_set(enum entry_point e, const void *d, int c, size_t n)
+HOT void record_set(enum entry_point e, const void *d, int c, size_t n, unsigned b)
 {
 	struct slot *s = this_slot();
 	if (__builtin_expect(s->shared, 0))
-		record_set_in(s, true, e, d, c, n);
+		record_set_in(s, true, e, d, c, n, b);
 	else
-		record_set_in(s, false, e, d, c, n);
+		record_set_in(s, false, e, d, c, n, b);
 }
 
 /* ---- the wrappers: record, then the chosen variant's function ---- */

@@ -1,7 +1,7 @@
 /* One set of recording wrappers, included twice by shim/record.c.
  *
- * A wrapper records the call and then jumps to the variant (a tail call:
- * nothing is added after the count).  With PROFILED 1 it first marks the
+ * A wrapper finds the call's size bucket, records the call and then jumps
+ * to the variant (a tail call: nothing is added after the count).  With PROFILED 1 it first marks the
  * call in progress for the profiler (shim/profile.h): two stores, which
  * only a process started with MEMSHIM_PROFILE pays.  The time inside then
  * counts what the call costs the program as it runs, the recording's
@@ -9,92 +9,104 @@
  * WRAPPED(name) names this set's functions. */
 
 #if PROFILED
-#define MARK(fn, n) profile_mark(fn, n, __builtin_dwarf_cfa(), __builtin_return_address(0))
+#define MARK(fn, bucket) profile_mark(fn, bucket, __builtin_dwarf_cfa(), __builtin_return_address(0))
 #else
-#define MARK(fn, n) ((void)0)
+#define MARK(fn, bucket) ((void)0)
 #endif
 
 static void *WRAPPED(memcpy)(void *restrict d, const void *restrict s, size_t n)
 {
-	MARK(FN_MEMCPY, n);
-	record_copy(FN_MEMCPY, E_MEMCPY, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMCPY, b);
+	record_copy(FN_MEMCPY, E_MEMCPY, d, s, n, b);
 	return target.memcpy(d, s, n);
 }
 
 static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
 {
-	MARK(FN_MEMCPY, n);
-	record_copy(FN_MEMCPY, E_MEMPCPY, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMCPY, b);
+	record_copy(FN_MEMCPY, E_MEMPCPY, d, s, n, b);
 	return target.mempcpy(d, s, n);
 }
 
 static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
-	MARK(FN_MEMCPY, n);
-	record_copy(FN_MEMCPY, E_MEMCPY_CHK, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMCPY, b);
+	record_copy(FN_MEMCPY, E_MEMCPY_CHK, d, s, n, b);
 	return target.memcpy_chk(d, s, n, room);
 }
 
 static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
-	MARK(FN_MEMCPY, n);
-	record_copy(FN_MEMCPY, E_MEMPCPY_CHK, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMCPY, b);
+	record_copy(FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, b);
 	return target.mempcpy_chk(d, s, n, room);
 }
 
 static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
 {
-	MARK(FN_MEMMOVE, n);
-	record_copy(FN_MEMMOVE, E_MEMMOVE, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMMOVE, b);
+	record_copy(FN_MEMMOVE, E_MEMMOVE, d, s, n, b);
 	return target.memmove(d, s, n);
 }
 
 static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
 {
-	MARK(FN_MEMMOVE, n);
-	record_copy(FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMMOVE, b);
+	record_copy(FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, b);
 	return target.memmove_chk(d, s, n, room);
 }
 
 static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
 {
-	MARK(FN_MEMMOVE, n);
-	record_copy(FN_MEMMOVE, E_BCOPY, d, s, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMMOVE, b);
+	record_copy(FN_MEMMOVE, E_BCOPY, d, s, n, b);
 	target.bcopy(s, d, n);
 }
 
 static void *WRAPPED(memset)(void *d, int c, size_t n)
 {
-	MARK(FN_MEMSET, n);
-	record_set(E_MEMSET, d, c, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(E_MEMSET, d, c, n, b);
 	return target.memset(d, c, n);
 }
 
 static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
 {
-	MARK(FN_MEMSET, n);
-	record_set(E_MEMSET_CHK, d, c, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(E_MEMSET_CHK, d, c, n, b);
 	return target.memset_chk(d, c, n, room);
 }
 
 static void WRAPPED(bzero)(void *d, size_t n)
 {
-	MARK(FN_MEMSET, n);
-	record_set(E_BZERO, d, 0, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(E_BZERO, d, 0, n, b);
 	target.bzero(d, n);
 }
 
 static void WRAPPED(explicit_bzero)(void *d, size_t n)
 {
-	MARK(FN_MEMSET, n);
-	record_set(E_EXPLICIT_BZERO, d, 0, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(E_EXPLICIT_BZERO, d, 0, n, b);
 	target.explicit_bzero(d, n);
 }
 
 static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
 {
-	MARK(FN_MEMSET, n);
-	record_set(E_EXPLICIT_BZERO_CHK, d, 0, n);
+	unsigned b = hist_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(E_EXPLICIT_BZERO_CHK, d, 0, n, b);
 	target.explicit_bzero_chk(d, n, room);
 }
 
