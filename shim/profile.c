@@ -11,8 +11,10 @@
 #include "dispatch/message.h"
 #include "shim/callsites.h"
 #include "shim/histogram_format.h"
+#include "shim/record.h"
 
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -27,6 +29,15 @@ __thread struct call_in_progress profile_call __attribute__((tls_model("initial-
  * It also keeps the handler from reading a stale mark on another stack
  * (a coroutine's) that may be gone. */
 #define CALL_STACK_DEPTH 4096
+
+/* The code a call in progress runs: this library's (the wrappers, our
+ * variants) and that of the objects holding the variant functions the
+ * wrappers call (the C library's, for the glibc variant). */
+#define MAX_CODE_RANGES 8
+
+struct code_range {
+	uintptr_t begin, end;
+};
 
 /* Samples by caller: open addressing, an entry claimed with one compare-and-swap. */
 #define SITE_TABLE_SIZE 1024
@@ -44,6 +55,8 @@ static pthread_key_t timer_key;         /* deletes a thread's timer when it ends
 static struct profile_record live;      /* the counts; the header fields are set when dumping */
 static struct cpu_site sites[SITE_TABLE_SIZE];
 static __thread bool thread_timed __attribute__((tls_model("initial-exec")));
+static struct code_range code[MAX_CODE_RANGES];
+static unsigned code_ranges;
 
 static void count(uint64_t *counter, uint64_t n)
 {
@@ -67,13 +80,24 @@ static void count_site(uint64_t key, uint64_t ns)
 	/* the table is full: the sample still counts by function and bucket */
 }
 
-/* The marked call, if it is still in progress at stack pointer `sp`
- * (see shim/profile.h); 0 if it has returned. */
-static uint64_t call_in_progress(uintptr_t sp)
+static bool running_our_code(uintptr_t pc)
+{
+	for (unsigned i = 0; i < code_ranges; i++)
+		if (pc >= code[i].begin && pc < code[i].end)
+			return true;
+	return false;
+}
+
+/* The marked call, if it is still in progress at stack pointer `sp` and
+ * program counter `pc` (see shim/profile.h); 0 if it has returned.  The
+ * program counter settles what the stack cannot: a function called in a
+ * loop from one call site that tail-calls memset finds the same return
+ * address in the same slot each time, but runs its own code. */
+static uint64_t call_in_progress(uintptr_t sp, uintptr_t pc)
 {
 	uint64_t mark = profile_call.mark;
 	uintptr_t entry_sp = (uintptr_t)(mark & ((1ull << PROFILE_BUCKET_SHIFT) - 1) & ~(uint64_t)PROFILE_FN_MASK);
-	if (!mark || sp > entry_sp || entry_sp - sp >= CALL_STACK_DEPTH)
+	if (!mark || sp > entry_sp || entry_sp - sp >= CALL_STACK_DEPTH || !running_our_code(pc))
 		return 0;
 	return *(const uint64_t *)entry_sp == profile_call.caller ? mark : 0;
 }
@@ -87,8 +111,8 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	uint64_t ns = period_ns * (1 + (uint64_t)(info->si_overrun > 0 ? info->si_overrun : 0));
 	count(&live.samples, 1);
 	count(&live.sampled_ns, ns);
-	uintptr_t sp = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[REG_RSP];
-	uint64_t mark = call_in_progress(sp);
+	const greg_t *registers = ((ucontext_t *)context)->uc_mcontext.gregs;
+	uint64_t mark = call_in_progress((uintptr_t)registers[REG_RSP], (uintptr_t)registers[REG_RIP]);
 	if (!mark)
 		return;
 	unsigned fn = (unsigned)(mark & PROFILE_FN_MASK) - 1;
@@ -142,6 +166,40 @@ void profile_thread_start(void)
 	pthread_setspecific(timer_key, (void *)((uintptr_t)id + 1));
 }
 
+/* Adds the executable segment that holds `address` to code[]. */
+static int add_segment_of(struct dl_phdr_info *info, size_t size, void *address)
+{
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t begin = info->dlpi_addr + ph->p_vaddr, end = begin + ph->p_memsz;
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || (uintptr_t)address < begin ||
+		    (uintptr_t)address >= end)
+			continue;
+		for (unsigned r = 0; r < code_ranges; r++)
+			if (code[r].begin == begin)
+				return 1;
+		if (code_ranges < MAX_CODE_RANGES)
+			code[code_ranges++] = (struct code_range){ begin, end };
+		return 1;
+	}
+	return 0;
+}
+
+static void find_code(void)
+{
+	const struct entry_set *t = record_targets();
+	void *functions[] = {
+		(void *)on_sample, (void *)t->memcpy, (void *)t->mempcpy, (void *)t->memcpy_chk,
+		(void *)t->mempcpy_chk, (void *)t->memmove, (void *)t->memmove_chk, (void *)t->bcopy,
+		(void *)t->memset, (void *)t->memset_chk, (void *)t->bzero, (void *)t->explicit_bzero,
+		(void *)t->explicit_bzero_chk,
+	};
+	for (unsigned i = 0; i < sizeof functions / sizeof functions[0]; i++)
+		if (functions[i])
+			dl_iterate_phdr(add_segment_of, functions[i]);
+}
+
 bool profile_start(unsigned hz)
 {
 	sample_signal = SIGRTMAX - 3;
@@ -157,6 +215,7 @@ bool profile_start(unsigned hz)
 		say("cannot set up the profiling signal; no profile");
 		return false;
 	}
+	find_code();
 	period_ns = 1000000000u / hz;
 	live.rate_hz = hz;
 	start_ns = clock_ns(CLOCK_MONOTONIC);

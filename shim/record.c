@@ -176,6 +176,11 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 	return config_get()->profile_hz ? &profiling_entries : &recording_entries;
 }
 
+const struct entry_set *record_targets(void)
+{
+	return &target;
+}
+
 /* ---- for the dump ---- */
 
 static void add_counters(uint64_t *to, const uint64_t *from, size_t count)

@@ -19,6 +19,9 @@ void record_sum(struct histogram *out);
 /* Forgets every count and call site: in a forked child, which starts its own. */
 void record_reset(void);
 
+/* The variant functions the wrappers call, one member per exported name. */
+const struct entry_set *record_targets(void);
+
 /* Turns on call-site sampling of one call in `every` (libunwind); false if unavailable. */
 bool record_start_callsites(unsigned every);
 
