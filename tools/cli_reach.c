@@ -55,14 +55,23 @@ static void read_program(const struct elf_file *f, struct program *p)
 	}
 }
 
+/* What the ELF file at `path` says of itself; false if it cannot be read. */
+static bool read_program_file(const char *path, struct program *p)
+{
+	struct elf_file f;
+	*p = (struct program){ 0 };
+	if (!elf_open(&f, path))
+		return false;
+	read_program(&f, p);
+	elf_close(&f);
+	return true;
+}
+
 enum cli_reach cli_preload_reachable(const char *path, const char *name, char *why, size_t size)
 {
-	struct program p = { 0 };
-	struct elf_file f;
-	if (!elf_open(&f, path))
+	struct program p;
+	if (!read_program_file(path, &p))
 		return REACH_OK;
-	read_program(&f, &p);
-	elf_close(&f);
 	if (p.elf32) {
 		snprintf(why, size, "%s is a 32-bit program: the 64-bit libmemshim.so cannot be loaded into it", name);
 		return REACH_32BIT;
@@ -107,12 +116,9 @@ static bool asan_runtime_first(const char *preload)
 /* The ASan runtime the program at `path` names, into out; false if none. */
 static bool asan_runtime_of(const char *path, char *out, size_t size)
 {
-	struct program p = { 0 };
-	struct elf_file f;
-	if (!elf_open(&f, path))
+	struct program p;
+	if (!read_program_file(path, &p))
 		return false;
-	read_program(&f, &p);
-	elf_close(&f);
 	snprintf(out, size, "%s", p.asan_runtime);
 	return p.asan_runtime[0] != '\0';
 }
