@@ -36,6 +36,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_CONFIG",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
+	"MEMSHIM_CACHE_SIZES", /* read by memshim bench and tune */
 	NULL,
 };
 
@@ -64,20 +65,38 @@ struct policy {
 
 enum { KERNEL_POLICY, AUTO_POLICY, DEFAULT_POLICY, POLICY_COUNT };
 
+/* The calibration file's choices, once read_calibration applied a file
+ * that has them (before any policy picks). */
+static const struct calibration_choices *file_choices;
+
+/* The default policy: this machine's calibration file where it chose a
+ * variant for fn, else the built-in choice for the CPU class. */
+static const struct variant *calibrated_default_variant(const struct cpu_features *f, enum base_function fn,
+                                                        const char **why)
+{
+	if (file_choices && file_choices->variant[fn]) {
+		*why = file_choices->why[fn];
+		return file_choices->variant[fn];
+	}
+	return default_policy_variant(f, fn, why);
+}
+
 static const struct policy policies[POLICY_COUNT] = {
 	[KERNEL_POLICY] = { "kernel", kernel_policy_variant },
 	[AUTO_POLICY] = { "auto", auto_policy_variant },
-	[DEFAULT_POLICY] = { "default", default_policy_variant },
+	[DEFAULT_POLICY] = { "default", calibrated_default_variant },
 };
 
 /* THE DEFAULT POLICY: what every function gets when no variable names a
- * variant.  It was the kernel's; it is now auto where auto was measured at
- * or below glibc in every size class (dispatch/auto_policy.c), and glibc's
- * own functions elsewhere. */
+ * variant.  It was the kernel's; it is now what `memshim tune --calibrate`
+ * chose on this machine (the calibration file), else auto where auto was
+ * measured at or below glibc in every size class (dispatch/auto_policy.c),
+ * and glibc's own functions elsewhere. */
 static const struct policy *const default_policy = &policies[DEFAULT_POLICY];
 
 const struct variant *config_default_variant(enum base_function fn, const char **why)
 {
+	config_get(); /* the calibration file, if any, is read */
 	return default_policy->pick(cpu_features(), fn, why);
 }
 
@@ -93,6 +112,7 @@ const char *config_policy(unsigned i, enum base_function fn, const struct varian
 {
 	if (i >= POLICY_COUNT)
 		return NULL;
+	config_get();
 	*picks = policies[i].pick(cpu_features(), fn, why);
 	return policies[i].name;
 }
@@ -200,8 +220,9 @@ static void read_calibration(struct config *c)
 	else if (!found && named)
 		warn_bad_value("MEMSHIM_CONFIG", early_getenv("MEMSHIM_CONFIG"), "is empty or too long a path",
 		               "the built-in thresholds", 0);
-	if (found && !c->secure && calibration_apply(path, named, &memshim_thresholds)) {
+	if (found && !c->secure && calibration_apply(path, named, &memshim_thresholds, &c->calibrated)) {
 		c->origin[T_AUTO_MOVSB] = c->origin[T_AUTO_STOSB] = c->origin[T_NT] = FROM_FILE;
+		file_choices = &c->calibrated;
 		return;
 	}
 	path[0] = '\0';
@@ -528,9 +549,9 @@ static void read_config(struct config *c)
 	c->secure = early_secure_mode();
 	c->verbose = false;
 	report_unknown_variables();
-	choose_variants(c);
 	auto_default_thresholds(cpu_features(), &memshim_thresholds);
-	read_calibration(c);
+	read_calibration(c); /* before the choice: the default policy follows the file */
+	choose_variants(c);
 	for (int t = 0; t < T_COUNT; t++)
 		read_threshold(c, (enum threshold_name)t);
 	read_verbose(c);
