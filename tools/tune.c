@@ -356,6 +356,48 @@ static void print_env_line(const char *const variant[FN_COUNT], const struct cm_
 	printf("\n");
 }
 
+/* glibc's x86 string functions (2.36: sysdeps/x86/dl-cacheinfo.h, read for
+ * the names and bounds) take three thresholds from GLIBC_TUNABLES: rep movsb
+ * from x86_rep_movsb_threshold (ignored below 8 of its vectors: 512 B with
+ * AVX-512), rep stosb from x86_rep_stosb_threshold, and for memcpy and
+ * memmove non-temporal stores from x86_non_temporal_threshold (ignored below
+ * 0x4040).  That is the shape of our vector variants: vectors, a rep band
+ * in the *_erms rows, then non-temporal stores; so their thresholds carry
+ * over to glibc's own code, and a user can keep that part of the gain
+ * without the preload.  glibc's code below the thresholds stays its own
+ * (and on AMD, 2.36 stops rep movsb at the L2 size whatever is set). */
+#define GLIBC_MIN_REP_MOVSB 512
+#define GLIBC_MIN_NON_TEMPORAL 0x4040
+
+static double at_least(double value, double min) { return value < min ? min : value; }
+
+static void print_glibc_tunables(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
+				 const double t[T_COUNT])
+{
+	bool movsb = false, stosb = false, nt = false;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count || !vector_width(variant[fn]))
+			continue;
+		enum threshold_name band = band_threshold((enum base_function)fn, variant[fn]);
+		movsb |= band == T_AUTO_MOVSB;
+		stosb |= band == T_AUTO_STOSB;
+		nt |= fn != FN_MEMSET; /* glibc 2.36's memset has no non-temporal path */
+	}
+	if (!movsb && !stosb && !nt)
+		return;
+	const char *sep = "=";
+	printf("GLIBC_TUNABLES");
+	if (movsb)
+		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_AUTO_MOVSB], GLIBC_MIN_REP_MOVSB)),
+			sep = ":";
+	if (stosb)
+		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_AUTO_STOSB], 1)), sep = ":";
+	if (nt)
+		printf("%sglibc.cpu.x86_non_temporal_threshold=%.0f", sep, at_least(t[T_NT], GLIBC_MIN_NON_TEMPORAL));
+	printf("\n  (without the library: glibc's own functions with this setting's thresholds;\n"
+	       "   below them glibc's code is its own, so the prediction above is not theirs)\n");
+}
+
 /* Predicted total of a whole setting (variants and thresholds), with its
  * spread and its saving against base. */
 static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
@@ -393,6 +435,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	printf("\nBest setting:\n");
 	print_env_line(best, w, t);
+	print_glibc_tunables(best, w, t);
 	printf("Predicted: %.4g %s in these functions (p10..p90 over rounds: %.4g .. %.4g)\n",
 	       cm_sum(terms, n, CM_MEDIAN), c->unit, spread.p10, spread.p90);
 	char label[96];
