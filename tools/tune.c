@@ -170,7 +170,9 @@ static bool compose(const struct calibration *c, enum base_function fn, const ch
 	unsigned width = vector_width(variant);
 	enum threshold_name band = band_threshold(fn, variant);
 	char base[24], nt[32];
-	snprintf(base, sizeof base, "%.*s", (int)strcspn(variant, "_"), variant);
+	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
+	const char *band_suffix = strstr(variant, "_erms");
+	snprintf(base, sizeof base, "%.*s", band_suffix ? (int)(band_suffix - variant) : (int)strlen(variant), variant);
 	snprintf(nt, sizeof nt, "%s:nt", base);
 	*s = cm_fixed(calibration_curve(c, fn, width ? base : variant));
 	if (band != T_COUNT) {

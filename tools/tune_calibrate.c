@@ -73,7 +73,8 @@ static void make_grid(struct grid *g, enum calibration_level level)
 
 static bool is_vector(const char *name)
 {
-	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0;
+	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0 ||
+	       strcmp(name, "avx2_xmm") == 0;
 }
 
 /* The variants to time, from this program's own table; vector_only: the
@@ -134,8 +135,13 @@ static void measure_point(struct calibration *c, const struct bench_settings *s,
 	}
 }
 
-/* Second pass: NAME:nt starts as a copy of NAME; sizes that can take
- * non-temporal stores (beyond 8 vectors of the widest) are timed again. */
+/* Non-temporal stores for a copy below this would evict almost nothing and
+ * slow the caller that reads it (glibc refuses a threshold below 0x4040):
+ * the second pass times them from here on only. */
+#define NT_SIZES_FROM (16u << 10)
+
+/* Second pass: NAME:nt starts as a copy of NAME; sizes from NT_SIZES_FROM
+ * on are timed again with non-temporal stores. */
 static void measure_nt(struct calibration *c, struct bench_settings *s, const struct grid *g, struct progress *bar)
 {
 	unsigned pass1 = c->count;
@@ -149,7 +155,7 @@ static void measure_nt(struct calibration *c, struct bench_settings *s, const st
 	memshim_thresholds.nt = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g->count; p++)
-			if (g->lo[p] > 8 * 64)
+			if (g->lo[p] >= NT_SIZES_FROM)
 				measure_point(c, s, g, p, (enum base_function)fn, ":nt", bar);
 	/* the glibc rows of this pass are not curves */
 	unsigned kept = pass1;
@@ -193,14 +199,14 @@ static const struct {
 } level_settings[] = {
 	[CALIBRATE_TINY] = { 3, 20e3 },
 	[CALIBRATE_QUICK] = { 5, 50e3 },
-	[CALIBRATE_FULL] = { 9, 100e3 },
+	[CALIBRATE_FULL] = { 7, 100e3 },
 };
 
 static unsigned steps(const struct grid *g)
 {
 	unsigned nt = 0;
 	for (unsigned p = 0; p < g->count; p++)
-		nt += g->lo[p] > 8 * 64;
+		nt += g->lo[p] >= NT_SIZES_FROM;
 	return FN_COUNT * (g->count + nt) + tune_choice_steps();
 }
 
