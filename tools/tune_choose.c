@@ -52,9 +52,10 @@ static const struct {
 	[BAND_HUGE] = { (256u << 10) + 1, 16u << 20, true },
 };
 
-/* Within 2% of glibc counts as a tie: about the spread of the median ratio
- * between two calibrations on one machine; a variant any slower than that
- * somewhere is not a safe default. */
+/* Within 2% of glibc counts as a tie: the same cell (small or medium band)
+ * of three full calibrations on the shared development machine spread over
+ * 0.023 (median of max - min over 180 cells; BENCHMARKS.md section 5).  A
+ * variant slower than that somewhere is not a safe default. */
 #define TIE_RATIO 1.02
 
 size_t tune_choice_largest(void)
