@@ -135,8 +135,8 @@ static unsigned vector_width(const char *variant)
 	static const struct {
 		const char *prefix;
 		unsigned width;
-	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 } };
-	for (unsigned i = 0; i < 3; i++)
+	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 }, { "evex", 32 } };
+	for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++)
 		if (strncmp(variant, widths[i].prefix, strlen(widths[i].prefix)) == 0)
 			return widths[i].width;
 	return 0;
@@ -363,7 +363,7 @@ static void print_env_line(const char *const variant[FN_COUNT], const struct cm_
  * from x86_rep_movsb_threshold (ignored below 8 of its vectors: 512 B with
  * AVX-512), rep stosb from x86_rep_stosb_threshold, and for memcpy and
  * memmove non-temporal stores from x86_non_temporal_threshold (ignored below
- * 0x4040).  That is the shape of our vector variants: vectors, a rep band
+ * 0x4040; the line gives at least these bounds).  That is the shape of our vector variants: vectors, a rep band
  * in the *_erms rows, then non-temporal stores; so their thresholds carry
  * over to glibc's own code, and a user can keep that part of the gain
  * without the preload.  glibc's code below the thresholds stays its own

@@ -36,7 +36,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TUNE_MAX_CURVES 48
+/* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
+#define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
 
 /* The variant choice (tune_choose.c) measures each function in these size
  * bands, each in these placements of its data. */

@@ -74,7 +74,7 @@ static void make_grid(struct grid *g, enum calibration_level level)
 static bool is_vector(const char *name)
 {
 	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0 ||
-	       strcmp(name, "avx2_xmm") == 0;
+	       strcmp(name, "evex") == 0 || strcmp(name, "avx2_xmm") == 0;
 }
 
 /* The variants to time, from this program's own table; vector_only: the
