@@ -16,9 +16,9 @@
  *   end
  *
  * The measured curves are each usable variant with its thresholds at
- * "never" (erms: its scalar part; sse2, avx2, avx512: the cached loop),
+ * "never" (erms: its scalar part; the vector variants: the cached loop),
  * and NAME:nt for the vector variants with non-temporal stores from the
- * first size that can take them.  The *_erms rows and every threshold
+ * first size where they could pay (16 KiB).  The *_erms rows and every threshold
  * are composed from these (tune.c).  From 512 B on (the sizes a threshold
  * can apply to) a cost includes reading the destination after the call:
  * non-temporal stores leave it in memory, not in the cache, and a program
