@@ -107,12 +107,48 @@ static const char *check_cpu(const char *line)
 
 static const char *const keys[3] = { "auto_movsb", "auto_stosb", "nt" };
 
-/* The problem with the head in text, or NULL with values[] filled. */
-static const char *parse_head(char *text, size_t values[3])
+/* The head as parsed: the thresholds, and each choice line's variant and
+ * the rest of the line (pointers into the text). */
+struct head {
+	size_t values[3];
+	bool has_choices;
+	const struct variant *variant[FN_COUNT];
+	const char *why[FN_COUNT];
+};
+
+/* "choice FN VARIANT WHY": NULL with the variant and the reason, else the problem. */
+static const char *parse_choice(char *line, enum base_function fn, struct head *h)
+{
+	static const char *const expected[FN_COUNT] = { "line 6: expected choice memcpy VARIANT WHY",
+		                                            "line 7: expected choice memmove VARIANT WHY",
+		                                            "line 8: expected choice memset VARIANT WHY" };
+	const char *rest = line ? after_word(line, "choice") : NULL;
+	char *name = rest ? (char *)after_word(rest, base_function_names[fn]) : NULL;
+	if (!name)
+		return expected[fn];
+	char *end = name;
+	while (*end && *end != ' ')
+		end++;
+	if (*end != ' ' || end[1] == '\0')
+		return expected[fn];
+	*end = '\0';
+	const struct variant *v = variant_named(name);
+	if (!v)
+		return "names a variant this memshim does not have (run memshim tune --calibrate again)";
+	if (!variant_usable(v))
+		return "names a variant this CPU or C library cannot run";
+	h->variant[fn] = v;
+	h->why[fn] = end + 1;
+	return NULL;
+}
+
+/* The problem with the head in text, or NULL with h filled. */
+static const char *parse_head(char *text, struct head *h)
 {
 	char *line = next_line(&text);
-	if (!line || !same_string(line, CALIBRATION_FORMAT))
+	if (!line || !(same_string(line, CALIBRATION_FORMAT) || same_string(line, CALIBRATION_FORMAT_1)))
 		return "line 1: not a memshim calibration file of this version (" CALIBRATION_FORMAT ")";
+	h->has_choices = same_string(line, CALIBRATION_FORMAT);
 	if (!(line = next_line(&text)))
 		return "line 2: expected cpu VENDOR FAMILY MODEL";
 	const char *problem = check_cpu(line);
@@ -124,9 +160,27 @@ static const char *parse_head(char *text, size_t values[3])
 		if (!value || parse_byte_count(value, 1ull << 40, &n))
 			return i == 0 ? "line 3: expected auto_movsb BYTES"
 			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";
-		values[i] = (size_t)n;
+		h->values[i] = (size_t)n;
 	}
+	for (int fn = 0; h->has_choices && fn < FN_COUNT; fn++)
+		if ((problem = parse_choice(next_line(&text), (enum base_function)fn, h)))
+			return problem;
 	return NULL;
+}
+
+/* "calibration file PATH: WHY" into out, cut to fit. */
+static void describe_choice(const char *path, const char *why, char out[CALIBRATION_WHY_MAX])
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, "calibration file ");
+	line_add_quoted(&l, path, 100);
+	line_add(&l, ": ");
+	line_add(&l, why);
+	size_t n = 0;
+	for (; n < l.len && n + 1 < CALIBRATION_WHY_MAX; n++)
+		out[n] = l.text[n];
+	out[n] = '\0';
 }
 
 static void warn(const char *path, const char *problem)
@@ -141,22 +195,28 @@ static void warn(const char *path, const char *problem)
 	line_emit(&l);
 }
 
-bool calibration_apply(const char *path, bool named, struct thresholds *t)
+bool calibration_apply(const char *path, bool named, struct thresholds *t, struct calibration_choices *choices)
 {
-	char head[CALIBRATION_HEAD];
-	size_t values[3];
-	if (read_head(path, head, sizeof head) < 0) {
+	char text[CALIBRATION_HEAD];
+	struct head h;
+	h.has_choices = false;
+	if (read_head(path, text, sizeof text) < 0) {
 		if (named)
 			warn(path, "cannot be opened");
 		return false;
 	}
-	const char *problem = parse_head(head, values);
+	const char *problem = parse_head(text, &h);
 	if (problem) {
 		warn(path, problem);
 		return false;
 	}
-	t->auto_movsb = values[0];
-	t->auto_stosb = values[1];
-	t->nt = values[2];
+	t->auto_movsb = h.values[0];
+	t->auto_stosb = h.values[1];
+	t->nt = h.values[2];
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		choices->variant[fn] = h.has_choices ? h.variant[fn] : NULL;
+		if (h.has_choices)
+			describe_choice(path, h.why[fn], choices->why[fn]);
+	}
 	return true;
 }

@@ -2,33 +2,52 @@
  * for the auto policy, written by `memshim tune --calibrate` and read here
  * by the resolvers at start-up, before the C library may be used.
  *
- * The library reads the file's first five lines, which must fit in
+ * The library reads the file's first eight lines, which must fit in
  * CALIBRATION_HEAD bytes (what follows is memshim tune's cost curves):
  *
- *   memshim-calibration 1
+ *   memshim-calibration 2
  *   cpu AuthenticAMD 25 17        vendor, family, model it was measured on
  *   auto_movsb 4096               MEMSHIM_AUTO_MOVSB_THRESHOLD's value
  *   auto_stosb 2048               MEMSHIM_AUTO_STOSB_THRESHOLD's value
- *   nt 25165824                   MEMSHIM_NT_THRESHOLD's value */
+ *   nt 25165824                   MEMSHIM_NT_THRESHOLD's value
+ *   choice memcpy evex WHY...     the default policy's variant for memcpy,
+ *   choice memmove evex WHY...    memmove and memset, and why (free text
+ *   choice memset glibc WHY...    to the end of the line, for memshim info)
+ *
+ * A version 1 file (written before calibration chose variants) has the
+ * first five lines only: its thresholds are read, and the default policy
+ * keeps its built-in choice. */
 #ifndef MEMSHIM_CALIBRATION_H
 #define MEMSHIM_CALIBRATION_H
 
 #include "dispatch/thresholds.h"
+#include "dispatch/variants.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CALIBRATION_FORMAT "memshim-calibration 1"
-#define CALIBRATION_HEAD 512
+#define CALIBRATION_FORMAT "memshim-calibration 2"
+#define CALIBRATION_FORMAT_1 "memshim-calibration 1" /* thresholds only */
+#define CALIBRATION_HEAD 1024
+/* The longest reason a choice line may give (longer ones are cut). */
+#define CALIBRATION_WHY_MAX 200
+
+/* The variants the file chose for the default policy; variant[fn] NULL
+ * where it chose none (a version 1 file). */
+struct calibration_choices {
+	const struct variant *variant[FN_COUNT];
+	char why[FN_COUNT][CALIBRATION_WHY_MAX];
+};
 
 /* The file to read: MEMSHIM_CONFIG if set (*named true), else
  * $XDG_CACHE_HOME/memshim/calibration, else $HOME/.cache/memshim/calibration.
  * False when there is none (no variable gives a path, or it is too long). */
 bool calibration_path(char *path, size_t size, bool *named);
 
-/* Sets t's auto_movsb, auto_stosb and nt from the file.  A missing file is
- * reported only when `named`; a malformed one, or one measured on another
- * CPU, in one line.  False (and t untouched) when nothing was applied. */
-bool calibration_apply(const char *path, bool named, struct thresholds *t);
+/* Sets t's auto_movsb, auto_stosb and nt from the file, and the choices
+ * it holds.  A missing file is reported only when `named`; a malformed one,
+ * or one measured on another CPU, in one line.  False (and t and choices
+ * untouched) when nothing was applied. */
+bool calibration_apply(const char *path, bool named, struct thresholds *t, struct calibration_choices *choices);
 
 #endif

@@ -7,6 +7,7 @@
 #ifndef MEMSHIM_CONFIG_H
 #define MEMSHIM_CONFIG_H
 
+#include "dispatch/calibration.h"
 #include "dispatch/message.h"
 #include "dispatch/variants.h"
 
@@ -44,6 +45,7 @@ struct config {
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
+	struct calibration_choices calibrated; /* its variants for the default policy */
 };
 
 /* The process's configuration; the first call reads the environment and reports problems. */

@@ -10,7 +10,7 @@ extern const struct entry_set memshim_entries_fsrm, memshim_entries_erms, memshi
 	memshim_entries_movsq;
 extern const struct entry_set memshim_entries_sse2, memshim_entries_avx2, memshim_entries_avx512,
 	memshim_entries_sse2_erms, memshim_entries_avx2_erms, memshim_entries_avx512_erms,
-	memshim_entries_evex, memshim_entries_evex_erms;
+	memshim_entries_evex, memshim_entries_evex_erms, memshim_entries_avx2_xmm, memshim_entries_avx2_xmm_erms;
 
 static const struct entry_set *fsrm_entries(void) { return &memshim_entries_fsrm; }
 static const struct entry_set *erms_entries(void) { return &memshim_entries_erms; }
@@ -24,6 +24,8 @@ static const struct entry_set *avx2_erms_entries(void) { return &memshim_entries
 static const struct entry_set *avx512_erms_entries(void) { return &memshim_entries_avx512_erms; }
 static const struct entry_set *evex_entries(void) { return &memshim_entries_evex; }
 static const struct entry_set *evex_erms_entries(void) { return &memshim_entries_evex_erms; }
+static const struct entry_set *avx2_xmm_entries(void) { return &memshim_entries_avx2_xmm; }
+static const struct entry_set *avx2_xmm_erms_entries(void) { return &memshim_entries_avx2_xmm_erms; }
 
 static bool has_avx2(const struct cpu_features *f) { return f->avx2; }
 /* The AVX-512 code uses byte-granular (BW) instructions on 128/256-bit (VL)
@@ -139,6 +141,12 @@ const struct variant variant_table[] = {
 	  has_avx512, evex_entries, describe_vector },
 	{ "evex_erms", "evex, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD",
 	  has_avx512_erms, evex_erms_entries, describe_vector_erms },
+	/* A composite of the pieces above, for what calibration measured best
+	 * per size band (shim/vector_avx2_xmm.c). */
+	{ "avx2_xmm", "avx2 from 64 B, 16-byte blocks below (sse2's small pieces)", has_avx2, avx2_xmm_entries,
+	  describe_vector },
+	{ "avx2_xmm_erms", "avx2_xmm, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD", has_avx2_erms,
+	  avx2_xmm_erms_entries, describe_vector_erms },
 };
 const unsigned variant_count = sizeof variant_table / sizeof variant_table[0];
 

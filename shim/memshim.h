@@ -207,6 +207,34 @@ void memshim_bzero_evex_erms(void *dst, size_t n);
 void memshim_explicit_bzero_evex_erms(void *dst, size_t n);
 void memshim_explicit_bzero_chk_evex_erms(void *dst, size_t n, size_t dst_size);
 
+/* avx2_xmm */
+void *memshim_memcpy_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
+void *memshim_mempcpy_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
+void *memshim_memcpy_chk_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
+void *memshim_mempcpy_chk_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
+void *memshim_memmove_avx2_xmm(void *dst, const void *src, size_t n);
+void *memshim_memmove_chk_avx2_xmm(void *dst, const void *src, size_t n, size_t dst_size);
+void memshim_bcopy_avx2_xmm(const void *src, void *dst, size_t n);
+void *memshim_memset_avx2_xmm(void *dst, int c, size_t n);
+void *memshim_memset_chk_avx2_xmm(void *dst, int c, size_t n, size_t dst_size);
+void memshim_bzero_avx2_xmm(void *dst, size_t n);
+void memshim_explicit_bzero_avx2_xmm(void *dst, size_t n);
+void memshim_explicit_bzero_chk_avx2_xmm(void *dst, size_t n, size_t dst_size);
+
+/* avx2_xmm_erms */
+void *memshim_memcpy_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
+void *memshim_mempcpy_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
+void *memshim_memcpy_chk_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
+void *memshim_mempcpy_chk_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
+void *memshim_memmove_avx2_xmm_erms(void *dst, const void *src, size_t n);
+void *memshim_memmove_chk_avx2_xmm_erms(void *dst, const void *src, size_t n, size_t dst_size);
+void memshim_bcopy_avx2_xmm_erms(const void *src, void *dst, size_t n);
+void *memshim_memset_avx2_xmm_erms(void *dst, int c, size_t n);
+void *memshim_memset_chk_avx2_xmm_erms(void *dst, int c, size_t n, size_t dst_size);
+void memshim_bzero_avx2_xmm_erms(void *dst, size_t n);
+void memshim_explicit_bzero_avx2_xmm_erms(void *dst, size_t n);
+void memshim_explicit_bzero_chk_avx2_xmm_erms(void *dst, size_t n, size_t dst_size);
+
 #ifdef __cplusplus
 }
 #endif

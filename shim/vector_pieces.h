@@ -19,7 +19,9 @@
  *   0 .. V-1      (small) a 16-byte head and tail pair from 16 bytes,
  *                 copy_upto16 in general-purpose registers below; or,
  *                 with shim/vector_masked.h, 0 .. 63 in one masked load
- *                 and store.  Tested first: most calls are this small.
+ *                 and store; or, with XMM_BELOW (the avx2_xmm variants),
+ *                 0 .. 63 in 16-byte blocks: a pair from 16, two pairs
+ *                 from 33.  Tested first: most calls are this small.
  *   V .. 2V       one head and one tail vector, overlapping in the middle;
  *   2V+1 .. 4V    two head and two tail vectors (from 2V where small
  *                 sizes reach 2V);
@@ -79,14 +81,7 @@ enum rep_band { NO_REP_BAND, WITH_REP_BAND };
 
 enum store_kind { CACHED_STORES, STREAMING_STORES };
 
-/* ---- small: below SMALL_BELOW bytes, without a whole vector ---- */
-
-#ifdef MASKED_BELOW
-#define SMALL_BELOW MASKED_BELOW /* shim/vector_masked.h */
-PIECE void copy_small(byte *d, const byte *s, size_t n) { copy_masked(d, s, n); }
-PIECE void set_small(byte *d, int c, size_t n) { set_masked(d, c, n); }
-#else
-#define SMALL_BELOW VEC_SIZE
+/* ---- small: below SMALL_BELOW bytes ---- */
 
 #if VEC_SIZE > 16
 /* 16..32 bytes with SSE2, which every x86-64 has. */
@@ -104,7 +99,58 @@ PIECE void set_16_to_32(byte *d, int c, size_t n)
 	_mm_storeu_si128((__m128i *)d, v);
 	_mm_storeu_si128((__m128i *)(d + n - 16), v);
 }
+
+/* 32..64 bytes: two 16-byte head and two tail blocks, every load first. */
+PIECE void copy_32_to_64(byte *d, const byte *s, size_t n)
+{
+	__m128i h0 = _mm_loadu_si128((const __m128i *)s), h1 = _mm_loadu_si128((const __m128i *)(s + 16));
+	__m128i t0 = _mm_loadu_si128((const __m128i *)(s + n - 32));
+	__m128i t1 = _mm_loadu_si128((const __m128i *)(s + n - 16));
+	_mm_storeu_si128((__m128i *)d, h0);
+	_mm_storeu_si128((__m128i *)(d + 16), h1);
+	_mm_storeu_si128((__m128i *)(d + n - 32), t0);
+	_mm_storeu_si128((__m128i *)(d + n - 16), t1);
+}
+
+PIECE void set_32_to_64(byte *d, int c, size_t n)
+{
+	__m128i v = _mm_set1_epi8((char)c);
+	_mm_storeu_si128((__m128i *)d, v);
+	_mm_storeu_si128((__m128i *)(d + 16), v);
+	_mm_storeu_si128((__m128i *)(d + n - 32), v);
+	_mm_storeu_si128((__m128i *)(d + n - 16), v);
+}
 #endif
+
+#ifdef MASKED_BELOW
+#define SMALL_BELOW MASKED_BELOW /* shim/vector_masked.h */
+PIECE void copy_small(byte *d, const byte *s, size_t n) { copy_masked(d, s, n); }
+PIECE void set_small(byte *d, int c, size_t n) { set_masked(d, c, n); }
+#elif defined(XMM_BELOW)
+/* 16-byte blocks below 64 bytes (shim/vector_avx2_xmm.c): no register
+ * upper half touched on the commonest sizes. */
+#define SMALL_BELOW XMM_BELOW
+PIECE void copy_small(byte *d, const byte *s, size_t n)
+{
+	if (n < 16)
+		copy_upto16(d, s, n);
+	else if (n <= 32)
+		copy_16_to_32(d, s, n);
+	else
+		copy_32_to_64(d, s, n);
+}
+
+PIECE void set_small(byte *d, int c, size_t n)
+{
+	if (n < 16)
+		set_upto16(d, broadcast_byte(c), n);
+	else if (n <= 32)
+		set_16_to_32(d, c, n);
+	else
+		set_32_to_64(d, c, n);
+}
+#else
+#define SMALL_BELOW VEC_SIZE
 
 /* Below one vector: halves of a vector down to 16 bytes, then general-purpose registers. */
 PIECE void copy_small(byte *d, const byte *s, size_t n)

@@ -30,7 +30,7 @@ done
 # out; the EVEX ones (avx512, evex) use only registers 16..31, whose upper
 # halves need no vzeroupper; sse2 runs on CPUs without AVX, so it must not
 # touch YMM or ZMM registers.
-for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
+for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms; do
 	for f in memcpy memmove memset; do
 		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/")
 		if [ -z "$body" ]; then

@@ -71,5 +71,5 @@ if [ "$declared" != "$exported" ]; then
 	echo "exported, not declared:"
 	printf '%s\n' "$exported" | grep -vxF "$declared"
 fi
-expect_eq "there are 13 variants x 12 functions, and 2 more" "$(printf '%s\n' "$exported" | wc -l)" 158
+expect_eq "there are 15 variants x 12 functions, and 2 more" "$(printf '%s\n' "$exported" | wc -l)" 182
 finish

@@ -18,7 +18,7 @@ binding_of() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; f
 default=$("$T_MEMSHIM_TOOL" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
 
 # Every usable vector row binds its own functions, in both binding modes.
-for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
+for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms; do
 	if [ "$(usable $variant)" != usable ]; then
 		echo "skip: $variant is not usable on this machine"
 		continue
@@ -95,7 +95,7 @@ expect_eq "MEMSHIM_IMPL=avx1024: one warning line" "$(printf '%s\n' "$err" | wc 
 expect_match "MEMSHIM_IMPL=avx1024: the warning" "$err" \
 	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant or policy .*; using the default policy \\(memcpy $default, "
 expect_eq "MEMSHIM_IMPL=avx1024: the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
-for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms; do
+for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms; do
 	[ "$(usable $variant)" = NOT ] || continue
 	preloaded env MEMSHIM_IMPL=$variant "$now"
 	expect_eq "MEMSHIM_IMPL=$variant (unsupported): one warning line" "$(printf '%s\n' "$err" | wc -l)" 1

@@ -9,6 +9,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/bench.h"
+#include "tools/progress.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 
@@ -24,7 +25,7 @@ static const char bench_help[] =
 	"usage: memshim bench [OPTIONS]\n"
 	"Times every usable variant of memcpy, memmove and memset against glibc's:\n"
 	"  sweep    fixed sizes 0 B .. 64 MiB (8 steps per power of two from 512 B\n"
-	"           to 64 KiB), hot buffers, and cold ones (beyond the last-level cache)\n"
+	"           to 64 KiB), hot buffers, and cold ones (flushed from the caches)\n"
 	"  align    source/destination offsets mod 64\n"
 	"  alias4k  (dst - src) mod 4096 small: loads that seem to hit earlier stores\n"
 	"  class    random sizes within the size classes of the project's targets\n"
@@ -530,13 +531,6 @@ static size_t largest_size(const struct plan *p)
 	return largest;
 }
 
-/* Twice the last-level cache: a working set that large is out of it. */
-static size_t cold_working_set(void)
-{
-	size_t l3 = cpu_features()->l3_bytes;
-	return 2 * (l3 ? l3 : 32u << 20);
-}
-
 static int run_plan(const struct plan *p, struct bench_settings *s, FILE *csv, FILE *svg)
 {
 	struct bench_result *results = calloc(p->count ? p->count : 1, sizeof *results);
@@ -545,8 +539,16 @@ static int run_plan(const struct plan *p, struct bench_settings *s, FILE *csv, F
 		return 1;
 	}
 	report_header(stdout, s);
-	for (size_t i = 0; i < p->count; i++)
+	struct progress bar;
+	progress_start(&bar, "memshim bench", (unsigned)p->count);
+	for (size_t i = 0; i < p->count; i++) {
+		char detail[160];
+		snprintf(detail, sizeof detail, "%s %s %s%s", base_function_names[p->cases[i].fn],
+			 case_kind_names[p->cases[i].kind], p->cases[i].label, p->cases[i].cold ? " cold" : "");
+		progress_step(&bar, detail);
 		bench_measure(s, &p->cases[i], &results[i]);
+	}
+	progress_end(&bar);
 	report_table(stdout, s, results, p->count);
 	if (csv)
 		report_csv(csv, s, results, p->count);
@@ -593,7 +595,7 @@ int cmd_bench(int argc, char **argv)
 	if (!rc && o.distribution_count)
 		rc = load_explicit(&o, &d);
 	static struct bench_variant variants[BENCH_MAX_VARIANTS];
-	struct bench_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = cold_working_set(),
+	struct bench_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = bench_cold_span(),
 				    .batch_ns = o.quick ? 100e3 : 300e3 };
 	if (!rc)
 		rc = load_variants(o.variants, variants, &s.variant_count, &s.glibc);

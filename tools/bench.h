@@ -25,7 +25,9 @@ extern const char *const case_kind_names[CASE_KIND_COUNT]; /* "sweep", ... (for 
 struct bench_case {
 	enum base_function fn;
 	enum case_kind kind;
-	bool cold;      /* a working set beyond the last-level cache */
+	bool cold;      /* data beyond the caches: flushed from them before each timed pass */
+	size_t hot_set; /* not cold: the calls spread over this many bytes (0: all in one room) */
+	bool read_back; /* each call's destination read after it, in the timing */
 	bool overlap;   /* memmove with overlapping source and destination */
 	char label[64]; /* the size ("4096"), class ("257-1K") or distribution name */
 	char align[16]; /* "s1/d0" (offsets mod 64), "4k+16" (dst - src mod 4096), "random" */
@@ -58,7 +60,7 @@ struct bench_settings {
 	unsigned glibc; /* index of the baseline in variants */
 	unsigned rounds;
 	double batch_ns;      /* how long one timed batch of hot calls should last */
-	size_t cold_bytes;    /* a working set this large is beyond the caches */
+	size_t cold_bytes;    /* the span cold calls are spread over (bench_cold_span) */
 	struct bench_clock clock;
 	char pinning[80];     /* "pinned to CPU 1", or why not */
 	/* If set, bench_measure also keeps each round's time per call here,
@@ -77,6 +79,12 @@ struct bench_result {
 int cmd_bench(int argc, char **argv);
 
 /* bench_measure.c */
+/* The span cold calls are spread over: twice the last-level cache, at most
+ * BENCH_COLD_SPAN_MAX.  Cold data is flushed from the caches, not pushed out
+ * by a working set larger than them, so a bigger span buys nothing but
+ * memory and time on a machine with a large L3. */
+#define BENCH_COLD_SPAN_MAX (64u << 20)
+size_t bench_cold_span(void);
 void bench_clock_open(struct bench_clock *clock);
 uint64_t bench_clock_now(const struct bench_clock *clock);
 /* Pins this thread to the CPU it runs on; fills `what` with the outcome. */

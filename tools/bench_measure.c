@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "tools/bench.h"
+#include "tools/caches.h"
 
 #include <emmintrin.h>
 #include <errno.h>
@@ -28,6 +29,9 @@
 /* A hot pass moves at most this much: enough calls to draw many sizes, few
  * enough that a pass of large calls stays short. */
 #define HOT_PASS_BYTES (16u << 20)
+/* A cold pass moves at most this much, flushed before it: bounded time and
+ * memory whatever the size of the caches. */
+#define COLD_PASS_BYTES (16u << 20)
 
 /* ---- clock ---- */
 
@@ -104,6 +108,12 @@ static char *arena;
 static size_t arena_size;
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+size_t bench_cold_span(void)
+{
+	size_t twice_l3 = 2 * tool_cache_sizes()->l3;
+	return twice_l3 < BENCH_COLD_SPAN_MAX ? twice_l3 : BENCH_COLD_SPAN_MAX;
+}
 
 bool bench_buffers_init(size_t largest_size, size_t cold_bytes)
 {
@@ -182,21 +192,24 @@ static bool draws_overlap(const struct bench_case *c, uint64_t *rng)
 
 static size_t case_max_size(const struct bench_case *c) { return c->dist ? c->dist->max : c->hi; }
 
-/* Fills calls[0..n): hot ones all in one room at the arena's start; cold ones
- * each in its own room, spread over the whole arena. */
+/* Fills calls[0..n): hot ones all in one room at the arena's start, or each
+ * in its own room over the first hot_set bytes; cold ones each in its own
+ * room, spread over the whole arena. */
 static double prepare_calls(const struct bench_case *c, size_t n, uint64_t *rng)
 {
+	bool spread = c->cold || c->hot_set;
 	size_t hot_span = span_for(case_max_size(c));
-	size_t stride = arena_size / n / PAGE * PAGE, cursor = 0;
+	size_t limit = c->cold || c->hot_set > arena_size ? arena_size : c->hot_set;
+	size_t stride = limit / n / PAGE * PAGE, cursor = 0;
 	double bytes = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct call *call = &calls[i];
 		call->size = (uint32_t)draw_size(c, rng);
 		bool overlap = draws_overlap(c, rng);
-		size_t span = c->cold ? span_for(call->size) : hot_span;
+		size_t span = spread ? span_for(call->size) : hot_span;
 		size_t room = (overlap ? 3 : 2) * span, base = 0;
-		if (c->cold) {
-			if (cursor + room > arena_size)
+		if (spread) {
+			if (cursor + room > limit)
 				cursor = 0;
 			base = cursor;
 			cursor += room > stride ? room : stride;
@@ -208,16 +221,18 @@ static double prepare_calls(const struct bench_case *c, size_t n, uint64_t *rng)
 }
 
 /* How many calls a pass makes: many, to draw many sizes and offsets, but a
- * bounded number of bytes.  A cold pass moves the cold working set if it can. */
-static size_t calls_per_pass(const struct bench_settings *s, const struct bench_case *c)
+ * bounded number of bytes. */
+static size_t calls_per_pass(const struct bench_case *c)
 {
 	double mean = c->dist ? c->dist->mean : (double)(c->lo + c->hi) / 2;
-	double budget = c->cold ? (double)s->cold_bytes : HOT_PASS_BYTES;
+	double budget = c->cold ? COLD_PASS_BYTES : HOT_PASS_BYTES;
 	double n = mean > 0 ? budget / mean : MAX_CALLS;
 	return n < 1 ? 1 : n > MAX_CALLS ? MAX_CALLS : (size_t)n;
 }
 
-/* A cold pass too small to push itself out of the caches is flushed first. */
+/* Every line of a cold pass's buffers leaves every cache level (and is
+ * written back if dirty) before the pass: cold without a working set
+ * larger than the caches, in time bounded by the pass's own bytes. */
 static void flush_calls(size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -246,12 +261,48 @@ __attribute__((noinline)) static void run_sets(set_fn *f, size_t n, unsigned rep
 			f(arena + calls[i].dst, 0x5a, calls[i].size);
 }
 
-static void run_pass(const struct bench_variant *v, enum base_function fn, size_t n, unsigned reps)
+static volatile unsigned read_sink;
+
+/* One load per cache line of p[0..n): what a caller that uses the copy
+ * pays next, cheap if the stores left the lines in the cache, a trip to
+ * memory if they streamed past it. */
+static inline unsigned read_lines(const volatile unsigned char *p, size_t n)
 {
-	if (fn == FN_MEMSET)
-		run_sets(v->set, n, reps);
+	unsigned sum = 0;
+	for (size_t a = 0; a < n; a += 64)
+		sum += p[a];
+	return n ? sum + p[n - 1] : sum;
+}
+
+/* The passes of read_back cases: each call, then a read of its destination. */
+__attribute__((noinline)) static void run_copies_read(copy_fn *f, size_t n, unsigned reps)
+{
+	unsigned sum = 0;
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+			sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
+		}
+	read_sink = sum;
+}
+
+__attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n, unsigned reps)
+{
+	unsigned sum = 0;
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			f(arena + calls[i].dst, 0x5a, calls[i].size);
+			sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
+		}
+	read_sink = sum;
+}
+
+static void run_pass(const struct bench_variant *v, const struct bench_case *c, size_t n, unsigned reps)
+{
+	if (c->fn == FN_MEMSET)
+		(c->read_back ? run_sets_read : run_sets)(v->set, n, reps);
 	else
-		run_copies(v->copy[fn], n, reps);
+		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n, reps);
 }
 
 /* Repetitions that make a hot batch last about s->batch_ns (one for cold:
@@ -261,19 +312,19 @@ static unsigned calibrate(const struct bench_settings *s, const struct bench_cas
 	if (c->cold)
 		return 1;
 	const struct bench_variant *g = &s->variants[s->glibc];
-	run_pass(g, c->fn, n, 1); /* brings the buffers and the code in */
+	run_pass(g, c, n, 1); /* brings the buffers and the code in */
 	uint64_t start = monotonic_ns();
-	run_pass(g, c->fn, n, 1);
+	run_pass(g, c, n, 1);
 	double pass = (double)(monotonic_ns() - start);
 	double reps = pass > 0 ? s->batch_ns / pass : 1000;
 	return reps < 1 ? 1 : reps > 100000 ? 100000 : (unsigned)reps;
 }
 
 static double time_batch(const struct bench_settings *s, const struct bench_variant *v,
-			 enum base_function fn, size_t n, unsigned reps)
+			 const struct bench_case *c, size_t n, unsigned reps)
 {
 	uint64_t start = bench_clock_now(&s->clock);
-	run_pass(v, fn, n, reps);
+	run_pass(v, c, n, reps);
 	uint64_t end = bench_clock_now(&s->clock);
 	return (double)(end - start) / ((double)n * reps);
 }
@@ -313,7 +364,7 @@ static void summarise(const struct bench_settings *s, double t[][BENCH_MAX_ROUND
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r)
 {
 	static double t[BENCH_MAX_VARIANTS][BENCH_MAX_ROUNDS];
-	size_t n = calls_per_pass(s, c);
+	size_t n = calls_per_pass(c);
 	uint64_t rng = 0x6d656d7368696dull ^ ((uint64_t)c->fn << 56) ^ ((uint64_t)c->kind << 48) ^ c->lo ^
 		       ((uint64_t)c->hi << 20);
 	double bytes = 0;
@@ -324,12 +375,11 @@ void bench_measure(const struct bench_settings *s, const struct bench_case *c, s
 		bytes += mean;
 		if (round == 0)
 			reps = calibrate(s, c, n);
-		bool flush = c->cold && 2 * mean * (double)n < (double)s->cold_bytes;
 		for (unsigned k = 0; k < s->variant_count; k++) {
 			unsigned v = (k + round) % s->variant_count;
-			if (flush)
+			if (c->cold)
 				flush_calls(n);
-			t[v][round] = time_batch(s, &s->variants[v], c->fn, n, reps);
+			t[v][round] = time_batch(s, &s->variants[v], c, n, reps);
 		}
 	}
 	r->c = *c;

@@ -3,6 +3,7 @@
 
 #include "dispatch/cpu_features.h"
 #include "tools/bench.h"
+#include "tools/caches.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,15 +49,16 @@ static const char *function_label(const struct bench_case *c)
 void report_header(FILE *out, const struct bench_settings *s)
 {
 	const struct cpu_features *f = cpu_features();
-	char l3[24];
+	char l3[24], span[24];
 	fprintf(out, "memshim bench\n");
 	fprintf(out, "clock:    %s\n", s->clock.description);
 	fprintf(out, "CPU:      %s family %u model %u, L3 %s, %s\n", f->vendor, f->family, f->model,
-		f->l3_bytes ? size_text(f->l3_bytes, l3, sizeof l3) : "unknown", s->pinning);
+		size_text(tool_cache_sizes()->l3, l3, sizeof l3), s->pinning);
 	fprintf(out, "method:   %u rounds, variants interleaved (order rotated each round) on the same calls;\n"
 		     "          cells are medians over the rounds in %s per call, \"x\" the median of the\n"
-		     "          per-round ratios to glibc (< 1: faster than glibc); cold: working set %s\n",
-		s->rounds, s->clock.unit, size_text(s->cold_bytes, l3, sizeof l3));
+		     "          per-round ratios to glibc (< 1: faster than glibc); cold: calls spread over\n"
+		     "          %s, each pass flushed from the caches (clflush) before it is timed\n",
+		s->rounds, s->clock.unit, size_text(s->cold_bytes, span, sizeof span));
 	fflush(out);
 }
 

@@ -67,7 +67,7 @@ static int cmd_info(int argc, char **argv)
 	printf("Variants:\n");
 	for (unsigned i = 0; i < variant_count; i++) {
 		const struct variant *v = &variant_table[i];
-		printf("  %-11s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
+		printf("  %-13s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
 	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant per function for this CPU):\n");
 	const struct variant *picks;

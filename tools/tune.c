@@ -17,18 +17,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char tune_help[] =
 	"usage: memshim tune [--calibration FILE] HIST...\n"
-	"       memshim tune --calibrate [--calibration FILE] [HIST...]\n"
+	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
 	"memset: sum over size buckets of calls x cost(variant, size).  Prints the\n"
 	"best setting as an environment line, and its predicted saving against the\n"
-	"default and against glibc, with the spread over the calibration's rounds.\n"
-	"  --calibrate          measure the cost curves (about a minute) and write\n"
-	"                       them, with the auto policy's best thresholds for this\n"
-	"                       machine (which the library then reads at start-up)\n"
+	"default and against glibc, with the spread over the calibration's rounds;\n"
+	"and the GLIBC_TUNABLES line that gives glibc's own functions the same\n"
+	"thresholds, where the setting has some glibc can take.\n"
+	"Without a calibration file at the default path, the quick calibration runs\n"
+	"first and is kept there.\n"
+	"  --calibrate          measure the cost curves (at most 30 s) and write them,\n"
+	"                       with this machine's best thresholds and each\n"
+	"                       function's best variant, which the library's default\n"
+	"                       policy then follows\n"
+	"  --quick              with --calibrate: fewer sizes and rounds (at most 10 s)\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
@@ -37,7 +44,7 @@ static const char tune_help[] =
 	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
-	bool calibrate, tiny;
+	bool calibrate, quick, tiny;
 	const char *calibration;
 	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
@@ -54,11 +61,12 @@ static int usage_error(const char *format, ...)
 	return 2;
 }
 
-enum { TUNE_CALIBRATE = 1, TUNE_TINY, TUNE_CALIBRATION };
+enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
 static const struct option tune_options[] = {
 	{ "calibrate", no_argument, NULL, TUNE_CALIBRATE },
+	{ "quick", no_argument, NULL, TUNE_QUICK },
 	{ "tiny", no_argument, NULL, TUNE_TINY },
 	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
 	{ 0 },
@@ -69,6 +77,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	struct options *o = context;
 	if (id == TUNE_CALIBRATE)
 		o->calibrate = true;
+	else if (id == TUNE_QUICK)
+		o->quick = true;
 	else if (id == TUNE_TINY)
 		o->tiny = true;
 	else if (!value[0])
@@ -93,6 +103,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (!o->calibrate && !o->file_count)
 		return usage_error("no histogram files given (and no --calibrate)");
+	if (o->quick && !o->calibrate)
+		return usage_error("--quick goes with --calibrate");
 	return 0;
 }
 
@@ -123,8 +135,8 @@ static unsigned vector_width(const char *variant)
 	static const struct {
 		const char *prefix;
 		unsigned width;
-	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 } };
-	for (unsigned i = 0; i < 3; i++)
+	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 }, { "evex", 32 } };
+	for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++)
 		if (strncmp(variant, widths[i].prefix, strlen(widths[i].prefix)) == 0)
 			return widths[i].width;
 	return 0;
@@ -158,7 +170,9 @@ static bool compose(const struct calibration *c, enum base_function fn, const ch
 	unsigned width = vector_width(variant);
 	enum threshold_name band = band_threshold(fn, variant);
 	char base[24], nt[32];
-	snprintf(base, sizeof base, "%.*s", (int)strcspn(variant, "_"), variant);
+	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
+	const char *band_suffix = strstr(variant, "_erms");
+	snprintf(base, sizeof base, "%.*s", band_suffix ? (int)(band_suffix - variant) : (int)strlen(variant), variant);
 	snprintf(nt, sizeof nt, "%s:nt", base);
 	*s = cm_fixed(calibration_curve(c, fn, width ? base : variant));
 	if (band != T_COUNT) {
@@ -344,6 +358,48 @@ static void print_env_line(const char *const variant[FN_COUNT], const struct cm_
 	printf("\n");
 }
 
+/* glibc's x86 string functions (2.36: sysdeps/x86/dl-cacheinfo.h, read for
+ * the names and bounds) take three thresholds from GLIBC_TUNABLES: rep movsb
+ * from x86_rep_movsb_threshold (ignored below 8 of its vectors: 512 B with
+ * AVX-512), rep stosb from x86_rep_stosb_threshold, and for memcpy and
+ * memmove non-temporal stores from x86_non_temporal_threshold (ignored below
+ * 0x4040; the line gives at least these bounds).  That is the shape of our vector variants: vectors, a rep band
+ * in the *_erms rows, then non-temporal stores; so their thresholds carry
+ * over to glibc's own code, and a user can keep that part of the gain
+ * without the preload.  glibc's code below the thresholds stays its own
+ * (and on AMD, 2.36 stops rep movsb at the L2 size whatever is set). */
+#define GLIBC_MIN_REP_MOVSB 512
+#define GLIBC_MIN_NON_TEMPORAL 0x4040
+
+static double at_least(double value, double min) { return value < min ? min : value; }
+
+static void print_glibc_tunables(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
+				 const double t[T_COUNT])
+{
+	bool movsb = false, stosb = false, nt = false;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count || !vector_width(variant[fn]))
+			continue;
+		enum threshold_name band = band_threshold((enum base_function)fn, variant[fn]);
+		movsb |= band == T_AUTO_MOVSB;
+		stosb |= band == T_AUTO_STOSB;
+		nt |= fn != FN_MEMSET; /* glibc 2.36's memset has no non-temporal path */
+	}
+	if (!movsb && !stosb && !nt)
+		return;
+	const char *sep = "=";
+	printf("GLIBC_TUNABLES");
+	if (movsb)
+		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_AUTO_MOVSB], GLIBC_MIN_REP_MOVSB)),
+			sep = ":";
+	if (stosb)
+		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_AUTO_STOSB], 1)), sep = ":";
+	if (nt)
+		printf("%sglibc.cpu.x86_non_temporal_threshold=%.0f", sep, at_least(t[T_NT], GLIBC_MIN_NON_TEMPORAL));
+	printf("\n  (without the library: glibc's own functions with this setting's thresholds;\n"
+	       "   below them glibc's code is its own, so the prediction above is not theirs)\n");
+}
+
 /* Predicted total of a whole setting (variants and thresholds), with its
  * spread and its saving against base. */
 static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
@@ -381,6 +437,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	printf("\nBest setting:\n");
 	print_env_line(best, w, t);
+	print_glibc_tunables(best, w, t);
 	printf("Predicted: %.4g %s in these functions (p10..p90 over rounds: %.4g .. %.4g)\n",
 	       cm_sum(terms, n, CM_MEDIAN), c->unit, spread.p10, spread.p90);
 	char label[96];
@@ -423,11 +480,17 @@ static int predict(const struct calibration *c, const struct dump *d)
 
 /* ---- the command ---- */
 
-static int calibrate(const char *path, bool tiny, struct calibration *c)
+static enum calibration_level level_of(const struct options *o)
+{
+	return o->tiny ? CALIBRATE_TINY : o->quick ? CALIBRATE_QUICK : CALIBRATE_FULL;
+}
+
+static int calibrate(const char *path, enum calibration_level level, struct calibration *c)
 {
 	char why[600];
 	time_t start = time(NULL);
-	int rc = tune_measure(c, tiny);
+	calibration_guard_signals(); /* Ctrl-C leaves the old file, and no temporary one */
+	int rc = tune_measure(c, level);
 	if (rc)
 		return rc;
 	if (!calibration_write(path, c, why, sizeof why)) {
@@ -439,7 +502,26 @@ static int calibrate(const char *path, bool tiny, struct calibration *c)
 	printf("  wrote %s; the auto policy's thresholds for this machine: rep movsb from %zu B,\n"
 	       "  rep stosb from %zu B, non-temporal from %zu B (the library reads them at start-up)\n",
 	       path, c->auto_movsb, c->auto_stosb, c->nt);
+	printf("  the default policy's variants for this machine:\n");
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
 	return 0;
+}
+
+/* The calibration for a prediction: the file, or, where the default path
+ * has none yet, a quick calibration written there (said in one line). */
+static int load_calibration(const char *path, bool default_path, const struct options *o, struct calibration *c)
+{
+	char why[600];
+	if (calibration_read(path, c, why, sizeof why))
+		return 0;
+	if (default_path && access(path, F_OK) != 0) {
+		fprintf(stderr, "memshim tune: no calibration file yet; running the quick calibration first "
+				"(memshim tune --calibrate --quick; --calibrate alone measures more), into %s\n", path);
+		return calibrate(path, o->tiny ? CALIBRATE_TINY : CALIBRATE_QUICK, c);
+	}
+	fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
+	return 1;
 }
 
 /* Bad dumps are named and left out, as report does; *left_out says so. */
@@ -469,15 +551,12 @@ int cmd_tune(int argc, char **argv)
 	bool left_out;
 	rc = read_dumps(&o, &d, &left_out); /* before a minute of calibration, not after */
 	struct calibration *c = malloc(sizeof *c);
-	char why[600];
 	if (!rc && !c)
 		rc = 1;
 	if (!rc && o.calibrate)
-		rc = calibrate(path, o.tiny, c);
-	else if (!rc && !calibration_read(path, c, why, sizeof why)) {
-		fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
-		rc = 1;
-	}
+		rc = calibrate(path, level_of(&o), c);
+	else if (!rc)
+		rc = load_calibration(path, !o.calibration && !named, &o, c);
 	if (!rc && o.file_count)
 		rc = predict(c, &d);
 	free(c);

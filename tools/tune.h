@@ -1,24 +1,34 @@
 /* memshim tune: the pieces shared by its files.
  *
- * The calibration file (dispatch/calibration.h has its first five lines,
- * the library's part) goes on with the curves memshim tune measured:
+ * The calibration file (dispatch/calibration.h has its first eight lines,
+ * the library's part) goes on with what memshim tune measured:
  *
  *   unit cycles                    the unit of every cost below
  *   clock CPU cycles (...)         how they were taken
  *   rounds 11                      costs per grid size
+ *   ratios memcpy evex 0.61 ...    the variant choice's measurements: the
+ *                                  median ratio to glibc's time in each size
+ *                                  band (small, medium, large, huge) and
+ *                                  placement (l1, l2, cold), band by band
  *   curve memcpy avx2 44           function, measured curve, grid sizes;
  *   0 3.1 3.0 ...                  then one line per size: the mean size
  *   ...                            of the calls timed, each round's cost
  *   end
  *
  * The measured curves are each usable variant with its thresholds at
- * "never" (erms: its scalar part; sse2, avx2, avx512: the cached loop),
+ * "never" (erms: its scalar part; the vector variants: the cached loop),
  * and NAME:nt for the vector variants with non-temporal stores from the
- * first size that can take them.  The *_erms rows and every threshold
- * are composed from these (tune.c). */
+ * first size where they could pay (16 KiB).  The *_erms rows and every threshold
+ * are composed from these (tune.c).  From 512 B on (the sizes a threshold
+ * can apply to) a cost includes reading the destination after the call:
+ * non-temporal stores leave it in memory, not in the cache, and a program
+ * that uses what it copied pays for that (tools/bench.h, read_back).
+ *
+ * A version 1 file (no choice lines, no ratios) is read as well. */
 #ifndef MEMSHIM_TUNE_H
 #define MEMSHIM_TUNE_H
 
+#include "dispatch/calibration.h"
 #include "dispatch/config.h"
 #include "dispatch/variants.h"
 #include "tools/cost_model.h"
@@ -26,7 +36,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TUNE_MAX_CURVES 48
+/* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
+#define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
+
+/* The variant choice (tune_choose.c) measures each function in these size
+ * bands, each in these placements of its data. */
+enum size_band { BAND_SMALL, BAND_MEDIUM, BAND_LARGE, BAND_HUGE, BAND_COUNT };
+enum placement { PLACE_L1, PLACE_L2, PLACE_COLD, PLACE_COUNT };
+extern const char *const size_band_names[BAND_COUNT];
+extern const char *const placement_names[PLACE_COUNT];
+
+/* One candidate's measurements for one function. */
+struct band_ratios {
+	enum base_function fn;
+	char variant[24];
+	double ratio[BAND_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
+};
+
+#define TUNE_MAX_RATIOS (FN_COUNT * 16)
 
 struct named_curve {
 	enum base_function fn;
@@ -38,6 +65,10 @@ struct calibration {
 	char vendor[16];
 	unsigned family, model;
 	size_t auto_movsb, auto_stosb, nt; /* the library's part */
+	char choice[FN_COUNT][24];         /* the default policy's variant per function */
+	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
+	unsigned ratio_count;
+	struct band_ratios ratios[TUNE_MAX_RATIOS];
 	char unit[16], clock[256];
 	unsigned rounds, count;
 	struct named_curve curves[TUNE_MAX_CURVES];
@@ -69,13 +100,31 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
  * against the time measured inside, and when they disagree, why likely. */
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT]);
 
-/* tune_calibrate.c: measures the curves into c and picks the auto
- * policy's thresholds; `tiny` keeps it to about a second (for tests).
- * Exit status. */
-int tune_measure(struct calibration *c, bool tiny);
+/* How long a calibration takes: tiny, about a second (for the tests);
+ * quick, at most 10 s; full, at most 30 s (on a 2-vCPU VM). */
+enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
 
-/* tune_file.c */
+/* tune_calibrate.c: measures the curves into c, picks the auto policy's
+ * thresholds, and chooses each function's variant, with a progress line on
+ * a terminal.  Exit status. */
+int tune_measure(struct calibration *c, enum calibration_level level);
+
+/* tune_choose.c: the variant choice, with the thresholds in c already
+ * picked (and in force); `steps` counted on the progress line. */
+struct bench_settings;
+struct progress;
+void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar);
+/* The largest size a band draws (for the buffers), and the steps. */
+size_t tune_choice_largest(void);
+unsigned tune_choice_steps(void);
+
+/* tune_file.c.  calibration_write writes a temporary file in the same
+ * folder and renames it over path once it is complete and on disk; a
+ * SIGINT or SIGTERM meanwhile removes the temporary file (the old file,
+ * if any, stays as it was). */
 bool calibration_write(const char *path, const struct calibration *c, char *why, size_t why_size);
+/* Installs that SIGINT/SIGTERM handler (it also ends a progress line). */
+void calibration_guard_signals(void);
 bool calibration_read(const char *path, struct calibration *c, char *why, size_t why_size);
 
 #endif

@@ -6,13 +6,21 @@
  * size) at a grid of buckets of the histogram format.  The variants timed
  * are this program's own copies, linked in, whose thresholds it can set:
  * all at "never" for the first pass, non-temporal stores from 0 for a
- * second pass of the vector variants. */
+ * second pass of the vector variants.  Then the thresholds are picked from
+ * the curves, set, and each function's variant is chosen (tune_choose.c).
+ *
+ * Cold data is flushed from the caches before each timed pass
+ * (tools/bench_measure.c), never pushed out by walking a working set
+ * larger than the last-level cache: on a machine with 300 MiB of L3 that
+ * walk was most of a 161 s calibration. */
 #include "config.h"
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/thresholds.h"
 #include "tools/bench.h"
+#include "tools/caches.h"
+#include "tools/progress.h"
 #include "tools/tune.h"
 
 #include <stdlib.h>
@@ -33,30 +41,40 @@ static void grid_add(struct grid *g, size_t lo, size_t hi, bool cold)
 }
 
 /* Buckets of the histogram format: a few exact small sizes, two buckets per
- * power of two to 128 KiB, then one per power to 32 MiB, the largest beyond
- * the last-level cache ("cold").  tiny: a dozen hot ones. */
-static void make_grid(struct grid *g, bool tiny)
+ * power of two to 64 KiB, then one per power to 32 MiB, the largest from 4
+ * MiB on cold.  quick: one bucket per power, every other power beyond 64
+ * KiB.  tiny: a dozen hot ones. */
+static void make_grid(struct grid *g, enum calibration_level level)
 {
-	static const size_t exact[] = { 0, 1, 2, 3, 4, 6, 8, 12, 16 }, tiny_exact[] = { 0, 1, 8, 16 };
-	for (unsigned i = 0; i < (tiny ? 4u : 9u); i++)
-		grid_add(g, tiny ? tiny_exact[i] : exact[i], tiny ? tiny_exact[i] : exact[i], false);
-	if (!tiny) {
+	static const size_t exact[] = { 0, 1, 2, 3, 4, 6, 8, 12, 16 }, few_exact[] = { 0, 1, 4, 8, 16 };
+	static const size_t tiny_exact[] = { 0, 1, 8, 16 };
+	bool full = level == CALIBRATE_FULL, tiny = level == CALIBRATE_TINY;
+	const size_t *sizes = full ? exact : tiny ? tiny_exact : few_exact;
+	unsigned count = full ? 9 : tiny ? 4 : 5;
+	for (unsigned i = 0; i < count; i++)
+		grid_add(g, sizes[i], sizes[i], false);
+	if (full) {
 		grid_add(g, 20, 21, false);
 		grid_add(g, 24, 25, false);
 	}
 	for (unsigned p = 5; p <= (tiny ? 12u : 16u); p++) {
 		size_t base = (size_t)1 << p, step = base >> 3;
 		grid_add(g, base, base + step - 1, false);
-		if (!tiny)
+		if (full)
 			grid_add(g, base + 4 * step, base + 5 * step - 1, false);
 	}
-	for (unsigned p = 17; !tiny && p <= 25; p++)
+	for (unsigned p = 17; !tiny && p <= 25; p += full ? 1 : 2)
 		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, p >= 22);
 }
 
+/* From this size on a threshold can apply (beyond 8 vectors of the widest):
+ * costs include reading the destination back. */
+#define THRESHOLD_SIZES_FROM (8 * 64)
+
 static bool is_vector(const char *name)
 {
-	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0;
+	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0 ||
+	       strcmp(name, "evex") == 0 || strcmp(name, "avx2_xmm") == 0;
 }
 
 /* The variants to time, from this program's own table; vector_only: the
@@ -95,10 +113,15 @@ static struct named_curve *curve_slot(struct calibration *c, enum base_function 
 /* Times grid point p of fn for every variant of s into the curves named
  * after them (with `suffix`). */
 static void measure_point(struct calibration *c, const struct bench_settings *s, const struct grid *g,
-			  unsigned p, enum base_function fn, const char *suffix)
+			  unsigned p, enum base_function fn, const char *suffix, struct progress *bar)
 {
+	char detail[80];
+	snprintf(detail, sizeof detail, "%s curves, %zu B%s%s", base_function_names[fn], g->lo[p],
+		 g->cold[p] ? " cold" : "", *suffix ? ", non-temporal" : "");
+	progress_step(bar, detail);
 	struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .cold = g->cold[p], .lo = g->lo[p],
-				 .hi = g->hi[p], .src_offset = -1, .dst_offset = -1 };
+				 .hi = g->hi[p], .src_offset = -1, .dst_offset = -1,
+				 .read_back = g->lo[p] >= THRESHOLD_SIZES_FROM };
 	struct bench_result r;
 	bench_measure(s, &bc, &r);
 	for (unsigned v = 0; v < s->variant_count; v++) {
@@ -112,9 +135,14 @@ static void measure_point(struct calibration *c, const struct bench_settings *s,
 	}
 }
 
-/* Second pass: NAME:nt starts as a copy of NAME; sizes that can take
- * non-temporal stores (beyond 8 vectors of the widest) are timed again. */
-static void measure_nt(struct calibration *c, struct bench_settings *s, const struct grid *g)
+/* Non-temporal stores for a copy below this would evict almost nothing and
+ * slow the caller that reads it (glibc refuses a threshold below 0x4040):
+ * the second pass times them from here on only. */
+#define NT_SIZES_FROM (16u << 10)
+
+/* Second pass: NAME:nt starts as a copy of NAME; sizes from NT_SIZES_FROM
+ * on are timed again with non-temporal stores. */
+static void measure_nt(struct calibration *c, struct bench_settings *s, const struct grid *g, struct progress *bar)
 {
 	unsigned pass1 = c->count;
 	for (unsigned i = 0; i < pass1; i++)
@@ -127,8 +155,8 @@ static void measure_nt(struct calibration *c, struct bench_settings *s, const st
 	memshim_thresholds.nt = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g->count; p++)
-			if (g->lo[p] > 8 * 64)
-				measure_point(c, s, g, p, (enum base_function)fn, ":nt");
+			if (g->lo[p] >= NT_SIZES_FROM)
+				measure_point(c, s, g, p, (enum base_function)fn, ":nt", bar);
 	/* the glibc rows of this pass are not curves */
 	unsigned kept = pass1;
 	for (unsigned i = pass1; i < c->count; i++)
@@ -164,7 +192,31 @@ static void pick_auto_thresholds(struct calibration *c)
 	c->nt = (size_t)t[T_NT];
 }
 
-int tune_measure(struct calibration *c, bool tiny)
+/* Rounds per grid size and how long a hot batch lasts, by level. */
+static const struct {
+	unsigned rounds;
+	double batch_ns;
+} level_settings[] = {
+	[CALIBRATE_TINY] = { 3, 20e3 },
+	[CALIBRATE_QUICK] = { 5, 50e3 },
+	[CALIBRATE_FULL] = { 7, 100e3 },
+};
+
+static unsigned steps(const struct grid *g)
+{
+	unsigned nt = 0;
+	for (unsigned p = 0; p < g->count; p++)
+		nt += g->lo[p] >= NT_SIZES_FROM;
+	return FN_COUNT * (g->count + nt) + tune_choice_steps();
+}
+
+static size_t largest(const struct grid *g)
+{
+	size_t choice = tune_choice_largest();
+	return g->hi[g->count - 1] > choice ? g->hi[g->count - 1] : choice;
+}
+
+int tune_measure(struct calibration *c, enum calibration_level level)
 {
 	static struct bench_variant variants[BENCH_MAX_VARIANTS];
 	static double round_times[BENCH_MAX_VARIANTS * CM_MAX_ROUNDS];
@@ -174,12 +226,13 @@ int tune_measure(struct calibration *c, bool tiny)
 	memshim_thresholds = (struct thresholds){ .erms = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER,
 						  .auto_movsb = (size_t)CM_NEVER, .auto_stosb = (size_t)CM_NEVER,
 						  .nt = (size_t)CM_NEVER };
-	make_grid(&g, tiny);
-	struct bench_settings s = { .variants = variants, .rounds = tiny ? 3 : 11, .batch_ns = tiny ? 20e3 : 100e3,
-				    .cold_bytes = tiny ? 0 : 2 * (f->l3_bytes ? f->l3_bytes : 32u << 20),
+	g.count = 0;
+	make_grid(&g, level);
+	struct bench_settings s = { .variants = variants, .rounds = level_settings[level].rounds,
+				    .batch_ns = level_settings[level].batch_ns, .cold_bytes = bench_cold_span(),
 				    .round_times = round_times };
 	s.variant_count = load_variants(variants, &s.glibc, false);
-	if (!bench_buffers_init(g.hi[g.count - 1], s.cold_bytes))
+	if (!bench_buffers_init(largest(&g), s.cold_bytes))
 		return 1;
 	bench_clock_open(&s.clock);
 	bench_pin(s.pinning, sizeof s.pinning);
@@ -187,13 +240,17 @@ int tune_measure(struct calibration *c, bool tiny)
 	snprintf(c->vendor, sizeof c->vendor, "%s", f->vendor);
 	snprintf(c->unit, sizeof c->unit, "%s", s.clock.unit);
 	snprintf(c->clock, sizeof c->clock, "%s, %s", s.clock.description, s.pinning);
+	struct progress bar;
+	progress_start(&bar, "memshim tune: calibrating", steps(&g));
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g.count; p++)
-			measure_point(c, &s, &g, p, (enum base_function)fn, "");
+			measure_point(c, &s, &g, p, (enum base_function)fn, "", &bar);
 	s.variant_count = load_variants(variants, &s.glibc, true);
-	measure_nt(c, &s, &g);
+	measure_nt(c, &s, &g, &bar);
 	for (unsigned i = 0; i < c->count; i++)
 		cm_curve_finish(&c->curves[i].curve);
 	pick_auto_thresholds(c);
+	tune_choose_variants(c, &s, &bar);
+	progress_end(&bar);
 	return 0;
 }

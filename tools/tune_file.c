@@ -1,11 +1,16 @@
 /* Writing and reading the calibration file (format: tools/tune.h and
- * dispatch/calibration.h).  Written to a temporary name and renamed, so a
- * program starting meanwhile reads the old file or the new, never half. */
+ * dispatch/calibration.h).  Written to a temporary name in the same folder,
+ * flushed to disk and renamed, so a program starting meanwhile reads the
+ * old file or the new, never half, and neither a crash nor Ctrl-C leaves
+ * half a file under the real name. */
 #include "tools/tune.h"
 
 #include "dispatch/calibration.h"
+#include "tools/progress.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,27 +41,92 @@ static void write_curve(FILE *f, const struct named_curve *n)
 	}
 }
 
+/* The temporary file being written, for the signal handler; "" if none. */
+static char temporary[4200];
+
+static void on_stop_signal(int sig)
+{
+	if (temporary[0])
+		unlink(temporary);
+	if (progress_showing())
+		(void)!write(STDERR_FILENO, "\n", 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void calibration_guard_signals(void)
+{
+	struct sigaction a = { .sa_handler = on_stop_signal };
+	sigemptyset(&a.sa_mask);
+	sigaction(SIGINT, &a, NULL);
+	sigaction(SIGTERM, &a, NULL);
+}
+
+static void write_choices(FILE *f, const struct calibration *c)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn][0] ? c->choice[fn] : "glibc",
+			c->choice_why[fn][0] ? c->choice_why[fn] : "no choice measured");
+}
+
+static void write_ratios(FILE *f, const struct calibration *c)
+{
+	for (unsigned i = 0; i < c->ratio_count; i++) {
+		const struct band_ratios *r = &c->ratios[i];
+		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
+		for (int b = 0; b < BAND_COUNT; b++)
+			for (int p = 0; p < PLACE_COUNT; p++)
+				fprintf(f, " %.4f", r->ratio[b][p]);
+		fputc('\n', f);
+	}
+}
+
+/* The file's data and the folder's new entry on disk. */
+static bool sync_file(FILE *f, const char *path)
+{
+	bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	int d = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d >= 0) {
+		fsync(d); /* best effort: some file systems refuse a folder's fsync */
+		close(d);
+	}
+	return ok;
+}
+
 bool calibration_write(const char *path, const struct calibration *c, char *why, size_t why_size)
 {
-	char temporary[4200];
-	snprintf(temporary, sizeof temporary, "%s.%ld.tmp", path, (long)getpid());
+	char name[sizeof temporary];
+	snprintf(name, sizeof name, "%s.%ld.tmp", path, (long)getpid());
 	make_parents(path);
-	FILE *f = fopen(temporary, "w");
+	snprintf(temporary, sizeof temporary, "%s", name); /* before the file exists: a signal may come at once */
+	FILE *f = fopen(name, "w");
 	if (!f) {
-		snprintf(why, why_size, "cannot write %s: %s", temporary, strerror(errno));
+		snprintf(why, why_size, "cannot write %s: %s", name, strerror(errno));
+		temporary[0] = '\0';
 		return false;
 	}
 	fprintf(f, "%s\ncpu %s %u %u\nauto_movsb %zu\nauto_stosb %zu\nnt %zu\n", CALIBRATION_FORMAT, c->vendor,
 		c->family, c->model, c->auto_movsb, c->auto_stosb, c->nt);
+	write_choices(f, c);
 	fprintf(f, "unit %s\nclock %s\nrounds %u\n", c->unit, c->clock, c->rounds);
+	write_ratios(f, c);
 	for (unsigned i = 0; i < c->count; i++)
 		write_curve(f, &c->curves[i]);
 	fprintf(f, "end\n");
-	bool ok = !ferror(f) & !fclose(f);
-	if (ok && rename(temporary, path) == 0)
+	bool ok = !ferror(f) & sync_file(f, path);
+	ok &= !fclose(f);
+	if (ok && rename(name, path) == 0) {
+		temporary[0] = '\0';
 		return true;
+	}
 	snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
-	unlink(temporary);
+	unlink(name);
+	temporary[0] = '\0';
 	return false;
 }
 
@@ -77,17 +147,61 @@ static bool next(struct reader *r)
 	return true;
 }
 
+static int function_named(const char *name);
+
+/* "choice FN VARIANT WHY" for fn. */
+static bool read_choice(struct reader *r, struct calibration *c, int fn)
+{
+	char fn_name[16];
+	int at = 0;
+	if (!next(r) || sscanf(r->text, "choice %15s %23s %n", fn_name, c->choice[fn], &at) != 2 || !at ||
+	    function_named(fn_name) != fn)
+		return false;
+	snprintf(c->choice_why[fn], sizeof c->choice_why[fn], "%s", r->text + at);
+	return true;
+}
+
+/* Version 2 has the choice lines; version 1 goes straight on to "unit". */
 static bool read_head(struct reader *r, struct calibration *c)
 {
-	char format[64];
-	snprintf(format, sizeof format, "%s", CALIBRATION_FORMAT);
-	return next(r) && strcmp(r->text, format) == 0 && next(r) &&
-	       sscanf(r->text, "cpu %15s %u %u", c->vendor, &c->family, &c->model) == 3 && next(r) &&
-	       sscanf(r->text, "auto_movsb %zu", &c->auto_movsb) == 1 && next(r) &&
-	       sscanf(r->text, "auto_stosb %zu", &c->auto_stosb) == 1 && next(r) &&
-	       sscanf(r->text, "nt %zu", &c->nt) == 1 && next(r) && sscanf(r->text, "unit %15s", c->unit) == 1 &&
-	       next(r) && sscanf(r->text, "clock %255[^\n]", c->clock) == 1 && next(r) &&
+	if (!next(r))
+		return false;
+	bool v2 = strcmp(r->text, CALIBRATION_FORMAT) == 0;
+	if (!v2 && strcmp(r->text, CALIBRATION_FORMAT_1) != 0)
+		return false;
+	if (!(next(r) && sscanf(r->text, "cpu %15s %u %u", c->vendor, &c->family, &c->model) == 3 && next(r) &&
+	      sscanf(r->text, "auto_movsb %zu", &c->auto_movsb) == 1 && next(r) &&
+	      sscanf(r->text, "auto_stosb %zu", &c->auto_stosb) == 1 && next(r) &&
+	      sscanf(r->text, "nt %zu", &c->nt) == 1))
+		return false;
+	for (int fn = 0; v2 && fn < FN_COUNT; fn++)
+		if (!read_choice(r, c, fn))
+			return false;
+	return next(r) && sscanf(r->text, "unit %15s", c->unit) == 1 && next(r) &&
+	       sscanf(r->text, "clock %255[^\n]", c->clock) == 1 && next(r) &&
 	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
+}
+
+/* "ratios FN VARIANT" and BAND_COUNT x PLACE_COUNT ratios. */
+static bool read_ratios(struct reader *r, struct calibration *c)
+{
+	char fn_name[16];
+	int at = 0;
+	if (c->ratio_count == TUNE_MAX_RATIOS)
+		return false;
+	struct band_ratios *row = &c->ratios[c->ratio_count];
+	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, row->variant, &at) != 2 || function_named(fn_name) < 0)
+		return false;
+	row->fn = (enum base_function)function_named(fn_name);
+	char *s = r->text + at, *end;
+	for (int b = 0; b < BAND_COUNT; b++)
+		for (int p = 0; p < PLACE_COUNT; p++, s = end) {
+			row->ratio[b][p] = strtod(s, &end);
+			if (end == s || !(row->ratio[b][p] >= 0))
+				return false;
+		}
+	c->ratio_count++;
+	return *s == '\0';
 }
 
 static int function_named(const char *name)
@@ -146,7 +260,7 @@ bool calibration_read(const char *path, struct calibration *c, char *why, size_t
 	memset(c, 0, sizeof *c);
 	bool ok = read_head(r, c);
 	while (ok && next(r) && strcmp(r->text, "end") != 0)
-		ok = read_curve(r, c);
+		ok = strncmp(r->text, "ratios ", 7) == 0 ? read_ratios(r, c) : read_curve(r, c);
 	ok = ok && strcmp(r->text, "end") == 0;
 	if (!ok)
 		snprintf(why, why_size, "%s line %u is not what a calibration file of this memshim has (run memshim tune --calibrate again)",

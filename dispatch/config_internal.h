@@ -1,0 +1,48 @@
+/* What the files of the configuration share; outside them, dispatch/config.h.
+ *
+ *   config.c             reading it all once (config_get), the variables
+ *                        that name variants, unknown variables
+ *   policy.c             the policies and the default one
+ *   config_thresholds.c  the thresholds and the calibration file
+ *   config_recording.c   the recording settings
+ *   config_parse.c       parsing values, the message for a bad one
+ *   describe.c           the descriptions of the choice */
+#ifndef MEMSHIM_CONFIG_INTERNAL_H
+#define MEMSHIM_CONFIG_INTERNAL_H
+
+#include "dispatch/calibration.h"
+#include "dispatch/config.h"
+
+/* A policy picks a row from the CPU's features; MEMSHIM_IMPL and the
+ * per-function variables may name one instead of a row. */
+struct policy {
+	const char *name;
+	const struct variant *(*pick)(const struct cpu_features *f, enum base_function fn, const char **why);
+};
+
+/* policy.c */
+const struct policy *policy_named(const char *name); /* NULL if none */
+const struct policy *policy_default(void);
+/* From now on the default policy takes these choices where they name a variant. */
+void policy_follow_calibration(const struct calibration_choices *choices);
+
+/* config_parse.c */
+/* "MEMSHIM_X="value" <problem>; using <fallback>" (fallback_text, else the number). */
+void warn_bad_value(const char *name, const char *value, const char *problem, const char *fallback_text,
+                    unsigned long long fallback_number);
+/* A whole number in [min, max] from decimal digits, or NULL and the problem. */
+const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
+                        unsigned long long *out);
+
+/* config_thresholds.c: the calibration file (before the choice of variants:
+ * the default policy follows it), then the threshold variables. */
+void config_read_calibration(struct config *c);
+void config_read_thresholds(struct config *c);
+
+/* config_recording.c */
+void config_read_recording(struct config *c);
+
+/* describe.c: one line per function on stderr. */
+void config_print_choices(const struct config *c);
+
+#endif

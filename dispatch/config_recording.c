@@ -1,0 +1,140 @@
+/* The recording settings: MEMSHIM_HIST, MEMSHIM_HIST_INTERVAL,
+ * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES and MEMSHIM_PROFILE
+ * (dispatch/config_internal.h). */
+#include "dispatch/config_internal.h"
+
+#include "dispatch/early_env.h"
+#include "dispatch/raw_syscall.h"
+
+#include <signal.h>
+#include <sys/syscall.h>
+
+/* The limits of the recording variables, plain numbers so that the
+ * messages can spell them (TEXT_OF). */
+#define HIST_INTERVAL_MAX 1000000
+#define CALLSITES_MAX 1073741824
+#define TEXT_OF(number) TEXT_OF_(number)
+#define TEXT_OF_(number) #number
+
+/* The working directory at start-up, with a trailing '/', into `out`; its
+ * length, or 0 if it cannot be had.  A relative MEMSHIM_HIST is taken from
+ * there, so a program that changes directory still dumps where asked. */
+static size_t start_directory(char *out, size_t size)
+{
+	long len = raw_syscall3(SYS_getcwd, (long)out, (long)size - 1, 0);
+	if (len <= 1 || out[len - 1] != '\0')
+		return 0;
+	if (len == 2)
+		return 1; /* "/" already ends with the slash */
+	out[len - 1] = '/'; /* the kernel counts the terminating NUL */
+	return (size_t)len;
+}
+
+static void read_hist_path(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_HIST");
+	c->hist_path[0] = '\0';
+	if (!value)
+		return;
+	size_t start = value[0] == '/' ? 0 : start_directory(c->hist_path, HIST_PATH_MAX);
+	size_t len = 0;
+	while (value[len] && start + len < HIST_PATH_MAX - 1)
+		len++;
+	const char *problem = c->secure ? "is ignored in a secure-mode (set-user-ID) process"
+	                      : len == 0 ? "is empty"
+	                      : value[len] ? "is too long a path"
+	                      : value[0] != '/' && start == 0 ? "is relative and the working directory is unknown"
+	                      : NULL;
+	if (problem) {
+		warn_bad_value("MEMSHIM_HIST", value, problem, "no recording", 0);
+		c->hist_path[0] = '\0';
+		return;
+	}
+	for (size_t i = 0; i <= len; i++)
+		c->hist_path[start + i] = value[i];
+}
+
+/* Signal names a user may give, with or without "SIG"; synchronous and
+ * uncatchable signals are left out on purpose. */
+static const struct {
+	const char *name;
+	int number;
+} dump_signals[] = {
+	{ "HUP", SIGHUP },   { "INT", SIGINT },     { "QUIT", SIGQUIT },  { "USR1", SIGUSR1 },
+	{ "USR2", SIGUSR2 }, { "ALRM", SIGALRM },   { "TERM", SIGTERM },  { "PROF", SIGPROF },
+	{ "WINCH", SIGWINCH }, { "URG", SIGURG }, { "PWR", SIGPWR },     { "VTALRM", SIGVTALRM },
+};
+
+static int signal_named(const char *text)
+{
+	if (text[0] == 'S' && text[1] == 'I' && text[2] == 'G')
+		text += 3;
+	for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
+		if (same_string(text, dump_signals[i].name))
+			return dump_signals[i].number;
+	unsigned long long n;
+	if (parse_count(text, 1, 64, &n) == NULL)
+		for (unsigned i = 0; i < sizeof dump_signals / sizeof dump_signals[0]; i++)
+			if (dump_signals[i].number == (int)n)
+				return (int)n;
+	return 0;
+}
+
+/* MEMSHIM_PROFILE: on, 1 (the default rate), off, 0, or samples per CPU second. */
+static void read_profile_rate(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_PROFILE");
+	unsigned long long n;
+	const char *problem;
+	if (!value || same_string(value, "off") || same_string(value, "0"))
+		return;
+	if (same_string(value, "on") || same_string(value, "1"))
+		c->profile_hz = PROFILE_DEFAULT_HZ;
+	else if ((problem = parse_count(value, 2, PROFILE_MAX_HZ, &n)))
+		warn_bad_value("MEMSHIM_PROFILE", value, problem,
+		               "no profile (give on, off, or samples per second of CPU time, 2 to 100000)", 0);
+	else
+		c->profile_hz = (unsigned)n;
+}
+
+void config_read_recording(struct config *c)
+{
+	unsigned long long n;
+	const char *value;
+	read_hist_path(c);
+	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
+		if (parse_count(value, 1, HIST_INTERVAL_MAX, &n))
+			warn_bad_value("MEMSHIM_HIST_INTERVAL", value,
+			               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
+			               "no interval dumps", 0);
+		else
+			c->hist_interval = (unsigned)n;
+	}
+	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL"))) {
+		c->hist_signal = signal_named(value);
+		if (!c->hist_signal)
+			warn_bad_value("MEMSHIM_HIST_SIGNAL", value,
+			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ...)",
+			               "no signal dumps", 0);
+	}
+	if ((value = early_getenv("MEMSHIM_CALLSITES"))) {
+		if (parse_count(value, 1, CALLSITES_MAX, &n))
+			warn_bad_value("MEMSHIM_CALLSITES", value,
+			               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
+			               "no call sites", 0);
+		else
+			c->callsite_every = (unsigned)n;
+	}
+	read_profile_rate(c);
+	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz)) {
+		struct line l;
+		line_start(&l);
+		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES and MEMSHIM_PROFILE"
+		             " need MEMSHIM_HIST; ignored");
+		line_emit(&l);
+		c->hist_interval = 0;
+		c->hist_signal = 0;
+		c->callsite_every = 0;
+		c->profile_hz = 0;
+	}
+}

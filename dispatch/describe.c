@@ -1,0 +1,38 @@
+/* The one-line descriptions of the choice: for MEMSHIM_VERBOSE and
+ * `memshim info`. */
+#include "dispatch/config_internal.h"
+
+void config_describe(const struct config *c, enum base_function fn, struct line *l)
+{
+	const struct variant *v = c->choice[fn].variant;
+	line_add(l, base_function_names[fn]);
+	line_add(l, " -> ");
+	line_add(l, v->name);
+	if (v->describe_thresholds)
+		v->describe_thresholds(fn, l);
+	line_add(l, " [");
+	if (c->choice[fn].policy) {
+		line_add(l, c->choice[fn].variable);
+		line_add(l, "=");
+		line_add(l, c->choice[fn].policy);
+		line_add(l, ": ");
+	}
+	line_add(l, c->choice[fn].why);
+	line_add(l, "]");
+}
+
+void config_print_choices(const struct config *c)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct line l;
+		line_start(&l);
+		config_describe(c, (enum base_function)fn, &l);
+		if (fn == FN_MEMCPY)
+			line_add(&l, "; mempcpy, __memcpy_chk, __mempcpy_chk follow");
+		if (fn == FN_MEMMOVE)
+			line_add(&l, "; __memmove_chk, bcopy follow");
+		if (fn == FN_MEMSET)
+			line_add(&l, "; __memset_chk, bzero, explicit_bzero follow");
+		line_emit(&l);
+	}
+}

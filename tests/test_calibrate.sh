@@ -1,0 +1,151 @@
+#!/bin/sh
+# memshim tune --calibrate: bounded memory whatever the caches, the progress
+# line (on a terminal only), Ctrl-C, the quick calibration that tune runs by
+# itself, the variant choice in the calibration file (followed by the
+# default policy, shown by memshim info) and the GLIBC_TUNABLES line.
+# Checks behaviour and what is printed, never a timing.
+. "${top_srcdir:-.}/tests/lib.sh"
+tool=$T_MEMSHIM_TOOL
+cpu=$("$tool" info | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0-9]*\) .*/\1 \2 \3/p')
+
+# ---- bounded working sets: pretend to have 300 MiB of L3 ----
+# The cold cases used to walk 2 x L3 (600 MiB here); flushed, they need the
+# largest call's buffers and at most BENCH_COLD_SPAN_MAX (64 MiB).
+# peak_kib COMMAND...: its status in $rc, its peak resident memory (KiB) in $kib.
+peak_kib() {
+	MEMSHIM_CACHE_SIZES=48K,2M,300M /usr/bin/time -f '%M' -o "$scratch/rss" "$@" >"$scratch/out" 2>"$scratch/err"
+	rc=$?
+	kib=$(tail -n 1 "$scratch/rss")
+}
+peak_kib "$tool" bench --cases class --functions memcpy --variants sse2 --rounds 3
+expect_eq "bench with a 300 MiB L3 runs" "$rc" 0
+expect_match "bench reports the pretended L3" "$(cat "$scratch/out")" 'L3 300M'
+expect_match "bench's cold span is bounded" "$(cat "$scratch/out")" 'cold: calls spread over'
+expect_match "bench with a 300 MiB L3: peak memory under 256 MiB (was over 600)" "$kib" '^[0-9]+$'
+[ "${kib:-999999}" -lt 262144 ] && pass "bench peak RSS ${kib} KiB < 256 MiB" || fail "bench peak RSS ${kib} KiB"
+peak_kib "$tool" tune --calibrate --tiny --calibration "$scratch/big-l3"
+expect_eq "tune --calibrate with a 300 MiB L3 runs" "$rc" 0
+[ "${kib:-999999}" -lt 262144 ] && pass "calibration peak RSS ${kib} KiB < 256 MiB" || fail "calibration peak RSS ${kib} KiB"
+MEMSHIM_CACHE_SIZES=lots "$tool" bench --cases sweep --sizes 64 --functions memcpy --variants sse2 --rounds 3 \
+	>/dev/null 2>"$scratch/err"
+expect_eq "a bad MEMSHIM_CACHE_SIZES: one line" "$(wc -l <"$scratch/err")" 1
+expect_match "a bad MEMSHIM_CACHE_SIZES: says what it wants" "$(cat "$scratch/err")" 'MEMSHIM_CACHE_SIZES=.*L1D,L2,L3.*using the CPU'
+
+# ---- the progress line: on a terminal only ----
+script -qec "\"$tool\" tune --calibrate --tiny --calibration \"$scratch/tty-cal\"" /dev/null >"$scratch/tty" 2>&1
+expect_match "on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim tune: calibrating: +[0-9]+% memcpy curves'
+expect_eq "on a terminal: rewritten in place with \\r" "$(tr -cd '\r' <"$scratch/tty" | wc -c | tr -d ' ' | sed 's/^[1-9][0-9]*$/some/')" some
+"$tool" tune --calibrate --tiny --calibration "$scratch/pipe-cal" >/dev/null 2>"$scratch/err"
+expect_eq "not a terminal: nothing on stderr" "$(cat "$scratch/err")" ""
+script -qec "\"$tool\" bench --cases sweep --sizes 64 --functions memcpy --variants sse2 --rounds 3" /dev/null >"$scratch/tty" 2>&1
+expect_match "bench on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim bench: +[0-9]+% memcpy sweep 64'
+
+# ---- Ctrl-C: the old file stays, no temporary file is left ----
+cp "$scratch/pipe-cal" "$scratch/keep"
+for sig in INT TERM; do
+	"$tool" tune --calibrate --quick --calibration "$scratch/pipe-cal" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	kill -s "$sig" "$pid"
+	wait "$pid" 2>/dev/null
+	rc=$?
+	[ "$rc" -gt 128 ] && pass "SIG$sig stops the calibration (status $rc)" || fail "SIG$sig: status $rc"
+	cmp -s "$scratch/keep" "$scratch/pipe-cal" && pass "SIG$sig: the old calibration file is intact" ||
+		fail "SIG$sig: the old calibration file changed"
+	expect_eq "SIG$sig: no temporary file left" "$(ls "$scratch" | grep -c '\.tmp$')" 0
+done
+
+# ---- tune on a machine without a calibration file ----
+preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune without a calibration file runs" "$?" 0
+expect_eq "it says so, in one line" "$(wc -l <"$scratch/err")" 1
+expect_match "the line says what it does" "$(cat "$scratch/err")" \
+	"^memshim tune: no calibration file yet; running the quick calibration first .*$scratch/fresh/memshim/calibration$"
+expect_match "the calibration file is written there" "$(head -n 1 "$scratch/fresh/memshim/calibration")" '^memshim-calibration 2$'
+expect_match "and the prediction follows" "$(cat "$scratch/out")" '^Best setting:$'
+env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >/dev/null 2>"$scratch/err"
+expect_eq "the second time it reads the file, silently" "$(cat "$scratch/err")" ""
+
+# ---- the file's choice: the default policy follows it, memshim info says why ----
+write_cal() { # VERSION MEMCPY MEMMOVE MEMSET
+	printf 'memshim-calibration %s\ncpu %s\nauto_movsb 4096\nauto_stosb 8192\nnt 33554432\n' "$1" "$cpu"
+	[ "$1" = 1 ] || printf 'choice memcpy %s chosen by hand A\nchoice memmove %s chosen by hand B\nchoice memset %s chosen by hand C\n' "$2" "$3" "$4"
+	printf 'unit ns\nclock by hand\nrounds 1\nend\n'
+}
+write_cal 2 scalar movsq glibc >"$scratch/hand"
+env MEMSHIM_CONFIG="$scratch/hand" "$tool" info >"$scratch/out" 2>"$scratch/err"
+expect_eq "a hand-written file: no warning" "$(cat "$scratch/err")" ""
+expect_match "info: memcpy from the file, which file, why" "$(cat "$scratch/out")" \
+	"^  memcpy -> scalar \\[calibration file \"$scratch/hand\": chosen by hand A\\]"
+expect_match "info: memmove from the file" "$(cat "$scratch/out")" "^  memmove -> movsq \\[calibration file .*: chosen by hand B\\]"
+expect_match "info: memset from the file" "$(cat "$scratch/out")" "^  memset -> glibc \\[calibration file .*: chosen by hand C\\]"
+expect_match "info: the default policy row follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
+preloaded env MEMSHIM_CONFIG="$scratch/hand" "$top_builddir/tests/show_binding_now"
+expect_eq "a program's memcpy is the file's choice" "$(bound memcpy)" memshim_memcpy_scalar
+expect_eq "a program's memmove is the file's choice" "$(bound memmove)" memshim_memmove_movsq
+preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=fsrm "$top_builddir/tests/show_binding_now"
+expect_eq "MEMSHIM_IMPL overrides the file" "$(bound memcpy)" memshim_memcpy_fsrm
+preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=default "$top_builddir/tests/show_binding_now"
+expect_eq "MEMSHIM_IMPL=default is the file's choice too" "$(bound memcpy)" memshim_memcpy_scalar
+write_cal 1 >"$scratch/v1"
+preloaded env MEMSHIM_CONFIG="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
+expect_match "a version 1 file: its thresholds are read" "$err" 'auto_stosb 8192 B \[calibration file\]'
+expect_eq "a version 1 file: no warning" "$(printf '%s\n' "$err" | grep -vc -e '-> ' -e 'thresholds:')" 0
+env MEMSHIM_CONFIG="$scratch/v1" "$tool" info >"$scratch/out"
+expect_eq "a version 1 file: the built-in default variants" "$(grep -c 'calibration file ".*v1":' "$scratch/out")" 0
+write_cal 2 nosuchvariant movsq glibc >"$scratch/bad-choice"
+preloaded env MEMSHIM_CONFIG="$scratch/bad-choice" MEMSHIM_VERBOSE=1 /bin/true
+expect_eq "an unknown variant in the file: one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file .*does not have')" 1
+expect_match "an unknown variant in the file: built-in thresholds" "$err" 'auto_stosb [0-9]+ B \[built-in\]'
+"$tool" tune --calibration "$scratch/hand" "$scratch"/h.* >/dev/null 2>"$scratch/err"
+expect_eq "tune reads a version 2 file it did not write" "$?:$(cat "$scratch/err")" "0:"
+sed 's/^choice memmove movsq /choice memmove/' "$scratch/hand" >"$scratch/cut-choice"
+"$tool" tune --calibration "$scratch/cut-choice" "$scratch"/h.* >/dev/null 2>"$scratch/err"
+expect_match "tune on a malformed choice line: says which line" "$(cat "$scratch/err")" 'cut-choice line 7 is not'
+preloaded env MEMSHIM_CONFIG="$scratch/cut-choice" MEMSHIM_VERBOSE=1 /bin/true
+expect_match "the library on a malformed choice line: one warning" "$err" 'calibration file .*line 7: expected choice memmove'
+expect_eq "the library on a malformed choice line: the program runs" "$rc" 0
+
+# ---- the GLIBC_TUNABLES line ----
+# Curves by hand: avx2 cheapest below 4 KiB, rep movsb/stosb (fsrm) above,
+# non-temporal stores dearer everywhere: the best setting is avx2_erms with
+# a rep band, glibc's own shape, so its thresholds are glibc tunables.
+curve() { # FN NAME A B: cost A + size / B at a few sizes
+	printf 'curve %s %s 5\n' "$1" "$2"
+	for size in 0 1024 4096 65536 1048576; do
+		printf '%s %s\n' "$size" "$(awk -v s="$size" -v a="$3" -v b="$4" 'BEGIN { printf "%.3f", a + s / b }')"
+	done
+}
+{
+	write_cal 2 glibc glibc glibc | sed '/^end$/d'
+	for fn in memcpy memmove memset; do
+		curve "$fn" glibc 40 10
+		curve "$fn" avx2 5 10
+		curve "$fn" avx2:nt 50 5
+		curve "$fn" fsrm 20 100
+	done
+	echo end
+} >"$scratch/curves"
+"$tool" tune --calibration "$scratch/curves" "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune on hand-made curves runs" "$?:$(cat "$scratch/err")" "0:"
+env_line=$(grep '^MEMSHIM_' "$scratch/out")
+glibc_line=$(grep '^GLIBC_TUNABLES=' "$scratch/out")
+expect_match "the best setting is a vector variant with a rep band" "$env_line" 'avx2_erms'
+expect_match "a GLIBC_TUNABLES line" "$glibc_line" \
+	'^GLIBC_TUNABLES=glibc\.cpu\.x86_rep_movsb_threshold=[0-9]+:glibc\.cpu\.x86_rep_stosb_threshold=[0-9]+:glibc\.cpu\.x86_non_temporal_threshold=[0-9]+$'
+movsb=$(printf '%s\n' "$env_line" | tr ' ' '\n' | sed -n 's/^MEMSHIM_AUTO_MOVSB_THRESHOLD=//p')
+expect_match "its rep movsb threshold is the setting's (or glibc's least, 512)" "$glibc_line" \
+	"x86_rep_movsb_threshold=$([ "${movsb:-0}" -lt 512 ] && echo 512 || echo "$movsb"):"
+listed=$(env "$glibc_line" /lib64/ld-linux-x86-64.so.2 --list-tunables 2>/dev/null | grep x86_rep_movsb_threshold)
+if [ -n "$listed" ]; then
+	expect_match "glibc takes the line" "$listed" \
+		"$(printf '0x%x' "$(printf '%s\n' "$glibc_line" | sed 's/.*x86_rep_movsb_threshold=\([0-9]*\).*/\1/')")"
+fi
+awk '
+	/^curve / { name = $3 } /^[0-9]/ && name == "glibc" { $2 = $2 / 100 } { print }' "$scratch/curves" >"$scratch/glibc-best"
+"$tool" tune --calibration "$scratch/glibc-best" "$scratch"/h.* >"$scratch/out" 2>&1
+expect_match "where glibc is best" "$(grep '^MEMSHIM_' "$scratch/out")" '^MEMSHIM_IMPL=glibc$'
+expect_eq "where glibc is best: no GLIBC_TUNABLES line" "$(grep -c '^GLIBC_TUNABLES' "$scratch/out")" 0
+
+finish

@@ -1,0 +1,211 @@
+/* memshim tune --calibrate: which variant the default policy gives each
+ * function on this machine.
+ *
+ * Each candidate (glibc's own functions, and every vector variant this CPU
+ * runs, with and without its rep movsb band, at the thresholds just picked)
+ * is timed against glibc's, interleaved, in four size bands:
+ *
+ *   small   0 .. 64 B      most calls (fleet distributions: 63% of memcpy
+ *                          calls at most 16 B): the masked or head-and-tail
+ *                          code, where a mispredicted branch costs most;
+ *   medium  65 B .. 2 KiB  head and tail vectors and short loops, below
+ *                          any rep movsb threshold worth having;
+ *   large   2 .. 256 KiB   the cached loop or rep movsb (auto_movsb);
+ *   huge    256 KiB .. 16 MiB  beyond the L2 of most CPUs, where the
+ *                          non-temporal threshold decides,
+ *
+ * each in three placements of its data: L1-resident (every call on the same
+ * buffers), L2-resident (calls spread over half the L2) and cold (flushed
+ * from every cache before each pass).  Large and huge calls are timed with
+ * a read of the destination after each (tools/bench.h, read_back), so that
+ * stores that bypass the cache pay for it there.
+ *
+ * A variant qualifies when in every band and placement it takes at most
+ * TIE_RATIO times glibc's time: a default must not lose anywhere, since
+ * nobody knows where a program's data lives.  Of those, the one with the
+ * least geometric mean over the bands of its worst placement wins, if that
+ * is below 1; else glibc's own. */
+#include "config.h"
+
+#include "dispatch/auto_policy.h"
+#include "dispatch/cpu_features.h"
+#include "dispatch/thresholds.h"
+#include "tools/bench.h"
+#include "tools/caches.h"
+#include "tools/progress.h"
+#include "tools/tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const size_band_names[BAND_COUNT] = { "small", "medium", "large", "huge" };
+const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
+
+static const struct {
+	size_t lo, hi;
+	bool read_back;
+} bands[BAND_COUNT] = {
+	[BAND_SMALL] = { 0, 64, false },
+	[BAND_MEDIUM] = { 65, 2048, false },
+	[BAND_LARGE] = { 2049, 256u << 10, true },
+	[BAND_HUGE] = { (256u << 10) + 1, 16u << 20, true },
+};
+
+/* Within 2% of glibc counts as a tie: the same cell (small or medium band)
+ * of three full calibrations on the shared development machine spread over
+ * 0.023 (median of max - min over 180 cells; BENCHMARKS.md section 5).  A
+ * variant slower than that somewhere is not a safe default. */
+#define TIE_RATIO 1.02
+
+size_t tune_choice_largest(void)
+{
+	return bands[BAND_HUGE].hi;
+}
+
+unsigned tune_choice_steps(void) { return FN_COUNT * BAND_COUNT * PLACE_COUNT; }
+
+static bool is_candidate(const char *name)
+{
+	static const char *const prefixes[] = { "glibc", "sse2", "avx2", "avx512", "evex" };
+	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < variant_count && n < BENCH_MAX_VARIANTS; i++) {
+		const struct variant *row = &variant_table[i];
+		if (!variant_usable(row) || !is_candidate(row->name))
+			continue;
+		const struct entry_set *e = row->entries();
+		v[n] = (struct bench_variant){ .name = row->name, .set = e->memset };
+		v[n].copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
+		v[n].copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
+		if (strcmp(row->name, "glibc") == 0)
+			*glibc = n;
+		n++;
+	}
+	return n;
+}
+
+/* The thresholds picked from the curves, in force for the candidates. */
+static void set_thresholds(const struct calibration *c)
+{
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	memshim_thresholds = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
+						  .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb,
+						  .nt = c->nt, .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
+}
+
+static void measure_function(struct calibration *c, const struct bench_settings *s, enum base_function fn,
+			     struct progress *bar)
+{
+	struct band_ratios *rows = &c->ratios[c->ratio_count];
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		rows[v] = (struct band_ratios){ .fn = fn };
+		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
+	}
+	for (int b = 0; b < BAND_COUNT; b++)
+		for (int p = 0; p < PLACE_COUNT; p++) {
+			char detail[80];
+			snprintf(detail, sizeof detail, "%s variants, %s sizes, %s", base_function_names[fn],
+				 size_band_names[b], placement_names[p]);
+			progress_step(bar, detail);
+			struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = bands[b].lo, .hi = bands[b].hi,
+						 .cold = p == PLACE_COLD, .read_back = bands[b].read_back,
+						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
+						 .src_offset = -1, .dst_offset = -1 };
+			struct bench_result r;
+			bench_measure(s, &bc, &r);
+			for (unsigned v = 0; v < s->variant_count; v++)
+				rows[v].ratio[b][p] = r.ratio[v];
+		}
+	c->ratio_count += s->variant_count;
+}
+
+/* The worst placement's ratio in band b, and over every band its geometric mean. */
+static double worst_in_band(const struct band_ratios *r, int b)
+{
+	double worst = 0;
+	for (int p = 0; p < PLACE_COUNT; p++)
+		worst = r->ratio[b][p] > worst ? r->ratio[b][p] : worst;
+	return worst;
+}
+
+static double score(const struct band_ratios *r)
+{
+	double log_sum = 0;
+	for (int b = 0; b < BAND_COUNT; b++)
+		log_sum += log(worst_in_band(r, b));
+	return exp(log_sum / BAND_COUNT);
+}
+
+/* The cell where r loses most against glibc. */
+static double worst_cell(const struct band_ratios *r, int *band, int *place)
+{
+	double worst = 0;
+	for (int b = 0; b < BAND_COUNT; b++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (r->ratio[b][p] > worst) {
+				worst = r->ratio[b][p];
+				*band = b;
+				*place = p;
+			}
+	return worst;
+}
+
+static void choose(struct calibration *c, enum base_function fn, const struct band_ratios *rows, unsigned n)
+{
+	const struct band_ratios *best = NULL, *nearest = NULL;
+	for (unsigned v = 0; v < n; v++) {
+		if (strcmp(rows[v].variant, "glibc") == 0)
+			continue;
+		int b, p;
+		double worst = worst_cell(&rows[v], &b, &p);
+		if (!nearest || worst < worst_cell(nearest, &b, &p))
+			nearest = &rows[v];
+		if (worst <= TIE_RATIO && (!best || score(&rows[v]) < score(best)))
+			best = &rows[v];
+	}
+	char *why = c->choice_why[fn];
+	int b = 0, p = 0;
+	if (best && score(best) < 1) {
+		double worst = worst_cell(best, &b, &p);
+		snprintf(c->choice[fn], sizeof c->choice[fn], "%s", best->variant);
+		snprintf(why, CALIBRATION_WHY_MAX,
+			 "%.2fx glibc's time over the size bands (geometric mean of each band's worst placement), "
+			 "at most %.2fx (%s sizes, %s)", score(best), worst, size_band_names[b], placement_names[p]);
+		return;
+	}
+	snprintf(c->choice[fn], sizeof c->choice[fn], "glibc");
+	if (best)
+		snprintf(why, CALIBRATION_WHY_MAX, "no variant beat glibc over the size bands (best: %s, %.2fx)",
+			 best->variant, score(best));
+	else if (nearest)
+		snprintf(why, CALIBRATION_WHY_MAX,
+			 "every variant lost to glibc somewhere by more than %.0f%% (least: %s, %.3fx at %s sizes, %s)",
+			 100 * (TIE_RATIO - 1), nearest->variant, worst_cell(nearest, &b, &p), size_band_names[b],
+			 placement_names[p]);
+	else
+		snprintf(why, CALIBRATION_WHY_MAX, "no vector variant runs on this CPU");
+}
+
+void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar)
+{
+	static struct bench_variant candidates[BENCH_MAX_VARIANTS];
+	s->variants = candidates;
+	s->variant_count = load_candidates(candidates, &s->glibc);
+	s->round_times = NULL;
+	set_thresholds(c);
+	c->ratio_count = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		unsigned first = c->ratio_count;
+		measure_function(c, s, (enum base_function)fn, bar);
+		choose(c, (enum base_function)fn, &c->ratios[first], c->ratio_count - first);
+	}
+}
