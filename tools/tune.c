@@ -397,7 +397,8 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 	if (nt)
 		printf("%sglibc.cpu.x86_non_temporal_threshold=%.0f", sep, at_least(t[T_NT], GLIBC_MIN_NON_TEMPORAL));
 	printf("\n  (without the library: glibc's own functions with this setting's thresholds;\n"
-	       "   below them glibc's code is its own, so the prediction above is not theirs)\n");
+	       "   below them glibc's code is its own, so the prediction above is not theirs:\n"
+	       "   memshim ab --tunables with the value after GLIBC_TUNABLES= measures it)\n");
 }
 
 /* Predicted total of a whole setting (variants and thresholds), with its
