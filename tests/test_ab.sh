@@ -85,6 +85,9 @@ expect_match "--profile: twice the in-function time per call: slower" "$(cat "$s
 expect_match "--profile: the setting without the library says why it has none" "$(cat "$scratch/out")" \
 	'^  none: in-function: not measured: the setting runs without the library'
 expect_eq "--profile: the dump folder is removed" "$(ls "${TMPDIR:-/tmp}" | grep -c '^memshim-ab\.')" "$before"
+ab --runs 3 --profile --show-output --impl none --env NS=1000000000 -- sh "$scratch/fake.sh"
+expect_eq "--profile without a rate: status, and the library's default rate" \
+	"$rc $(grep -c '^profile=on$' "$scratch/out")" "0 3"
 
 for args in "--runs 0 -- true" "--runs" "--impl nosuch -- true" "--env NOEQUALS -- true" "--frob -- true" "--runs 2" "true" \
 	"--runs autox -- true" "--budget 0 -- true" "--profile=1 -- true" "--profile=fast -- true" "--tunables foo=1 -- true" \

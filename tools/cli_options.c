@@ -94,7 +94,7 @@ int cli_parse_options(int argc, char **argv, const struct cli_syntax *s, cli_app
 		if (!o)
 			return cli_usage_error(s->command, "unknown option %s", word);
 		/* "--impl -- CMD": that "--" ends the options; it is no value */
-		if (c == ':' || (o->has_arg && strcmp(optarg, "--") == 0))
+		if (c == ':' || (o->has_arg && optarg && strcmp(optarg, "--") == 0))
 			return cli_usage_error(s->command, "--%s needs a value", o->name);
 		char name[64];
 		snprintf(name, sizeof name, "--%s", o->name);
