@@ -1,12 +1,13 @@
 #!/bin/sh
 # Sets memshim up on a fresh Debian 12 machine and runs its main job on a
 # real program: installs the build tools that are missing, builds, then
-# records the copy sizes of `zstd -d` on a 64 MB file and reports them
-# (text on the terminal, a plot in memshim-report.svg).
+# records the copy sizes of `zstd -d` on a 64 MB file, and the CPU time the
+# copies take, and reports them (text on the terminal, a plot in
+# memshim-report.svg).
 set -eu
 cd "$(dirname "$0")"
 
-packages="build-essential autoconf automake libtool pkg-config libunwind-dev python3 zstd"
+packages="build-essential autoconf automake libtool pkg-config libunwind-dev libdw-dev python3 zstd"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
@@ -32,7 +33,7 @@ echo "== recording zstd -d of a 64 MB mix of the system's libraries and document
 find /usr/lib /usr/share -type f -size +16k 2>/dev/null | head -n 4000 | xargs cat 2>/dev/null |
 	head -c 64000000 >"$work/input" || true
 zstd -q -3 "$work/input" -o "$work/input.zst"
-MEMSHIM_HIST="$work/zstd.%p" ./tools/memshim run -- zstd -q -d -f "$work/input.zst" -o "$work/output"
+./tools/memshim record -o "$work/recording" --profile -- zstd -q -d -f "$work/input.zst" -o "$work/output"
 cmp "$work/input" "$work/output"
-./tools/memshim report --svg memshim-report.svg "$work"/zstd.*
+./tools/memshim report --svg memshim-report.svg "$work/recording" >/dev/null
 echo "== plot written to $(pwd)/memshim-report.svg"
