@@ -43,6 +43,7 @@ struct config {
 	int hist_signal;               /* the signal that asks for a dump; 0: none */
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
+	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 	struct calibration_choices calibrated; /* its variants for the default policy */

@@ -1,5 +1,5 @@
 /* The recording settings: MEMSHIM_HIST, MEMSHIM_HIST_INTERVAL,
- * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES and MEMSHIM_PROFILE
+ * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_PROFILE and MEMSHIM_PROBLEMS_FD
  * (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
@@ -13,6 +13,7 @@
  * messages can spell them (TEXT_OF). */
 #define HIST_INTERVAL_MAX 1000000
 #define CALLSITES_MAX 1073741824
+#define PROBLEMS_FD_MAX 1048576
 #define TEXT_OF(number) TEXT_OF_(number)
 #define TEXT_OF_(number) #number
 
@@ -97,11 +98,29 @@ static void read_profile_rate(struct config *c)
 		c->profile_hz = (unsigned)n;
 }
 
+/* MEMSHIM_PROBLEMS_FD: a descriptor open for appending, where a recording
+ * parent (memshim record) collects the dump problems of its processes. */
+static void read_problems_fd(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_PROBLEMS_FD");
+	unsigned long long n;
+	c->problems_fd = -1;
+	if (!value)
+		return;
+	if (parse_count(value, 0, PROBLEMS_FD_MAX, &n))
+		warn_bad_value("MEMSHIM_PROBLEMS_FD", value,
+		               "is not a file descriptor number from 0 to " TEXT_OF(PROBLEMS_FD_MAX),
+		               "dump problems go to stderr only", 0);
+	else
+		c->problems_fd = (int)n;
+}
+
 void config_read_recording(struct config *c)
 {
 	unsigned long long n;
 	const char *value;
 	read_hist_path(c);
+	read_problems_fd(c);
 	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
 		if (parse_count(value, 1, HIST_INTERVAL_MAX, &n))
 			warn_bad_value("MEMSHIM_HIST_INTERVAL", value,

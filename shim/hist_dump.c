@@ -56,6 +56,29 @@ static void add_reason(struct line *l, int err)
 	line_add(l, words + 1);
 }
 
+/* Says a dump problem on stderr and, when a recording parent asked for
+ * them (MEMSHIM_PROBLEMS_FD), appends it there as "program[pid]: ...",
+ * in one write, so that the parent's report has it. */
+static void say_problem(struct line *l)
+{
+	int fd = config_get()->problems_fd;
+	if (fd >= 0) {
+		struct line told;
+		line_start(&told);
+		line_add(&told, early_program_name());
+		line_add_char(&told, '[');
+		line_add_number(&told, (unsigned long long)getpid());
+		line_add(&told, "]: ");
+		for (size_t i = 0; i < l->len; i++)
+			line_add_char(&told, l->text[i]);
+		line_add_char(&told, '\n');
+		int saved = errno;
+		if (write(fd, told.text, told.len) < 0)
+			errno = saved; /* the parent's file gone: stderr still has it */
+	}
+	line_emit(l);
+}
+
 static void warn_dump(const char *path, const char *problem, int err)
 {
 	if (__atomic_exchange_n(&dump_failed_reported, 1, __ATOMIC_RELAXED))
@@ -69,7 +92,7 @@ static void warn_dump(const char *path, const char *problem, int err)
 	line_add(&l, ": ");
 	add_reason(&l, err);
 	line_add(&l, "; the program runs on without a histogram");
-	line_emit(&l);
+	say_problem(&l);
 }
 
 /* Expands %p (process id), %e (program name) and %% in the configured path. */
@@ -375,7 +398,7 @@ static void check_dump_directory(void)
 	line_add_quoted(&l, config_get()->hist_path, 200);
 	line_add(&l, ": cannot write dumps there: ");
 	add_reason(&l, err);
-	line_emit(&l);
+	say_problem(&l);
 }
 
 void hist_dump_start(void)

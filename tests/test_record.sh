@@ -31,6 +31,16 @@ expect_eq "without --keep only the merged dump stays" "$(ls rec2)" "merged"
 expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
 expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
 
+# A process that cannot write its dump (here its MEMSHIM_HIST names a
+# missing directory, and its stderr goes nowhere) is told in the report too.
+"$tool" record -o recp -- sh -c "MEMSHIM_HIST=/nonexistent/x.%p '$program' calls 3 >/dev/null 2>&1; '$program' calls 2" \
+	>"$scratch/out" 2>"$scratch/err"
+expect_match "a child's dump problem is in the report" "$(cat "$scratch/out")" \
+	'^hist_program\[[0-9]+\]: MEMSHIM_HIST="/nonexistent/x\.%p": cannot write dumps there: no such directory$'
+expect_eq "... and kept in DIR/problems" "$(cat recp/problems | wc -l)" 1
+"$tool" record -o recq -- "$program" calls 2 >/dev/null 2>&1
+expect_eq "no problems, no problems file" "$(ls recq)" "merged"
+
 # merge of N dumps = report of N dumps (JSON, but for the number of files)
 strip() { sed 's/"files": [0-9]*, //' "$1"; }
 "$tool" report --json rec/processes >"$scratch/many.json"

@@ -119,7 +119,9 @@ static const char record_help[] =
 	"usage: memshim record [-o DIR] [--keep] [--profile[=HZ]] [RUN OPTIONS] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND as memshim run does, recording it and every process it starts\n"
 	"(MEMSHIM_HIST=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
-	"prints the report, and exits with COMMAND's exit status.\n"
+	"prints the report, and exits with COMMAND's exit status.  A process that\n"
+	"cannot write its dump says so in DIR/problems too (MEMSHIM_PROBLEMS_FD), and\n"
+	"the report ends with those lines.\n"
 	"  -o DIR           where the dumps go (default memshim-record); it must not\n"
 	"                   hold a recording already\n"
 	"  --keep           keep the dump of each process in DIR/processes\n"
@@ -211,6 +213,45 @@ static void remove_merged(const struct dump_inputs *in, const char *processes)
 	rmdir(processes);
 }
 
+/* DIR/problems, which the processes' own dump problems are appended to
+ * (MEMSHIM_PROBLEMS_FD): a process that cannot write its dump says so there
+ * as well as on its stderr, which a program may have closed or sent away.
+ * Its descriptor, inherited by every process; -1 if it cannot be had. */
+static int open_problems(const char *dir, char *path, size_t size)
+{
+	snprintf(path, size, "%s/problems", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0644);
+	char number[16];
+	snprintf(number, sizeof number, "%d", fd);
+	if (fd >= 0 && setenv("MEMSHIM_PROBLEMS_FD", number, 1) != 0) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	return fd;
+}
+
+/* Prints what the processes told DIR/problems, after the report; removes
+ * the file when they told nothing. */
+static void print_problems(int fd, const char *path)
+{
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || st.st_size == 0) {
+		close(fd);
+		unlink(path);
+		return;
+	}
+	printf("\nproblems the processes reported (%s):\n", path);
+	fflush(stdout);
+	char buf[4096];
+	ssize_t got;
+	for (off_t at = 0; (got = pread(fd, buf, sizeof buf, at)) > 0; at += got)
+		fwrite(buf, 1, (size_t)got, stdout);
+	close(fd);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, record_help, true))
@@ -223,6 +264,8 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	snprintf(pattern, sizeof pattern, "%s/%%e.%%p", processes);
 	snprintf(merged, sizeof merged, "%s/merged", o.dir);
+	char problems_path[4200];
+	int problems = open_problems(o.dir, problems_path, sizeof problems_path);
 	if (setenv("MEMSHIM_HIST", pattern, 1) != 0 || (o.profile && setenv("MEMSHIM_PROFILE", o.profile, 1) != 0))
 		return 2;
 	/* Ctrl-C reaches the command; the recording is still merged after it */
@@ -233,6 +276,7 @@ int cmd_record(int argc, char **argv)
 	if (rmdir(processes) == 0) { /* empty */
 		fprintf(stderr, "memshim record: no process of the command wrote a dump (did it start? LD_PRELOAD "
 		                "reaches no static or Go program)\n");
+		print_problems(problems, problems_path);
 		return status;
 	}
 	char *dirs[] = { processes };
@@ -247,5 +291,6 @@ int cmd_record(int argc, char **argv)
 		cmd_report(2, report_args);
 		printf("\nthe merged dump: %s\n", merged);
 	}
+	print_problems(problems, problems_path);
 	return status;
 }
