@@ -45,13 +45,14 @@ preloaded env MEMSHIM_MEMMOVE=glibc "$lazy"
 expect_eq "MEMSHIM_MEMMOVE=glibc alone" "$(bound memmove)" "libc"
 expect_eq "memcpy stays on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 
-# bench/stub_cost runs only where the exported memcpy jumps to the variant it names.
-stub_cost=$top_builddir/bench/stub_cost
-preloaded env MEMSHIM_MEMCPY=scalar "$stub_cost" scalar 1
-expect_match "the exported memcpy jumps to MEMSHIM_MEMCPY's variant" "$rc:$out" '^0:memcpy through the exported stub'
-preloaded env MEMSHIM_MEMCPY=scalar "$stub_cost" movsq 1
-expect_eq "and not to another one" "$rc:$err" \
-	"1:stub_cost: memcpy is not memshim's stub jumping to memshim_memcpy_movsq (preload the library, MEMSHIM_MEMCPY=movsq)"
+# memshim bench --stub times the exported memcpy against the very function
+# its slot jumps to: MEMSHIM_MEMCPY's variant.
+env MEMSHIM_MEMCPY=scalar MEMSHIM_LIBRARY="$MEMSHIM_LIBRARY" "$T_MEMSHIM_TOOL" bench --stub --rounds 3 >"$scratch/out" 2>&1
+expect_match "bench --stub: the exported memcpy jumps to MEMSHIM_MEMCPY's variant" "$?:$(head -n 1 "$scratch/out")" \
+	'^0:memcpy through the exported stub against memshim_memcpy_scalar '
+env MEMSHIM_MEMCPY=movsq MEMSHIM_LIBRARY="$MEMSHIM_LIBRARY" "$T_MEMSHIM_TOOL" bench --stub --rounds 3 >"$scratch/out" 2>&1
+expect_match "bench --stub: and to another when that one is asked" "$?:$(head -n 1 "$scratch/out")" \
+	'^0:memcpy through the exported stub against memshim_memcpy_movsq '
 
 # MEMSHIM_VERBOSE: one line per function, with the reason, and one for the thresholds.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_ERMS_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"

@@ -49,6 +49,8 @@ static const char bench_help[] =
 	"                        alignment, hot/cold, median, p10, p90, unit, ratio to\n"
 	"                        glibc, bytes per unit\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
+	"  --stub                instead: what the exported names' one jump adds to a\n"
+	"                        call (memcpy against the variant its slot jumps to)\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the one next to this program or\n"
 	"installed; the distributions $MEMSHIM_DISTRIBUTIONS, else likewise.\n";
 
@@ -57,7 +59,7 @@ static const char bench_help[] =
 #define MAX_RESULTS 4096
 
 struct options {
-	bool quick;
+	bool quick, stub;
 	unsigned functions; /* bit per enum base_function */
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;
@@ -155,10 +157,11 @@ static int apply_option(const char *name, const char *value, struct options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_VALUE };
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_VALUE };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
+	{ "stub", no_argument, NULL, BENCH_STUB },
 	{ "functions", required_argument, NULL, BENCH_VALUE },
 	{ "cases", required_argument, NULL, BENCH_VALUE },
 	{ "sizes", required_argument, NULL, BENCH_VALUE },
@@ -173,8 +176,8 @@ static const struct option bench_options[] = {
 static int apply_any_option(void *context, int id, const char *name, const char *value)
 {
 	struct options *o = context;
-	if (id == BENCH_QUICK) {
-		o->quick = true;
+	if (id == BENCH_QUICK || id == BENCH_STUB) {
+		*(id == BENCH_QUICK ? &o->quick : &o->stub) = true;
 		return 0;
 	}
 	if (*value == '\0')
@@ -257,15 +260,20 @@ static int check_variant_list(const char *list, const char *(*name_of)(unsigned)
 
 /* Fills variants[] from the library: the listed ones (all if none) that can
  * run here, and glibc's, the baseline, in any case.  Exit status on failure. */
-static int load_variants(const char *list, struct bench_variant *variants, unsigned *count, unsigned *glibc)
+static void *open_library(void)
 {
 	const char *path = cli_library_path();
 	void *library = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-	if (!library) {
-		if (path)
-			fprintf(stderr, "memshim bench: cannot load %s: %s\n", path, dlerror());
+	if (!library && path)
+		fprintf(stderr, "memshim bench: cannot load %s: %s\n", path, dlerror());
+	return library;
+}
+
+static int load_variants(const char *list, struct bench_variant *variants, unsigned *count, unsigned *glibc)
+{
+	void *library = open_library();
+	if (!library)
 		return 1;
-	}
 	const char *(*name_of)(unsigned) = (const char *(*)(unsigned))must_find(library, "memshim_variant_name");
 	int (*usable)(unsigned) = (int (*)(unsigned))must_find(library, "memshim_variant_usable");
 	if (!name_of || !usable)
@@ -591,6 +599,10 @@ int cmd_bench(int argc, char **argv)
 		return 0;
 	struct options o;
 	int rc = parse_options(argc, argv, &o);
+	if (!rc && o.stub) {
+		void *library = open_library();
+		return library ? bench_stub(library, o.rounds) : 1;
+	}
 	struct distributions d = { .count = 0 };
 	if (!rc && o.distribution_count)
 		rc = load_explicit(&o, &d);

@@ -78,6 +78,9 @@ struct bench_result {
 /* The subcommand (bench.c). */
 int cmd_bench(int argc, char **argv);
 
+/* memshim bench --stub, on the loaded library (tools/bench_stub.c): exit status. */
+int bench_stub(void *library, unsigned rounds);
+
 /* bench_measure.c */
 /* The span cold calls are spread over: twice the last-level cache, at most
  * BENCH_COLD_SPAN_MAX.  Cold data is flushed from the caches, not pushed out
