@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static const char merge_help[] =
-	"usage: memshim merge -o OUT FILE|DIR...\n"
+	"usage: memshim merge -o|--output OUT FILE|DIR...\n"
 	"Adds up histogram dumps (a directory stands for every dump in it) into one\n"
 	"dump, OUT, with one section per program, which memshim report and tune read\n"
 	"like the dumps it adds up.  OUT is written to OUT.tmp, then renamed; it may\n"
@@ -97,9 +97,11 @@ int cmd_merge(int argc, char **argv)
 		return 0;
 	const char *out = NULL;
 	int i = 1;
-	if (i + 1 < argc && strcmp(argv[i], "-o") == 0) {
+	if (i + 1 < argc && (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0)) {
 		out = argv[i + 1];
 		i += 2;
+	} else if (i < argc && strncmp(argv[i], "--output=", 9) == 0) {
+		out = argv[i++] + 9;
 	}
 	if (i < argc && strcmp(argv[i], "--") == 0)
 		i++;
@@ -116,13 +118,13 @@ int cmd_merge(int argc, char **argv)
 /* ---- record ---- */
 
 static const char record_help[] =
-	"usage: memshim record [-o DIR] [--keep] [--profile[=HZ]] [RUN OPTIONS] -- COMMAND [ARGS...]\n"
+	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [RUN OPTIONS] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND as memshim run does, recording it and every process it starts\n"
 	"(MEMSHIM_HIST=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
 	"prints the report, and exits with COMMAND's exit status.  A process that\n"
 	"cannot write its dump says so in DIR/problems too (MEMSHIM_PROBLEMS_FD), and\n"
 	"the report ends with those lines.\n"
-	"  -o DIR           where the dumps go (default memshim-record); it must not\n"
+	"  -o, --output DIR where the dumps go (default memshim-record); it must not\n"
 	"                   hold a recording already\n"
 	"  --keep           keep the dump of each process in DIR/processes\n"
 	"  --profile[=HZ]   MEMSHIM_PROFILE: also measure the share of CPU time in each\n"
@@ -140,8 +142,10 @@ static int parse_record(int argc, char **argv, struct record_options *o)
 	*o = (struct record_options){ .dir = "memshim-record" };
 	int i = 1;
 	for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+		if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
 			o->dir = argv[++i];
+		else if (strncmp(argv[i], "--output=", 9) == 0)
+			o->dir = argv[i] + 9;
 		else if (strcmp(argv[i], "--keep") == 0)
 			o->keep = true;
 		else if (strcmp(argv[i], "--profile") == 0)
