@@ -44,7 +44,7 @@ expect_eq "no problems, no problems file" "$(ls recq)" "merged"
 "$tool" record --output=reco -- "$program" calls 2 >/dev/null 2>&1
 expect_eq "record --output=DIR" "$?:$(ls reco)" "0:merged"
 "$tool" merge --output "$scratch/mo" reco >/dev/null 2>&1
-expect_eq "merge --output OUT" "$?:$(head -c 17 "$scratch/mo")" "0:memshim-histogra"
+expect_eq "merge --output OUT" "$?:$(head -c 17 "$scratch/mo")" "0:memshim-histogram"
 
 # merge of N dumps = report of N dumps (JSON, but for the number of files)
 strip() { sed 's/"files": [0-9]*, //' "$1"; }
