@@ -98,21 +98,22 @@ static void read_profile_rate(struct config *c)
 		c->profile_hz = (unsigned)n;
 }
 
-/* MEMSHIM_PROBLEMS_FD: a descriptor open for appending, where a recording
- * parent (memshim record) collects the dump problems of its processes. */
-static void read_problems_fd(struct config *c)
+/* A whole number from min to max in variable `name`, into *out; false,
+ * leaving *out, when it is unset or bad (said once: what is wrong with it,
+ * and `instead`, what is used instead). */
+static bool read_count(const char *name, unsigned long long min, unsigned long long max,
+                       const char *problem, const char *instead, unsigned long long *out)
 {
-	const char *value = early_getenv("MEMSHIM_PROBLEMS_FD");
+	const char *value = early_getenv(name);
 	unsigned long long n;
-	c->problems_fd = -1;
 	if (!value)
-		return;
-	if (parse_count(value, 0, PROBLEMS_FD_MAX, &n))
-		warn_bad_value("MEMSHIM_PROBLEMS_FD", value,
-		               "is not a file descriptor number from 0 to " TEXT_OF(PROBLEMS_FD_MAX),
-		               "dump problems go to stderr only", 0);
-	else
-		c->problems_fd = (int)n;
+		return false;
+	if (parse_count(value, min, max, &n)) {
+		warn_bad_value(name, value, problem, instead, 0);
+		return false;
+	}
+	*out = n;
+	return true;
 }
 
 void config_read_recording(struct config *c)
@@ -120,15 +121,15 @@ void config_read_recording(struct config *c)
 	unsigned long long n;
 	const char *value;
 	read_hist_path(c);
-	read_problems_fd(c);
-	if ((value = early_getenv("MEMSHIM_HIST_INTERVAL"))) {
-		if (parse_count(value, 1, HIST_INTERVAL_MAX, &n))
-			warn_bad_value("MEMSHIM_HIST_INTERVAL", value,
-			               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
-			               "no interval dumps", 0);
-		else
-			c->hist_interval = (unsigned)n;
-	}
+	/* MEMSHIM_PROBLEMS_FD: a descriptor open for appending, where a recording
+	 * parent (memshim record) collects the dump problems of its processes */
+	c->problems_fd = read_count("MEMSHIM_PROBLEMS_FD", 0, PROBLEMS_FD_MAX,
+	                            "is not a file descriptor number from 0 to " TEXT_OF(PROBLEMS_FD_MAX),
+	                            "dump problems go to stderr only", &n) ? (int)n : -1;
+	if (read_count("MEMSHIM_HIST_INTERVAL", 1, HIST_INTERVAL_MAX,
+	               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
+	               "no interval dumps", &n))
+		c->hist_interval = (unsigned)n;
 	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL"))) {
 		c->hist_signal = signal_named(value);
 		if (!c->hist_signal)
@@ -136,14 +137,10 @@ void config_read_recording(struct config *c)
 			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ...)",
 			               "no signal dumps", 0);
 	}
-	if ((value = early_getenv("MEMSHIM_CALLSITES"))) {
-		if (parse_count(value, 1, CALLSITES_MAX, &n))
-			warn_bad_value("MEMSHIM_CALLSITES", value,
-			               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
-			               "no call sites", 0);
-		else
-			c->callsite_every = (unsigned)n;
-	}
+	if (read_count("MEMSHIM_CALLSITES", 1, CALLSITES_MAX,
+	               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
+	               "no call sites", &n))
+		c->callsite_every = (unsigned)n;
 	read_profile_rate(c);
 	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz)) {
 		struct line l;

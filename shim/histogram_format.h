@@ -114,9 +114,19 @@ bool hist_write_merged(int fd, const struct dump *d);
 
 /* ---- reading: for the tools ---- */
 
-struct dump_callsite {
+/* A call site: of sampled calls (MEMSHIM_CALLSITES; calls and their bytes,
+ * up to three frames) or of profile samples (the caller; samples and the
+ * CPU ns they stand for).  The two are kept, merged and sorted alike, so
+ * they are one type; count and amount name either pair where the code
+ * serves both. */
+struct dump_site {
 	enum base_function fn;
-	uint64_t calls, bytes;
+	union {
+		uint64_t count, calls, samples;
+	};
+	union {
+		uint64_t amount, bytes, ns;
+	};
 	char *frames; /* the frames, space-separated */
 };
 
@@ -129,12 +139,6 @@ struct dump_profile {
 	/* the counters by function and bucket come last: merged as one run of uint64_t */
 	uint64_t fn_samples[FN_COUNT], fn_ns[FN_COUNT];
 	uint64_t bucket_samples[FN_COUNT][HIST_BUCKETS], bucket_ns[FN_COUNT][HIST_BUCKETS];
-};
-
-struct dump_cpu_site {
-	enum base_function fn;
-	uint64_t samples, ns;
-	char *frame;
 };
 
 /* One program's part of the dumps read: everything, summed over its processes. */
@@ -152,10 +156,10 @@ struct dump {
 	size_t program_count;
 	char variant[FN_COUNT][32];    /* from the last file; "mixed" if files disagree */
 	uint64_t erms_threshold, stosb_threshold;
-	struct dump_callsite *callsites;
+	struct dump_site *callsites;
 	size_t callsite_count;
 	struct dump_profile profile;
-	struct dump_cpu_site *cpu_sites; /* not merged: one entry per file and caller */
+	struct dump_site *cpu_sites; /* not merged: one entry per file and caller */
 	size_t cpu_site_count;
 };
 

@@ -14,24 +14,47 @@ void hist_dump_init(struct dump *d)
 	memset(d, 0, sizeof *d);
 }
 
-/* Frees the text of each entry, not the array. */
-static void free_callsites(struct dump_callsite *c, size_t count)
+/* Frees the text of each site, not the array. */
+static void free_sites(struct dump_site *c, size_t count)
 {
 	for (size_t i = 0; i < count; i++)
 		free(c[i].frames);
 }
 
-static void free_cpu_sites(struct dump_cpu_site *c, size_t count)
+/* Room for `extra` more sites in *sites, which holds `have`. */
+static bool reserve_sites(struct dump_site **sites, size_t have, size_t extra)
 {
-	for (size_t i = 0; i < count; i++)
-		free(c[i].frame);
+	if (!extra)
+		return true; /* *sites may be NULL: nothing to grow */
+	struct dump_site *grown = realloc(*sites, (have + extra) * sizeof *grown);
+	if (!grown)
+		return false;
+	*sites = grown;
+	return true;
+}
+
+/* Puts a site with a copy of `frames` at (*sites)[*have], already reserved. */
+static bool store_site(struct dump_site *sites, size_t *have, enum base_function fn, uint64_t count,
+                       uint64_t amount, const char *frames)
+{
+	char *copy = strdup(frames);
+	if (!copy)
+		return false;
+	sites[(*have)++] = (struct dump_site){ .fn = fn, .count = count, .amount = amount, .frames = copy };
+	return true;
+}
+
+static bool add_site(struct dump_site **sites, size_t *have, enum base_function fn, uint64_t count,
+                     uint64_t amount, const char *frames)
+{
+	return reserve_sites(sites, *have, 1) && store_site(*sites, have, fn, count, amount, frames);
 }
 
 void hist_dump_free(struct dump *d)
 {
-	free_callsites(d->callsites, d->callsite_count);
+	free_sites(d->callsites, d->callsite_count);
 	free(d->callsites);
-	free_cpu_sites(d->cpu_sites, d->cpu_site_count);
+	free_sites(d->cpu_sites, d->cpu_site_count);
 	free(d->cpu_sites);
 	for (size_t i = 0; i < d->program_count; i++) {
 		hist_dump_free(d->programs[i].d);
@@ -145,12 +168,8 @@ static const char *read_callsite(struct reading *r, const char *rest)
 	uint64_t bytes = *end == ' ' ? strtoull(end + 1, &end, 10) : 0;
 	if (errno || *end != ' ' || end[1] == '\0')
 		return "callsite needs calls, bytes and frames";
-	struct dump_callsite *grown = realloc(r->sec.callsites, (r->sec.callsite_count + 1) * sizeof *grown);
-	if (!grown)
-		return "out of memory";
-	r->sec.callsites = grown;
-	grown[r->sec.callsite_count++] = (struct dump_callsite){ (enum base_function)fn, calls, bytes, strdup(end + 1) };
-	return NULL;
+	return add_site(&r->sec.callsites, &r->sec.callsite_count, (enum base_function)fn, calls, bytes, end + 1)
+	               ? NULL : "out of memory";
 }
 
 static const char *read_profile(struct reading *r, const char *rest)
@@ -203,12 +222,8 @@ static const char *read_cpu_site(struct reading *r, const char *rest)
 		return "cpu_site needs samples, ns and one frame";
 	if (!r->profile_seen || v[0] > r->sec.profile.samples)
 		return "cpu_site without a profile, or with more samples than it";
-	struct dump_cpu_site *grown = realloc(r->sec.cpu_sites, (r->sec.cpu_site_count + 1) * sizeof *grown);
-	if (!grown)
-		return "out of memory";
-	r->sec.cpu_sites = grown;
-	grown[r->sec.cpu_site_count++] = (struct dump_cpu_site){ (enum base_function)fn, v[0], v[1], strdup(frame + 1) };
-	return NULL;
+	return add_site(&r->sec.cpu_sites, &r->sec.cpu_site_count, (enum base_function)fn, v[0], v[1], frame + 1)
+	               ? NULL : "out of memory";
 }
 
 /* Records that only make sense after a "function" line. */
@@ -422,35 +437,13 @@ static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
 }
 
 /* Appends copies of `count` call sites (their text duplicated); false if out of memory. */
-static bool append_callsites(struct dump *d, const struct dump_callsite *c, size_t count)
+static bool append_sites(struct dump_site **sites, size_t *have, const struct dump_site *c, size_t count)
 {
-	struct dump_callsite *grown = count ? realloc(d->callsites, (d->callsite_count + count) * sizeof *grown)
-	                                    : d->callsites;
-	if (count && !grown)
+	if (!reserve_sites(sites, *have, count))
 		return false;
-	d->callsites = grown;
-	for (size_t i = 0; i < count; i++) {
-		char *frames = strdup(c[i].frames);
-		if (!frames)
+	for (size_t i = 0; i < count; i++)
+		if (!store_site(*sites, have, c[i].fn, c[i].count, c[i].amount, c[i].frames))
 			return false;
-		grown[d->callsite_count++] = (struct dump_callsite){ c[i].fn, c[i].calls, c[i].bytes, frames };
-	}
-	return true;
-}
-
-static bool append_cpu_sites(struct dump *d, const struct dump_cpu_site *c, size_t count)
-{
-	struct dump_cpu_site *grown = count ? realloc(d->cpu_sites, (d->cpu_site_count + count) * sizeof *grown)
-	                                    : d->cpu_sites;
-	if (count && !grown)
-		return false;
-	d->cpu_sites = grown;
-	for (size_t i = 0; i < count; i++) {
-		char *frame = strdup(c[i].frame);
-		if (!frame)
-			return false;
-		grown[d->cpu_site_count++] = (struct dump_cpu_site){ c[i].fn, c[i].samples, c[i].ns, frame };
-	}
 	return true;
 }
 
@@ -473,8 +466,8 @@ static bool merge_counts(struct dump *to, const struct dump *from)
 	merge_profile(&to->profile, &from->profile);
 	to->processes += from->processes;
 	to->files += from->files;
-	return append_callsites(to, from->callsites, from->callsite_count) &&
-	       append_cpu_sites(to, from->cpu_sites, from->cpu_site_count);
+	return append_sites(&to->callsites, &to->callsite_count, from->callsites, from->callsite_count) &&
+	       append_sites(&to->cpu_sites, &to->cpu_site_count, from->cpu_sites, from->cpu_site_count);
 }
 
 /* The entry of program `name` in d, made if new; NULL if out of memory. */

@@ -280,7 +280,7 @@ static void write_section(struct writer *w, const char *program, const struct du
 		put_record(w, "sections", 1, (uint64_t[]){ sections });
 	write_histogram(w, &d->hist);
 	for (size_t i = 0; i < d->callsite_count; i++) {
-		const struct dump_callsite *c = &d->callsites[i];
+		const struct dump_site *c = &d->callsites[i];
 		write_callsite(w, c->fn, c->calls, c->bytes, 0, NULL);
 		w->len--; /* the frames as read: words already, one space apart */
 		put_char(w, ' ');
@@ -290,7 +290,7 @@ static void write_section(struct writer *w, const char *program, const struct du
 	if (d->profile.processes)
 		write_merged_profile(w, &d->profile);
 	for (size_t i = 0; i < d->cpu_site_count; i++)
-		write_cpu_site(w, d->cpu_sites[i].fn, d->cpu_sites[i].samples, d->cpu_sites[i].ns, d->cpu_sites[i].frame);
+		write_cpu_site(w, d->cpu_sites[i].fn, d->cpu_sites[i].samples, d->cpu_sites[i].ns, d->cpu_sites[i].frames);
 	put(w, "end\n");
 }
 

@@ -119,57 +119,35 @@ int dump_load(const char *command, char *const *args, size_t n, struct dump *d)
 	return (int)bad;
 }
 
-static int callsite_order(const void *a, const void *b)
+/* Sites with the same function and frames are one site. */
+static int site_order(const void *a, const void *b)
 {
-	const struct dump_callsite *x = a, *y = b;
+	const struct dump_site *x = a, *y = b;
 	return x->fn != y->fn ? (x->fn < y->fn ? -1 : 1) : strcmp(x->frames, y->frames);
 }
 
-static int cpu_site_order(const void *a, const void *b)
-{
-	const struct dump_cpu_site *x = a, *y = b;
-	return x->fn != y->fn ? (x->fn < y->fn ? -1 : 1) : strcmp(x->frame, y->frame);
-}
-
 /* Sorting first keeps this n log n: a fleet of dumps holds many sites. */
-static void merge_callsites(struct dump *d)
+static void merge_sites(struct dump_site *sites, size_t *count)
 {
-	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, callsite_order);
+	qsort(sites, *count, sizeof *sites, site_order);
 	size_t kept = 0;
-	for (size_t i = 0; i < d->callsite_count; i++) {
-		struct dump_callsite *c = &d->callsites[i];
-		if (kept && callsite_order(&d->callsites[kept - 1], c) == 0) {
-			d->callsites[kept - 1].calls += c->calls;
-			d->callsites[kept - 1].bytes += c->bytes;
+	for (size_t i = 0; i < *count; i++) {
+		struct dump_site *c = &sites[i];
+		if (kept && site_order(&sites[kept - 1], c) == 0) {
+			sites[kept - 1].count += c->count;
+			sites[kept - 1].amount += c->amount;
 			free(c->frames);
 		} else {
-			d->callsites[kept++] = *c;
+			sites[kept++] = *c;
 		}
 	}
-	d->callsite_count = kept;
-}
-
-static void merge_cpu_sites(struct dump *d)
-{
-	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, cpu_site_order);
-	size_t kept = 0;
-	for (size_t i = 0; i < d->cpu_site_count; i++) {
-		struct dump_cpu_site *c = &d->cpu_sites[i];
-		if (kept && cpu_site_order(&d->cpu_sites[kept - 1], c) == 0) {
-			d->cpu_sites[kept - 1].samples += c->samples;
-			d->cpu_sites[kept - 1].ns += c->ns;
-			free(c->frame);
-		} else {
-			d->cpu_sites[kept++] = *c;
-		}
-	}
-	d->cpu_site_count = kept;
+	*count = kept;
 }
 
 void dump_merge_sites(struct dump *d)
 {
-	merge_callsites(d);
-	merge_cpu_sites(d);
+	merge_sites(d->callsites, &d->callsite_count);
+	merge_sites(d->cpu_sites, &d->cpu_site_count);
 	for (size_t i = 0; i < d->program_count; i++)
 		dump_merge_sites(d->programs[i].d);
 }

@@ -269,12 +269,13 @@ static void print_function(const struct dump *d, int fn)
 
 /* ---- call sites ---- */
 
-/* Call sites: the same frames seen in several files are one site. */
-static int by_bytes(const void *a, const void *b)
+/* Call sites, the largest amount (bytes, or CPU ns) first, then by function
+ * and frames so that the order is the same on every run. */
+static int by_amount(const void *a, const void *b)
 {
-	const struct dump_callsite *x = a, *y = b;
-	if (x->bytes != y->bytes)
-		return x->bytes < y->bytes ? 1 : -1;
+	const struct dump_site *x = a, *y = b;
+	if (x->amount != y->amount)
+		return x->amount < y->amount ? 1 : -1;
 	if (x->fn != y->fn)
 		return x->fn < y->fn ? -1 : 1;
 	return strcmp(x->frames, y->frames);
@@ -282,18 +283,8 @@ static int by_bytes(const void *a, const void *b)
 
 static int by_calls(const void *a, const void *b)
 {
-	const struct dump_callsite *x = a, *y = b;
-	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : by_bytes(a, b);
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct dump_cpu_site *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? 1 : -1;
-	if (x->fn != y->fn)
-		return x->fn < y->fn ? -1 : 1;
-	return strcmp(x->frame, y->frame);
+	const struct dump_site *x = a, *y = b;
+	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : by_amount(a, b);
 }
 
 /* The frames of a call site, space-separated in the dump, one by one. */
@@ -328,7 +319,7 @@ static void print_callsites(struct dump *d, unsigned top)
 		calls += d->callsites[i].calls;
 		bytes += d->callsites[i].bytes;
 	}
-	int (*order[2])(const void *, const void *) = { by_bytes, by_calls };
+	int (*order[2])(const void *, const void *) = { by_amount, by_calls };
 	const char *title[2] = { "bytes", "calls" };
 	for (int o = 0; o < 2; o++) {
 		qsort(d->callsites, d->callsite_count, sizeof *d->callsites, order[o]);
@@ -336,7 +327,7 @@ static void print_callsites(struct dump *d, unsigned top)
 		       "  bytes%%  calls%%      calls      bytes  mean size  function\n",
 		       title[o], calls);
 		for (size_t i = 0; i < d->callsite_count && i < top; i++) {
-			const struct dump_callsite *c = &d->callsites[i];
+			const struct dump_site *c = &d->callsites[i];
 			char mean[32], all[32];
 			printf("  %5.1f%%  %5.1f%%  %9" PRIu64 "  %9s  %9s  %-7s  ", share(c->bytes, bytes), share(c->calls, calls),
 			       c->calls, human_size(c->bytes, all, sizeof all),
@@ -344,7 +335,7 @@ static void print_callsites(struct dump *d, unsigned top)
 			print_site_frames(c->frames);
 		}
 	}
-	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_bytes);
+	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
 }
 
 static void print_cpu_sites(const struct dump *d, unsigned top)
@@ -353,14 +344,14 @@ static void print_cpu_sites(const struct dump *d, unsigned top)
 		return;
 	printf("\ntop call sites by time (the caller of the function in progress when sampled)\n");
 	for (size_t i = 0; i < d->cpu_site_count && i < top; i++) {
-		const struct dump_cpu_site *c = &d->cpu_sites[i];
+		const struct dump_site *c = &d->cpu_sites[i];
 		struct cpu_share t;
 		char readable[1200];
 		if (!profile_share(&d->profile, c->samples, c->ns, &t))
 			continue;
 		printf("  %-7s ", base_function_names[c->fn]);
 		print_share(&t);
-		printf("  %s\n", frame_readable(c->frame, readable, sizeof readable));
+		printf("  %s\n", frame_readable(c->frames, readable, sizeof readable));
 	}
 }
 
@@ -377,7 +368,7 @@ static void print_folded_name(const char *frame)
 static void print_folded(const struct dump *d)
 {
 	for (size_t i = 0; i < d->callsite_count; i++) {
-		const struct dump_callsite *c = &d->callsites[i];
+		const struct dump_site *c = &d->callsites[i];
 		char raw[8][1024];
 		const char *frames = c->frames;
 		int n = 0;
@@ -450,7 +441,7 @@ static void json_callsites(const struct dump *d)
 {
 	printf(",\n \"callsites\": [");
 	for (size_t i = 0; i < d->callsite_count; i++) {
-		const struct dump_callsite *c = &d->callsites[i];
+		const struct dump_site *c = &d->callsites[i];
 		printf("%s\n  {\"function\": \"%s\", \"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"mean_size\": %.6g,"
 		       " \"frames\": [",
 		       i ? "," : "", base_function_names[c->fn], c->calls, c->bytes,
@@ -465,12 +456,12 @@ static void json_callsites(const struct dump *d)
 	}
 	printf("],\n \"cpu_sites\": [");
 	for (size_t i = 0; i < d->cpu_site_count; i++) {
-		const struct dump_cpu_site *c = &d->cpu_sites[i];
+		const struct dump_site *c = &d->cpu_sites[i];
 		printf("%s\n  {\"function\": \"%s\", \"samples\": %" PRIu64, i ? "," : "", base_function_names[c->fn],
 		       c->samples);
 		json_share(&d->profile, c->samples, c->ns);
 		printf(", \"frame\": ");
-		json_frame(c->frame);
+		json_frame(c->frames);
 		printf("}");
 	}
 	printf("]");
@@ -704,8 +695,8 @@ int cmd_report(int argc, char **argv)
 	int bad = dump_load("report", argv + o.first_file, (size_t)(argc - o.first_file), d);
 	int status = bad ? 1 : 0;
 	dump_merge_sites(d);
-	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_bytes);
-	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_time);
+	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
+	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_amount);
 	if (d->files == 0) {
 		fprintf(stderr, "memshim report: no readable dump\n");
 		status = 1;
