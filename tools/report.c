@@ -145,29 +145,38 @@ static void print_percentiles(const struct function_histogram *f)
 	printf("\n");
 }
 
+/* A function's calls, bytes, profile samples and CPU ns, by size class. */
+struct class_sums {
+	uint64_t calls[16], bytes[16], samples[16], ns[16];
+};
+
+static void sum_classes(const struct dump *d, int fn, struct class_sums *s)
+{
+	sum_by_class(d->hist.fn[fn].calls, s->calls);
+	sum_by_class(d->hist.fn[fn].bytes, s->bytes);
+	sum_by_class(d->profile.bucket_samples[fn], s->samples);
+	sum_by_class(d->profile.bucket_ns[fn], s->ns);
+}
+
 static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t bytes)
 {
-	const struct function_histogram *f = &d->hist.fn[fn];
 	const struct dump_profile *p = &d->profile;
-	uint64_t cc[16], cb[16], cs[16], cn[16];
-	sum_by_class(f->calls, cc);
-	sum_by_class(f->bytes, cb);
-	sum_by_class(p->bucket_samples[fn], cs);
-	sum_by_class(p->bucket_ns[fn], cn);
+	struct class_sums sums;
+	sum_classes(d, fn, &sums);
 	bool timed = p->processes > 0;
 	printf("  size class      calls%%  bytes%%%s  calls%%                bytes%%\n",
 	       timed ? "  cpu%      ms" : "");
 	for (unsigned c = 0; c < size_class_count; c++) {
 		struct cpu_share t;
-		if (!cc[c] && !cs[c])
+		if (!sums.calls[c] && !sums.samples[c])
 			continue;
-		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(cc[c], calls), share(cb[c], bytes));
-		if (timed && profile_share(p, cs[c], cn[c], &t))
+		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
+		if (timed && profile_share(p, sums.samples[c], sums.ns[c], &t))
 			printf(" %5.1f%% %7.2f", 100 * t.share, ms(t.ns));
 		printf("  ");
-		bar(share(cc[c], calls), 20);
+		bar(share(sums.calls[c], calls), 20);
 		printf("  ");
-		bar(share(cb[c], bytes), 20);
+		bar(share(sums.bytes[c], bytes), 20);
 		printf("\n");
 	}
 }
@@ -489,19 +498,15 @@ static void json_programs(const struct dump *d)
 
 static void json_classes(const struct dump *d, int fn)
 {
-	const struct function_histogram *f = &d->hist.fn[fn];
 	const struct dump_profile *p = &d->profile;
-	uint64_t cc[16], cb[16], cs[16], cn[16];
-	sum_by_class(f->calls, cc);
-	sum_by_class(f->bytes, cb);
-	sum_by_class(p->bucket_samples[fn], cs);
-	sum_by_class(p->bucket_ns[fn], cn);
+	struct class_sums sums;
+	sum_classes(d, fn, &sums);
 	printf(",\n    \"size_classes\": [");
 	for (unsigned c = 0; c < size_class_count; c++) {
 		printf("%s{\"name\": \"%s\", \"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
 		       ", \"bytes\": %" PRIu64 ", \"samples\": %" PRIu64,
-		       c ? ", " : "", size_classes[c].name, size_classes[c].lo, size_classes[c].hi, cc[c], cb[c], cs[c]);
-		json_share(p, cs[c], cn[c]);
+		       c ? ", " : "", size_classes[c].name, size_classes[c].lo, size_classes[c].hi, sums.calls[c], sums.bytes[c], sums.samples[c]);
+		json_share(p, sums.samples[c], sums.ns[c]);
 		printf("}");
 	}
 	printf("]");
