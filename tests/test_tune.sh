@@ -42,10 +42,12 @@ expect_match "no profile: the check says it has no measurement" "$(cat "$scratch
 # tune checks itself against a profile: hand-made dumps of CALLS memcpy
 # calls of 100 B under glibc, NS ns of them measured in SAMPLES samples
 # (1000 Hz), in a program of 20 s of CPU time.
-profiled() { # NAME CALLS SAMPLES NS
+profiled() { # NAME CALLS SAMPLES NS [SIZE LO HI: the calls' size and bucket; 100 B]
+	size=${5:-100} lo=${6:-96} hi=${7:-104}
 	printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" \
-		"function memcpy" "bucket 96 104 $2 $(($2 * 100))" "profile 1000 20000 20000000000 20000000000 20000000000 0" \
-		"function memcpy" "cpu 96 104 $3 $4" "end" >"$scratch/$1.hist"
+		"function memcpy" "bucket $lo $hi $2 $(($2 * size))" \
+		"profile 1000 20000 20000000000 20000000000 20000000000 0" \
+		"function memcpy" "cpu $lo $hi $3 $4" "end" >"$scratch/$1.hist"
 	tune --calibration "$cal" "$scratch/$1.hist"
 }
 profiled above 1000000 15000 15000000000
@@ -65,6 +67,11 @@ predicted=$(sed -n 's/^  memcpy (glibc): predicted \([0-9.]*\) \([a-z]*\) .*/\1 
 	awk '{ print int($1 * ($2 == "s" ? 1e9 : $2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : 1)) }')
 profiled agree 100000000 $((predicted / 1000000)) "$predicted"
 expect_match "measured at the prediction: they agree" "$(cat "$scratch/out")" '^    they agree within the ranges$'
+# Copies of 4 KiB measured far below: their curves hold the read-back.
+profiled below_large 10000000 2 2000000 4096 4096 4608
+expect_match "measured far below for 4 KiB copies: said" "$(cat "$scratch/out")" 'they disagree: measured is 0\.[0-9]+x the prediction'
+expect_match "measured far below for 4 KiB copies: the read-back is the reason" "$(cat "$scratch/out")" \
+	'most of the predicted time is in copies of 512 B or more, whose curves hold a read of the'
 
 # The library reads the calibration file's thresholds; the environment wins.
 movsb=$(awk '$1 == "auto_movsb" { print $2 }' "$cal")

@@ -534,13 +534,31 @@ static void print_no_fn_time(const struct ab *a, unsigned i)
 		       a->settings[i].profile_note);
 }
 
+static bool unresolved(const struct ab *a, unsigned i, unsigned base, enum measure m)
+{
+	struct paired_ratio r;
+	return i != base && compare(a, i, base, m, &r) && paired_judge(&r).kind == PAIRED_UNRESOLVED;
+}
+
+/* Whether any verdict print_verdicts gives says "no difference resolvable". */
+static bool any_unresolved(const struct ab *a)
+{
+	int fn_base = fn_baseline(a);
+	for (unsigned i = 0; i < a->count; i++)
+		if (unresolved(a, i, 0, M_WALL) || unresolved(a, i, 0, M_CPU) ||
+		    (a->profile && fn_base >= 0 && unresolved(a, i, (unsigned)fn_base, M_FN)))
+			return true;
+	return false;
+}
+
 static void print_verdicts(const struct ab *a)
 {
 	int fn_base = fn_baseline(a);
 	printf("\nVerdicts against %s, run by run: each run over the same round's run of it; the\n"
-	       "geometric mean of those ratios and its %.4g%% interval (Student t on their logarithms%s).\n"
-	       "Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n",
+	       "geometric mean of those ratios and its %.4g%% interval (Student t on their logarithms%s).\n",
 	       a->settings[0].label, 100 * a->level, a->auto_runs ? "; the\nlooks of --runs auto keep 5% in all" : "");
+	if (any_unresolved(a))
+		printf("Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n");
 	if (a->profile && fn_base > 0)
 		printf("In-function times against %s, the first setting run under the library\n",
 		       a->settings[fn_base].label);

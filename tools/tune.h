@@ -28,6 +28,10 @@
 #ifndef MEMSHIM_TUNE_H
 #define MEMSHIM_TUNE_H
 
+/* From this size on a threshold can apply (beyond 8 vectors of the widest),
+ * and the curves' costs include reading the destination back. */
+#define TUNE_READ_BACK_FROM (8 * 64)
+
 #include "dispatch/calibration.h"
 #include "dispatch/config.h"
 #include "dispatch/variants.h"

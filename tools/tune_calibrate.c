@@ -67,10 +67,6 @@ static void make_grid(struct grid *g, enum calibration_level level)
 		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, p >= 22);
 }
 
-/* From this size on a threshold can apply (beyond 8 vectors of the widest):
- * costs include reading the destination back. */
-#define THRESHOLD_SIZES_FROM (8 * 64)
-
 static bool is_vector(const char *name)
 {
 	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0 ||
@@ -121,7 +117,7 @@ static void measure_point(struct calibration *c, const struct bench_settings *s,
 	progress_step(bar, detail);
 	struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .cold = g->cold[p], .lo = g->lo[p],
 				 .hi = g->hi[p], .src_offset = -1, .dst_offset = -1,
-				 .read_back = g->lo[p] >= THRESHOLD_SIZES_FROM };
+				 .read_back = g->lo[p] >= TUNE_READ_BACK_FROM };
 	struct bench_result r;
 	bench_measure(s, &bc, &r);
 	for (unsigned v = 0; v < s->variant_count; v++) {

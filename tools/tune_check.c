@@ -24,6 +24,11 @@ static const char reason_above[] =
 	"the data was probably cold: the model assumes buffers in the cache, and a copy from or to\n"
 	"    memory not touched lately, or a first touch of new pages (their faults count inside the\n"
 	"    function), costs more; the measured time also holds memshim's recording of each call";
+static const char reason_read_back[] =
+	"most of the predicted time is in copies of 512 B or more, whose curves hold a read of the\n"
+	"    destination after each copy (so that thresholds weigh what non-temporal stores cost the\n"
+	"    reader); that read happens after the function returns, so the time measured inside\n"
+	"    does not hold it";
 static const char reason_below[] =
 	"the sizes were probably predictable: the model's curves are for sizes drawn at random\n"
 	"    within each size class, so they price in branch mispredictions a program that repeats\n"
@@ -135,6 +140,29 @@ static bool predicted_ns(const struct calibration *c, const struct dump *d, enum
 	return out[0] >= 0 && out[1] >= 0;
 }
 
+/* The part of the prediction p0 that falls on sizes whose curves hold the
+ * read-back, as a fraction. */
+static double read_back_part(const struct calibration *c, const struct dump *d, enum base_function fn,
+			     const struct cm_workload *w, double p0)
+{
+	struct cm_workload large = { 0 };
+	for (unsigned b = 0; b < w->count; b++)
+		if (w->size[b] >= TUNE_READ_BACK_FROM)
+			cm_workload_add(&large, w->calls[b], w->calls[b] * w->size[b]);
+	double t[T_COUNT];
+	thresholds_that_ran(d, t);
+	double part = large.count ? tune_function_cost(c, fn, d->variant[fn], t, &large, CM_MEDIAN) : 0;
+	return p0 > 0 && part > 0 ? part * tune_ns_per_unit(c) / p0 : 0;
+}
+
+static const char *reason(const struct calibration *c, const struct dump *d, enum base_function fn,
+			  const struct cm_workload *w, bool above, double p0)
+{
+	if (above)
+		return reason_above;
+	return read_back_part(c, d, fn, w, p0) > 0.5 ? reason_read_back : reason_below;
+}
+
 static void check_function(const struct calibration *c, const struct dump *d, enum base_function fn,
 			   const struct cm_workload *w)
 {
@@ -156,7 +184,7 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 	       duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
 	if (m.low_ns > p[2] || m.high_ns < p[1])
 		printf("    they disagree: measured is %s the prediction, beyond both ranges:\n    %s\n",
-		       times(m.ns, p[0], t1, sizeof t1), m.low_ns > p[2] ? reason_above : reason_below);
+		       times(m.ns, p[0], t1, sizeof t1), reason(c, d, fn, w, m.low_ns > p[2], p[0]));
 	else
 		printf("    they agree within the ranges\n");
 }
