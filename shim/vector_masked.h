@@ -1,7 +1,6 @@
-/* Copies and fills below 64 bytes with one byte-masked load and store
- * (AVX-512BW, and BMI2 for the mask), for the width files that may use
- * them: no test of the size
- * at all.  Random sizes below 64 bytes are most calls (fleet distributions:
+/* Copies and fills below 64 bytes with byte-masked loads and stores
+ * (AVX-512BW and VL, and BMI2 for the mask), for the width files that may
+ * use them: no test of the size at all.  Random sizes below 64 bytes are most calls (fleet distributions:
  * 63% of memcpy calls are at most 16 bytes), and the size tests of the
  * halves-of-a-vector scheme mispredict on them.  Masked-off bytes are never
  * accessed, so nothing past either buffer can fault (tests/test_variants
@@ -31,15 +30,26 @@ static inline __mmask64 first_bytes(size_t n) { return _bzhi_u64(~0ull, n); }
  * about one call in 65. */
 static inline bool window_crosses_page(const byte *p) { return ((uintptr_t)p & 4095) > 4096 - 64; }
 
-/* 0..63 bytes; near a page end, the general-purpose-register pieces. */
+/* 0..63 bytes; near a page end, the general-purpose-register pieces.
+ * Two 32-byte halves rather than one 64-byte access: up to 32 bytes the
+ * upper half, wholly masked off, goes to the lower half's address, so it
+ * touches no line the copy does not need.  With the source out of the
+ * caches that took small copies on Zen 4 from 1.14-1.15x glibc's time to
+ * 1.09-1.10x, and from 0.63 to 0.645x in L1 (two calibrations each,
+ * BENCHMARKS.md section 6); four 16-byte quarters cost 1.33x cold, and a
+ * branch on the size, 0.88x in L1. */
 static inline void copy_masked(byte *d, const byte *s, size_t n)
 {
 	if (__builtin_expect(window_crosses_page(d) | window_crosses_page(s), 0)) {
 		copy_short(d, s, n);
 		return;
 	}
-	__m512i v = _mm512_maskz_loadu_epi8(first_bytes(n), s);
-	_mm512_mask_storeu_epi8(d, first_bytes(n), v);
+	__mmask64 m = first_bytes(n);
+	size_t upper = (n - 1) & 32;
+	__m256i lo = _mm256_maskz_loadu_epi8((__mmask32)m, s);
+	__m256i hi = _mm256_maskz_loadu_epi8((__mmask32)(m >> 32), s + upper);
+	_mm256_mask_storeu_epi8(d, (__mmask32)m, lo);
+	_mm256_mask_storeu_epi8(d + upper, (__mmask32)(m >> 32), hi);
 }
 
 static inline void set_masked(byte *d, int c, size_t n)

@@ -18,8 +18,8 @@
  *
  *   0 .. V-1      (small) a 16-byte head and tail pair from 16 bytes,
  *                 copy_upto16 in general-purpose registers below; or,
- *                 with shim/vector_masked.h, 0 .. 63 in one masked load
- *                 and store; or, with XMM_BELOW (the avx2_xmm variants),
+ *                 with shim/vector_masked.h, 0 .. 63 in two masked
+ *                 32-byte loads and stores, no test of the size; or, with XMM_BELOW (the avx2_xmm variants),
  *                 0 .. 63 in 16-byte blocks: a pair from 16, two pairs
  *                 from 33.  Tested first: most calls are this small.
  *   V .. 2V       one head and one tail vector, overlapping in the middle;
