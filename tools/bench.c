@@ -2,8 +2,9 @@
  * baseline, for memcpy, memmove and memset on this machine.
  *
  * The variants are called as memshim_<fn>_<variant> through pointers into
- * the dlopen'ed library, so each, glibc's too, costs one indirect call.  What
- * is timed is listed in bench_help; how, in bench_measure.c. */
+ * the dlopen'ed library, so each, glibc's too, costs one indirect call; so
+ * are a peer's (--peer: another library, such as AOCL-LibMem).  What is timed
+ * is listed in bench_help; how, in bench_measure.c. */
 #include "config.h"
 
 #include "dispatch/config.h"
@@ -15,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,12 @@ static const char bench_help[] =
 	"                        alignment, hot/cold, median, p10, p90, unit, ratio to\n"
 	"                        glibc, bytes per unit\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
+	"  --peer NAME=PATH[:PREFIX]\n"
+	"                        also time another library's PREFIXmemcpy, PREFIXmemmove\n"
+	"                        and PREFIXmemset (no PREFIX: memcpy, ...) as the column\n"
+	"                        NAME; a function it lacks is left out of that function's\n"
+	"                        cases.  PATH as dlopen(3) takes it (one with a ':' in it\n"
+	"                        needs a ':' at its end); may be repeated, up to 4 times\n"
 	"  --stub                instead: what the exported names' one jump adds to a\n"
 	"                        call (memcpy against the variant its slot jumps to)\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the one next to this program or\n"
@@ -57,6 +65,16 @@ static const char bench_help[] =
 #define MAX_DISTRIBUTIONS 16
 #define MAX_SIZES 128
 #define MAX_RESULTS 4096
+
+/* --peer NAME=PATH[:PREFIX] */
+#define PEER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+#define PEER_PREFIX_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+struct peer_spec {
+	char name[16];
+	char path[4096];
+	char prefix[64]; /* of the symbols: "__folly_" for __folly_memcpy */
+};
 
 struct options {
 	bool quick, stub;
@@ -69,6 +87,8 @@ struct options {
 	size_t sizes[MAX_SIZES];
 	unsigned size_count;
 	unsigned rounds;
+	struct peer_spec peers[BENCH_MAX_PEERS];
+	unsigned peer_count;
 };
 
 /* ---- arguments ---- */
@@ -134,6 +154,35 @@ static int parse_rounds(const char *value, struct options *o)
 	return 0;
 }
 
+/* NAME=PATH[:PREFIX]; the prefix follows the last ':', so that a path with a
+ * ':' in it can be given with an empty prefix after it. */
+static int parse_peer(const char *value, struct options *o)
+{
+	if (o->peer_count == BENCH_MAX_PEERS)
+		return usage_error("more than %d --peer libraries", BENCH_MAX_PEERS);
+	struct peer_spec *p = &o->peers[o->peer_count];
+	size_t name_len = strcspn(value, "=");
+	const char *path = value + name_len + (value[name_len] == '=');
+	const char *colon = strrchr(path, ':');
+	size_t path_len = colon ? (size_t)(colon - path) : strlen(path);
+	const char *prefix = colon ? colon + 1 : "";
+	if (value[name_len] != '=' || name_len == 0 || path_len == 0)
+		return usage_error("--peer \"%s\" is not NAME=PATH[:PREFIX]", value);
+	if (name_len >= sizeof p->name || strspn(value, PEER_NAME_CHARS) < name_len)
+		return usage_error("--peer: the name \"%.*s\" is not up to %zu letters, digits, '_' or '-'",
+				   (int)name_len, value, sizeof p->name - 1);
+	if (path_len >= sizeof p->path)
+		return usage_error("--peer %.*s: the path is too long", (int)name_len, value);
+	if (strlen(prefix) >= sizeof p->prefix || prefix[strspn(prefix, PEER_PREFIX_CHARS)] != '\0')
+		return usage_error("--peer %.*s: \"%s\" is not a symbol prefix (a path with a ':' in it "
+				   "needs a ':' at its end)", (int)name_len, value, prefix);
+	snprintf(p->name, sizeof p->name, "%.*s", (int)name_len, value);
+	snprintf(p->path, sizeof p->path, "%.*s", (int)path_len, path);
+	snprintf(p->prefix, sizeof p->prefix, "%s", prefix);
+	o->peer_count++;
+	return 0;
+}
+
 static int apply_option(const char *name, const char *value, struct options *o)
 {
 	if (strcmp(name, "--functions") == 0)
@@ -144,6 +193,8 @@ static int apply_option(const char *name, const char *value, struct options *o)
 		return parse_sizes(value, o);
 	if (strcmp(name, "--rounds") == 0)
 		return parse_rounds(value, o);
+	if (strcmp(name, "--peer") == 0)
+		return parse_peer(value, o);
 	if (strcmp(name, "--variants") == 0)
 		o->variants = value;
 	else if (strcmp(name, "--csv") == 0)
@@ -170,6 +221,7 @@ static const struct option bench_options[] = {
 	{ "csv", required_argument, NULL, BENCH_VALUE },
 	{ "svg", required_argument, NULL, BENCH_VALUE },
 	{ "distribution", required_argument, NULL, BENCH_VALUE },
+	{ "peer", required_argument, NULL, BENCH_VALUE },
 	{ 0 },
 };
 
@@ -194,6 +246,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return rc;
 	if (first < argc)
 		return usage_error("unexpected argument \"%s\"", argv[first]);
+	if (o->stub && o->peer_count)
+		return usage_error("--stub times the library's own entry points, not a --peer's");
 	if (!o->rounds)
 		o->rounds = o->quick ? 7 : 15;
 	return 0;
@@ -298,6 +352,63 @@ static int load_variants(const char *list, struct bench_variant *variants, unsig
 		return 1;
 	}
 	return 0; /* the library stays loaded: its functions are called until exit */
+}
+
+/* ---- the peers: other libraries' functions ---- */
+
+/* dlsym searches a library's dependencies too: a peer without memset would
+ * give the C library's.  Only a definition in the peer's own file counts. */
+static void *own_symbol(void *library, const char *symbol)
+{
+	struct link_map *own, *found;
+	Dl_info info;
+	void *p = dlsym(library, symbol);
+	if (!p || dlinfo(library, RTLD_DI_LINKMAP, &own) != 0 ||
+	    !dladdr1(p, &info, (void **)&found, RTLD_DL_LINKMAP))
+		return NULL;
+	return found == own ? p : NULL;
+}
+
+/* RTLD_LOCAL: the peer's memcpy is only called through its pointer, never
+ * bound in place of the one this program calls. */
+static int load_peer(const struct peer_spec *p, struct bench_variant *v)
+{
+	void *library = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+	if (!library)
+		return usage_error("--peer %s: %s", p->name, dlerror());
+	*v = (struct bench_variant){ .name = p->name, .peer_file = p->path };
+	char symbol[96];
+	bool any = false;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		snprintf(symbol, sizeof symbol, "%s%s", p->prefix, base_function_names[fn]);
+		void *f = own_symbol(library, symbol);
+		any |= f != NULL;
+		if (fn == FN_MEMSET)
+			*(void **)&v->set = f;
+		else
+			*(void **)&v->copy[fn] = f;
+	}
+	if (!any) {
+		dlclose(library);
+		return usage_error("--peer %s: %s defines none of %smemcpy, %smemmove, %smemset", p->name, p->path,
+				   p->prefix, p->prefix, p->prefix);
+	}
+	return 0; /* it stays loaded, like the library */
+}
+
+/* Appends the peers to variants[], after the library's. */
+static int load_peers(const struct options *o, struct bench_variant *variants, unsigned *count)
+{
+	for (unsigned i = 0; i < o->peer_count; i++) {
+		for (unsigned k = 0; k < *count; k++)
+			if (strcmp(variants[k].name, o->peers[i].name) == 0)
+				return usage_error("--peer %s: a variant or another peer has that name", o->peers[i].name);
+		int rc = load_peer(&o->peers[i], &variants[*count]);
+		if (rc)
+			return rc;
+		(*count)++;
+	}
+	return 0;
 }
 
 /* ---- the cases ---- */
@@ -606,11 +717,13 @@ int cmd_bench(int argc, char **argv)
 	struct distributions d = { .count = 0 };
 	if (!rc && o.distribution_count)
 		rc = load_explicit(&o, &d);
-	static struct bench_variant variants[BENCH_MAX_VARIANTS];
+	static struct bench_variant variants[BENCH_MAX_COLUMNS];
 	struct bench_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = bench_cold_span(),
 				    .batch_ns = o.quick ? 100e3 : 300e3 };
 	if (!rc)
 		rc = load_variants(o.variants, variants, &s.variant_count, &s.glibc);
+	if (!rc)
+		rc = load_peers(&o, variants, &s.variant_count);
 	if (!rc && !o.distribution_count && (o.cases & (1u << CASE_DIST)))
 		load_builtin(o.quick, &d);
 	if (!rc) {

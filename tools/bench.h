@@ -14,7 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define BENCH_MAX_VARIANTS 16
+#define BENCH_MAX_VARIANTS 16 /* of the library */
+#define BENCH_MAX_PEERS 4     /* other libraries' functions, beside them (--peer) */
+#define BENCH_MAX_COLUMNS (BENCH_MAX_VARIANTS + BENCH_MAX_PEERS)
 #define BENCH_MAX_ROUNDS 1001
 
 /* What a case measures; the order is the order of the report. */
@@ -38,7 +40,8 @@ struct bench_case {
 	int src_offset, dst_offset;
 };
 
-/* The variants under test, called through pointers into the dlopen'ed library. */
+/* The variants under test, called through pointers into the dlopen'ed
+ * library, and the peers: another library's functions, called the same way. */
 typedef void *copy_fn(void *, const void *, size_t);
 typedef void *set_fn(void *, int, size_t);
 
@@ -46,7 +49,14 @@ struct bench_variant {
 	const char *name;
 	copy_fn *copy[FN_COUNT]; /* memcpy and memmove; NULL for memset */
 	set_fn *set;
+	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
 };
+
+/* A peer may lack a function: it is then left out of that function's cases. */
+static inline bool bench_variant_has(const struct bench_variant *v, enum base_function fn)
+{
+	return fn == FN_MEMSET ? v->set != NULL : v->copy[fn] != NULL;
+}
 
 struct bench_clock {
 	int perf_fd;      /* a CPU-cycle counter, or -1 for CLOCK_MONOTONIC */
@@ -71,8 +81,8 @@ struct bench_settings {
 struct bench_result {
 	struct bench_case c;
 	double mean_bytes; /* bytes per call, averaged over every call timed */
-	double median[BENCH_MAX_VARIANTS], p10[BENCH_MAX_VARIANTS], p90[BENCH_MAX_VARIANTS];
-	double ratio[BENCH_MAX_VARIANTS]; /* median over rounds of this variant / glibc */
+	double median[BENCH_MAX_COLUMNS], p10[BENCH_MAX_COLUMNS], p90[BENCH_MAX_COLUMNS];
+	double ratio[BENCH_MAX_COLUMNS]; /* median over rounds of this variant / glibc */
 };
 
 /* The subcommand (bench.c). */

@@ -363,7 +363,7 @@ static void summarise(const struct bench_settings *s, double t[][BENCH_MAX_ROUND
 
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r)
 {
-	static double t[BENCH_MAX_VARIANTS][BENCH_MAX_ROUNDS];
+	static double t[BENCH_MAX_COLUMNS][BENCH_MAX_ROUNDS];
 	size_t n = calls_per_pass(c);
 	uint64_t rng = 0x6d656d7368696dull ^ ((uint64_t)c->fn << 56) ^ ((uint64_t)c->kind << 48) ^ c->lo ^
 		       ((uint64_t)c->hi << 20);
@@ -377,6 +377,10 @@ void bench_measure(const struct bench_settings *s, const struct bench_case *c, s
 			reps = calibrate(s, c, n);
 		for (unsigned k = 0; k < s->variant_count; k++) {
 			unsigned v = (k + round) % s->variant_count;
+			if (!bench_variant_has(&s->variants[v], c->fn)) {
+				t[v][round] = 0; /* the report leaves it out */
+				continue;
+			}
 			if (c->cold)
 				flush_calls(n);
 			t[v][round] = time_batch(s, &s->variants[v], c, n, reps);

@@ -59,6 +59,19 @@ void report_header(FILE *out, const struct bench_settings *s)
 		     "          per-round ratios to glibc (< 1: faster than glibc); cold: calls spread over\n"
 		     "          %s, each pass flushed from the caches (clflush) before it is timed\n",
 		s->rounds, s->clock.unit, size_text(s->cold_bytes, span, sizeof span));
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		const struct bench_variant *p = &s->variants[v];
+		if (!p->peer_file)
+			continue;
+		fprintf(out, "peer:     %s = %s (", p->name, p->peer_file);
+		const char *separator = "";
+		for (int fn = 0; fn < FN_COUNT; fn++)
+			if (bench_variant_has(p, fn)) {
+				fprintf(out, "%s%s", separator, function_names[fn]);
+				separator = ", ";
+			}
+		fprintf(out, ")\n");
+	}
 	fflush(out);
 }
 
@@ -73,10 +86,11 @@ static void group_heading(FILE *out, const struct bench_settings *s, const struc
 		c->cold ? "cold" : "hot", s->clock.unit);
 	fprintf(out, "%-17s", c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets");
 	for (unsigned v = 0; v < s->variant_count; v++)
-		fprintf(out, " %9s", s->variants[v].name);
+		if (bench_variant_has(&s->variants[v], c->fn))
+			fprintf(out, " %9s", s->variants[v].name);
 	fprintf(out, " |");
 	for (unsigned v = 0; v < s->variant_count; v++)
-		if (v != s->glibc)
+		if (v != s->glibc && bench_variant_has(&s->variants[v], c->fn))
 			fprintf(out, " %7.7s x", s->variants[v].name);
 	fprintf(out, " | glibc B/%s\n", s->clock.unit);
 }
@@ -86,10 +100,11 @@ static void table_row(FILE *out, const struct bench_settings *s, const struct be
 	char label[64], t[32];
 	fprintf(out, "%-17s", row_label(&r->c, label, sizeof label));
 	for (unsigned v = 0; v < s->variant_count; v++)
-		fprintf(out, " %9s", time_text(r->median[v], t, sizeof t));
+		if (bench_variant_has(&s->variants[v], r->c.fn))
+			fprintf(out, " %9s", time_text(r->median[v], t, sizeof t));
 	fprintf(out, " |");
 	for (unsigned v = 0; v < s->variant_count; v++)
-		if (v != s->glibc)
+		if (v != s->glibc && bench_variant_has(&s->variants[v], r->c.fn))
 			fprintf(out, " %9.2f", r->ratio[v]);
 	double g = r->median[s->glibc];
 	fprintf(out, " | %8.2f\n", g > 0 ? r->mean_bytes / g : 0);
@@ -115,8 +130,10 @@ static void class_summary(FILE *out, const struct bench_settings *s, const struc
 		fprintf(out, "%-16s %-9s %-5s %9s |", function_label(&r[i].c), r[i].c.label,
 			r[i].c.cold ? "cold" : "hot", time_text(r[i].median[s->glibc], t, sizeof t));
 		for (unsigned v = 0; v < s->variant_count; v++)
-			if (v != s->glibc)
+			if (v != s->glibc && bench_variant_has(&s->variants[v], r[i].c.fn))
 				fprintf(out, " %9.2f", r[i].ratio[v]);
+			else if (v != s->glibc) /* one table for every function: a peer lacking this one */
+				fprintf(out, " %9s", "-");
 		fprintf(out, "\n");
 	}
 }
@@ -140,10 +157,11 @@ void report_csv(FILE *out, const struct bench_settings *s, const struct bench_re
 		const struct bench_case *c = &r[i].c;
 		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
 		for (unsigned v = 0; v < s->variant_count; v++)
-			fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g\n", function_names[c->fn],
-				s->variants[v].name, kind, c->label, c->align, c->cold ? "cold" : "hot", r[i].median[v],
-				r[i].p10[v], r[i].p90[v], s->clock.unit, r[i].ratio[v],
-				r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0);
+			if (bench_variant_has(&s->variants[v], c->fn))
+				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g\n", function_names[c->fn],
+					s->variants[v].name, kind, c->label, c->align, c->cold ? "cold" : "hot",
+					r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit, r[i].ratio[v],
+					r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0);
 	}
 }
 
