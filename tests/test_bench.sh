@@ -12,15 +12,17 @@ expect_eq "bench runs" "$rc" 0
 expect_eq "bench writes nothing on stderr" "$(cat "$scratch/err")" ""
 expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU cycles|clock_gettime\(CLOCK_MONOTONIC\) ns)'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,hot/cold,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
-# 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each.
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
+# 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each
+# in three placements.
 for variant in fsrm scalar glibc; do
 	expect_eq "memcpy sweep rows for $variant" \
 		"$(awk -F, -v v=$variant '$1 == "memcpy" && $2 == v && $3 == "sweep"' "$scratch/b.csv" | wc -l)" 6
 	expect_eq "memset align rows for $variant" \
 		"$(awk -F, -v v=$variant '$1 == "memset" && $2 == v && $3 == "align"' "$scratch/b.csv" | wc -l)" 10
-	expect_eq "memcpy fleet distribution row for $variant" \
-		"$(awk -F, -v v=$variant '$2 == v && $3 == "dist" && $4 == "Memcpy_Fleet"' "$scratch/b.csv" | wc -l)" 1
+	expect_eq "memcpy fleet distribution rows for $variant: one per placement" \
+		"$(awk -F, -v v=$variant '$2 == v && $3 == "dist" && $4 == "Memcpy_Fleet" { print $6 }' "$scratch/b.csv" |
+			sort | tr '\n' ' ')" "cold hot l2 "
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
@@ -39,7 +41,7 @@ bench --rounds 3 --functions memmove --variants movsq --cases class,dist --distr
 expect_eq "bench --distribution runs" "$rc" 0
 expect_eq "9 size classes without overlap and 9 with, per variant" \
 	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
-	"case=1 class=18 class-overlap=18 dist=4 "
+	"case=1 class=18 class-overlap=18 dist=12 "
 expect_match "the table has the class summary" "$(cat "$scratch/out")" 'memmove-overlap +4M-32M +cold'
 
 # Bad arguments: status 2, one line on stderr, no run.

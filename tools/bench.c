@@ -10,6 +10,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/bench.h"
+#include "tools/caches.h"
 #include "tools/progress.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
@@ -33,7 +34,8 @@ static const char bench_help[] =
 	"  class    random sizes within the size classes of the project's targets\n"
 	"           (0-16 .. 4K-32K hot, 32K-256K .. 4M-32M cold), random offsets;\n"
 	"           memmove with and without overlap\n"
-	"  dist     random sizes and offsets from call-size distributions (google/fleetbench)\n"
+	"  dist     random sizes and offsets from call-size distributions (google/fleetbench),\n"
+	"           hot (one room), spread over half the L2 (l2), and cold\n"
 	"Variants run interleaved over several rounds; each cell is the median over\n"
 	"the rounds, the ratio the median of the per-round ratios to glibc.\n"
 	"Options:\n"
@@ -48,8 +50,8 @@ static const char bench_help[] =
 	"  --rounds N            rounds per case (default 15, --quick 7; at least 3)\n"
 	"  --csv FILE            every result, one row per variant and case: function,\n"
 	"                        variant, case, size (bytes, class or distribution),\n"
-	"                        alignment, hot/cold, median, p10, p90, unit, ratio to\n"
-	"                        glibc, bytes per unit\n"
+	"                        alignment, placement (hot, l2, cold), median, p10, p90,\n"
+	"                        unit, ratio to glibc, bytes per unit\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
 	"  --peer NAME=PATH[:PREFIX]\n"
 	"                        also time another library's PREFIXmemcpy, PREFIXmemmove\n"
@@ -545,16 +547,19 @@ struct distributions {
 
 static void plan_dists(struct plan *p, enum base_function fn, const struct distributions *d)
 {
-	for (unsigned i = 0; i < d->count; i++) {
-		int only = d->list[i]->function;
-		if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
-			continue;
-		struct bench_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
-					.dst_offset = -1 };
-		snprintf(c.label, sizeof c.label, "%s", d->list[i]->name);
-		snprintf(c.align, sizeof c.align, "random");
-		add(p, c);
-	}
+	/* In each placement: a distribution's ratio depends on where the data lives. */
+	for (int place = 0; place < 3; place++)
+		for (unsigned i = 0; i < d->count; i++) {
+			int only = d->list[i]->function;
+			if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
+				continue;
+			struct bench_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
+						.dst_offset = -1, .cold = place == 2,
+						.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
+			snprintf(c.label, sizeof c.label, "%s", d->list[i]->name);
+			snprintf(c.align, sizeof c.align, "random");
+			add(p, c);
+		}
 }
 
 static void plan_cases(struct plan *p, const struct options *o, const struct distributions *d)

@@ -75,15 +75,25 @@ void report_header(FILE *out, const struct bench_settings *s)
 	fflush(out);
 }
 
+/* Where a case's data lives: "hot" (one room, in L1 for small calls), "l2"
+ * (spread over a set of half the L2) or "cold" (flushed before each pass). */
+static const char *placement(const struct bench_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
+
 static bool same_group(const struct bench_case *a, const struct bench_case *b)
 {
-	return a->fn == b->fn && a->kind == b->kind && a->cold == b->cold && a->overlap == b->overlap;
+	return a->fn == b->fn && a->kind == b->kind && a->cold == b->cold && a->hot_set == b->hot_set &&
+	       a->overlap == b->overlap;
 }
 
 static void group_heading(FILE *out, const struct bench_settings *s, const struct bench_case *c)
 {
-	fprintf(out, "\n%s: %s, %s buffers (%s per call)\n", function_label(c), case_kind_names[c->kind],
-		c->cold ? "cold" : "hot", s->clock.unit);
+	char set[24];
+	if (c->hot_set)
+		fprintf(out, "\n%s: %s, hot buffers spread over %s (%s per call)\n", function_label(c),
+			case_kind_names[c->kind], size_text(c->hot_set, set, sizeof set), s->clock.unit);
+	else
+		fprintf(out, "\n%s: %s, %s buffers (%s per call)\n", function_label(c), case_kind_names[c->kind],
+			c->cold ? "cold" : "hot", s->clock.unit);
 	fprintf(out, "%-17s", c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets");
 	for (unsigned v = 0; v < s->variant_count; v++)
 		if (bench_variant_has(&s->variants[v], c->fn))
@@ -127,8 +137,8 @@ static void class_summary(FILE *out, const struct bench_settings *s, const struc
 			any = true;
 		}
 		char t[32];
-		fprintf(out, "%-16s %-9s %-5s %9s |", function_label(&r[i].c), r[i].c.label,
-			r[i].c.cold ? "cold" : "hot", time_text(r[i].median[s->glibc], t, sizeof t));
+		fprintf(out, "%-16s %-9s %-5s %9s |", function_label(&r[i].c), r[i].c.label, placement(&r[i].c),
+			time_text(r[i].median[s->glibc], t, sizeof t));
 		for (unsigned v = 0; v < s->variant_count; v++)
 			if (v != s->glibc && bench_variant_has(&s->variants[v], r[i].c.fn))
 				fprintf(out, " %9.2f", r[i].ratio[v]);
@@ -152,14 +162,14 @@ void report_table(FILE *out, const struct bench_settings *s, const struct bench_
 
 void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
 {
-	fprintf(out, "function,variant,case,size,alignment,hot/cold,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit\n");
+	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_case *c = &r[i].c;
 		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
 		for (unsigned v = 0; v < s->variant_count; v++)
 			if (bench_variant_has(&s->variants[v], c->fn))
 				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g\n", function_names[c->fn],
-					s->variants[v].name, kind, c->label, c->align, c->cold ? "cold" : "hot",
+					s->variants[v].name, kind, c->label, c->align, placement(c),
 					r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit, r[i].ratio[v],
 					r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0);
 	}
