@@ -102,9 +102,12 @@ expect_match "a missing MEMSHIM_CONFIG file: one warning" "$err" '^memshim: cali
 # memshim bench takes a dump as a distribution: one per function.
 "$tool" bench --rounds 3 --cases dist --variants scalar --distribution "$(ls "$scratch"/h.* | head -n 1)" \
 	--csv "$scratch/b.csv" >/dev/null 2>"$scratch/err"
-expect_eq "bench --distribution DUMP: a row per function and variant" \
-	"$(awk -F, '$3 == "dist"' "$scratch/b.csv" | cut -d, -f1,2 | sort | tr '\n' ' ')" \
+expect_eq "bench --distribution DUMP: a row per function, variant and placement" \
+	"$(awk -F, '$3 == "dist" && $6 == "hot"' "$scratch/b.csv" | cut -d, -f1,2 | sort | tr '\n' ' ')" \
 	"memcpy,glibc memcpy,scalar memmove,glibc memmove,scalar memset,glibc memset,scalar "
+expect_eq "bench --distribution DUMP: each in three placements" \
+	"$(awk -F, '$3 == "dist" { print $6 }' "$scratch/b.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
+	"cold=6 hot=6 l2=6 "
 
 # Bad arguments: one line, status 2.
 for args in "" "--frobnicate" "--calibration" "$scratch/nonexistent.hist" "--calibration $cal $cal"; do

@@ -83,6 +83,9 @@ struct bench_result {
 	double mean_bytes; /* bytes per call, averaged over every call timed */
 	double median[BENCH_MAX_COLUMNS], p10[BENCH_MAX_COLUMNS], p90[BENCH_MAX_COLUMNS];
 	double ratio[BENCH_MAX_COLUMNS]; /* median over rounds of this variant / glibc */
+	/* About 95% for that median, from the order statistics of the per-round
+	 * ratios (distribution-free; min..max with fewer than 9 rounds). */
+	double ratio_low[BENCH_MAX_COLUMNS], ratio_high[BENCH_MAX_COLUMNS];
 };
 
 /* The subcommand (bench.c). */

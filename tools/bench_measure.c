@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,6 +347,17 @@ static double quantile(double *v, unsigned n, double q)
 	return lo + 1 < n ? v[lo] + (rank - lo) * (v[lo + 1] - v[lo]) : v[lo];
 }
 
+/* The ranks of sorted v[0..n) that bound its median with about 95%
+ * confidence: the number of values below the median is binomial(n, 1/2),
+ * so n/2 -+ 1.96 sqrt(n)/2 ranks. */
+static void median_interval(const double *sorted, unsigned n, double *low, double *high)
+{
+	double half = 0.98 * sqrt((double)n);
+	int lo = (int)floor(n / 2.0 - half), hi = (int)ceil(n / 2.0 + half) - 1;
+	*low = sorted[lo < 0 ? 0 : lo];
+	*high = sorted[hi >= (int)n ? n - 1 : (unsigned)hi];
+}
+
 static void summarise(const struct bench_settings *s, double t[][BENCH_MAX_ROUNDS], struct bench_result *r)
 {
 	unsigned rounds = s->rounds;
@@ -354,7 +366,8 @@ static void summarise(const struct bench_settings *s, double t[][BENCH_MAX_ROUND
 		/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
 		for (unsigned k = 0; k < rounds; k++)
 			ratio[k] = t[s->glibc][k] > 0 ? t[v][k] / t[s->glibc][k] : 1;
-		r->ratio[v] = quantile(ratio, rounds, 0.5);
+		r->ratio[v] = quantile(ratio, rounds, 0.5); /* sorts ratio */
+		median_interval(ratio, rounds, &r->ratio_low[v], &r->ratio_high[v]);
 		r->median[v] = quantile(t[v], rounds, 0.5);
 		r->p10[v] = quantile(t[v], rounds, 0.1);
 		r->p90[v] = quantile(t[v], rounds, 0.9);

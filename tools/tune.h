@@ -55,6 +55,7 @@ struct band_ratios {
 	enum base_function fn;
 	char variant[24];
 	double ratio[BAND_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
+	double low[BAND_COUNT][PLACE_COUNT];   /* its ~95% lower bound (not in the file) */
 };
 
 #define TUNE_MAX_RATIOS (FN_COUNT * 16)

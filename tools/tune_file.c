@@ -199,6 +199,7 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 			row->ratio[b][p] = strtod(s, &end);
 			if (end == s || !(row->ratio[b][p] >= 0))
 				return false;
+			row->low[b][p] = row->ratio[b][p]; /* the file keeps medians only */
 		}
 	c->ratio_count++;
 	return *s == '\0';
