@@ -58,10 +58,12 @@ HOT void bump(bool shared, uint64_t *counter, uint64_t n)
 		__asm__("addq %1, %0" : "+m"(*counter) : "er"(n));
 }
 
-HOT struct slot *this_slot(void)
+/* The common case: this thread has its own slot and no call sites are
+ * sampled.  Everything else takes record_copy_slow / record_set_slow. */
+HOT struct slot *fast_slot(void)
 {
 	struct slot *s = my_slot;
-	return __builtin_expect(s != NULL, 1) ? s : claim_slot();
+	return __builtin_expect(s != NULL && !s->shared && sample_every == 0, 1) ? s : NULL;
 }
 
 HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
@@ -102,19 +104,31 @@ HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum
 		else if (-delta < n)
 			bump(shared, &f->overlap_dst_before, 1);
 	}
-	maybe_sample(s, fn, n);
 }
 
-/* The shared slot's path is compiled apart, so the common path tests
- * "shared" once instead of at every counter. */
-HOT void record_copy(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n,
-                     unsigned b)
+/* Out of line, so that the common path calls nothing and the compiler
+ * saves no register on it: the first call of a thread, the shared slot
+ * (compiled apart, so the common path tests "shared" once instead of at
+ * every counter) and call-site sampling. */
+__attribute__((noinline, cold)) static void record_copy_slow(enum base_function fn, enum entry_point e,
+							       const void *d, const void *src, size_t n, unsigned b)
 {
-	struct slot *s = this_slot();
-	if (__builtin_expect(s->shared, 0))
+	struct slot *s = my_slot ? my_slot : claim_slot();
+	if (s->shared)
 		record_copy_in(s, true, fn, e, d, src, n, b);
 	else
 		record_copy_in(s, false, fn, e, d, src, n, b);
+	maybe_sample(s, fn, n);
+}
+
+HOT void record_copy(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n,
+                     unsigned b)
+{
+	struct slot *s = fast_slot();
+	if (__builtin_expect(s != NULL, 1))
+		record_copy_in(s, false, fn, e, d, src, n, b);
+	else
+		record_copy_slow(fn, e, d, src, n, b);
 }
 
 HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const void *d, int c, size_t n,
@@ -125,16 +139,100 @@ HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const vo
 		bump(shared, &f->zero_calls, 1);
 		bump(shared, &f->zero_bytes, n);
 	}
+}
+
+__attribute__((noinline, cold)) static void record_set_slow(enum entry_point e, const void *d, int c, size_t n,
+							      unsigned b)
+{
+	struct slot *s = my_slot ? my_slot : claim_slot();
+	if (s->shared)
+		record_set_in(s, true, e, d, c, n, b);
+	else
+		record_set_in(s, false, e, d, c, n, b);
 	maybe_sample(s, FN_MEMSET, n);
 }
 
 HOT void record_set(enum entry_point e, const void *d, int c, size_t n, unsigned b)
 {
-	struct slot *s = this_slot();
-	if (__builtin_expect(s->shared, 0))
-		record_set_in(s, true, e, d, c, n, b);
-	else
+	struct slot *s = fast_slot();
+	if (__builtin_expect(s != NULL, 1))
 		record_set_in(s, false, e, d, c, n, b);
+	else
+		record_set_slow(e, d, c, n, b);
+}
+
+/* ---- record, then jump to the variant ----
+ * Both paths of each of these end in a jump to the variant (the slow one
+ * from a cold function of its own), so nothing joins after the slow call
+ * and the common path saves no register: memcpy, memmove, memset and their
+ * _chk forms, the entry points most calls take. */
+
+__attribute__((noinline, cold)) static void *copy_then_slow(memmove_fn *t, enum base_function fn,
+							      enum entry_point e, void *d, const void *src,
+							      size_t n, unsigned b)
+{
+	record_copy_slow(fn, e, d, src, n, b);
+	return t(d, src, n);
+}
+
+HOT void *copy_then(memmove_fn *t, enum base_function fn, enum entry_point e, void *d, const void *src, size_t n,
+		    unsigned b)
+{
+	struct slot *s = fast_slot();
+	if (__builtin_expect(s == NULL, 0))
+		return copy_then_slow(t, fn, e, d, src, n, b);
+	record_copy_in(s, false, fn, e, d, src, n, b);
+	return t(d, src, n);
+}
+
+__attribute__((noinline, cold)) static void *copy_chk_then_slow(memmove_chk_fn *t, enum base_function fn,
+								  enum entry_point e, void *d, const void *src,
+								  size_t n, size_t room, unsigned b)
+{
+	record_copy_slow(fn, e, d, src, n, b);
+	return t(d, src, n, room);
+}
+
+HOT void *copy_chk_then(memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d, const void *src,
+			size_t n, size_t room, unsigned b)
+{
+	struct slot *s = fast_slot();
+	if (__builtin_expect(s == NULL, 0))
+		return copy_chk_then_slow(t, fn, e, d, src, n, room, b);
+	record_copy_in(s, false, fn, e, d, src, n, b);
+	return t(d, src, n, room);
+}
+
+__attribute__((noinline, cold)) static void *set_then_slow(memset_fn *t, enum entry_point e, void *d, int c,
+							     size_t n, unsigned b)
+{
+	record_set_slow(e, d, c, n, b);
+	return t(d, c, n);
+}
+
+HOT void *set_then(memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned b)
+{
+	struct slot *s = fast_slot();
+	if (__builtin_expect(s == NULL, 0))
+		return set_then_slow(t, e, d, c, n, b);
+	record_set_in(s, false, e, d, c, n, b);
+	return t(d, c, n);
+}
+
+__attribute__((noinline, cold)) static void *set_chk_then_slow(memset_chk_fn *t, enum entry_point e, void *d,
+								 int c, size_t n, size_t room, unsigned b)
+{
+	record_set_slow(e, d, c, n, b);
+	return t(d, c, n, room);
+}
+
+HOT void *set_chk_then(memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
+{
+	struct slot *s = fast_slot();
+	if (__builtin_expect(s == NULL, 0))
+		return set_chk_then_slow(t, e, d, c, n, room, b);
+	record_set_in(s, false, e, d, c, n, b);
+	return t(d, c, n, room);
 }
 
 /* ---- the wrappers: record, then the chosen variant's function ---- */

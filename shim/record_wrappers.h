@@ -1,7 +1,8 @@
 /* One set of recording wrappers, included twice by shim/record.c.
  *
  * A wrapper finds the call's size bucket, records the call and then jumps
- * to the variant (a tail call: nothing is added after the count).  With PROFILED 1 it first marks the
+ * to the variant (a tail call: nothing is added after the count; see
+ * copy_then in shim/record.c for why most go through it).  With PROFILED 1 it first marks the
  * call in progress for the profiler (shim/profile.h): two stores, which
  * only a process started with MEMSHIM_PROFILE pays.  The time inside then
  * counts what the call costs the program as it runs, the recording's
@@ -18,48 +19,42 @@ static void *WRAPPED(memcpy)(void *restrict d, const void *restrict s, size_t n)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMCPY, b);
-	record_copy(FN_MEMCPY, E_MEMCPY, d, s, n, b);
-	return target.memcpy(d, s, n);
+	return copy_then(target.memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, b);
 }
 
 static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMCPY, b);
-	record_copy(FN_MEMCPY, E_MEMPCPY, d, s, n, b);
-	return target.mempcpy(d, s, n);
+	return copy_then(target.mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, b);
 }
 
 static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMCPY, b);
-	record_copy(FN_MEMCPY, E_MEMCPY_CHK, d, s, n, b);
-	return target.memcpy_chk(d, s, n, room);
+	return copy_chk_then(target.memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, b);
 }
 
 static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMCPY, b);
-	record_copy(FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, b);
-	return target.mempcpy_chk(d, s, n, room);
+	return copy_chk_then(target.mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, b);
 }
 
 static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMMOVE, b);
-	record_copy(FN_MEMMOVE, E_MEMMOVE, d, s, n, b);
-	return target.memmove(d, s, n);
+	return copy_then(target.memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, b);
 }
 
 static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMMOVE, b);
-	record_copy(FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, b);
-	return target.memmove_chk(d, s, n, room);
+	return copy_chk_then(target.memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, b);
 }
 
 static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
@@ -74,16 +69,14 @@ static void *WRAPPED(memset)(void *d, int c, size_t n)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMSET, b);
-	record_set(E_MEMSET, d, c, n, b);
-	return target.memset(d, c, n);
+	return set_then(target.memset, E_MEMSET, d, c, n, b);
 }
 
 static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
 {
 	unsigned b = hist_bucket(n);
 	MARK(FN_MEMSET, b);
-	record_set(E_MEMSET_CHK, d, c, n, b);
-	return target.memset_chk(d, c, n, room);
+	return set_chk_then(target.memset_chk, E_MEMSET_CHK, d, c, n, room, b);
 }
 
 static void WRAPPED(bzero)(void *d, size_t n)
