@@ -162,17 +162,28 @@ HOT void record_set(enum entry_point e, const void *d, int c, size_t n, unsigned
 }
 
 /* ---- record, then jump to the variant ----
- * Both paths of each of these end in a jump to the variant (the slow one
- * from a cold function of its own), so nothing joins after the slow call
- * and the common path saves no register: memcpy, memmove, memset and their
- * _chk forms, the entry points most calls take. */
+ * Both paths of each of these end in a jump to the variant, the slow one
+ * from a cold function of its own, so nothing joins after the slow call and
+ * the common path saves no register and makes no stack frame: memcpy,
+ * memmove, memset and their _chk forms, the entry points most calls take.
+ * The cold functions take six arguments at most (all in registers, so the
+ * jump to them is a tail call) and find the variant from the entry point. */
 
-__attribute__((noinline, cold)) static void *copy_then_slow(memmove_fn *t, enum base_function fn,
-							      enum entry_point e, void *d, const void *src,
+static memmove_fn *copy_target(enum entry_point e)
+{
+	return e == E_MEMCPY ? target.memcpy : e == E_MEMPCPY ? target.mempcpy : target.memmove;
+}
+
+static memmove_chk_fn *copy_chk_target(enum entry_point e)
+{
+	return e == E_MEMCPY_CHK ? target.memcpy_chk : e == E_MEMPCPY_CHK ? target.mempcpy_chk : target.memmove_chk;
+}
+
+__attribute__((noinline, cold)) static void *copy_then_slow(enum entry_point e, void *d, const void *src,
 							      size_t n, unsigned b)
 {
-	record_copy_slow(fn, e, d, src, n, b);
-	return t(d, src, n);
+	record_copy_slow(entry_point_base[e], e, d, src, n, b);
+	return copy_target(e)(d, src, n);
 }
 
 HOT void *copy_then(memmove_fn *t, enum base_function fn, enum entry_point e, void *d, const void *src, size_t n,
@@ -180,17 +191,16 @@ HOT void *copy_then(memmove_fn *t, enum base_function fn, enum entry_point e, vo
 {
 	struct slot *s = fast_slot();
 	if (__builtin_expect(s == NULL, 0))
-		return copy_then_slow(t, fn, e, d, src, n, b);
+		return copy_then_slow(e, d, src, n, b);
 	record_copy_in(s, false, fn, e, d, src, n, b);
 	return t(d, src, n);
 }
 
-__attribute__((noinline, cold)) static void *copy_chk_then_slow(memmove_chk_fn *t, enum base_function fn,
-								  enum entry_point e, void *d, const void *src,
+__attribute__((noinline, cold)) static void *copy_chk_then_slow(enum entry_point e, void *d, const void *src,
 								  size_t n, size_t room, unsigned b)
 {
-	record_copy_slow(fn, e, d, src, n, b);
-	return t(d, src, n, room);
+	record_copy_slow(entry_point_base[e], e, d, src, n, b);
+	return copy_chk_target(e)(d, src, n, room);
 }
 
 HOT void *copy_chk_then(memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d, const void *src,
@@ -198,39 +208,39 @@ HOT void *copy_chk_then(memmove_chk_fn *t, enum base_function fn, enum entry_poi
 {
 	struct slot *s = fast_slot();
 	if (__builtin_expect(s == NULL, 0))
-		return copy_chk_then_slow(t, fn, e, d, src, n, room, b);
+		return copy_chk_then_slow(e, d, src, n, room, b);
 	record_copy_in(s, false, fn, e, d, src, n, b);
 	return t(d, src, n, room);
 }
 
-__attribute__((noinline, cold)) static void *set_then_slow(memset_fn *t, enum entry_point e, void *d, int c,
-							     size_t n, unsigned b)
+__attribute__((noinline, cold)) static void *set_then_slow(enum entry_point e, void *d, int c, size_t n,
+							     unsigned b)
 {
 	record_set_slow(e, d, c, n, b);
-	return t(d, c, n);
+	return target.memset(d, c, n);
 }
 
 HOT void *set_then(memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
 	struct slot *s = fast_slot();
 	if (__builtin_expect(s == NULL, 0))
-		return set_then_slow(t, e, d, c, n, b);
+		return set_then_slow(e, d, c, n, b);
 	record_set_in(s, false, e, d, c, n, b);
 	return t(d, c, n);
 }
 
-__attribute__((noinline, cold)) static void *set_chk_then_slow(memset_chk_fn *t, enum entry_point e, void *d,
-								 int c, size_t n, size_t room, unsigned b)
+__attribute__((noinline, cold)) static void *set_chk_then_slow(enum entry_point e, void *d, int c, size_t n,
+								 size_t room, unsigned b)
 {
 	record_set_slow(e, d, c, n, b);
-	return t(d, c, n, room);
+	return target.memset_chk(d, c, n, room);
 }
 
 HOT void *set_chk_then(memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
 	struct slot *s = fast_slot();
 	if (__builtin_expect(s == NULL, 0))
-		return set_chk_then_slow(t, e, d, c, n, room, b);
+		return set_chk_then_slow(e, d, c, n, room, b);
 	record_set_in(s, false, e, d, c, n, b);
 	return t(d, c, n, room);
 }
