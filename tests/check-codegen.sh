@@ -50,6 +50,24 @@ for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xm
 		fi
 	done
 done
+# The recording and profiling wrappers of the commonest entry points save no
+# register, make no stack frame and call nothing on their common path: the
+# slow paths are cold functions reached by a jump (shim/record.c,
+# copy_then), so recording costs about a nanosecond (BENCHMARKS.md, 3).
+for w in recording profiling; do
+	for f in memcpy mempcpy memmove memset; do
+		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<${w}_$f>:/,/^\$/")
+		if [ -z "$body" ]; then
+			echo "FAIL: cannot disassemble ${w}_$f"; status=1; continue
+		fi
+		bad=$(printf '%s\n' "$body" | grep -E '\b(push|call)|sub +\$0x[0-9a-f]+,%rsp' || true)
+		if [ -n "$bad" ]; then
+			echo "FAIL: ${w}_$f saves registers or calls:"; printf '%s\n' "$bad"; status=1
+		else
+			echo "ok: ${w}_$f saves no register and calls nothing"
+		fi
+	done
+done
 relocs=$(readelf -rW "$lib" | grep -E ' (memcpy|memmove|memset|mempcpy|__mem[a-z]*_chk)(@|\b)' || true)
 if [ -n "$relocs" ]; then
 	echo "FAIL: the library relocates against its own string functions:"; printf '%s\n' "$relocs"; status=1
