@@ -11,19 +11,21 @@
 set -u
 lib=${MEMSHIM_LIBRARY:?}
 status=0
-for v in scalar; do
-	for f in memcpy memmove memset; do
-		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/")
-		if [ -z "$body" ]; then
-			echo "FAIL: cannot disassemble memshim_${f}_$v"; status=1; continue
-		fi
-		bad=$(printf '%s\n' "$body" | grep -E '\brep|\bcall|%[xyz]mm|jmp +\*' || true)
-		if [ -n "$bad" ]; then
-			echo "FAIL: memshim_${f}_$v contains:"; printf '%s\n' "$bad"; status=1
-		else
-			echo "ok: memshim_${f}_$v has no rep prefix, call or vector register"
-		fi
-	done
+# lacks FUNCTION PATTERN WHAT: FUNCTION's instructions match no PATTERN.
+lacks() {
+	body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<$1>:/,/^\$/")
+	if [ -z "$body" ]; then
+		echo "FAIL: cannot disassemble $1"; status=1; return
+	fi
+	bad=$(printf '%s\n' "$body" | grep -E "$2" || true)
+	if [ -n "$bad" ]; then
+		echo "FAIL: $1 contains:"; printf '%s\n' "$bad"; status=1
+	else
+		echo "ok: $1 has no $3"
+	fi
+}
+for f in memcpy memmove memset; do
+	lacks "memshim_${f}_scalar" '\brep|\bcall|%[xyz]mm|jmp +\*' "rep prefix, call or vector register"
 done
 # The vector variants: every piece inlined (no call, no indirect jump); the
 # AVX2 ones leave the upper register halves clean (vzeroupper) on the way
@@ -56,16 +58,7 @@ done
 # copy_then), so recording costs about a nanosecond (BENCHMARKS.md, 3).
 for w in recording profiling; do
 	for f in memcpy mempcpy memmove memset; do
-		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<${w}_$f>:/,/^\$/")
-		if [ -z "$body" ]; then
-			echo "FAIL: cannot disassemble ${w}_$f"; status=1; continue
-		fi
-		bad=$(printf '%s\n' "$body" | grep -E '\b(push|call)|sub +\$0x[0-9a-f]+,%rsp' || true)
-		if [ -n "$bad" ]; then
-			echo "FAIL: ${w}_$f saves registers or calls:"; printf '%s\n' "$bad"; status=1
-		else
-			echo "ok: ${w}_$f saves no register and calls nothing"
-		fi
+		lacks "${w}_$f" '\b(push|call)|sub +\$0x[0-9a-f]+,%rsp' "register save, stack frame or call"
 	done
 done
 relocs=$(readelf -rW "$lib" | grep -E ' (memcpy|memmove|memset|mempcpy|__mem[a-z]*_chk)(@|\b)' || true)
