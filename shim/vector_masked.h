@@ -22,13 +22,19 @@
 /* The first n bytes, n < 64: two instructions with BMI2, as in glibc. */
 static inline __mmask64 first_bytes(size_t n) { return _bzhi_u64(~0ull, n); }
 
-/* Whether the 64 bytes from p reach into the next 4 KiB page.  A masked
- * access whose 64-byte window does is slow even with every byte it touches
- * mapped: about 10 ns instead of 1.5 on Zen 4, 160 ns when the masked-off
- * part of the window is unmapped (fault suppression).  glibc's masked
- * memset takes another path for these too; random addresses need it for
- * about one call in 65. */
-static inline bool window_crosses_page(const byte *p) { return ((uintptr_t)p & 4095) > 4096 - 64; }
+/* Whether the bytes from p to p + last reach into the next 4 KiB page
+ * (last < 4096: adding it carries into bit 12 exactly then).  A masked
+ * access whose window does is slow even with every byte it touches mapped:
+ * about 10 ns instead of 1.5 on Zen 4, 160 ns when the masked-off part of
+ * the window is unmapped (fault suppression).  glibc's masked memset takes
+ * another path for these too; random addresses need it for about one call
+ * in 65 with a 64-byte window, one in 129 with 32.  AOCL-LibMem's masked
+ * copies test nothing: 0.72x glibc's time on Memcpy_Fleet in L1 against
+ * 0.76x for ours without the test and 0.81x with it (BENCHMARKS.md, 9). */
+static inline uintptr_t page_crossing(const byte *p, size_t last)
+{
+	return (((uintptr_t)p + last) ^ (uintptr_t)p) & 4096;
+}
 
 /* 0..63 bytes; near a page end, the general-purpose-register pieces.
  * Two 32-byte halves rather than one 64-byte access: up to 32 bytes the
@@ -40,12 +46,12 @@ static inline bool window_crosses_page(const byte *p) { return ((uintptr_t)p & 4
  * branch on the size, 0.88x in L1. */
 static inline void copy_masked(byte *d, const byte *s, size_t n)
 {
-	if (__builtin_expect(window_crosses_page(d) | window_crosses_page(s), 0)) {
+	size_t upper = (n - 1) & 32; /* the upper half's offset: 0 when wholly masked off */
+	if (__builtin_expect(page_crossing(d, upper + 31) | page_crossing(s, upper + 31), 0)) {
 		copy_short(d, s, n);
 		return;
 	}
 	__mmask64 m = first_bytes(n);
-	size_t upper = (n - 1) & 32;
 	__m256i lo = _mm256_maskz_loadu_epi8((__mmask32)m, s);
 	__m256i hi = _mm256_maskz_loadu_epi8((__mmask32)(m >> 32), s + upper);
 	_mm256_mask_storeu_epi8(d, (__mmask32)m, lo);
@@ -54,7 +60,7 @@ static inline void copy_masked(byte *d, const byte *s, size_t n)
 
 static inline void set_masked(byte *d, int c, size_t n)
 {
-	if (__builtin_expect(window_crosses_page(d), 0)) {
+	if (__builtin_expect(page_crossing(d, 63), 0)) {
 		set_short(d, broadcast_byte(c), n);
 		return;
 	}
