@@ -254,6 +254,7 @@ for cmd in report bench tune ab info; do
 done
 cli "report --top without a value" 2 "memshim report: --top needs a value*" report --top
 cli "report --top=x" 2 "memshim report: --top \"x\" is not a whole number*" report --top=x FILE
+cli "report --top beyond any count (no wrap to a small one)" 2 "memshim report: --top \"4294967297\" is not a whole number from 0 to 1000000*" report --top=4294967297 FILE
 cli "report --json=1" 2 "memshim report: --json takes no value*" report --json=1 FILE
 cli "bench --rounds= (the option named in full)" 2 "memshim bench: --rounds needs a value*" bench --roun=
 cli "usage: help bogus" 2 'memshim: unknown command "bogus"*' help bogus

@@ -197,16 +197,12 @@ static int add_tunables(struct ab *a, const char *text)
 
 static int parse_runs(const char *value, struct ab *a)
 {
-	char *end;
-	errno = 0;
 	if (strcmp(value, "auto") == 0) {
 		a->auto_runs = true;
 		return 0;
 	}
-	long n = strtol(value, &end, 10);
-	if (!*value || *end || errno || n < 1 || n > MAX_RUNS)
+	if (!cli_whole_number(value, 1, MAX_RUNS, &a->runs))
 		return usage_error("--runs \"%s\" is not auto or a number from 1 to %d", value, MAX_RUNS);
-	a->runs = (unsigned)n;
 	return 0;
 }
 

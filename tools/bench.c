@@ -147,12 +147,8 @@ static int parse_sizes(const char *list, struct options *o)
 
 static int parse_rounds(const char *value, struct options *o)
 {
-	char *end;
-	errno = 0;
-	long n = strtol(value, &end, 10);
-	if (*value == '\0' || *end != '\0' || errno || n < 3 || n > BENCH_MAX_ROUNDS)
+	if (!cli_whole_number(value, 3, BENCH_MAX_ROUNDS, &o->rounds))
 		return usage_error("--rounds \"%s\" is not a number from 3 to %d", value, BENCH_MAX_ROUNDS);
-	o->rounds = (unsigned)n;
 	return 0;
 }
 

@@ -2,8 +2,10 @@
 
 #include "tools/cli_options.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cli_usage_error(const char *command, const char *format, ...)
@@ -15,6 +17,17 @@ int cli_usage_error(const char *command, const char *format, ...)
 	fprintf(stderr, " (see memshim %s --help)\n", command);
 	va_end(args);
 	return CLI_USAGE;
+}
+
+bool cli_whole_number(const char *value, long lo, long hi, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	long n = value[0] >= '0' && value[0] <= '9' ? strtol(value, &end, 10) : -1;
+	if (n < lo || n > hi || errno || *end)
+		return false;
+	*out = (unsigned)n;
+	return true;
 }
 
 static const struct option *option_with_id(const struct option *options, int id)

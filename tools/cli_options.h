@@ -34,4 +34,8 @@ int cli_parse_options(int argc, char **argv, const struct cli_syntax *syntax, cl
  * returns CLI_USAGE. */
 int cli_usage_error(const char *command, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
+/* Whether value is a whole number from lo to hi (decimal digits only); if
+ * so, stores it in *out. */
+bool cli_whole_number(const char *value, long lo, long hi, unsigned *out);
+
 #endif

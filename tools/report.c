@@ -610,6 +610,9 @@ static int write_fleetbench(const struct dump *d, const char *prefix)
 
 /* ---- the command ---- */
 
+/* More call sites than any dump holds. */
+#define REPORT_MAX_TOP 1000000
+
 struct report_options {
 	bool json, folded, by_program;
 	const char *svg, *fleetbench, *program;
@@ -634,7 +637,6 @@ static const struct option report_options[] = {
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct report_options *o = context;
-	char *end;
 	if (id == REPORT_JSON)
 		o->json = true;
 	else if (id == REPORT_FOLDED)
@@ -647,8 +649,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		o->svg = value;
 	else if (id == REPORT_FLEETBENCH)
 		o->fleetbench = value;
-	else if (value[0] < '0' || value[0] > '9' || (o->top = (unsigned)strtoul(value, &end, 10), *end))
-		return cli_usage_error("report", "%s \"%s\" is not a whole number", name, value);
+	else if (!cli_whole_number(value, 0, REPORT_MAX_TOP, &o->top))
+		return cli_usage_error("report", "%s \"%s\" is not a whole number from 0 to %d", name, value,
+				       REPORT_MAX_TOP);
 	return 0;
 }
 
