@@ -80,6 +80,7 @@ struct bench_settings {
 
 struct bench_result {
 	struct bench_case c;
+	unsigned rounds;   /* rounds timed: s->rounds, or more for a cold case of few calls a pass */
 	double mean_bytes; /* bytes per call, averaged over every call timed */
 	double median[BENCH_MAX_COLUMNS], p10[BENCH_MAX_COLUMNS], p90[BENCH_MAX_COLUMNS];
 	double ratio[BENCH_MAX_COLUMNS]; /* median over rounds of this variant / glibc */
@@ -95,6 +96,9 @@ int cmd_bench(int argc, char **argv);
 int bench_stub(void *library, unsigned rounds);
 
 /* bench_measure.c */
+/* The rounds bench_measure times a cold case of few calls a pass with. */
+unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
+
 /* The span cold calls are spread over: twice the last-level cache, at most
  * BENCH_COLD_SPAN_MAX.  Cold data is flushed from the caches, not pushed out
  * by a working set larger than them, so a bigger span buys nothing but

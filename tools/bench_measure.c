@@ -358,9 +358,9 @@ static void median_interval(const double *sorted, unsigned n, double *low, doubl
 	*high = sorted[hi >= (int)n ? n - 1 : (unsigned)hi];
 }
 
-static void summarise(const struct bench_settings *s, double t[][BENCH_MAX_ROUNDS], struct bench_result *r)
+static void summarise(const struct bench_settings *s, unsigned rounds, double t[][BENCH_MAX_ROUNDS],
+		      struct bench_result *r)
 {
-	unsigned rounds = s->rounds;
 	double ratio[BENCH_MAX_ROUNDS];
 	for (unsigned v = 0; v < s->variant_count; v++) {
 		/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
@@ -374,15 +374,36 @@ static void summarise(const struct bench_settings *s, double t[][BENCH_MAX_ROUND
 	}
 }
 
+/* A cold pass of large calls holds only a call or two (COLD_PASS_BYTES), and
+ * one call's ratio to glibc's swings widely: on Zen 4 from about 0.5 to 1.2
+ * for 4-32 MiB copies, so that 7 rounds put evex at 1.43x glibc's time and
+ * 21 at 0.91x (BENCHMARKS.md, section 6).  Such cases get FEW_CALLS_FACTOR
+ * times the rounds, unless the caller keeps each round's times
+ * (round_times has room for s->rounds only). */
+#define FEW_CALLS 4
+#define FEW_CALLS_FACTOR 3
+
+unsigned bench_rounds_with_few_calls(const struct bench_settings *s)
+{
+	unsigned more = s->rounds * FEW_CALLS_FACTOR;
+	return s->round_times ? s->rounds : more < BENCH_MAX_ROUNDS ? more : BENCH_MAX_ROUNDS;
+}
+
+static unsigned rounds_for(const struct bench_settings *s, const struct bench_case *c, size_t n)
+{
+	return c->cold && n < FEW_CALLS ? bench_rounds_with_few_calls(s) : s->rounds;
+}
+
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r)
 {
 	static double t[BENCH_MAX_COLUMNS][BENCH_MAX_ROUNDS];
 	size_t n = calls_per_pass(c);
+	unsigned rounds = rounds_for(s, c, n);
 	uint64_t rng = 0x6d656d7368696dull ^ ((uint64_t)c->fn << 56) ^ ((uint64_t)c->kind << 48) ^ c->lo ^
 		       ((uint64_t)c->hi << 20);
 	double bytes = 0;
 	unsigned reps = 1;
-	for (unsigned round = 0; round < s->rounds; round++) {
+	for (unsigned round = 0; round < rounds; round++) {
 		/* Fresh sizes and offsets each round: more of the distribution seen. */
 		double mean = prepare_calls(c, n, &rng);
 		bytes += mean;
@@ -400,8 +421,9 @@ void bench_measure(const struct bench_settings *s, const struct bench_case *c, s
 		}
 	}
 	r->c = *c;
-	r->mean_bytes = bytes / s->rounds;
+	r->rounds = rounds;
+	r->mean_bytes = bytes / rounds;
 	for (unsigned v = 0; s->round_times && v < s->variant_count; v++) /* before summarise sorts them */
 		memcpy(s->round_times + v * s->rounds, t[v], s->rounds * sizeof t[v][0]);
-	summarise(s, t, r);
+	summarise(s, rounds, t, r);
 }

@@ -57,8 +57,9 @@ void report_header(FILE *out, const struct bench_settings *s)
 	fprintf(out, "method:   %u rounds, variants interleaved (order rotated each round) on the same calls;\n"
 		     "          cells are medians over the rounds in %s per call, \"x\" the median of the\n"
 		     "          per-round ratios to glibc (< 1: faster than glibc); cold: calls spread over\n"
-		     "          %s, each pass flushed from the caches (clflush) before it is timed\n",
-		s->rounds, s->clock.unit, size_text(s->cold_bytes, span, sizeof span));
+		     "          %s, each pass flushed from the caches (clflush) before it is timed, and\n"
+		     "          %u rounds where a cold pass holds few calls (large sizes)\n",
+		s->rounds, s->clock.unit, size_text(s->cold_bytes, span, sizeof span), bench_rounds_with_few_calls(s));
 	for (unsigned v = 0; v < s->variant_count; v++) {
 		const struct bench_variant *p = &s->variants[v];
 		if (!p->peer_file)

