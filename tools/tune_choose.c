@@ -20,13 +20,7 @@
  * a read of the destination after each (tools/bench.h, read_back), so that
  * stores that bypass the cache pay for it there.
  *
- * A variant qualifies when in no band and placement it loses to glibc
- * beyond noise (more than TIE_RATIO times glibc's time, with the median's
- * interval wholly above 1): a default must not lose anywhere, since nobody
- * knows where a program's data lives, and a cell whose rounds spread widely
- * (the huge band cold: two calls a pass) must not decide by chance.  Of those, the one with the
- * least geometric mean over the bands of its worst placement wins, if that
- * is below 1; else glibc's own. */
+ * The ratios go to tools/variant_choice.c, which picks the variant. */
 #include "config.h"
 
 #include "dispatch/auto_policy.h"
@@ -36,13 +30,10 @@
 #include "tools/caches.h"
 #include "tools/progress.h"
 #include "tools/tune.h"
+#include "tools/variant_choice.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-const char *const size_band_names[BAND_COUNT] = { "small", "medium", "large", "huge" };
-const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
 
 static const struct {
 	size_t lo, hi;
@@ -53,12 +44,6 @@ static const struct {
 	[BAND_LARGE] = { 2049, 256u << 10, true },
 	[BAND_HUGE] = { (256u << 10) + 1, 16u << 20, true },
 };
-
-/* Within 2% of glibc counts as a tie: the same cell (small or medium band)
- * of three full calibrations on the shared development machine spread over
- * 0.023 (median of max - min over 180 cells; BENCHMARKS.md section 5).  A
- * variant slower than that somewhere is not a safe default. */
-#define TIE_RATIO 1.02
 
 size_t tune_choice_largest(void)
 {
@@ -132,84 +117,6 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 	c->ratio_count += s->variant_count;
 }
 
-/* The worst placement's ratio in band b, and over every band its geometric mean. */
-static double worst_in_band(const struct band_ratios *r, int b)
-{
-	double worst = 0;
-	for (int p = 0; p < PLACE_COUNT; p++)
-		worst = r->ratio[b][p] > worst ? r->ratio[b][p] : worst;
-	return worst;
-}
-
-static double score(const struct band_ratios *r)
-{
-	double log_sum = 0;
-	for (int b = 0; b < BAND_COUNT; b++)
-		log_sum += log(worst_in_band(r, b));
-	return exp(log_sum / BAND_COUNT);
-}
-
-/* The cell where r loses most against glibc. */
-static double worst_cell(const struct band_ratios *r, int *band, int *place)
-{
-	double worst = 0;
-	for (int b = 0; b < BAND_COUNT; b++)
-		for (int p = 0; p < PLACE_COUNT; p++)
-			if (r->ratio[b][p] > worst) {
-				worst = r->ratio[b][p];
-				*band = b;
-				*place = p;
-			}
-	return worst;
-}
-
-/* Whether r loses to glibc somewhere beyond noise: a cell whose median is
- * above TIE_RATIO and whose interval lies wholly above glibc's time. */
-static bool loses_somewhere(const struct band_ratios *r)
-{
-	for (int b = 0; b < BAND_COUNT; b++)
-		for (int p = 0; p < PLACE_COUNT; p++)
-			if (r->ratio[b][p] > TIE_RATIO && r->low[b][p] > 1)
-				return true;
-	return false;
-}
-
-static void choose(struct calibration *c, enum base_function fn, const struct band_ratios *rows, unsigned n)
-{
-	const struct band_ratios *best = NULL, *nearest = NULL;
-	for (unsigned v = 0; v < n; v++) {
-		if (strcmp(rows[v].variant, "glibc") == 0)
-			continue;
-		int b, p;
-		double worst = worst_cell(&rows[v], &b, &p);
-		if (!nearest || worst < worst_cell(nearest, &b, &p))
-			nearest = &rows[v];
-		if (!loses_somewhere(&rows[v]) && (!best || score(&rows[v]) < score(best)))
-			best = &rows[v];
-	}
-	char *why = c->choice_why[fn];
-	int b = 0, p = 0;
-	if (best && score(best) < 1) {
-		double worst = worst_cell(best, &b, &p);
-		snprintf(c->choice[fn], sizeof c->choice[fn], "%s", best->variant);
-		snprintf(why, CALIBRATION_WHY_MAX,
-			 "%.2fx glibc's time over the size bands (geometric mean of each band's worst placement), "
-			 "at most %.2fx (%s sizes, %s)", score(best), worst, size_band_names[b], placement_names[p]);
-		return;
-	}
-	snprintf(c->choice[fn], sizeof c->choice[fn], "glibc");
-	if (best)
-		snprintf(why, CALIBRATION_WHY_MAX, "no variant beat glibc over the size bands (best: %s, %.2fx)",
-			 best->variant, score(best));
-	else if (nearest)
-		snprintf(why, CALIBRATION_WHY_MAX,
-			 "every variant lost to glibc somewhere, beyond noise and by more than %.0f%% (least: %s, %.3fx at %s sizes, %s)",
-			 100 * (TIE_RATIO - 1), nearest->variant, worst_cell(nearest, &b, &p), size_band_names[b],
-			 placement_names[p]);
-	else
-		snprintf(why, CALIBRATION_WHY_MAX, "no vector variant runs on this CPU");
-}
-
 void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar)
 {
 	static struct bench_variant candidates[BENCH_MAX_VARIANTS];
@@ -221,6 +128,7 @@ void tune_choose_variants(struct calibration *c, struct bench_settings *s, struc
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		unsigned first = c->ratio_count;
 		measure_function(c, s, (enum base_function)fn, bar);
-		choose(c, (enum base_function)fn, &c->ratios[first], c->ratio_count - first);
+		variant_choose(&c->ratios[first], c->ratio_count - first, c->choice[fn], sizeof c->choice[fn],
+			       c->choice_why[fn], CALIBRATION_WHY_MAX);
 	}
 }
