@@ -234,42 +234,40 @@ static int parse_profile(const char *value, struct ab *a)
 	return 0;
 }
 
-static int apply_option(struct ab *a, const char *name, const char *value)
-{
-	if (strcmp(name, "--runs") == 0)
-		return parse_runs(value, a);
-	if (strcmp(name, "--budget") == 0)
-		return parse_budget(value, a);
-	if (strcmp(name, "--impl") == 0)
-		return add_impls(a, value);
-	if (strcmp(name, "--tunables") == 0)
-		return add_tunables(a, value);
-	return add_env(a, value);
-}
-
-enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_VALUE };
+enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES };
 
 static const struct option ab_options[] = {
-	{ "runs", required_argument, NULL, AB_VALUE },
-	{ "budget", required_argument, NULL, AB_VALUE },
-	{ "impl", required_argument, NULL, AB_VALUE },
-	{ "env", required_argument, NULL, AB_VALUE },
-	{ "tunables", required_argument, NULL, AB_VALUE },
+	{ "runs", required_argument, NULL, AB_RUNS },
+	{ "budget", required_argument, NULL, AB_BUDGET },
+	{ "impl", required_argument, NULL, AB_IMPL },
+	{ "env", required_argument, NULL, AB_ENV },
+	{ "tunables", required_argument, NULL, AB_TUNABLES },
 	{ "profile", optional_argument, NULL, AB_PROFILE },
 	{ "show-output", no_argument, NULL, AB_SHOW_OUTPUT },
 	{ 0 },
 };
 
-static int apply_any_option(void *context, int id, const char *name, const char *value)
+static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct ab *a = context;
-	if (id == AB_SHOW_OUTPUT) {
+	(void)name;
+	switch (id) {
+	case AB_SHOW_OUTPUT:
 		a->show_output = true;
 		return 0;
-	}
-	if (id == AB_PROFILE)
+	case AB_PROFILE:
 		return parse_profile(value, a);
-	return apply_option(a, name, value);
+	case AB_RUNS:
+		return parse_runs(value, a);
+	case AB_BUDGET:
+		return parse_budget(value, a);
+	case AB_IMPL:
+		return add_impls(a, value);
+	case AB_TUNABLES:
+		return add_tunables(a, value);
+	default: /* AB_ENV */
+		return add_env(a, value);
+	}
 }
 
 static int parse_options(int argc, char **argv, struct ab *a)
@@ -277,7 +275,7 @@ static int parse_options(int argc, char **argv, struct ab *a)
 	a->runs = 5;
 	a->budget_s = DEFAULT_BUDGET_S;
 	const struct cli_syntax syntax = { "ab", ab_options, true };
-	int first, rc = cli_parse_options(argc, argv, &syntax, apply_any_option, a, &first);
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, a, &first);
 	if (rc)
 		return rc;
 	a->command = argv + first;

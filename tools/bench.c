@@ -181,65 +181,68 @@ static int parse_peer(const char *value, struct options *o)
 	return 0;
 }
 
-static int apply_option(const char *name, const char *value, struct options *o)
-{
-	if (strcmp(name, "--functions") == 0)
-		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);
-	if (strcmp(name, "--cases") == 0)
-		return parse_names(name, value, case_kind_names, CASE_KIND_COUNT, &o->cases);
-	if (strcmp(name, "--sizes") == 0)
-		return parse_sizes(value, o);
-	if (strcmp(name, "--rounds") == 0)
-		return parse_rounds(value, o);
-	if (strcmp(name, "--peer") == 0)
-		return parse_peer(value, o);
-	if (strcmp(name, "--variants") == 0)
-		o->variants = value;
-	else if (strcmp(name, "--csv") == 0)
-		o->csv = value;
-	else if (strcmp(name, "--svg") == 0)
-		o->svg = value;
-	else if (o->distribution_count < MAX_DISTRIBUTIONS) /* --distribution: the only other */
-		o->distributions[o->distribution_count++] = value;
-	else
-		return usage_error("more than %d --distribution files", MAX_DISTRIBUTIONS);
-	return 0;
-}
-
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_VALUE };
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+       BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
 	{ "stub", no_argument, NULL, BENCH_STUB },
-	{ "functions", required_argument, NULL, BENCH_VALUE },
-	{ "cases", required_argument, NULL, BENCH_VALUE },
-	{ "sizes", required_argument, NULL, BENCH_VALUE },
-	{ "rounds", required_argument, NULL, BENCH_VALUE },
-	{ "variants", required_argument, NULL, BENCH_VALUE },
-	{ "csv", required_argument, NULL, BENCH_VALUE },
-	{ "svg", required_argument, NULL, BENCH_VALUE },
-	{ "distribution", required_argument, NULL, BENCH_VALUE },
-	{ "peer", required_argument, NULL, BENCH_VALUE },
+	{ "functions", required_argument, NULL, BENCH_FUNCTIONS },
+	{ "cases", required_argument, NULL, BENCH_CASES },
+	{ "sizes", required_argument, NULL, BENCH_SIZES },
+	{ "rounds", required_argument, NULL, BENCH_ROUNDS },
+	{ "variants", required_argument, NULL, BENCH_VARIANTS },
+	{ "csv", required_argument, NULL, BENCH_CSV },
+	{ "svg", required_argument, NULL, BENCH_SVG },
+	{ "distribution", required_argument, NULL, BENCH_DISTRIBUTION },
+	{ "peer", required_argument, NULL, BENCH_PEER },
 	{ 0 },
 };
 
-static int apply_any_option(void *context, int id, const char *name, const char *value)
+static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct options *o = context;
-	if (id == BENCH_QUICK || id == BENCH_STUB) {
-		*(id == BENCH_QUICK ? &o->quick : &o->stub) = true;
+	if (id != BENCH_QUICK && id != BENCH_STUB && *value == '\0')
+		return usage_error("%s needs a value", name);
+	switch (id) {
+	case BENCH_QUICK:
+		o->quick = true;
+		return 0;
+	case BENCH_STUB:
+		o->stub = true;
+		return 0;
+	case BENCH_FUNCTIONS:
+		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);
+	case BENCH_CASES:
+		return parse_names(name, value, case_kind_names, CASE_KIND_COUNT, &o->cases);
+	case BENCH_SIZES:
+		return parse_sizes(value, o);
+	case BENCH_ROUNDS:
+		return parse_rounds(value, o);
+	case BENCH_PEER:
+		return parse_peer(value, o);
+	case BENCH_VARIANTS:
+		o->variants = value;
+		return 0;
+	case BENCH_CSV:
+		o->csv = value;
+		return 0;
+	case BENCH_SVG:
+		o->svg = value;
+		return 0;
+	default: /* BENCH_DISTRIBUTION */
+		if (o->distribution_count == MAX_DISTRIBUTIONS)
+			return usage_error("more than %d --distribution files", MAX_DISTRIBUTIONS);
+		o->distributions[o->distribution_count++] = value;
 		return 0;
 	}
-	if (*value == '\0')
-		return usage_error("%s needs a value", name);
-	return apply_option(name, value, o);
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .functions = (1u << FN_COUNT) - 1, .cases = (1u << CASE_KIND_COUNT) - 1 };
 	const struct cli_syntax syntax = { "bench", bench_options, false };
-	int first, rc = cli_parse_options(argc, argv, &syntax, apply_any_option, o, &first);
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
 		return rc;
 	if (first < argc)
