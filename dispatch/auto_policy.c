@@ -1,49 +1,14 @@
 #include "dispatch/auto_policy.h"
 
+#include "dispatch/cpu_rows.h"
 #include "dispatch/early_env.h"
 
-/* Where auto's choice was measured (memshim bench, class and dist cases,
- * variants interleaved with glibc's own functions; BENCHMARKS.md), each
- * function's best.  On such a CPU the default policy is auto.
- *
- * AMD family 0x19 with AVX-512 (Zen 4, which runs 512-bit operations as two
- * halves): evex for memcpy and memmove, at or below glibc in every size
- * class (0.64-1.00x in cache); its 32-byte loops beat avx512's 64-byte
- * ones by 15-25% on 257 B..32 KiB, and rep movsb beats neither below the
- * non-temporal threshold, so evex has no rep movsb band.  memset: glibc's
- * own, because evex's measured 1.03-1.10x glibc at 65-256 B and on the
- * fleet memset distributions. */
-static const struct measured_row {
-	const char *vendor;
-	unsigned first_family;
-	const char *requires; /* a variant this row's CPUs must be able to run */
-	const char *variant[FN_COUNT];
-	const char *why[FN_COUNT];
-} measured[] = {
-	{ "AuthenticAMD", 0x19, "evex", { "evex", "evex", "glibc" },
-	  { "measured best on AMD family 0x19 with AVX-512, Zen 4",
-	    "measured best on AMD family 0x19 with AVX-512, Zen 4",
-	    "measured on AMD family 0x19 with AVX-512, Zen 4: evex 1.03-1.10x glibc at 65-256 B" } },
-};
-
-static const struct measured_row *measured_row(const struct cpu_features *f)
-{
-	for (unsigned i = 0; i < sizeof measured / sizeof measured[0]; i++) {
-		const struct measured_row *r = &measured[i];
-		const struct variant *needed = variant_named(r->requires);
-		if (same_string(r->vendor, f->vendor) && f->family >= r->first_family &&
-		    (!needed->usable || needed->usable(f)))
-			return r;
-	}
-	return NULL;
-}
-
-/* Elsewhere, unmeasured: the widest vectors the CPU runs, with a rep movsb
- * band on ERMS CPUs (their usable predicates require ERMS). */
+/* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb band
+ * on ERMS CPUs (their usable predicates require ERMS). */
 static const struct {
 	const char *variant;
 	const char *why;
-} auto_preference[] = {
+} widest_preference[] = {
 	{ "avx512_erms", "AVX-512 and ERMS" },
 	{ "avx2_erms", "AVX2 and ERMS, no AVX-512" },
 	{ "sse2_erms", "ERMS, no AVX2" },
@@ -52,33 +17,44 @@ static const struct {
 	{ "sse2", "no AVX2, no ERMS" },
 };
 
-const struct variant *auto_policy_variant(const struct cpu_features *f, enum base_function fn,
-                                          const char **why)
+const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why)
 {
-	const struct measured_row *r = measured_row(f);
-	if (r) {
-		*why = r->why[fn];
-		return variant_named(r->variant[fn]);
-	}
-	unsigned last = sizeof auto_preference / sizeof auto_preference[0] - 1;
+	unsigned last = sizeof widest_preference / sizeof widest_preference[0] - 1;
 	for (unsigned i = 0; i < last; i++) {
-		const struct variant *v = variant_named(auto_preference[i].variant);
+		const struct variant *v = variant_named(widest_preference[i].variant);
 		if (!v->usable || v->usable(f)) {
-			*why = auto_preference[i].why;
+			*why = widest_preference[i].why;
 			return v;
 		}
 	}
-	*why = auto_preference[last].why; /* sse2 runs on every x86-64 */
-	return variant_named(auto_preference[last].variant);
+	*why = widest_preference[last].why; /* sse2 runs on every x86-64 */
+	return variant_named(widest_preference[last].variant);
 }
 
-const struct variant *default_policy_variant(const struct cpu_features *f, enum base_function fn,
-                                             const char **why)
+/* The row's bands for fn, with its reason; false without a usable row. */
+static bool row_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out, const char **why)
 {
-	if (measured_row(f))
-		return auto_policy_variant(f, fn, why);
-	*why = "auto is not measured on this CPU class: the C library's own (memshim tune finds better)";
-	return variant_named("glibc");
+	const struct cpu_row *r = cpu_row_for(f);
+	if (!r || !cpu_row_bands(r, f, fn, out))
+		return false;
+	*why = r->why[fn];
+	return true;
+}
+
+void auto_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                       const char **why)
+{
+	if (!row_bands(f, fn, out, why))
+		*out = band_list_single(widest_vector_variant(f, why));
+}
+
+void default_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                          const char **why)
+{
+	if (row_bands(f, fn, out, why))
+		return;
+	*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
+	*out = band_list_single(variant_named("glibc"));
 }
 
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:

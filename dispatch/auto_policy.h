@@ -1,22 +1,27 @@
-/* The auto policy: the best vector variant this CPU can run, with a rep
- * movsb band where the CPU has ERMS, and its built-in thresholds. */
+/* The auto and default policies, and the built-in thresholds.  Every
+ * function takes the CPU's features as a parameter, so that a test can
+ * describe a CPU other than the one it runs on. */
 #ifndef MEMSHIM_AUTO_POLICY_H
 #define MEMSHIM_AUTO_POLICY_H
 
+#include "dispatch/bands.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/thresholds.h"
-#include "dispatch/variants.h"
 
-/* The row auto picks for fn on this CPU, and why: the measured best where
- * this CPU class was measured, else the widest vectors it runs. */
-const struct variant *auto_policy_variant(const struct cpu_features *f, enum base_function fn,
-                                          const char **why);
+/* The widest vectors the CPU runs, with a rep movsb band where it has
+ * ERMS, and why. */
+const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why);
 
-/* The default policy: auto where this CPU class was measured (there auto
- * is at or below glibc's time in every size class), else glibc's own, so
- * that preloading the library never makes a program slower. */
-const struct variant *default_policy_variant(const struct cpu_features *f, enum base_function fn,
-                                             const char **why);
+/* The bands auto picks for fn, and why: the shipped row's where this CPU
+ * class was measured (dispatch/cpu_rows.h), else the widest vectors. */
+void auto_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                       const char **why);
+
+/* The default policy: the shipped row's bands where this CPU class was
+ * measured (there each band is at or below glibc's time), else glibc's
+ * own, so that preloading the library never makes a program slower. */
+void default_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                          const char **why);
 
 /* Sets t's auto_movsb, auto_stosb and nt to the built-in values for this
  * CPU; the environment may override them afterwards. */

@@ -112,16 +112,16 @@ static const char *const keys[3] = { "auto_movsb", "auto_stosb", "nt" };
 struct head {
 	size_t values[3];
 	bool has_choices;
-	const struct variant *variant[FN_COUNT];
+	struct band_list bands[FN_COUNT];
 	const char *why[FN_COUNT];
 };
 
-/* "choice FN VARIANT WHY": NULL with the variant and the reason, else the problem. */
+/* "choice FN BANDS WHY": NULL with the bands and the reason, else the problem. */
 static const char *parse_choice(char *line, enum base_function fn, struct head *h)
 {
-	static const char *const expected[FN_COUNT] = { "line 6: expected choice memcpy VARIANT WHY",
-		                                            "line 7: expected choice memmove VARIANT WHY",
-		                                            "line 8: expected choice memset VARIANT WHY" };
+	static const char *const expected[FN_COUNT] = { "line 6: expected choice memcpy BANDS WHY",
+		                                            "line 7: expected choice memmove BANDS WHY",
+		                                            "line 8: expected choice memset BANDS WHY" };
 	const char *rest = line ? after_word(line, "choice") : NULL;
 	char *name = rest ? (char *)after_word(rest, base_function_names[fn]) : NULL;
 	if (!name)
@@ -132,12 +132,8 @@ static const char *parse_choice(char *line, enum base_function fn, struct head *
 	if (*end != ' ' || end[1] == '\0')
 		return expected[fn];
 	*end = '\0';
-	const struct variant *v = variant_named(name);
-	if (!v)
-		return "names a variant this memshim does not have (run memshim tune --calibrate again)";
-	if (!variant_usable(v))
-		return "names a variant this CPU or C library cannot run";
-	h->variant[fn] = v;
+	if (band_list_parse(name, &h->bands[fn]))
+		return "names bands this memshim or CPU cannot run (run memshim tune --calibrate again)";
 	h->why[fn] = end + 1;
 	return NULL;
 }
@@ -146,9 +142,10 @@ static const char *parse_choice(char *line, enum base_function fn, struct head *
 static const char *parse_head(char *text, struct head *h)
 {
 	char *line = next_line(&text);
-	if (!line || !(same_string(line, CALIBRATION_FORMAT) || same_string(line, CALIBRATION_FORMAT_1)))
+	if (!line || !(same_string(line, CALIBRATION_FORMAT) || same_string(line, CALIBRATION_FORMAT_2) ||
+	               same_string(line, CALIBRATION_FORMAT_1)))
 		return "line 1: not a memshim calibration file of this version (" CALIBRATION_FORMAT ")";
-	h->has_choices = same_string(line, CALIBRATION_FORMAT);
+	h->has_choices = !same_string(line, CALIBRATION_FORMAT_1);
 	if (!(line = next_line(&text)))
 		return "line 2: expected cpu VENDOR FAMILY MODEL";
 	const char *problem = check_cpu(line);
@@ -214,9 +211,11 @@ bool calibration_apply(const char *path, bool named, struct thresholds *t, struc
 	t->auto_stosb = h.values[1];
 	t->nt = h.values[2];
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		choices->variant[fn] = h.has_choices ? h.variant[fn] : NULL;
-		if (h.has_choices)
+		choices->bands[fn].count = 0;
+		if (h.has_choices) {
+			choices->bands[fn] = h.bands[fn];
 			describe_choice(path, h.why[fn], choices->why[fn]);
+		}
 	}
 	return true;
 }

@@ -5,37 +5,39 @@
  * The library reads the file's first eight lines, which must fit in
  * CALIBRATION_HEAD bytes (what follows is memshim tune's cost curves):
  *
- *   memshim-calibration 2
+ *   memshim-calibration 3
  *   cpu AuthenticAMD 25 17        vendor, family, model it was measured on
  *   auto_movsb 4096               MEMSHIM_AUTO_MOVSB_THRESHOLD's value
  *   auto_stosb 2048               MEMSHIM_AUTO_STOSB_THRESHOLD's value
  *   nt 25165824                   MEMSHIM_NT_THRESHOLD's value
- *   choice memcpy evex WHY...     the default policy's variant for memcpy,
- *   choice memmove evex WHY...    memmove and memset, and why (free text
- *   choice memset glibc WHY...    to the end of the line, for memshim info)
+ *   choice memcpy glibc:64,evex WHY...   the default policy's bands for
+ *   choice memmove evex WHY...    memcpy, memmove and memset (dispatch/bands.h),
+ *   choice memset glibc WHY...    and why (free text to the end of the line)
  *
- * A version 1 file (written before calibration chose variants) has the
- * first five lines only: its thresholds are read, and the default policy
- * keeps its built-in choice. */
+ * A version 2 file has the same lines with one variant per function.  A
+ * version 1 file (written before calibration chose variants) has the first
+ * five lines only: its thresholds are read, and the default policy keeps
+ * its built-in choice. */
 #ifndef MEMSHIM_CALIBRATION_H
 #define MEMSHIM_CALIBRATION_H
 
+#include "dispatch/bands.h"
 #include "dispatch/thresholds.h"
-#include "dispatch/variants.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CALIBRATION_FORMAT "memshim-calibration 2"
+#define CALIBRATION_FORMAT "memshim-calibration 3"
+#define CALIBRATION_FORMAT_2 "memshim-calibration 2" /* one variant per function */
 #define CALIBRATION_FORMAT_1 "memshim-calibration 1" /* thresholds only */
-#define CALIBRATION_HEAD 1024
+#define CALIBRATION_HEAD 2048
 /* The longest reason a choice line may give (longer ones are cut). */
 #define CALIBRATION_WHY_MAX 200
 
-/* The variants the file chose for the default policy; variant[fn] NULL
+/* The bands the file chose for the default policy; bands[fn].count 0
  * where it chose none (a version 1 file). */
 struct calibration_choices {
-	const struct variant *variant[FN_COUNT];
+	struct band_list bands[FN_COUNT];
 	char why[FN_COUNT][CALIBRATION_WHY_MAX];
 };
 

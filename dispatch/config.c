@@ -24,44 +24,56 @@ static const char *const known_variables[] = {
 	NULL,
 };
 
-/* What a variable names: a variant usable here, or a policy. */
+/* What a variable names: bands (a variant usable here is one band), or a policy. */
 struct selection {
 	const char *variable;
-	const struct variant *variant;
+	struct band_list bands;
 	const struct policy *policy;
 };
 
+/* The problem with a value that is neither a policy nor usable bands. */
+static const char *selection_problem(const char *value, struct band_list *bands)
+{
+	if (band_text_is_list(value))
+		return band_list_parse(value, bands);
+	const struct variant *v = variant_named(value);
+	if (!v)
+		return "is not a variant, band list or policy (see `memshim info`)";
+	if (!variant_usable(v))
+		return "is not supported by this CPU or C library";
+	*bands = band_list_single(v);
+	return NULL;
+}
+
 /* Reads variable `name`; false (and a bad value reported, `fallback` named
- * as what is used instead) unless it names a usable variant or a policy. */
+ * as what is used instead) unless it names usable bands or a policy. */
 static bool read_selection(const char *name, const char *fallback, struct selection *s)
 {
 	const char *value = early_getenv(name);
 	if (!value)
 		return false;
 	const struct policy *p = policy_named(value);
-	const struct variant *v = p ? NULL : variant_named(value);
-	if (p || (v && variant_usable(v))) {
-		s->variable = name;
-		s->policy = p;
-		s->variant = v;
-		return true;
+	const char *problem = p ? NULL : selection_problem(value, &s->bands);
+	if (problem) {
+		warn_bad_value(name, value, problem, fallback, 0);
+		return false;
 	}
-	warn_bad_value(name, value,
-	               v ? "is not supported by this CPU or C library"
-	                 : "is not a variant or policy (see `memshim info`)",
-	               fallback, 0);
-	return false;
+	s->variable = name;
+	s->policy = p;
+	return true;
 }
 
-static struct function_choice choice_for(const struct selection *s, enum base_function fn)
+static void choose(const struct selection *s, enum base_function fn, struct function_choice *c)
 {
-	struct function_choice c = { .variant = s->variant, .why = s->variable };
+	c->bands = s->bands;
+	c->why = s->variable;
+	c->variable = c->policy = NULL;
 	if (s->policy) {
-		c.variant = s->policy->pick(cpu_features(), fn, &c.why);
-		c.variable = s->variable;
-		c.policy = s->policy->name;
+		s->policy->pick(cpu_features(), fn, &c->bands, &c->why);
+		c->variable = s->variable;
+		c->policy = s->policy->name;
 	}
-	return c;
+	band_list_format(&c->bands, c->text);
 }
 
 /* "the default policy (memcpy evex, memmove evex, memset glibc)", for the
@@ -69,13 +81,15 @@ static struct function_choice choice_for(const struct selection *s, enum base_fu
 static const char *describe_default(struct line *l)
 {
 	struct selection by_default = { .policy = policy_default() };
+	struct function_choice c;
 	line_start(l);
 	line_add(l, "the default policy (");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
+		choose(&by_default, (enum base_function)fn, &c);
 		line_add(l, fn ? ", " : "");
 		line_add(l, base_function_names[fn]);
 		line_add(l, " ");
-		line_add(l, choice_for(&by_default, (enum base_function)fn).variant->name);
+		line_add(l, c.text);
 	}
 	line_add(l, ")");
 	l->text[l->len < sizeof l->text ? l->len : sizeof l->text - 1] = '\0';
@@ -88,12 +102,13 @@ static void choose_variants(struct config *c)
 	struct line default_text;
 	bool impl = read_selection("MEMSHIM_IMPL", describe_default(&default_text), &all);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct function_choice fallback = choice_for(&all, (enum base_function)fn);
+		struct function_choice *choice = &c->choice[fn];
 		struct selection one;
-		c->choice[fn] = read_selection(function_variables[fn], fallback.variant->name, &one)
-		                        ? choice_for(&one, (enum base_function)fn) : fallback;
-		if (!impl && c->choice[fn].policy == policy_default()->name)
-			c->choice[fn].policy = NULL; /* the default, not a variable, decided */
+		choose(&all, (enum base_function)fn, choice);
+		if (read_selection(function_variables[fn], choice->text, &one))
+			choose(&one, (enum base_function)fn, choice);
+		if (!impl && choice->policy == policy_default()->name)
+			choice->policy = NULL; /* the default, not a variable, decided */
 	}
 }
 

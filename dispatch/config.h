@@ -7,6 +7,7 @@
 #ifndef MEMSHIM_CONFIG_H
 #define MEMSHIM_CONFIG_H
 
+#include "dispatch/bands.h"
 #include "dispatch/calibration.h"
 #include "dispatch/message.h"
 #include "dispatch/variants.h"
@@ -15,7 +16,8 @@
 #include <stddef.h>
 
 struct function_choice {
-	const struct variant *variant;
+	struct band_list bands;      /* one band: a single variant */
+	char text[BAND_TEXT_MAX];    /* the bands' text form ("glibc:256,avx2") */
 	const char *why; /* "CPU has FSRM", "MEMSHIM_IMPL", "MEMSHIM_MEMCPY", ... */
 	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
 	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
@@ -46,7 +48,7 @@ struct config {
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
-	struct calibration_choices calibrated; /* its variants for the default policy */
+	struct calibration_choices calibrated; /* its bands for the default policy */
 };
 
 /* The process's configuration; the first call reads the environment and reports problems. */
@@ -55,6 +57,9 @@ const struct config *config_get(void);
 /* Appends "memcpy -> erms (rep movsb from 2048 B) [MEMSHIM_IMPL]" for one function. */
 void config_describe(const struct config *c, enum base_function fn, struct line *l);
 
+/* Appends each band of b and its variant's thresholds for fn. */
+void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l);
+
 /* Appends "thresholds: erms 2048 B [built-in], ..., nt 25165824 B
  * [calibration file PATH]": every threshold and where it came from. */
 void config_describe_thresholds(const struct config *c, struct line *l);
@@ -62,20 +67,20 @@ void config_describe_thresholds(const struct config *c, struct line *l);
 /* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
 const char *config_threshold_variable(enum threshold_name t);
 
-/* The variant the kernel's policy picks on this CPU, and the feature that decided it. */
-const struct variant *kernel_policy_variant(const struct cpu_features *f, enum base_function fn,
-                                            const char **why);
+/* The bands the kernel's policy picks on this CPU (one variant), and the feature that decided it. */
+void kernel_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                         const char **why);
 
 /* What fn gets when no variable names a variant, and why. */
-const struct variant *config_default_variant(enum base_function fn, const char **why);
+void config_default_bands(enum base_function fn, struct band_list *out, const char **why);
 
 /* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
  * ("kernel", "auto"). */
 bool config_name_known(const char *name);
 
-/* The name of policy number i (0, 1, ...), the row it picks on this CPU and
- * why; NULL past the last one. */
-const char *config_policy(unsigned i, enum base_function fn, const struct variant **picks, const char **why);
+/* The name of policy number i (0, 1, ...), the bands it picks on this CPU
+ * and why; NULL past the last one. */
+const char *config_policy(unsigned i, enum base_function fn, struct band_list *picks, const char **why);
 
 /* Parses a byte count: decimal digits with an optional K, M, G or T suffix
  * (powers of 1024), at most `max`.  Returns NULL on success, else what is

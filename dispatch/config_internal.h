@@ -13,17 +13,17 @@
 #include "dispatch/calibration.h"
 #include "dispatch/config.h"
 
-/* A policy picks a row from the CPU's features; MEMSHIM_IMPL and the
- * per-function variables may name one instead of a row. */
+/* A policy picks bands from the CPU's features; MEMSHIM_IMPL and the
+ * per-function variables may name one instead of a variant or bands. */
 struct policy {
 	const char *name;
-	const struct variant *(*pick)(const struct cpu_features *f, enum base_function fn, const char **why);
+	void (*pick)(const struct cpu_features *f, enum base_function fn, struct band_list *out, const char **why);
 };
 
 /* policy.c */
 const struct policy *policy_named(const char *name); /* NULL if none */
 const struct policy *policy_default(void);
-/* From now on the default policy takes these choices where they name a variant. */
+/* From now on the default policy takes these choices where they name bands. */
 void policy_follow_calibration(const struct calibration_choices *choices);
 
 /* config_parse.c */

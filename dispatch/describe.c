@@ -2,14 +2,29 @@
  * `memshim info`. */
 #include "dispatch/config_internal.h"
 
+/* "avx2 (non-temporal from 24 MiB)" for one band; with more, each band as
+ * "up to 256 B: glibc; ...; above 4 MiB: avx2 (...)". */
+void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l)
+{
+	for (unsigned i = 0; i < b->count; i++) {
+		const struct variant *v = b->variant[i];
+		if (b->count > 1) {
+			line_add(l, i ? "; " : "");
+			line_add(l, i + 1 < b->count ? "up to " : "above ");
+			line_add_number(l, i + 1 < b->count ? b->upper[i] : b->upper[i - 1]);
+			line_add(l, " B: ");
+		}
+		line_add(l, v->name);
+		if (v->describe_thresholds)
+			v->describe_thresholds(fn, l);
+	}
+}
+
 void config_describe(const struct config *c, enum base_function fn, struct line *l)
 {
-	const struct variant *v = c->choice[fn].variant;
 	line_add(l, base_function_names[fn]);
 	line_add(l, " -> ");
-	line_add(l, v->name);
-	if (v->describe_thresholds)
-		v->describe_thresholds(fn, l);
+	config_describe_bands(&c->choice[fn].bands, fn, l);
 	line_add(l, " [");
 	if (c->choice[fn].policy) {
 		line_add(l, c->choice[fn].variable);

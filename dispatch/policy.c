@@ -5,20 +5,13 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/early_env.h"
 
-const struct variant *kernel_policy_variant(const struct cpu_features *f, enum base_function fn,
-                                            const char **why)
+void kernel_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                         const char **why)
 {
 	(void)fn; /* the kernel's choice is the same for every function */
-	if (f->fsrm) {
-		*why = "CPU has FSRM";
-		return variant_named("fsrm");
-	}
-	if (f->erms) {
-		*why = "CPU has ERMS, not FSRM";
-		return variant_named("erms");
-	}
-	*why = "CPU has neither ERMS nor FSRM";
-	return variant_named("movsq");
+	const char *name = f->fsrm ? "fsrm" : f->erms ? "erms" : "movsq";
+	*why = f->fsrm ? "CPU has FSRM" : f->erms ? "CPU has ERMS, not FSRM" : "CPU has neither ERMS nor FSRM";
+	*out = band_list_single(variant_named(name));
 }
 
 enum { KERNEL_POLICY, AUTO_POLICY, DEFAULT_POLICY, POLICY_COUNT };
@@ -29,37 +22,38 @@ static const struct calibration_choices *file_choices;
 
 void policy_follow_calibration(const struct calibration_choices *choices) { file_choices = choices; }
 
-/* The default policy: this machine's calibration file where it chose a
- * variant for fn, else the built-in choice for the CPU class. */
-static const struct variant *calibrated_default_variant(const struct cpu_features *f, enum base_function fn,
-                                                        const char **why)
+/* The default policy: this machine's calibration file where it chose
+ * bands for fn, else the built-in choice for the CPU class. */
+static void calibrated_default_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
+                                     const char **why)
 {
-	if (file_choices && file_choices->variant[fn]) {
+	if (file_choices && file_choices->bands[fn].count) {
 		*why = file_choices->why[fn];
-		return file_choices->variant[fn];
+		*out = file_choices->bands[fn];
+		return;
 	}
-	return default_policy_variant(f, fn, why);
+	default_policy_bands(f, fn, out, why);
 }
 
 static const struct policy policies[POLICY_COUNT] = {
-	[KERNEL_POLICY] = { "kernel", kernel_policy_variant },
-	[AUTO_POLICY] = { "auto", auto_policy_variant },
-	[DEFAULT_POLICY] = { "default", calibrated_default_variant },
+	[KERNEL_POLICY] = { "kernel", kernel_policy_bands },
+	[AUTO_POLICY] = { "auto", auto_policy_bands },
+	[DEFAULT_POLICY] = { "default", calibrated_default_bands },
 };
 
 /* THE DEFAULT POLICY: what every function gets when no variable names a
  * variant.  It was the kernel's; it is now what `memshim tune --calibrate`
- * chose on this machine (the calibration file), else auto where auto was
- * measured at or below glibc in every size class (dispatch/auto_policy.c),
- * and glibc's own functions elsewhere. */
+ * chose on this machine (the calibration file), else the shipped row of
+ * this CPU class (dispatch/cpu_rows.h: bands measured at or below glibc in
+ * every size class), and glibc's own functions elsewhere. */
 static const struct policy *const default_policy = &policies[DEFAULT_POLICY];
 
 const struct policy *policy_default(void) { return default_policy; }
 
-const struct variant *config_default_variant(enum base_function fn, const char **why)
+void config_default_bands(enum base_function fn, struct band_list *out, const char **why)
 {
 	config_get(); /* the calibration file, if any, is read */
-	return default_policy->pick(cpu_features(), fn, why);
+	default_policy->pick(cpu_features(), fn, out, why);
 }
 
 const struct policy *policy_named(const char *name)
@@ -70,12 +64,12 @@ const struct policy *policy_named(const char *name)
 	return NULL;
 }
 
-const char *config_policy(unsigned i, enum base_function fn, const struct variant **picks, const char **why)
+const char *config_policy(unsigned i, enum base_function fn, struct band_list *picks, const char **why)
 {
 	if (i >= POLICY_COUNT)
 		return NULL;
 	config_get();
-	*picks = policies[i].pick(cpu_features(), fn, why);
+	policies[i].pick(cpu_features(), fn, picks, why);
 	return policies[i].name;
 }
 

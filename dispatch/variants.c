@@ -158,7 +158,12 @@ const struct variant *variant_named(const char *name)
 	return NULL;
 }
 
+bool variant_usable_on(const struct variant *v, const struct cpu_features *f)
+{
+	return (!v->usable || v->usable(f)) && v->entries() != NULL;
+}
+
 bool variant_usable(const struct variant *v)
 {
-	return (!v->usable || v->usable(cpu_features())) && v->entries() != NULL;
+	return variant_usable_on(v, cpu_features());
 }

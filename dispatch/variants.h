@@ -33,5 +33,7 @@ extern const unsigned variant_count;
 const struct variant *variant_named(const char *name);
 
 bool variant_usable(const struct variant *v);
+/* Whether a CPU with features f (and this C library) can run v. */
+bool variant_usable_on(const struct variant *v, const struct cpu_features *f);
 
 #endif

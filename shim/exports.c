@@ -9,6 +9,7 @@
  * the program (see dispatch/early_env.h). */
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
+#include "shim/banded.h"
 #include "shim/hist_dump.h"
 #include "shim/record.h"
 
@@ -24,11 +25,12 @@ extern void __explicit_bzero_chk(void *, size_t, size_t);
 extern void *__mempcpy(void *, const void *, size_t);
 
 /* The entry set every name that follows fn is taken from: the chosen
- * variant's, or, when recording, the recording wrappers around it. */
+ * variant's or band dispatcher's, or, when recording, the recording
+ * wrappers around it. */
 static const struct entry_set *exported_entries(enum base_function fn)
 {
 	const struct config *c = config_get();
-	const struct entry_set *chosen = c->choice[fn].variant->entries();
+	const struct entry_set *chosen = banded_entries(fn, &c->choice[fn].bands);
 	return c->hist_path[0] ? record_entries(fn, chosen) : chosen;
 }
 

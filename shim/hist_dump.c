@@ -169,7 +169,7 @@ static void fill_header(struct dump_header *h, const char *reason)
 	h->program = early_program_name();
 	h->reason = reason;
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		h->variant[fn] = c->choice[fn].variant->name;
+		h->variant[fn] = c->choice[fn].text;
 	h->erms_threshold = memshim_thresholds.erms;
 	h->stosb_threshold = memshim_thresholds.stosb;
 }

@@ -97,7 +97,7 @@ int main(void)
 	double median = cm_total(&split, &w, CM_MEDIAN);
 	check("p10 <= median <= p90 of per-round totals", s.p10 < median && median < s.p90);
 	struct cm_term alone = { &fixed, &w };
-	struct cm_spread saving = cm_saving_spread(&term, &alone, 1, 5);
+	struct cm_spread saving = cm_saving_spread(&term, 1, &alone, 1, 5);
 	check("the split saves against a alone in every round", saving.p10 > 0 && saving.p90 < 1);
 	printf("%d failed\n", failed);
 	return failed != 0;

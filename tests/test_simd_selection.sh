@@ -93,7 +93,7 @@ expect_match "a bad MEMSHIM_NT_THRESHOLD is reported" "$err" '^memshim: MEMSHIM_
 preloaded env MEMSHIM_IMPL=avx1024 "$now"
 expect_eq "MEMSHIM_IMPL=avx1024: one warning line" "$(printf '%s\n' "$err" | wc -l)" 1
 expect_match "MEMSHIM_IMPL=avx1024: the warning" "$err" \
-	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant or policy .*; using the default policy \\(memcpy $default, "
+	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant, band list or policy .*; using the default policy \\(memcpy $default, "
 expect_eq "MEMSHIM_IMPL=avx1024: the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms; do
 	[ "$(usable $variant)" = NOT ] || continue

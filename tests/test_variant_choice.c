@@ -1,18 +1,20 @@
-/* The calibration's variant choice (tools/variant_choice.c) on synthetic
- * ratios whose answer is known: a loss beyond noise disqualifies, a wide
- * interval around a high median does not, and the best qualifier wins only
- * if it beats glibc. */
+/* The calibration's band choice (tools/variant_choice.c) on synthetic
+ * ratios whose answer is known: a loss beyond noise disqualifies a variant
+ * in that class, a wide interval around a high median does not, glibc
+ * serves where nothing beats it beyond the tie, near-ties keep the
+ * neighbouring band's variant, and adjacent classes merge into one band. */
 #include "tools/variant_choice.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int failed;
+static int failed, passed;
 
 static void check(const char *what, int ok)
 {
 	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
 	failed += !ok;
+	passed += ok;
 }
 
 /* Every cell at `ratio`, its interval from ratio - 0.01. */
@@ -20,23 +22,30 @@ static struct band_ratios row(const char *name, double ratio)
 {
 	struct band_ratios r = { .fn = FN_MEMCPY };
 	snprintf(r.variant, sizeof r.variant, "%s", name);
-	for (int b = 0; b < BAND_COUNT; b++)
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		for (int p = 0; p < PLACE_COUNT; p++) {
-			r.ratio[b][p] = ratio;
-			r.low[b][p] = ratio - 0.01;
+			r.ratio[k][p] = ratio;
+			r.low[k][p] = ratio - 0.01;
 		}
 	return r;
 }
 
-static void cell(struct band_ratios *r, int band, int place, double ratio, double low)
+static void cell(struct band_ratios *r, int k, int place, double ratio, double low)
 {
-	r->ratio[band][place] = ratio;
-	r->low[band][place] = low;
+	r->ratio[k][place] = ratio;
+	r->low[k][place] = low;
+}
+
+static void classes(struct band_ratios *r, int first, int last, double ratio)
+{
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			cell(r, k, p, ratio, ratio - 0.01);
 }
 
 static const char *choose(const struct band_ratios *rows, unsigned n, char *why)
 {
-	static char choice[24];
+	static char choice[BAND_TEXT_MAX];
 	variant_choose(rows, n, choice, sizeof choice, why, 200);
 	return choice;
 }
@@ -46,37 +55,46 @@ int main(void)
 	char why[200];
 	struct band_ratios rows[4];
 
-	/* fast: 0.7 everywhere but small cold, 1.10 with a tight interval;
-	 * noisy: 0.9 but huge cold 1.15 with an interval down to 0.7;
-	 * steady: 0.97 everywhere, behind noisy's score of 0.96. */
 	rows[0] = row("glibc", 1);
 	rows[1] = row("fast", 0.7);
-	cell(&rows[1], BAND_SMALL, PLACE_COLD, 1.10, 1.05);
-	rows[2] = row("noisy", 0.9);
-	cell(&rows[2], BAND_HUGE, PLACE_COLD, 1.15, 0.7);
-	rows[3] = row("steady", 0.97);
-	check("a loss beyond noise disqualifies; a wide interval does not", strcmp(choose(rows, 4, why), "noisy") == 0);
-	check("why names the score and the worst cell",
-	      strstr(why, "glibc's time over the size bands") && strstr(why, "1.15x (huge sizes, cold)"));
+	check("one variant that wins everywhere: one band", strcmp(choose(rows, 2, why), "fast") == 0);
 
-	cell(&rows[2], BAND_HUGE, PLACE_COLD, 1.15, 1.01);
-	check("the same median with its interval above 1 disqualifies", strcmp(choose(rows, 4, why), "steady") == 0);
+	classes(&rows[1], 0, 1, 1.10); /* loses up to 64 B */
+	check("glibc below 64 B, the variant above: two bands",
+	      strcmp(choose(rows, 2, why), "glibc:64,fast") == 0 && strstr(why, "glibc to 64 B; fast above 64 B 0.70x"));
 
-	cell(&rows[1], BAND_SMALL, PLACE_COLD, 1.02, 1.01);
-	check("a median within the tie does not disqualify, whatever its interval",
-	      strcmp(choose(rows, 4, why), "fast") == 0);
+	rows[1] = row("fast", 0.7);
+	cell(&rows[1], 0, PLACE_COLD, 1.10, 1.05);
+	check("a loss beyond noise in one placement disqualifies that class",
+	      strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
 
-	rows[1] = row("fast", 1.01);
-	rows[2] = row("noisy", 1.00);
-	check("no qualifier below 1: glibc", strcmp(choose(rows, 3, why), "glibc") == 0 && strstr(why, "no variant beat"));
+	cell(&rows[1], 0, PLACE_COLD, 1.10, 0.8);
+	check("the same median with an interval down below 1 does not", strcmp(choose(rows, 2, why), "fast") == 0);
 
-	cell(&rows[1], BAND_MEDIUM, PLACE_L1, 1.2, 1.1);
-	cell(&rows[2], BAND_LARGE, PLACE_L2, 1.1, 1.05);
-	check("every variant loses: glibc, and the least loser named",
-	      strcmp(choose(rows, 3, why), "glibc") == 0 && strstr(why, "least: noisy, 1.100x at large sizes, l2"));
+	rows[1] = row("fast", 0.99);
+	check("a win within the tie is no win: glibc", strcmp(choose(rows, 2, why), "glibc") == 0);
 
-	check("glibc alone: glibc", strcmp(choose(rows, 1, why), "glibc") == 0 && strstr(why, "no vector variant"));
+	rows[1] = row("first", 0.80);
+	rows[2] = row("second", 0.79);
+	classes(&rows[1], 5, 8, 0.60);
+	classes(&rows[2], 5, 8, 0.59);
+	check("near-ties keep one variant: no band for a hair",
+	      strcmp(choose(rows, 3, why), "first") == 0);
 
-	printf("%d passed, %d failed\n", 7 - failed, failed);
+	check("a variant within the tie below and a clear win above serves every size",
+	      (classes(&rows[2], 5, 8, 0.50), strcmp(choose(rows, 3, why), "second") == 0));
+
+	classes(&rows[1], 0, 4, 0.70);
+	check("clear wins on both sides make two bands", strcmp(choose(rows, 3, why), "first:4K,second") == 0 ||
+	      strcmp(choose(rows, 3, why), "first:4096,second") == 0);
+
+	rows[1] = row("first", 1.2);
+	rows[2] = row("second", 1.1);
+	rows[3] = row("third", 1.05);
+	check("every variant loses: glibc", strcmp(choose(rows, 4, why), "glibc") == 0);
+
+	check("glibc alone: glibc", strcmp(choose(rows, 1, why), "glibc") == 0);
+
+	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -147,11 +147,12 @@ struct cm_spread cm_sum_spread(const struct cm_term *t, unsigned n, unsigned rou
 	return spread_of(v, rounds);
 }
 
-struct cm_spread cm_saving_spread(const struct cm_term *t, const struct cm_term *base, unsigned n, unsigned rounds)
+struct cm_spread cm_saving_spread(const struct cm_term *t, unsigned n, const struct cm_term *base, unsigned base_n,
+				  unsigned rounds)
 {
 	double v[CM_MAX_ROUNDS];
 	for (unsigned r = 0; r < rounds; r++) {
-		double b = cm_sum(base, n, r);
+		double b = cm_sum(base, base_n, r);
 		v[r] = b > 0 ? (b - cm_sum(t, n, r)) / b : 0;
 	}
 	return spread_of(v, rounds);

@@ -94,6 +94,7 @@ struct cm_spread {
 	double p10, p90;
 };
 struct cm_spread cm_sum_spread(const struct cm_term *t, unsigned n, unsigned rounds);
-struct cm_spread cm_saving_spread(const struct cm_term *t, const struct cm_term *base, unsigned n, unsigned rounds);
+struct cm_spread cm_saving_spread(const struct cm_term *t, unsigned n, const struct cm_term *base, unsigned base_n,
+				  unsigned rounds);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
+#include "dispatch/cpu_rows.h"
 #include "dispatch/variants.h"
 #include "tools/ab.h"
 #include "tools/bench.h"
@@ -41,6 +42,18 @@ static const char info_help[] =
 	"environment (MEMSHIM_* variables), and why; then, beside it, glibc's own\n"
 	"choice here and its thresholds (ld.so --list-diagnostics).\n";
 
+/* Where the default's bands come from when no calibration file decides. */
+static void print_cpu_row(const struct cpu_features *f)
+{
+	const struct cpu_row *r = cpu_row_for(f);
+	if (!r) {
+		printf("Shipped CPU row: none for this CPU class (%u rows; `memshim tune --calibrate` measures this machine)\n",
+		       cpu_row_count);
+		return;
+	}
+	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, info_help, false))
@@ -69,17 +82,20 @@ static int cmd_info(int argc, char **argv)
 		const struct variant *v = &variant_table[i];
 		printf("  %-13s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
-	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant per function for this CPU):\n");
-	const struct variant *picks;
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
+	struct band_list picks;
 	const char *why, *policy;
 	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
 		printf("  %-8s", policy);
 		for (int fn = 0; fn < FN_COUNT; fn++) {
+			char text[BAND_TEXT_MAX];
 			config_policy(i, (enum base_function)fn, &picks, &why);
-			printf("%s %s %s", fn ? "," : "", base_function_names[fn], picks->name);
+			band_list_format(&picks, text);
+			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
 		}
 		printf(" (%s)\n", why);
 	}
+	print_cpu_row(f);
 
 	const struct config *c = config_get();
 	printf("A program started now with this environment gets:\n");

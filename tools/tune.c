@@ -6,12 +6,14 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
+#include "dispatch/bands.h"
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/dump_load.h"
 #include "tools/tune.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,11 +189,64 @@ static bool compose(const struct calibration *c, enum base_function fn, const ch
 	return s->below && (band == T_COUNT || s->band) && (!width || s->above);
 }
 
-double tune_function_cost(const struct calibration *c, enum base_function fn, const char *variant,
+/* A setting of every function as terms: one per band of each function
+ * with calls, each band's variant on the calls of its sizes. */
+#define BAND_TERMS_MAX (FN_COUNT * MAX_BANDS)
+struct band_terms {
+	struct cm_setting s[BAND_TERMS_MAX];
+	struct cm_workload w[BAND_TERMS_MAX];
+	struct cm_term t[BAND_TERMS_MAX];
+	unsigned n;
+};
+
+/* The buckets of w whose mean size is in (lo, hi]. */
+static void workload_part(const struct cm_workload *w, double lo, double hi, struct cm_workload *out)
+{
+	out->count = 0;
+	for (unsigned i = 0; i < w->count; i++)
+		if (w->size[i] > lo && w->size[i] <= hi) {
+			out->size[out->count] = w->size[i];
+			out->calls[out->count++] = w->calls[i];
+		}
+}
+
+/* Adds fn's terms under `setting` (a variant, or bands in their text
+ * form) to bt; false if it is not one or a curve is missing. */
+static bool add_band_terms(const struct calibration *c, enum base_function fn, const char *setting,
+			   const struct cm_workload *w, const double t[T_COUNT], struct band_terms *bt)
+{
+	struct band_list bands;
+	if (band_list_parse(setting, &bands))
+		return false;
+	double lo = -1;
+	for (unsigned b = 0; b < bands.count; b++) {
+		double hi = b + 1 < bands.count ? (double)bands.upper[b] : HUGE_VAL;
+		workload_part(w, lo, hi, &bt->w[bt->n]);
+		lo = hi;
+		if (!compose(c, fn, bands.variant[b]->name, t, &bt->s[bt->n]))
+			return false;
+		bt->t[bt->n] = (struct cm_term){ &bt->s[bt->n], &bt->w[bt->n] };
+		bt->n++;
+	}
+	return true;
+}
+
+static bool make_band_terms(const struct calibration *c, const char *const setting[FN_COUNT],
+			    const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct band_terms *bt)
+{
+	bt->n = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (w[fn].count && !add_band_terms(c, (enum base_function)fn, setting[fn], &w[fn], t, bt))
+			return false;
+	return true;
+}
+
+double tune_function_cost(const struct calibration *c, enum base_function fn, const char *setting,
 			  const double t[T_COUNT], const struct cm_workload *w, unsigned round)
 {
-	struct cm_setting s;
-	return compose(c, fn, variant, t, &s) ? cm_total(&s, w, round) : -1;
+	static struct band_terms bt;
+	bt.n = 0;
+	return add_band_terms(c, fn, setting, w, t, &bt) ? cm_sum(bt.t, bt.n, round) : -1;
 }
 
 /* The fields of the settings that follow threshold t. */
@@ -407,14 +462,12 @@ static void print_against(const struct calibration *c, const char *label, const 
 			  const double *tb, const char *const base[FN_COUNT], const double *tbase,
 			  const struct cm_workload w[FN_COUNT], const struct dump *d)
 {
-	struct cm_setting s[FN_COUNT], sb[FN_COUNT];
-	struct cm_term terms[FN_COUNT], base_terms[FN_COUNT];
-	int fns[FN_COUNT];
-	unsigned n;
-	if (!make_terms(c, best, w, tb, s, terms, fns, &n) || !make_terms(c, base, w, tbase, sb, base_terms, fns, &n))
+	static struct band_terms mine_terms, base_terms;
+	if (!make_band_terms(c, best, w, tb, &mine_terms) || !make_band_terms(c, base, w, tbase, &base_terms))
 		return;
-	double mine = cm_sum(terms, n, CM_MEDIAN), theirs = cm_sum(base_terms, n, CM_MEDIAN);
-	struct cm_spread saving = cm_saving_spread(terms, base_terms, n, c->rounds);
+	double mine = cm_sum(mine_terms.t, mine_terms.n, CM_MEDIAN), theirs = cm_sum(base_terms.t, base_terms.n, CM_MEDIAN);
+	struct cm_spread saving =
+		cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
 	printf("  against %s: %.4g %s; saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
 	       label, theirs, c->unit, theirs > 0 ? 100 * (theirs - mine) / theirs : 0, c->rounds,
 	       100 * saving.p10, 100 * saving.p90);
@@ -425,8 +478,13 @@ static void print_prediction(const struct calibration *c, const char *const best
 			     const struct cm_workload w[FN_COUNT], const struct dump *d)
 {
 	const char *why, *defaults[FN_COUNT], *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
-	for (int fn = 0; fn < FN_COUNT; fn++)
-		defaults[fn] = config_default_variant((enum base_function)fn, &why)->name;
+	static char default_text[FN_COUNT][BAND_TEXT_MAX];
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list bands;
+		config_default_bands((enum base_function)fn, &bands, &why);
+		band_list_format(&bands, default_text[fn]);
+		defaults[fn] = default_text[fn];
+	}
 	double builtin[T_COUNT];
 	tune_builtin_thresholds(builtin);
 	struct cm_setting s[FN_COUNT];
@@ -441,7 +499,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	print_glibc_tunables(best, w, t);
 	printf("Predicted: %.4g %s in these functions (p10..p90 over rounds: %.4g .. %.4g)\n",
 	       cm_sum(terms, n, CM_MEDIAN), c->unit, spread.p10, spread.p90);
-	char label[96];
+	char label[3 * BAND_TEXT_MAX + 64];
 	snprintf(label, sizeof label, "the default (%s, %s, %s; built-in thresholds)", defaults[FN_MEMCPY],
 	         defaults[FN_MEMMOVE], defaults[FN_MEMSET]);
 	print_against(c, label, best, t, defaults, builtin, w, d);

@@ -6,10 +6,10 @@
  *   unit cycles                    the unit of every cost below
  *   clock CPU cycles (...)         how they were taken
  *   rounds 11                      costs per grid size
- *   ratios memcpy evex 0.61 ...    the variant choice's measurements: the
+ *   ratios memcpy evex 0.61 ...    the band choice's measurements: the
  *                                  median ratio to glibc's time in each size
- *                                  band (small, medium, large, huge) and
- *                                  placement (l1, l2, cold), band by band
+ *                                  class (0-16 B ... 4-16 MiB) and placement
+ *                                  (l1, l2, cold), class by class
  *   curve memcpy avx2 44           function, measured curve, grid sizes;
  *   0 3.1 3.0 ...                  then one line per size: the mean size
  *   ...                            of the calls timed, each round's cost
@@ -32,6 +32,7 @@
  * and the curves' costs include reading the destination back. */
 #define TUNE_READ_BACK_FROM (8 * 64)
 
+#include "dispatch/bands.h"
 #include "dispatch/calibration.h"
 #include "dispatch/config.h"
 #include "dispatch/variants.h"
@@ -43,19 +44,25 @@
 /* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
 #define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
 
-/* The variant choice (tune_choose.c) measures each function in these size
- * bands, each in these placements of its data. */
-enum size_band { BAND_SMALL, BAND_MEDIUM, BAND_LARGE, BAND_HUGE, BAND_COUNT };
+/* The band choice (tune_choose.c) measures each function in these size
+ * classes, each in these placements of its data; bands are runs of
+ * classes, so a band bound is a class's upper bound. */
+enum { CHOICE_CLASS_COUNT = 9 };
+_Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
 enum placement { PLACE_L1, PLACE_L2, PLACE_COLD, PLACE_COUNT };
-extern const char *const size_band_names[BAND_COUNT];
+struct choice_class {
+	size_t lo, hi;
+	const char *name; /* "0-16 B", ... */
+};
+extern const struct choice_class choice_classes[CHOICE_CLASS_COUNT];
 extern const char *const placement_names[PLACE_COUNT];
 
 /* One candidate's measurements for one function. */
 struct band_ratios {
 	enum base_function fn;
 	char variant[24];
-	double ratio[BAND_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
-	double low[BAND_COUNT][PLACE_COUNT];   /* its ~95% lower bound (not in the file) */
+	double ratio[CHOICE_CLASS_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
+	double low[CHOICE_CLASS_COUNT][PLACE_COUNT];   /* its ~95% lower bound (not in the file) */
 };
 
 #define TUNE_MAX_RATIOS (FN_COUNT * 16)
@@ -70,7 +77,7 @@ struct calibration {
 	char vendor[16];
 	unsigned family, model;
 	size_t auto_movsb, auto_stosb, nt; /* the library's part */
-	char choice[FN_COUNT][24];         /* the default policy's variant per function */
+	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default policy's bands per function */
 	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
 	unsigned ratio_count;
 	struct band_ratios ratios[TUNE_MAX_RATIOS];

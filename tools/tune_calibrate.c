@@ -176,7 +176,7 @@ static void pick_auto_thresholds(struct calibration *c)
 {
 	const char *why, *variant[FN_COUNT];
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		variant[fn] = auto_policy_variant(cpu_features(), (enum base_function)fn, &why)->name;
+		variant[fn] = widest_vector_variant(cpu_features(), &why)->name;
 	static struct cm_workload w[FN_COUNT];
 	double t[T_COUNT];
 	tune_builtin_thresholds(t);

@@ -1,26 +1,17 @@
-/* memshim tune --calibrate: which variant the default policy gives each
- * function on this machine.
+/* memshim tune --calibrate: which size bands the default policy gives each
+ * function on this machine, and which variant serves each band.
  *
  * Each candidate (glibc's own functions, and every vector variant this CPU
  * runs, with and without its rep movsb band, at the thresholds just picked)
- * is timed against glibc's, interleaved, in four size bands:
+ * is timed against glibc's, interleaved, in each size class of
+ * tools/variant_choice.c (0-16 B up to 4-16 MiB), each in three placements
+ * of its data: L1-resident (every call on the same buffers), L2-resident
+ * (calls spread over half the L2) and cold (flushed from every cache
+ * before each pass).  Calls of 1 KiB and more are timed with a read of the
+ * destination after each (tools/bench.h, read_back), so that stores that
+ * bypass the cache pay for it there.
  *
- *   small   0 .. 64 B      most calls (fleet distributions: 63% of memcpy
- *                          calls at most 16 B): the masked or head-and-tail
- *                          code, where a mispredicted branch costs most;
- *   medium  65 B .. 2 KiB  head and tail vectors and short loops, below
- *                          any rep movsb threshold worth having;
- *   large   2 .. 256 KiB   the cached loop or rep movsb (auto_movsb);
- *   huge    256 KiB .. 16 MiB  beyond the L2 of most CPUs, where the
- *                          non-temporal threshold decides,
- *
- * each in three placements of its data: L1-resident (every call on the same
- * buffers), L2-resident (calls spread over half the L2) and cold (flushed
- * from every cache before each pass).  Large and huge calls are timed with
- * a read of the destination after each (tools/bench.h, read_back), so that
- * stores that bypass the cache pay for it there.
- *
- * The ratios go to tools/variant_choice.c, which picks the variant. */
+ * The ratios go to tools/variant_choice.c, which picks the bands. */
 #include "config.h"
 
 #include "dispatch/auto_policy.h"
@@ -35,22 +26,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct {
-	size_t lo, hi;
-	bool read_back;
-} bands[BAND_COUNT] = {
-	[BAND_SMALL] = { 0, 64, false },
-	[BAND_MEDIUM] = { 65, 2048, false },
-	[BAND_LARGE] = { 2049, 256u << 10, true },
-	[BAND_HUGE] = { (256u << 10) + 1, 16u << 20, true },
-};
-
 size_t tune_choice_largest(void)
 {
-	return bands[BAND_HUGE].hi;
+	return choice_classes[CHOICE_CLASS_COUNT - 1].hi;
 }
 
-unsigned tune_choice_steps(void) { return FN_COUNT * BAND_COUNT * PLACE_COUNT; }
+unsigned tune_choice_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * PLACE_COUNT; }
 
 static bool is_candidate(const char *name)
 {
@@ -97,14 +78,15 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 		rows[v] = (struct band_ratios){ .fn = fn };
 		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
 	}
-	for (int b = 0; b < BAND_COUNT; b++)
+	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
 		for (int p = 0; p < PLACE_COUNT; p++) {
 			char detail[80];
-			snprintf(detail, sizeof detail, "%s variants, %s sizes, %s", base_function_names[fn],
-				 size_band_names[b], placement_names[p]);
+			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
+				 choice_classes[b].name, placement_names[p]);
 			progress_step(bar, detail);
-			struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = bands[b].lo, .hi = bands[b].hi,
-						 .cold = p == PLACE_COLD, .read_back = bands[b].read_back,
+			struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
+						 .hi = choice_classes[b].hi, .cold = p == PLACE_COLD,
+						 .read_back = choice_classes[b].lo >= TUNE_READ_BACK_FROM,
 						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
 						 .src_offset = -1, .dst_offset = -1 };
 			struct bench_result r;
@@ -130,5 +112,8 @@ void tune_choose_variants(struct calibration *c, struct bench_settings *s, struc
 		measure_function(c, s, (enum base_function)fn, bar);
 		variant_choose(&c->ratios[first], c->ratio_count - first, c->choice[fn], sizeof c->choice[fn],
 			       c->choice_why[fn], CALIBRATION_WHY_MAX);
+		struct band_list bands; /* its bounds in K and M, as people write them */
+		if (!band_list_parse(c->choice[fn], &bands))
+			band_list_format(&bands, c->choice[fn]);
 	}
 }

@@ -74,7 +74,7 @@ static void write_ratios(FILE *f, const struct calibration *c)
 	for (unsigned i = 0; i < c->ratio_count; i++) {
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
-		for (int b = 0; b < BAND_COUNT; b++)
+		for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
 			for (int p = 0; p < PLACE_COUNT; p++)
 				fprintf(f, " %.4f", r->ratio[b][p]);
 		fputc('\n', f);
@@ -149,25 +149,28 @@ static bool next(struct reader *r)
 
 static int function_named(const char *name);
 
-/* "choice FN VARIANT WHY" for fn. */
+/* "choice FN BANDS WHY" for fn. */
 static bool read_choice(struct reader *r, struct calibration *c, int fn)
 {
 	char fn_name[16];
 	int at = 0;
-	if (!next(r) || sscanf(r->text, "choice %15s %23s %n", fn_name, c->choice[fn], &at) != 2 || !at ||
+	if (!next(r) || sscanf(r->text, "choice %15s %319s %n", fn_name, c->choice[fn], &at) != 2 || !at ||
 	    function_named(fn_name) != fn)
 		return false;
 	snprintf(c->choice_why[fn], sizeof c->choice_why[fn], "%s", r->text + at);
 	return true;
 }
 
-/* Version 2 has the choice lines; version 1 goes straight on to "unit". */
-static bool read_head(struct reader *r, struct calibration *c)
+/* Versions 2 and 3 have the choice lines; version 1 goes straight on to
+ * "unit".  *version is the file's. */
+static bool read_head(struct reader *r, struct calibration *c, int *version)
 {
 	if (!next(r))
 		return false;
-	bool v2 = strcmp(r->text, CALIBRATION_FORMAT) == 0;
-	if (!v2 && strcmp(r->text, CALIBRATION_FORMAT_1) != 0)
+	*version = strcmp(r->text, CALIBRATION_FORMAT) == 0 ? 3 : strcmp(r->text, CALIBRATION_FORMAT_2) == 0 ? 2
+		 : strcmp(r->text, CALIBRATION_FORMAT_1) == 0 ? 1 : 0;
+	bool v2 = *version >= 2;
+	if (!*version)
 		return false;
 	if (!(next(r) && sscanf(r->text, "cpu %15s %u %u", c->vendor, &c->family, &c->model) == 3 && next(r) &&
 	      sscanf(r->text, "auto_movsb %zu", &c->auto_movsb) == 1 && next(r) &&
@@ -182,7 +185,7 @@ static bool read_head(struct reader *r, struct calibration *c)
 	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
 }
 
-/* "ratios FN VARIANT" and BAND_COUNT x PLACE_COUNT ratios. */
+/* "ratios FN VARIANT" and CHOICE_CLASS_COUNT x PLACE_COUNT ratios. */
 static bool read_ratios(struct reader *r, struct calibration *c)
 {
 	char fn_name[16];
@@ -194,7 +197,7 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 		return false;
 	row->fn = (enum base_function)function_named(fn_name);
 	char *s = r->text + at, *end;
-	for (int b = 0; b < BAND_COUNT; b++)
+	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
 		for (int p = 0; p < PLACE_COUNT; p++, s = end) {
 			row->ratio[b][p] = strtod(s, &end);
 			if (end == s || !(row->ratio[b][p] >= 0))
@@ -259,9 +262,11 @@ bool calibration_read(const char *path, struct calibration *c, char *why, size_t
 		return false;
 	}
 	memset(c, 0, sizeof *c);
-	bool ok = read_head(r, c);
+	int version;
+	bool ok = read_head(r, c, &version);
+	/* version 2's ratios are by four bands: kept by nobody, skipped */
 	while (ok && next(r) && strcmp(r->text, "end") != 0)
-		ok = strncmp(r->text, "ratios ", 7) == 0 ? read_ratios(r, c) : read_curve(r, c);
+		ok = strncmp(r->text, "ratios ", 7) != 0 ? read_curve(r, c) : version < 3 || read_ratios(r, c);
 	ok = ok && strcmp(r->text, "end") == 0;
 	if (!ok)
 		snprintf(why, why_size, "%s line %u is not what a calibration file of this memshim has (run memshim tune --calibrate again)",

@@ -1,12 +1,22 @@
-/* The rule that picks a function's default variant from the calibration's
- * ratios to glibc by size band and placement (tools/tune_choose.c measures
- * them).  A variant qualifies when in no band and placement it loses to
- * glibc beyond noise: more than TIE_RATIO times glibc's time, with the
- * median's interval wholly above 1.  A default must not lose anywhere,
- * since nobody knows where a program's data lives, and a cell whose rounds
- * spread widely must not decide by chance.  Of those that qualify, the one
- * with the least geometric mean over the bands of its worst placement wins,
- * if that is below 1; else glibc's own functions. */
+/* The rule that picks a function's size bands from the calibration's
+ * ratios to glibc by size class and placement (tools/tune_choose.c
+ * measures them).
+ *
+ * In each class a variant qualifies when in no placement it loses to glibc
+ * beyond noise: more than TIE_RATIO times glibc's time, with the median's
+ * interval wholly above 1.  Nobody knows where a program's data lives, so a
+ * class must not lose anywhere; and a cell whose rounds spread widely must
+ * not decide by chance.  Of those that qualify, the one with the least
+ * geometric mean over the placements serves the class, if that beats
+ * glibc by more than the tie; else glibc does.
+ *
+ * Near-ties decide the stability of the result: variants that share their
+ * code at a size (avx2 and avx2_erms below the rep movsb threshold) measure
+ * within noise of each other, and a choice by a hair would flip from one
+ * calibration to the next.  So within TIE_RATIO of the best a class keeps
+ * the variant of the class below it (or, in a second pass, takes that of
+ * the class above), else the first in the table's order; and adjacent
+ * classes with one variant make one band. */
 #include "config.h"
 
 #include "tools/variant_choice.h"
@@ -15,91 +25,141 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const size_band_names[BAND_COUNT] = { "small", "medium", "large", "huge" };
+const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = {
+	{ 0, 16, "0-16 B" },
+	{ 17, 64, "17-64 B" },
+	{ 65, 256, "65-256 B" },
+	{ 257, 1024, "257 B-1 KiB" },
+	{ 1025, 4096, "1-4 KiB" },
+	{ 4097, 32u << 10, "4-32 KiB" },
+	{ (32u << 10) + 1, 256u << 10, "32-256 KiB" },
+	{ (256u << 10) + 1, 4u << 20, "256 KiB-4 MiB" },
+	{ (4u << 20) + 1, 16u << 20, "4-16 MiB" },
+};
 const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
 
-/* Within 2% of glibc counts as a tie: the same cell (small or medium band)
- * of three full calibrations on the shared development machine spread over
- * 0.023 (median of max - min over 180 cells; BENCHMARKS.md section 5).  A
- * variant slower than that somewhere is not a safe default. */
+/* Within 2% of glibc counts as a tie: the same cell of three full
+ * calibrations on the shared development machine spread over 0.023
+ * (median of max - min over 180 cells; BENCHMARKS.md section 5). */
 #define TIE_RATIO 1.02
 
-/* The worst placement's ratio in band b, and over every band its geometric mean. */
-static double worst_in_band(const struct band_ratios *r, int b)
+static bool loses_in_class(const struct band_ratios *r, int k)
+{
+	for (int p = 0; p < PLACE_COUNT; p++)
+		if (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1)
+			return true;
+	return false;
+}
+
+static double class_score(const struct band_ratios *r, int k)
+{
+	double log_sum = 0;
+	for (int p = 0; p < PLACE_COUNT; p++)
+		log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
+	return exp(log_sum / PLACE_COUNT);
+}
+
+static double worst_placement(const struct band_ratios *r, int k)
 {
 	double worst = 0;
 	for (int p = 0; p < PLACE_COUNT; p++)
-		worst = r->ratio[b][p] > worst ? r->ratio[b][p] : worst;
+		worst = r->ratio[k][p] > worst ? r->ratio[k][p] : worst;
 	return worst;
 }
 
-static double score(const struct band_ratios *r)
+/* The row that serves class k: the best qualifier beyond the tie with
+ * glibc, preferring `previous` (the class below's) and then the earliest
+ * row among those within the tie of the best. */
+static const struct band_ratios *choose_class(const struct band_ratios *rows, unsigned n, int k,
+					      const struct band_ratios *glibc, const struct band_ratios *previous)
 {
-	double log_sum = 0;
-	for (int b = 0; b < BAND_COUNT; b++)
-		log_sum += log(worst_in_band(r, b));
-	return exp(log_sum / BAND_COUNT);
+	const struct band_ratios *best = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) &&
+		    (!best || class_score(&rows[v], k) < class_score(best, k)))
+			best = &rows[v];
+	if (!best || class_score(best, k) * TIE_RATIO >= 1)
+		return glibc;
+	double tie = class_score(best, k) * TIE_RATIO;
+	if (previous != glibc && !loses_in_class(previous, k) && class_score(previous, k) <= tie)
+		return previous;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) && class_score(&rows[v], k) <= tie)
+			return &rows[v];
+	return best;
 }
 
-/* The cell where r loses most against glibc. */
-static double worst_cell(const struct band_ratios *r, int *band, int *place)
+/* Appends text to out (size bytes), cut to fit. */
+static void append(char *out, size_t size, const char *text)
 {
-	double worst = 0;
-	for (int b = 0; b < BAND_COUNT; b++)
-		for (int p = 0; p < PLACE_COUNT; p++)
-			if (r->ratio[b][p] > worst) {
-				worst = r->ratio[b][p];
-				*band = b;
-				*place = p;
-			}
-	return worst;
+	size_t len = strlen(out);
+	snprintf(out + len, size - len, "%s", text);
 }
 
-/* Whether r loses to glibc somewhere beyond noise: a cell whose median is
- * above TIE_RATIO and whose interval lies wholly above glibc's time. */
-static bool loses_somewhere(const struct band_ratios *r)
+/* n as "64 B", "4 KiB" or "16 MiB". */
+static void size_text(size_t n, char *out, size_t size)
 {
-	for (int b = 0; b < BAND_COUNT; b++)
-		for (int p = 0; p < PLACE_COUNT; p++)
-			if (r->ratio[b][p] > TIE_RATIO && r->low[b][p] > 1)
-				return true;
-	return false;
+	if (n && n % (1u << 20) == 0)
+		snprintf(out, size, "%zu MiB", n >> 20);
+	else if (n && n % 1024 == 0)
+		snprintf(out, size, "%zu KiB", n >> 10);
+	else
+		snprintf(out, size, "%zu B", n);
+}
+
+/* "glibc to 64 B" or "avx2 above 64 B 0.55-0.97x" for the band of classes
+ * first..last, with the range of its worst placements' ratios. */
+static void describe_band(const struct band_ratios *r, int first, int last, char *why, size_t why_size)
+{
+	double lo = 1e9, hi = 0;
+	for (int k = first; k <= last; k++) {
+		double w = worst_placement(r, k);
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	bool top = last + 1 == CHOICE_CLASS_COUNT;
+	char bound[24], text[160];
+	size_text(top ? choice_classes[first].lo - 1 : choice_classes[last].hi, bound, sizeof bound);
+	snprintf(text, sizeof text, "%s%s %s%s%s", why[0] ? "; " : "", r->variant,
+		 !top ? "to" : first ? "above" : "at every size", first || !top ? " " : "", first || !top ? bound : "");
+	append(why, why_size, text);
+	if (strcmp(r->variant, "glibc") != 0) {
+		snprintf(text, sizeof text, lo < hi ? " %.2f-%.2fx" : " %.2fx", lo, hi);
+		append(why, why_size, text);
+	}
 }
 
 void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
 		    size_t why_size)
 {
-	const struct band_ratios *best = NULL, *nearest = NULL;
-	for (unsigned v = 0; v < n; v++) {
+	const struct band_ratios *glibc = NULL, *serves[CHOICE_CLASS_COUNT];
+	for (unsigned v = 0; v < n; v++)
 		if (strcmp(rows[v].variant, "glibc") == 0)
-			continue;
-		int b, p;
-		double worst = worst_cell(&rows[v], &b, &p);
-		if (!nearest || worst < worst_cell(nearest, &b, &p))
-			nearest = &rows[v];
-		if (!loses_somewhere(&rows[v]) && (!best || score(&rows[v]) < score(best)))
-			best = &rows[v];
-	}
-	int b = 0, p = 0;
-	if (best && score(best) < 1) {
-		double worst = worst_cell(best, &b, &p);
-		snprintf(choice, choice_size, "%s", best->variant);
-		snprintf(why, why_size,
-			 "%.2fx glibc's time over the size bands (geometric mean of each band's worst placement), "
-			 "at most %.2fx (%s sizes, %s)", score(best), worst, size_band_names[b], placement_names[p]);
+			glibc = &rows[v];
+	choice[0] = why[0] = '\0';
+	if (!glibc) {
+		snprintf(choice, choice_size, "glibc");
+		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	snprintf(choice, choice_size, "glibc");
-	if (best)
-		snprintf(why, why_size, "no variant beat glibc over the size bands (best: %s, %.2fx)",
-			 best->variant, score(best));
-	else if (nearest) {
-		double worst = worst_cell(nearest, &b, &p); /* before b and p are read */
-		snprintf(why, why_size,
-			 "every variant lost to glibc somewhere, beyond noise and by more than %.0f%% "
-			 "(least: %s, %.3fx at %s sizes, %s)",
-			 100 * (TIE_RATIO - 1), nearest->variant, worst, size_band_names[b], placement_names[p]);
-	} else {
-		snprintf(why, why_size, "no vector variant runs on this CPU");
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = choose_class(rows, n, k, glibc, k ? serves[k - 1] : glibc);
+	/* and from the top down, so a class joins the band above it when it can */
+	for (int k = CHOICE_CLASS_COUNT - 2; k >= 0; k--)
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in_class(serves[k + 1], k) &&
+		    class_score(serves[k + 1], k) <= class_score(serves[k], k) * TIE_RATIO)
+			serves[k] = serves[k + 1];
+	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
+		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
+			continue;
+		char band[64];
+		if (k + 1 < CHOICE_CLASS_COUNT)
+			snprintf(band, sizeof band, "%s%s:%zu", choice[0] ? "," : "", serves[k]->variant, choice_classes[k].hi);
+		else
+			snprintf(band, sizeof band, "%s%s", choice[0] ? "," : "", serves[k]->variant);
+		append(choice, choice_size, band);
+		describe_band(serves[k], first, k, why, why_size);
+		first = k + 1;
 	}
+	append(why, why_size, " (worst placement's ratio to glibc)");
 }

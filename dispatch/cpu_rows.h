@@ -1,0 +1,37 @@
+/* The shipped CPU rows: for each measured CPU class, the bands the default
+ * policy gives memcpy, memmove and memset there.  Each row is a file in
+ * data/cpu-rows/ that `memshim tune` wrote from measurements made on that
+ * class (its provenance is in the file); the build compiles them into
+ * cpu_rows_table.c (dispatch/cpu_rows.awk), so nothing is read at start-up. */
+#ifndef MEMSHIM_CPU_ROWS_H
+#define MEMSHIM_CPU_ROWS_H
+
+#include "dispatch/bands.h"
+#include "dispatch/cpu_features.h"
+
+struct cpu_row {
+	const char *file; /* "zen3.row" */
+	/* Which CPUs it serves: vendor, family and model ranges, and feature
+	 * names (erms fsrm avx2 avx512, space-separated) they must have and
+	 * must lack. */
+	const char *vendor;
+	unsigned family_lo, family_hi, model_lo, model_hi;
+	const char *requires, *excludes;
+	const char *bands[FN_COUNT]; /* text form (dispatch/bands.h) */
+	const char *why[FN_COUNT];
+	const char *measured; /* what, where and when it was measured */
+};
+
+extern const struct cpu_row cpu_rows[];
+extern const unsigned cpu_row_count;
+
+/* The first row that serves a CPU with features f, or NULL.  f is a
+ * parameter so that tests can describe a CPU other than the one they run on. */
+const struct cpu_row *cpu_row_for(const struct cpu_features *f);
+
+/* Row r's bands for fn, parsed; false when a CPU with features f (or this
+ * C library) cannot run one of its variants. */
+bool cpu_row_bands(const struct cpu_row *r, const struct cpu_features *f, enum base_function fn,
+                   struct band_list *out);
+
+#endif

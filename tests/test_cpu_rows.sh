@@ -1,0 +1,68 @@
+#!/bin/sh
+# Size bands from the environment, end to end, and the CPU row files the
+# build compiles (dispatch/cpu_rows.awk): a good row, and rows that are not.
+. "${top_srcdir:-.}/tests/lib.sh"
+now=$top_builddir/tests/show_binding_now
+rows=${top_srcdir:-.}/data/cpu-rows
+awk_rows() { ${AWK:-awk} -f "${top_srcdir:-.}/dispatch/cpu_rows.awk" "$@" 2>&1; }
+
+# Bands: the calls go to the band dispatcher; one band is the variant itself.
+preloaded env MEMSHIM_MEMCPY=glibc:64,sse2 MEMSHIM_MEMSET=scalar:256,glibc "$now"
+expect_eq "MEMSHIM_MEMCPY=glibc:64,sse2: memcpy" "$(bound memcpy)" memshim_memcpy_banded
+expect_eq "mempcpy follows" "$(bound mempcpy)" memshim_mempcpy_banded
+expect_eq "__memcpy_chk follows" "$(bound __memcpy_chk)" memshim_memcpy_chk_banded
+expect_eq "bzero follows memset's bands" "$(bound bzero)" memshim_bzero_banded
+expect_eq "nothing on stderr" "$err" ""
+preloaded env MEMSHIM_MEMCPY=sse2 "$now"
+expect_eq "one band is the variant itself" "$(bound memcpy)" memshim_memcpy_sse2
+
+# A real program's output is the same under bands that split every size range.
+head -c 3000000 /dev/urandom >"$scratch/in"
+cat "$scratch/in" "$scratch/in" >"$scratch/in2"
+gzip -c "$scratch/in2" >"$scratch/plain.gz"
+bands=scalar:16,sse2:64,glibc:256,movsq:4K,sse2:64K,erms
+preloaded env MEMSHIM_MEMCPY=$bands MEMSHIM_MEMMOVE=$bands MEMSHIM_MEMSET=$bands sh -c "gzip -c '$scratch/in2' >'$scratch/banded.gz' && gzip -dc '$scratch/banded.gz' | cmp - '$scratch/in2'"
+expect_eq "gzip under six bands: status" "$rc:$err" "0:"
+expect_eq "and the same output" "$(cmp "$scratch/plain.gz" "$scratch/banded.gz" && echo same)" same
+
+# memshim info shows each band and where the choice came from.
+info=$(MEMSHIM_MEMCPY=glibc:256,sse2 "$T_MEMSHIM_TOOL" info)
+expect_match "info shows the bands" "$info" '^  memcpy -> up to 256 B: glibc; above 256 B: sse2 .*\[MEMSHIM_MEMCPY\]$'
+
+# Bad bands: one line, and the default instead.
+for bad in glibc:64,nosuch glibc:256,sse2:64,glibc glibc:64,sse2:1M glibc,sse2 :64,sse2; do
+	preloaded env MEMSHIM_MEMCPY=$bad "$now"
+	expect_eq "MEMSHIM_MEMCPY=$bad: one line" "$(printf '%s\n' "$err" | grep -c '^memshim: MEMSHIM_MEMCPY=')" 1
+	expect_match "MEMSHIM_MEMCPY=$bad: what is wrong, and the default" "$err" \
+		"^memshim: MEMSHIM_MEMCPY=\"$bad\" (names|has|gives).*; using "
+done
+
+# The shipped rows compile; a bad row stops the build with its line.
+out=$(awk_rows "$rows"/*.row)
+expect_match "the shipped rows compile" "$out" "^const unsigned cpu_row_count = $(ls "$rows"/*.row | wc -l);$"
+good=$scratch/good.row
+cat >"$good" <<'ROW'
+memshim-cpu-row 1
+match GenuineIntel 6-6 143-207 avx512,erms -
+measured a test CPU
+choice memcpy glibc:64,avx512 why one
+choice memmove glibc:64,avx512:4M,avx512_erms why two
+choice memset glibc why three
+ratios memcpy avx512 0.5 0.6
+ROW
+out=$(awk_rows "$good")
+expect_match "a good row: its bands" "$out" '\{ "glibc:64,avx512", "glibc:64,avx512:4M,avx512_erms", "glibc" \}'
+expect_match "a good row: its CPUs" "$out" '"good.row", "GenuineIntel", 6, 6, 143, 207, "avx512 erms", ""'
+bad_row() { # WHAT SED-EXPRESSION EXPECTED-MESSAGE
+	sed "$2" "$good" >"$scratch/bad.row"
+	out=$(awk_rows "$scratch/bad.row")
+	status=$?
+	expect_match "a row with $1: refused" "$status $out" "^1 .*bad\\.row:[0-9]+: $3"
+}
+bad_row "a wrong first line" '1s/.*/memshim-cpu-row 9/' "not a memshim CPU row"
+bad_row "an unknown feature" '2s/avx512,erms/avx1024/' "unknown feature"
+bad_row "a backwards range" '2s/143-207/207-143/' "models range 207-143 runs backwards"
+bad_row "functions out of order" '4s/memcpy/memset/' "expected choice memcpy"
+bad_row "a broken band list" '5s/glibc:64,avx512/glibc:,avx512/' '".*" is not a band list'
+bad_row "no memset choice" '6d' "incomplete row"
+finish
