@@ -71,6 +71,15 @@ expect_eq "the file is gzip-compressed" "$(gzip -t cs.pb.gz && echo ok)" ok
 # shellcheck disable=SC2046
 decode "call sites" cs.pb.gz cs.json --build-id "$program=$(build_id "$program")" --written $(written cs)
 
+# One call in 7 sampled: the totals are shared among the stacks in whole units
+# that still add up.
+if [ -n "$callsites" ]; then
+	preloaded env MEMSHIM_CALLSITES=7 MEMSHIM_HIST="$scratch/cs7" "$program" calls 1000
+	"$tool" report --pprof cs7.pb.gz cs7 >/dev/null
+	"$tool" report --json cs7 >cs7.json
+	decode "one call in 7" cs7.pb.gz cs7.json
+fi
+
 # CPU time in copies.
 preloaded env MEMSHIM_HIST="$scratch/cpu" MEMSHIM_PROFILE=on "$top_builddir/tests/profile_program" mix 0.4
 "$tool" report --pprof cpu.pb.gz cpu >/dev/null
