@@ -59,12 +59,16 @@ static const char bench_help[] =
 	"                        NAME; a function it lacks is left out of that function's\n"
 	"                        cases.  PATH as dlopen(3) takes it (one with a ':' in it\n"
 	"                        needs a ':' at its end); may be repeated, up to 4 times\n"
+	"  --draws N             instead: draw N sizes, alignments and overlaps from each\n"
+	"                        distribution as the dist case does, and print how often\n"
+	"                        each came up beside its probability (nothing is timed)\n"
 	"  --stub                instead: what the exported names' one jump adds to a\n"
 	"                        call (memcpy against the variant its slot jumps to)\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the one next to this program or\n"
 	"installed; the distributions $MEMSHIM_DISTRIBUTIONS, else likewise.\n";
 
 #define MAX_DISTRIBUTIONS 16
+#define BENCH_MAX_DRAWS 100000000
 #define MAX_SIZES 128
 #define MAX_RESULTS 4096
 
@@ -88,7 +92,7 @@ struct options {
 	unsigned distribution_count;
 	size_t sizes[MAX_SIZES];
 	unsigned size_count;
-	unsigned rounds;
+	unsigned rounds, draws;
 	struct peer_spec peers[BENCH_MAX_PEERS];
 	unsigned peer_count;
 };
@@ -182,7 +186,7 @@ static int parse_peer(const char *value, struct options *o)
 }
 
 enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
-       BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER };
+       BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
@@ -196,6 +200,7 @@ static const struct option bench_options[] = {
 	{ "svg", required_argument, NULL, BENCH_SVG },
 	{ "distribution", required_argument, NULL, BENCH_DISTRIBUTION },
 	{ "peer", required_argument, NULL, BENCH_PEER },
+	{ "draws", required_argument, NULL, BENCH_DRAWS },
 	{ 0 },
 };
 
@@ -229,6 +234,10 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_SVG:
 		o->svg = value;
+		return 0;
+	case BENCH_DRAWS:
+		if (!cli_whole_number(value, 1, BENCH_MAX_DRAWS, &o->draws))
+			return usage_error("--draws \"%s\" is not a whole number from 1 to %d", value, BENCH_MAX_DRAWS);
 		return 0;
 	default: /* BENCH_DISTRIBUTION */
 		if (o->distribution_count == MAX_DISTRIBUTIONS)
@@ -690,6 +699,17 @@ static int close_output(FILE *f, const char *path)
 	return 0;
 }
 
+static int print_draws(const struct options *o, struct distributions *d)
+{
+	if (!o->distribution_count)
+		load_builtin(o->quick, d);
+	int rc = d->count ? 0 : 1;
+	for (unsigned i = 0; i < d->count && !rc; i++)
+		rc = size_dist_print_draws(stdout, d->list[i], o->draws);
+	free_distributions(d);
+	return rc;
+}
+
 static int bench_with(const struct options *o, struct bench_settings *s, struct distributions *d)
 {
 	static struct bench_case cases[MAX_RESULTS];
@@ -721,6 +741,8 @@ int cmd_bench(int argc, char **argv)
 	struct distributions d = { .count = 0 };
 	if (!rc && o.distribution_count)
 		rc = load_explicit(&o, &d);
+	if (!rc && o.draws)
+		return print_draws(&o, &d);
 	static struct bench_variant variants[BENCH_MAX_COLUMNS];
 	struct bench_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = bench_cold_span(),
 				    .batch_ns = o.quick ? 100e3 : 300e3 };

@@ -101,6 +101,11 @@ unsigned size_dist_draw_align(const struct size_dist *d, uint64_t random)
 	return 1;
 }
 
+bool size_dist_draw_overlap(const struct size_dist *d, uint64_t random)
+{
+	return unit_interval(random) < d->overlap;
+}
+
 /* ---- reading files ---- */
 
 struct parse {

@@ -3,8 +3,10 @@
 #ifndef MEMSHIM_BENCH_DIST_H
 #define MEMSHIM_BENCH_DIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct size_prob {
 	size_t size;
@@ -53,6 +55,13 @@ size_t size_dist_draw(const struct size_dist *d, uint64_t random);
 
 /* One alignment (a power of two up to 64), from 64 random bits; 1 if the distribution has none. */
 unsigned size_dist_draw_align(const struct size_dist *d, uint64_t random);
+
+/* Whether a memmove call's buffers overlap, from 64 random bits. */
+bool size_dist_draw_overlap(const struct size_dist *d, uint64_t random);
+
+/* memshim bench --draws (tools/bench_draws.c): n draws of sizes, alignments
+ * and overlaps, each value's count beside its probability; 1 on failure. */
+int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
 
 /* The folder holding the built-in distributions: $MEMSHIM_DISTRIBUTIONS, the
  * build tree, the installed share/memshim, or the configured one; NULL if none. */

@@ -187,7 +187,7 @@ static bool draws_overlap(const struct bench_case *c, uint64_t *rng)
 	if (c->fn != FN_MEMMOVE)
 		return false;
 	if (c->dist && c->dist->overlap > 0)
-		return (double)(bench_random(rng) >> 11) * 0x1p-53 < c->dist->overlap;
+		return size_dist_draw_overlap(c->dist, bench_random(rng));
 	return c->overlap;
 }
 

@@ -64,8 +64,9 @@ bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct
 			size_t before = in->count;
 			ok = add_directory(in, args[i]);
 			if ((!ok && errno != ENOMEM) || (ok && in->count == before)) {
-				fprintf(stderr, "memshim %s: %s: %s; left out\n", command, args[i],
-				        ok ? "a directory with no dumps" : strerror(errno));
+				if (command)
+					fprintf(stderr, "memshim %s: %s: %s; left out\n", command, args[i],
+					        ok ? "a directory with no dumps" : strerror(errno));
 				++*bad;
 				ok = true;
 			}

@@ -12,7 +12,8 @@
  * files, sorted by name, leaving out hidden ones and the ".tmp" files of a
  * dump still being written.  A directory that cannot be read or holds none
  * is named on stderr ("memshim COMMAND: ARG: reason; left out") and counted
- * in *bad; a file that cannot be read is named when it is read. */
+ * in *bad (command NULL: counted, not named, for a second pass over
+ * inputs already read); a file that cannot be read is named when it is read. */
 struct dump_inputs {
 	char **paths;
 	size_t count;

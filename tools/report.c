@@ -12,6 +12,7 @@
 #include "tools/dump_load.h"
 #include "tools/profile_stats.h"
 #include "tools/report_parts.h"
+#include "tools/report_pprof.h"
 #include "tools/symbolize.h"
 
 #include <errno.h>
@@ -38,6 +39,9 @@ static const char report_help[] =
 	"  --svg OUT.svg          also write a plot (log size axis; calls, bytes, time)\n"
 	"  --fleetbench-csv PREFIX also write PREFIXMemcpy.csv, PREFIXMemmove.csv and\n"
 	"                         PREFIXMemset.csv in fleetbench's size:probability format\n"
+	"  --pprof OUT.pb.gz      also write a gzip-compressed pprof profile (pprof,\n"
+	"                         Pyroscope, Parca): calls, bytes and CPU time by stack,\n"
+	"                         labelled with program, variant and size class\n"
 	"  --top N                call sites to show (default 10)\n"
 	"A file that cannot be read is named with the reason and left out; the exit\n"
 	"status is then 1.\n";
@@ -615,13 +619,13 @@ static int write_fleetbench(const struct dump *d, const char *prefix)
 
 struct report_options {
 	bool json, folded, by_program;
-	const char *svg, *fleetbench, *program;
+	const char *svg, *fleetbench, *program, *pprof;
 	unsigned top;
 	int first_file;
 };
 
 enum { REPORT_JSON = 1, REPORT_FOLDED, REPORT_BY_PROGRAM, REPORT_PROGRAM, REPORT_SVG, REPORT_FLEETBENCH,
-       REPORT_TOP };
+       REPORT_TOP, REPORT_PPROF };
 
 static const struct option report_options[] = {
 	{ "json", no_argument, NULL, REPORT_JSON },
@@ -631,6 +635,7 @@ static const struct option report_options[] = {
 	{ "svg", required_argument, NULL, REPORT_SVG },
 	{ "fleetbench-csv", required_argument, NULL, REPORT_FLEETBENCH },
 	{ "top", required_argument, NULL, REPORT_TOP },
+	{ "pprof", required_argument, NULL, REPORT_PPROF },
 	{ 0 },
 };
 
@@ -649,6 +654,10 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		o->svg = value;
 	else if (id == REPORT_FLEETBENCH)
 		o->fleetbench = value;
+	else if (id == REPORT_PPROF && pprof_missing())
+		return cli_usage_error("report", "--pprof: %s", pprof_missing());
+	else if (id == REPORT_PPROF)
+		o->pprof = value;
 	else if (!cli_whole_number(value, 0, REPORT_MAX_TOP, &o->top))
 		return cli_usage_error("report", "%s \"%s\" is not a whole number from 0 to %d", name, value,
 				       REPORT_MAX_TOP);
@@ -721,6 +730,8 @@ int cmd_report(int argc, char **argv)
 	if (d->processes && o.svg && write_svg(d, o.svg) != 0)
 		status = 1;
 	if (d->processes && o.fleetbench && write_fleetbench(d, o.fleetbench) != 0)
+		status = 1;
+	if (d->processes && o.pprof && write_pprof(d, o.pprof, argv + o.first_file, (size_t)(argc - o.first_file)) != 0)
 		status = 1;
 	symbolize_end();
 	hist_dump_free(d);

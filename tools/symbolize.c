@@ -110,6 +110,24 @@ static void look_up(const char *path, uint64_t rel, struct frame_info *out)
 	}
 }
 
+bool symbolize_object(const char *path, struct object_info *out)
+{
+	memset(out, 0, sizeof *out);
+	Dwfl_Module *m = module_of(path);
+	GElf_Addr first, bias;
+	if (!m || !first_page(m, &first, &bias))
+		return false;
+	const unsigned char *bits;
+	GElf_Addr where;
+	int n = dwfl_module_build_id(m, &bits, &where);
+	for (int i = 0; i < n && 2 * (size_t)i + 2 < sizeof out->build_id; i++)
+		snprintf(out->build_id + 2 * i, 3, "%02x", bits[i]);
+	Dwarf_Addr start, end;
+	dwfl_module_info(m, NULL, &start, &end, NULL, NULL, NULL, NULL);
+	out->span = end - start; /* the loadable segments, first page to last byte */
+	return true;
+}
+
 bool symbolize_available(void) { return true; }
 
 void symbolize_end(void)
@@ -131,26 +149,50 @@ static void look_up(const char *path, uint64_t rel, struct frame_info *out)
 	(void)out;
 }
 
+bool symbolize_object(const char *path, struct object_info *out)
+{
+	(void)path;
+	memset(out, 0, sizeof *out);
+	return false;
+}
+
 bool symbolize_available(void) { return false; }
 
 void symbolize_end(void) {}
 #endif
 
+/* The part of a frame naming the object: all of "/bin/x+0xrel", the inside
+ * of the parentheses of "sym+0xoff(/lib/x.so+0xrel)"; *name_len is the
+ * length of "sym" in the latter, 0 in the former. */
+static const char *frame_object_part(const char *frame, size_t *len, size_t *name_len)
+{
+	size_t all = strlen(frame);
+	const char *open = strchr(frame, '(');
+	*len = all;
+	*name_len = 0;
+	if (!open || all == 0 || frame[all - 1] != ')')
+		return frame;
+	const char *plus = strstr(frame, "+0x");
+	*name_len = (size_t)((plus && plus < open ? plus : open) - frame);
+	*len = all - (size_t)(open + 1 - frame) - 1;
+	return open + 1;
+}
+
+bool frame_object(const char *frame, char *path, size_t size, uint64_t *rel)
+{
+	size_t len, name_len;
+	const char *inner = frame_object_part(frame, &len, &name_len);
+	return object_and_offset(inner, len, path, size, rel);
+}
+
 void symbolize_frame(const char *frame, struct frame_info *out)
 {
 	memset(out, 0, sizeof *out);
-	size_t len = strlen(frame);
-	const char *open = strchr(frame, '(');
-	const char *inner = frame;
-	size_t inner_len = len;
-	if (open && len > 0 && frame[len - 1] == ')') {
-		/* "sym+0xoff(object...)": the exported symbol is already a name */
-		const char *plus = strstr(frame, "+0x");
-		size_t name_len = (size_t)((plus && plus < open ? plus : open) - frame);
+	size_t inner_len, name_len;
+	const char *inner = frame_object_part(frame, &inner_len, &name_len);
+	/* "sym+0xoff(object...)": the exported symbol is already a name */
+	if (inner != frame)
 		snprintf(out->function, sizeof out->function, "%.*s", (int)name_len, frame);
-		inner = open + 1;
-		inner_len = len - (size_t)(inner - frame) - 1;
-	}
 	char path[4096];
 	uint64_t rel;
 	if (!object_and_offset(inner, inner_len, path, sizeof path, &rel)) {

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct frame_info {
 	char function[256]; /* "" when unknown */
@@ -21,6 +22,19 @@ void symbolize_frame(const char *frame, struct frame_info *out);
 
 /* "function (file.c:7, object)", "function (object)" or the frame itself. */
 const char *frame_readable(const char *frame, char *buf, size_t size);
+
+/* The object's full path and the frame's offset from its first mapped
+ * page; false for frames of old dumps, which name only a base name. */
+bool frame_object(const char *frame, char *path, size_t size, uint64_t *rel);
+
+struct object_info {
+	char build_id[81]; /* hex, "" when the object has none */
+	uint64_t span;     /* bytes from its first mapped page to the end of its loadable segments */
+};
+
+/* What libdw reads of the object at path; false when it cannot be read
+ * (or this memshim has no libdw). */
+bool symbolize_object(const char *path, struct object_info *out);
 
 /* Whether this memshim was built with libdw. */
 bool symbolize_available(void);
