@@ -24,38 +24,61 @@ extern void *__memset_chk(void *, int, size_t, size_t);
 extern void __explicit_bzero_chk(void *, size_t, size_t);
 extern void *__mempcpy(void *, const void *, size_t);
 
-/* The entry set every name that follows fn is taken from: the chosen
- * variant's or band dispatcher's, or, when recording, the recording
- * wrappers around it. */
-static const struct entry_set *exported_entries(enum base_function fn)
+/* How a call of fn is served: sizes up to *bound by `first`, larger ones by
+ * the returned set.  One band (or recording, whose wrappers serve every
+ * size and hand the call to the bands themselves): first everywhere.  Two
+ * bands: the second band's variant directly.  More: the band dispatcher,
+ * from the second band on. */
+static const struct entry_set *split_entries(enum base_function fn, const struct entry_set **first, size_t *bound)
 {
 	const struct config *c = config_get();
-	const struct entry_set *chosen = banded_entries(fn, &c->choice[fn].bands);
-	return c->hist_path[0] ? record_entries(fn, chosen) : chosen;
+	const struct band_list *bands = &c->choice[fn].bands;
+	*bound = SIZE_MAX;
+	if (c->hist_path[0]) {
+		*first = record_entries(fn, banded_entries(fn, bands));
+		return *first;
+	}
+	*first = bands->variant[0]->entries();
+	if (bands->count == 1)
+		return *first;
+	*bound = bands->upper[0];
+	struct band_list rest;
+	rest.count = bands->count - 1;
+	for (unsigned i = 0; i < rest.count; i++) {
+		rest.upper[i] = bands->upper[i + 1];
+		rest.variant[i] = bands->variant[i + 1];
+	}
+	return banded_entries(fn, &rest);
 }
 
-#define EXPORT_IFUNC(symbol, fn, member)                                                            \
+/* Each exported name: the first band's function and bound into the stub's
+ * slots, the rest as the resolver's result. */
+#define EXPORT_IFUNC(symbol, size_reg, fn, member)                                                  \
+	extern struct export_band0 memshim_band0_##symbol;                                            \
 	static __typeof__(symbol) *resolve_##symbol(void)                                             \
 	{                                                                                             \
-		return exported_entries(fn)->member;                                                      \
+		const struct entry_set *first;                                                            \
+		const struct entry_set *rest = split_entries(fn, &first, &memshim_band0_##symbol.bound);  \
+		memshim_band0_##symbol.first = (void *)first->member;                                     \
+		return rest->member;                                                                      \
 	}                                                                                             \
-	MEMSHIM_EXPORT_STUB(symbol, resolve_##symbol)
+	MEMSHIM_EXPORT_BANDED_STUB(symbol, size_reg, resolve_##symbol)
 
-EXPORT_IFUNC(memcpy, FN_MEMCPY, memcpy);
-EXPORT_IFUNC(mempcpy, FN_MEMCPY, mempcpy);
-EXPORT_IFUNC(__mempcpy, FN_MEMCPY, mempcpy);
-EXPORT_IFUNC(__memcpy_chk, FN_MEMCPY, memcpy_chk);
-EXPORT_IFUNC(__mempcpy_chk, FN_MEMCPY, mempcpy_chk);
+EXPORT_IFUNC(memcpy, "rdx", FN_MEMCPY, memcpy);
+EXPORT_IFUNC(mempcpy, "rdx", FN_MEMCPY, mempcpy);
+EXPORT_IFUNC(__mempcpy, "rdx", FN_MEMCPY, mempcpy);
+EXPORT_IFUNC(__memcpy_chk, "rdx", FN_MEMCPY, memcpy_chk);
+EXPORT_IFUNC(__mempcpy_chk, "rdx", FN_MEMCPY, mempcpy_chk);
 
-EXPORT_IFUNC(memmove, FN_MEMMOVE, memmove);
-EXPORT_IFUNC(__memmove_chk, FN_MEMMOVE, memmove_chk);
-EXPORT_IFUNC(bcopy, FN_MEMMOVE, bcopy);
+EXPORT_IFUNC(memmove, "rdx", FN_MEMMOVE, memmove);
+EXPORT_IFUNC(__memmove_chk, "rdx", FN_MEMMOVE, memmove_chk);
+EXPORT_IFUNC(bcopy, "rdx", FN_MEMMOVE, bcopy);
 
-EXPORT_IFUNC(memset, FN_MEMSET, memset);
-EXPORT_IFUNC(__memset_chk, FN_MEMSET, memset_chk);
-EXPORT_IFUNC(bzero, FN_MEMSET, bzero);
-EXPORT_IFUNC(explicit_bzero, FN_MEMSET, explicit_bzero);
-EXPORT_IFUNC(__explicit_bzero_chk, FN_MEMSET, explicit_bzero_chk);
+EXPORT_IFUNC(memset, "rdx", FN_MEMSET, memset);
+EXPORT_IFUNC(__memset_chk, "rdx", FN_MEMSET, memset_chk);
+EXPORT_IFUNC(bzero, "rsi", FN_MEMSET, bzero);
+EXPORT_IFUNC(explicit_bzero, "rsi", FN_MEMSET, explicit_bzero);
+EXPORT_IFUNC(__explicit_bzero_chk, "rsi", FN_MEMSET, explicit_bzero_chk);
 
 /* Reads the configuration before main() even if nothing has been bound yet
  * (lazy binding), so problems are reported at start and a program that

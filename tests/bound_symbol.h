@@ -1,27 +1,46 @@
 /* Which function a call from this object was bound to: reads the object's
  * own PLT GOT slot for the name (after at least one call, with lazy
- * binding), follows memshim's exported stub (one `jmp *slot(%rip)`, see
- * dispatch/export_stub.h) to the slot's target, and asks dladdr what lives
- * there. */
+ * binding), follows memshim's exported stub (dispatch/export_stub.h) to
+ * what it calls, and asks dladdr what lives there.  A stub that splits the
+ * sizes between two functions is shown as "bands:FIRST|REST". */
 #ifndef MEMSHIM_TESTS_BOUND_SYMBOL_H
 #define MEMSHIM_TESTS_BOUND_SYMBOL_H
+
+#include "dispatch/export_stub.h"
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
-/* Where the indirect jump `jmp *rel32(%rip)` (ff 25 rel32) at `code` goes;
- * `code` itself if that is not what is there. */
-static inline void *through_jump(void *code)
+/* "memshim_..." for a variant's function, "libc" for the C library's. */
+static inline const char *symbol_at(void *target)
 {
-	const unsigned char *insn = code;
-	if (insn[0] != 0xff || insn[1] != 0x25)
-		return code;
-	int32_t rel;
-	memcpy(&rel, insn + 2, sizeof rel);
-	return *(void **)(insn + 6 + rel);
+	Dl_info info;
+	if (!dladdr(target, &info))
+		return "(unknown)";
+	if (info.dli_sname && strncmp(info.dli_sname, "memshim_", 8) == 0)
+		return info.dli_sname;
+	/* The C library's own function: name the object, its internal names vary. */
+	return strstr(info.dli_fname, "libc.so") ? "libc" : info.dli_fname;
+}
+
+/* What the function at `code` calls: itself if it is not memshim's stub. */
+static inline const char *through_stub(void *code)
+{
+	static char texts[8][256]; /* a caller may print several in one printf */
+	static unsigned next;
+	char *both = texts[next++ % 8];
+	size_t bound;
+	void *first, *rest;
+	if (!export_stub_decode(code, &bound, &first, &rest))
+		return symbol_at(code);
+	if (bound == SIZE_MAX)
+		return symbol_at(first);
+	snprintf(both, sizeof texts[0], "bands:%s|%s", symbol_at(first), symbol_at(rest));
+	return both;
 }
 
 static inline const char *bound_symbol(const char *name)
@@ -46,14 +65,7 @@ static inline const char *bound_symbol(const char *name)
 		const ElfW(Sym) *sym = &symbols[ELF64_R_SYM(rela[i].r_info)];
 		if (strcmp(strings + sym->st_name, name) != 0)
 			continue;
-		void *target = through_jump(*(void **)(map->l_addr + rela[i].r_offset));
-		Dl_info info;
-		if (!dladdr(target, &info))
-			return "(unknown)";
-		if (info.dli_sname && strncmp(info.dli_sname, "memshim_", 8) == 0)
-			return info.dli_sname;
-		/* The C library's own function: name the object, its internal names vary. */
-		return strstr(info.dli_fname, "libc.so") ? "libc" : info.dli_fname;
+		return through_stub(*(void **)(map->l_addr + rela[i].r_offset));
 	}
 	return "(not called through the PLT)";
 }

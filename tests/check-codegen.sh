@@ -4,7 +4,7 @@
 # vector registers (the variant promises general-purpose registers only).
 # Also: the library never calls its own exported string functions (no
 # relocation against them, no direct call or jump to them), and every name
-# other libraries bind to is a plain function that is one jump through a slot
+# other libraries bind to is a plain function that jumps through slots
 # (dispatch/export_stub.h): an exported indirect function would have the
 # dynamic linker run our resolver from a library relocated before us, and
 # print "Relink ... for IFUNC symbol".
@@ -83,12 +83,21 @@ if [ -n "$ifuncs" ]; then
 else
 	echo "ok: no indirect function exported under a C library name"
 fi
+# The string functions: the first band's compare, a branch, and two jumps
+# through slots; exec* and _exit: one jump.
+banded_stub='cmp +0x[0-9a-f]+\(%rip\),%rSIZE ja +[0-9a-f]+ <[^>]*> jmp +\*0x[0-9a-f]+\(%rip\) jmp +\*0x[0-9a-f]+\(%rip\)'
 for f in memcpy memmove memset mempcpy __memcpy_chk bzero explicit_bzero execve _exit; do
-	body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<$f>:/,/^\$/" | sed -n 2p)
-	if printf '%s\n' "$body" | grep -Eq '^ *[0-9a-f]+:[[:space:]]+jmp +\*0x[0-9a-f]+\(%rip\)'; then
-		echo "ok: $f is one jump through a slot"
+	case $f in
+	execve | _exit) lines=2 shape='jmp +\*0x[0-9a-f]+\(%rip\)' ;;
+	*bzero) lines=5 shape=$(echo "$banded_stub" | sed 's/SIZE/si/') ;; # bzero(s, n): n in %rsi
+	*) lines=5 shape=$(echo "$banded_stub" | sed 's/SIZE/dx/') ;;
+	esac
+	body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<$f>:/,/^\$/" | sed -n "2,${lines}p" |
+		sed -E 's/^ *[0-9a-f]+:[[:space:]]+//; s/ *#.*//' | tr '\n' ' ' | sed 's/ *$//')
+	if printf '%s\n' "$body" | grep -Eq "^$shape\$"; then
+		echo "ok: $f is the exported stub: [$body]"
 	else
-		echo "FAIL: $f starts with [$body], not a jump through a slot"; status=1
+		echo "FAIL: $f starts with [$body], not the exported stub (dispatch/export_stub.h)"; status=1
 	fi
 done
 exit $status

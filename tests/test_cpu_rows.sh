@@ -6,13 +6,17 @@ now=$top_builddir/tests/show_binding_now
 rows=${top_srcdir:-.}/data/cpu-rows
 awk_rows() { ${AWK:-awk} -f "${top_srcdir:-.}/dispatch/cpu_rows.awk" "$@" 2>&1; }
 
-# Bands: the calls go to the band dispatcher; one band is the variant itself.
+# Bands: the exported stub sends the first band to its variant and the rest
+# to the second band's (with two) or to the band dispatcher (with more);
+# one band is the variant itself.
 preloaded env MEMSHIM_MEMCPY=glibc:64,sse2 MEMSHIM_MEMSET=scalar:256,glibc "$now"
-expect_eq "MEMSHIM_MEMCPY=glibc:64,sse2: memcpy" "$(bound memcpy)" memshim_memcpy_banded
-expect_eq "mempcpy follows" "$(bound mempcpy)" memshim_mempcpy_banded
-expect_eq "__memcpy_chk follows" "$(bound __memcpy_chk)" memshim_memcpy_chk_banded
-expect_eq "bzero follows memset's bands" "$(bound bzero)" memshim_bzero_banded
+expect_eq "MEMSHIM_MEMCPY=glibc:64,sse2: memcpy" "$(bound memcpy)" "bands:libc|memshim_memcpy_sse2"
+expect_eq "mempcpy follows" "$(bound mempcpy)" "bands:libc|memshim_mempcpy_sse2"
+expect_eq "__memcpy_chk follows" "$(bound __memcpy_chk)" "bands:libc|memshim_memcpy_chk_sse2"
+expect_eq "bzero follows memset's bands" "$(bound bzero)" "bands:memshim_bzero_scalar|libc"
 expect_eq "nothing on stderr" "$err" ""
+preloaded env MEMSHIM_MEMMOVE=glibc:64,sse2:4K,scalar "$now"
+expect_eq "three bands: the dispatcher from the second on" "$(bound memmove)" "bands:libc|memshim_memmove_banded"
 preloaded env MEMSHIM_MEMCPY=sse2 "$now"
 expect_eq "one band is the variant itself" "$(bound memcpy)" memshim_memcpy_sse2
 

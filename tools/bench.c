@@ -53,6 +53,10 @@ static const char bench_help[] =
 	"                        alignment, placement (hot, l2, cold), median, p10, p90,\n"
 	"                        unit, ratio to glibc, bytes per unit\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
+	"  --default             also time the library's exported memcpy, memmove and\n"
+	"                        memset as the column `default`: what a program preloading\n"
+	"                        it gets in this environment (the default's size bands, or\n"
+	"                        MEMSHIM_IMPL/MEMSHIM_MEMCPY..., with the exported stub)\n"
 	"  --peer NAME=PATH[:PREFIX]\n"
 	"                        also time another library's PREFIXmemcpy, PREFIXmemmove\n"
 	"                        and PREFIXmemset (no PREFIX: memcpy, ...) as the column\n"
@@ -83,7 +87,7 @@ struct peer_spec {
 };
 
 struct options {
-	bool quick, stub;
+	bool quick, stub, with_default;
 	unsigned functions; /* bit per enum base_function */
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;
@@ -185,12 +189,13 @@ static int parse_peer(const char *value, struct options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_DEFAULT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
 	{ "stub", no_argument, NULL, BENCH_STUB },
+	{ "default", no_argument, NULL, BENCH_DEFAULT },
 	{ "functions", required_argument, NULL, BENCH_FUNCTIONS },
 	{ "cases", required_argument, NULL, BENCH_CASES },
 	{ "sizes", required_argument, NULL, BENCH_SIZES },
@@ -207,7 +212,7 @@ static const struct option bench_options[] = {
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct options *o = context;
-	if (id != BENCH_QUICK && id != BENCH_STUB && *value == '\0')
+	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && *value == '\0')
 		return usage_error("%s needs a value", name);
 	switch (id) {
 	case BENCH_QUICK:
@@ -215,6 +220,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_STUB:
 		o->stub = true;
+		return 0;
+	case BENCH_DEFAULT:
+		o->with_default = true;
 		return 0;
 	case BENCH_FUNCTIONS:
 		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);
@@ -362,6 +370,22 @@ static int load_variants(const char *list, struct bench_variant *variants, unsig
 		return 1;
 	}
 	return 0; /* the library stays loaded: its functions are called until exit */
+}
+
+/* The library's exported functions as one more column: the bands or
+ * variant its resolvers chose in this environment, reached through the
+ * exported stub as a preloaded program reaches them. */
+static int load_default(struct bench_variant *variants, unsigned *count)
+{
+	void *library = open_library();
+	if (!library)
+		return 1;
+	struct bench_variant *v = &variants[(*count)++];
+	*v = (struct bench_variant){ .name = "default" };
+	*(void **)&v->copy[FN_MEMCPY] = must_find(library, "memcpy");
+	*(void **)&v->copy[FN_MEMMOVE] = must_find(library, "memmove");
+	*(void **)&v->set = must_find(library, "memset");
+	return v->copy[FN_MEMCPY] && v->copy[FN_MEMMOVE] && v->set ? 0 : 1;
 }
 
 /* ---- the peers: other libraries' functions ---- */
@@ -748,6 +772,8 @@ int cmd_bench(int argc, char **argv)
 				    .batch_ns = o.quick ? 100e3 : 300e3 };
 	if (!rc)
 		rc = load_variants(o.variants, variants, &s.variant_count, &s.glibc);
+	if (!rc && o.with_default)
+		rc = load_default(variants, &s.variant_count);
 	if (!rc)
 		rc = load_peers(&o, variants, &s.variant_count);
 	if (!rc && !o.distribution_count && (o.cases & (1u << CASE_DIST)))

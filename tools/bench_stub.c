@@ -1,11 +1,13 @@
 /* memshim bench --stub: what the exported names' stub (dispatch/export_stub.h)
- * adds to a call, one indirect jump through a slot the library's resolvers
+ * adds to a call, a compare and one indirect jump through a slot the resolvers
  * filled.  From the library bench loads, it takes the exported memcpy and
  * the function its slot jumps to (the chosen variant, named with dladdr),
  * and times calls to each through a function pointer, interleaved in each
  * round with the order alternating, for 8, 64 and 256 bytes in cache; per
  * size the medians and the median of the per-round ratios stub/direct. */
 #include "tools/bench.h"
+
+#include "dispatch/export_stub.h"
 
 #include <dlfcn.h>
 #include <stdint.h>
@@ -26,15 +28,13 @@ static double now_ns(void)
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
-/* Where `jmp *rel32(%rip)` (ff 25 rel32) at `code` goes; NULL if it is not that. */
+/* The function the stub at `code` calls for small sizes (its only one when
+ * the function has one band); NULL if it is not memshim's stub. */
 static void *stub_target(const void *code)
 {
-	const unsigned char *insn = code;
-	if (insn[0] != 0xff || insn[1] != 0x25)
-		return NULL;
-	int32_t rel;
-	memcpy(&rel, insn + 2, sizeof rel);
-	return *(void *const *)(insn + 6 + rel);
+	size_t bound;
+	void *first, *rest;
+	return export_stub_decode(code, &bound, &first, &rest) ? first : NULL;
 }
 
 static char src[512 + 64], dst[512 + 64];
