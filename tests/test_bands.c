@@ -78,7 +78,15 @@ static const char *row_text(const struct cpu_features *f)
 	const struct cpu_row *r = cpu_row_for(f);
 	if (!r)
 		return "no row";
-	snprintf(all, sizeof all, "%s %s %s", r->bands[0], r->bands[1], r->bands[2]);
+	all[0] = '\0';
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list b;
+		char text[BAND_TEXT_MAX];
+		if (!cpu_row_bands(r, f, (enum base_function)fn, &b))
+			return "a row whose bands that CPU cannot run";
+		band_list_format(&b, text);
+		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", fn ? " " : "", text);
+	}
 	return all;
 }
 

@@ -11,6 +11,7 @@
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/cli_reach.h"
+#include "tools/cpu_row.h"
 #include "tools/glibc_info.h"
 #include "tools/record.h"
 #include "tools/report.h"
@@ -241,6 +242,7 @@ static const struct cli_command commands[] = {
 	{ "bench", cmd_bench, "time every variant against glibc's on this machine" },
 	{ "ab", cmd_ab, "time a command under several settings, interleaved" },
 	{ "tune", cmd_tune, "predict the best variant and thresholds for recorded histograms" },
+	{ "cpu-row", cmd_cpu_row, "write a CPU row: the default's size bands for this CPU class, measured" },
 	{ NULL, NULL, NULL },
 };
 

@@ -13,10 +13,11 @@
  * Near-ties decide the stability of the result: variants that share their
  * code at a size (avx2 and avx2_erms below the rep movsb threshold) measure
  * within noise of each other, and a choice by a hair would flip from one
- * calibration to the next.  So within TIE_RATIO of the best a class keeps
- * the variant of the class below it (or, in a second pass, takes that of
- * the class above), else the first in the table's order; and adjacent
- * classes with one variant make one band. */
+ * calibration to the next, and each band costs a little at every call.
+ * So within KEEP_NEIGHBOUR_RATIO of the best a class keeps the variant of
+ * the class below it (or, in a second pass, takes that of the class above);
+ * else the first in the table's order within TIE_RATIO of the best; and
+ * adjacent classes with one variant make one band. */
 #include "config.h"
 
 #include "tools/variant_choice.h"
@@ -42,6 +43,10 @@ const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
  * calibrations on the shared development machine spread over 0.023
  * (median of max - min over 180 cells; BENCHMARKS.md section 5). */
 #define TIE_RATIO 1.02
+/* A class keeps its neighbour's variant unless another is better by more
+ * than this: each band beyond the second costs a dispatch, and bands of a
+ * class or two that win by a hair come and go between calibrations. */
+#define KEEP_NEIGHBOUR_RATIO 1.05
 
 static bool loses_in_class(const struct band_ratios *r, int k)
 {
@@ -67,9 +72,9 @@ static double worst_placement(const struct band_ratios *r, int k)
 	return worst;
 }
 
-/* The row that serves class k: the best qualifier beyond the tie with
- * glibc, preferring `previous` (the class below's) and then the earliest
- * row among those within the tie of the best. */
+/* The row that serves class k: `previous` (the class below's) where it is
+ * nearly the best or, with no win beyond the tie, ties with glibc; else the
+ * earliest qualifier within the tie of the best, if that beats glibc. */
 static const struct band_ratios *choose_class(const struct band_ratios *rows, unsigned n, int k,
 					      const struct band_ratios *glibc, const struct band_ratios *previous)
 {
@@ -78,11 +83,15 @@ static const struct band_ratios *choose_class(const struct band_ratios *rows, un
 		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) &&
 		    (!best || class_score(&rows[v], k) < class_score(best, k)))
 			best = &rows[v];
-	if (!best || class_score(best, k) * TIE_RATIO >= 1)
+	bool wins = best && class_score(best, k) * TIE_RATIO < 1;
+	/* the neighbour's variant, if nearly the best or, where nothing beats
+	 * glibc, if it ties with glibc */
+	if (previous != glibc && !loses_in_class(previous, k) &&
+	    class_score(previous, k) <= (wins ? class_score(best, k) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
+		return previous;
+	if (!wins)
 		return glibc;
 	double tie = class_score(best, k) * TIE_RATIO;
-	if (previous != glibc && !loses_in_class(previous, k) && class_score(previous, k) <= tie)
-		return previous;
 	for (unsigned v = 0; v < n; v++)
 		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) && class_score(&rows[v], k) <= tie)
 			return &rows[v];
@@ -147,7 +156,7 @@ void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, si
 	/* and from the top down, so a class joins the band above it when it can */
 	for (int k = CHOICE_CLASS_COUNT - 2; k >= 0; k--)
 		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in_class(serves[k + 1], k) &&
-		    class_score(serves[k + 1], k) <= class_score(serves[k], k) * TIE_RATIO)
+		    class_score(serves[k + 1], k) <= class_score(serves[k], k) * KEEP_NEIGHBOUR_RATIO)
 			serves[k] = serves[k + 1];
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
 		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])

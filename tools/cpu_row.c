@@ -1,0 +1,307 @@
+/* memshim cpu-row: writes the row file that gives a CPU class its default
+ * size bands in every build (data/cpu-rows/, compiled in by
+ * dispatch/cpu_rows.awk).  The bands come from measurements made on that
+ * class, by one of two routes:
+ *
+ *   --calibrate        tune's calibration, run here (tools/tune_calibrate.c),
+ *                      its band choice (tools/variant_choice.c) per function;
+ *   --from-bench CSV   a `memshim bench --cases class --csv` file made on a
+ *                      machine of the class, with --cpu describing it: the
+ *                      same band choice on bench's size classes, each in the
+ *                      placement bench measured it in.
+ *
+ * The row says which CPUs it serves (vendor, family, model, and the
+ * features that matter: those the measured CPU has are required, the others
+ * excluded), where and how it was measured, and the ratios behind each
+ * choice.  Nothing of the user's is written: only the -o file. */
+#include "config.h"
+
+#include "tools/cpu_row.h"
+
+#include "dispatch/cpu_features.h"
+#include "tools/cli.h"
+#include "tools/cli_options.h"
+#include "tools/tune.h"
+#include "tools/variant_choice.h"
+
+#include <gnu/libc-version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char cpu_row_help[] =
+	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
+	"       memshim cpu-row --from-bench CSV --cpu 'VENDOR FAMILY MODEL FEATURES' -o FILE\n"
+	"Writes a CPU row: the size bands the default policy gives memcpy, memmove and\n"
+	"memset on this CPU class, chosen from measurements made on it, with the CPUs\n"
+	"it serves and where it came from.  A row file in data/cpu-rows/ of the source\n"
+	"tree is compiled into the library: every build then gives that class its bands.\n"
+	"  --calibrate          measure here, as memshim tune --calibrate does (at most\n"
+	"                       30 s; nothing is written but FILE)\n"
+	"  --quick              with --calibrate: fewer sizes and rounds\n"
+	"  --from-bench CSV     instead: the class cases of a memshim bench --csv file\n"
+	"                       made on a machine of the class\n"
+	"  --cpu DESCRIPTION    with --from-bench: that machine's vendor, family, model\n"
+	"                       (decimal) and features, as 'AuthenticAMD 25 1 erms,fsrm,avx2'\n"
+	"                       (features: erms, fsrm, avx2, avx512)\n"
+	"  -o, --output FILE    the row file to write\n";
+
+struct options {
+	bool calibrate, quick;
+	const char *bench_csv, *cpu, *output;
+};
+
+enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_OUTPUT };
+
+static const struct option row_options[] = {
+	{ "calibrate", no_argument, NULL, ROW_CALIBRATE },
+	{ "quick", no_argument, NULL, ROW_QUICK },
+	{ "from-bench", required_argument, NULL, ROW_FROM_BENCH },
+	{ "cpu", required_argument, NULL, ROW_CPU },
+	{ "output", required_argument, NULL, ROW_OUTPUT },
+	{ 0 },
+};
+
+static int apply_option(void *context, int id, const char *name, const char *value)
+{
+	struct options *o = context;
+	if (value && !*value)
+		return cli_usage_error("cpu-row", "%s needs a value", name);
+	switch (id) {
+	case ROW_CALIBRATE: o->calibrate = true; break;
+	case ROW_QUICK: o->quick = true; break;
+	case ROW_FROM_BENCH: o->bench_csv = value; break;
+	case ROW_CPU: o->cpu = value; break;
+	default: o->output = value; break;
+	}
+	return 0;
+}
+
+/* The CPU a row serves, and how it was measured. */
+struct row_cpu {
+	char vendor[16];
+	unsigned family, model;
+	char features[64]; /* "erms,fsrm,avx2" */
+	char measured[512];
+};
+
+static const char *const feature_names[] = { "erms", "fsrm", "avx2", "avx512" };
+
+static bool has_feature(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
+		if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
+/* "avx512,erms" required, "-" or the rest excluded. */
+static void feature_lists(const char *features, char *required, char *excluded, size_t size)
+{
+	required[0] = excluded[0] = '\0';
+	for (unsigned i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
+		char *list = has_feature(features, feature_names[i]) ? required : excluded;
+		snprintf(list + strlen(list), size - strlen(list), "%s%s", *list ? "," : "", feature_names[i]);
+	}
+	if (!*required)
+		snprintf(required, size, "-");
+	if (!*excluded)
+		snprintf(excluded, size, "-");
+}
+
+static void this_cpu(struct row_cpu *cpu, const char *how)
+{
+	const struct cpu_features *f = cpu_features();
+	snprintf(cpu->vendor, sizeof cpu->vendor, "%s", f->vendor);
+	cpu->family = f->family;
+	cpu->model = f->model;
+	snprintf(cpu->features, sizeof cpu->features, "%s%s%s%s", f->erms ? "erms," : "", f->fsrm ? "fsrm," : "",
+		 f->avx2 ? "avx2," : "", f->avx512f && f->avx512bw && f->avx512vl && f->bmi2 ? "avx512," : "");
+	cpu->features[strcspn(cpu->features, "\n")] = '\0';
+	size_t len = strlen(cpu->features);
+	if (len && cpu->features[len - 1] == ',')
+		cpu->features[len - 1] = '\0';
+	char date[16];
+	time_t now = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	snprintf(cpu->measured, sizeof cpu->measured,
+		 "%s family %u model %u, L1d %zu KiB, L2 %zu KiB, L3 %zu MiB, glibc %s; %s; memshim %s, %s",
+		 f->vendor, f->family, f->model, f->l1d_bytes >> 10, f->l2_bytes >> 10, f->l3_bytes >> 20,
+		 gnu_get_libc_version(), how, PACKAGE_VERSION, date);
+}
+
+static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data)
+{
+	char required[64], excluded[64];
+	feature_lists(cpu->features, required, excluded, sizeof required);
+	FILE *f = fopen(path, "wx"); /* never over a row that is there */
+	if (!f) {
+		fprintf(stderr, "memshim cpu-row: cannot create %s (it must not exist yet)\n", path);
+		return CLI_FAILED;
+	}
+	fprintf(f, "memshim-cpu-row 1\nmatch %s %u-%u %u-%u %s %s\nmeasured %s\n", cpu->vendor, cpu->family,
+		cpu->family, cpu->model, cpu->model, required, excluded, cpu->measured);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
+	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class,\n"
+		   "# l1/l2/cold placements.\n", data);
+	for (unsigned i = 0; i < c->ratio_count; i++) {
+		const struct band_ratios *r = &c->ratios[i];
+		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+			fprintf(f, " %.3f/%.3f/%.3f", r->ratio[k][PLACE_L1], r->ratio[k][PLACE_L2], r->ratio[k][PLACE_COLD]);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "memshim cpu-row: cannot write %s\n", path);
+		return CLI_FAILED;
+	}
+	printf("memshim cpu-row: wrote %s for %s family %u model %u (%s):\n", path, cpu->vendor, cpu->family,
+	       cpu->model, cpu->features);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		printf("  %-7s %s\n", base_function_names[fn], c->choice[fn]);
+	return CLI_OK;
+}
+
+/* ---- --from-bench ---- */
+
+/* bench's class names, in the order of tune's choice classes */
+static const char *const bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "17-64", "65-256", "257-1K", "1K-4K",
+							       "4K-32K", "32K-256K", "256K-4M", "4M-32M" };
+
+static bool is_candidate(const char *variant)
+{
+	static const char *const prefixes[] = { "glibc", "sse2", "avx2", "avx512", "evex" };
+	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(variant, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The ratios row of fn and variant in c, added if new. */
+static struct band_ratios *ratios_of(struct calibration *c, enum base_function fn, const char *variant)
+{
+	for (unsigned i = 0; i < c->ratio_count; i++)
+		if (c->ratios[i].fn == fn && strcmp(c->ratios[i].variant, variant) == 0)
+			return &c->ratios[i];
+	if (c->ratio_count == TUNE_MAX_RATIOS)
+		return NULL;
+	struct band_ratios *r = &c->ratios[c->ratio_count++];
+	*r = (struct band_ratios){ .fn = fn };
+	snprintf(r->variant, sizeof r->variant, "%s", variant);
+	return r;
+}
+
+/* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
+static void take_line(struct calibration *c, const char *line, unsigned *cells)
+{
+	char fn_name[16], variant[24], kind[24], size[24];
+	double ratio;
+	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%lf", fn_name,
+		   variant, kind, size, &ratio) != 5 || strcmp(kind, "class") != 0 || !is_candidate(variant))
+		return;
+	int fn = -1, k = -1;
+	for (int i = 0; i < FN_COUNT; i++)
+		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
+	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
+		k = strcmp(size, bench_classes[i]) == 0 ? i : k;
+	struct band_ratios *r = fn >= 0 && k >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
+	if (!r)
+		return;
+	/* one placement measured: it stands for all three, and without an
+	 * interval any median beyond the tie counts as a loss */
+	for (int p = 0; p < PLACE_COUNT; p++)
+		r->ratio[k][p] = r->low[k][p] = ratio;
+	(*cells)++;
+}
+
+static int read_bench(const char *path, struct calibration *c)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "memshim cpu-row: cannot read %s\n", path);
+		return CLI_FAILED;
+	}
+	char line[1024];
+	unsigned cells = 0;
+	while (fgets(line, sizeof line, f))
+		take_line(c, line, &cells);
+	fclose(f);
+	for (unsigned i = 0; i < c->ratio_count; i++)
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+			if (!(c->ratios[i].ratio[k][0] > 0)) {
+				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, bench_classes[k],
+					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
+				return CLI_FAILED;
+			}
+	if (!cells) {
+		fprintf(stderr, "memshim cpu-row: %s has no class cases (memshim bench --cases class --csv)\n", path);
+		return CLI_FAILED;
+	}
+	return CLI_OK;
+}
+
+static int parse_cpu(const char *text, const char *csv, struct row_cpu *cpu)
+{
+	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
+		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
+	char date[16];
+	time_t now = time(NULL);
+	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+	snprintf(cpu->measured, sizeof cpu->measured,
+		 "%s family %u model %u (%s); memshim bench's class cases from %s, made on that machine; "
+		 "row by memshim cpu-row --from-bench, memshim %s, %s",
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, date);
+	return CLI_OK;
+}
+
+/* Each function's bands from the ratios in c. */
+static void choose(struct calibration *c)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_ratios rows[TUNE_MAX_RATIOS];
+		unsigned n = 0;
+		for (unsigned i = 0; i < c->ratio_count; i++)
+			if (c->ratios[i].fn == (enum base_function)fn)
+				rows[n++] = c->ratios[i];
+		variant_choose(rows, n, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
+		struct band_list bands; /* bounds in K and M where this machine can parse them */
+		if (!band_list_parse(c->choice[fn], &bands))
+			band_list_format(&bands, c->choice[fn]);
+	}
+}
+
+int cmd_cpu_row(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv, cpu_row_help, false))
+		return CLI_OK;
+	struct options o = { 0 };
+	const struct cli_syntax syntax = { "cpu-row", row_options, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, &o, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_usage_error("cpu-row", "unexpected argument \"%s\"", argv[first]);
+	if (!o.output || o.calibrate == (o.bench_csv != NULL) || (o.bench_csv && !o.cpu) || (o.quick && !o.calibrate))
+		return cli_usage_error("cpu-row", "give -o FILE and either --calibrate or --from-bench CSV --cpu ...");
+	struct calibration *c = calloc(1, sizeof *c);
+	struct row_cpu cpu;
+	if (!c)
+		return CLI_FAILED;
+	if (o.calibrate) {
+		this_cpu(&cpu, o.quick ? "memshim cpu-row --calibrate --quick" : "memshim cpu-row --calibrate");
+		rc = tune_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
+	} else {
+		rc = parse_cpu(o.cpu, o.bench_csv, &cpu);
+		if (!rc)
+			rc = read_bench(o.bench_csv, c);
+		if (!rc)
+			choose(c);
+	}
+	if (!rc)
+		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases");
+	free(c);
+	return rc;
+}
