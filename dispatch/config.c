@@ -31,6 +31,23 @@ struct selection {
 	const struct policy *policy;
 };
 
+/* "is not a variant or policy (see `memshim info`)", with the name that
+ * value spells in another case, if any ("did you mean avx2?"). */
+static const char *not_a_name(const char *value, struct line *l)
+{
+	const char *meant = config_name_in_other_case(value);
+	line_start(l);
+	line_add(l, "is not a variant or policy (");
+	if (meant) {
+		line_add(l, "names are lower case: did you mean ");
+		line_add(l, meant);
+		line_add(l, "? ");
+	}
+	line_add(l, "see `memshim info`)");
+	l->text[l->len < sizeof l->text ? l->len : sizeof l->text - 1] = '\0';
+	return l->text;
+}
+
 /* Reads variable `name`; false (and a bad value reported, `fallback` named
  * as what is used instead) unless it names a usable variant or a policy. */
 static bool read_selection(const char *name, const char *fallback, struct selection *s)
@@ -46,9 +63,8 @@ static bool read_selection(const char *name, const char *fallback, struct select
 		s->variant = v;
 		return true;
 	}
-	warn_bad_value(name, value,
-	               v ? "is not supported by this CPU or C library"
-	                 : "is not a variant or policy (see `memshim info`)",
+	struct line problem;
+	warn_bad_value(name, value, v ? "is not supported by this CPU or C library" : not_a_name(value, &problem),
 	               fallback, 0);
 	return false;
 }
