@@ -30,7 +30,6 @@
 #include "dispatch/next_symbol.h"
 #include "shim/hist_dump.h"
 
-#include <errno.h>
 #include <signal.h>
 
 #define WATCHED_MAX 65 /* signal numbers 1..64 */
@@ -122,7 +121,8 @@ static int watching_sigaction(int sig, const struct sigaction *act, struct sigac
 }
 
 /* signal() and its kin, as glibc defines them, through watching_sigaction. */
-static __sighandler_t set_handler(int sig, __sighandler_t handler, int flags, __sighandler_t (*next)(int, __sighandler_t))
+static __sighandler_t set_handler(int sig, __sighandler_t handler, int flags,
+                                  __sighandler_t (*next)(int, __sighandler_t))
 {
 	if (!is_watched(sig) || !hist_dump_own_process() || handler == SIG_ERR)
 		return next(sig, handler);
@@ -159,20 +159,24 @@ static bool ends_process(int sig)
 	       sig == SIGPROF || sig == SIGVTALRM || sig == SIGPWR;
 }
 
+static void default_action(struct sigaction *a)
+{
+	a->sa_handler = SIG_DFL;
+	a->sa_flags = 0;
+	a->sa_restorer = NULL;
+	sigemptyset(&a->sa_mask);
+}
+
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
-	struct sigaction program;
+	struct sigaction program, dfl;
 	read_program_action(sig, &program);
+	default_action(&dfl);
 	if (is_default(&program) && ends_process(sig)) {
 		hist_dump_last("signal");
 		/* The default action, now: the signal is blocked in this handler
-		 * (or, with SA_NODEFER, delivered at once), so it ends the process
-		 * when we return. */
-		struct sigaction dfl;
-		dfl.sa_handler = SIG_DFL;
-		dfl.sa_flags = 0;
-		dfl.sa_restorer = NULL;
-		sigemptyset(&dfl.sa_mask);
+		 * (installed without SA_NODEFER), so it ends the process as soon
+		 * as we return. */
 		next_sigaction(sig, &dfl, NULL);
 		raise(sig);
 		return;
@@ -181,14 +185,8 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 		hist_dump_now("signal");
 	if (is_default(&program) || is_ignored(&program))
 		return;
-	if (program.sa_flags & SA_RESETHAND) {
-		struct sigaction dfl;
-		dfl.sa_handler = SIG_DFL;
-		dfl.sa_flags = 0;
-		dfl.sa_restorer = NULL;
-		sigemptyset(&dfl.sa_mask);
+	if (program.sa_flags & SA_RESETHAND)
 		publish_program_action(sig, &dfl);
-	}
 	if (program.sa_flags & SA_SIGINFO)
 		program.sa_sigaction(sig, info, context);
 	else

@@ -46,10 +46,15 @@ expect_match "the table has the class summary" "$(cat "$scratch/out")" 'memmove-
 
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \
-	"--rounds" "--frobnicate" "--cases sweep,nothing" "--distribution $scratch/missing.csv" \
-	"--distribution $scratch/b.svg" "--csv /nonexistent/dir/x.csv --cases dist"; do
+	"--rounds" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do
 	bench $args
 	expect_eq "bench $args: exit status" "$rc" 2
+	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
+done
+# A distribution that cannot be read: status 1, as in every command, one line, no run.
+for args in "--distribution $scratch/missing.csv" "--distribution $scratch/b.svg"; do
+	bench $args
+	expect_eq "bench $args: exit status" "$rc" 1
 	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
 bench --help
