@@ -2,6 +2,7 @@
  * from a command to its report. */
 #include "tools/record.h"
 
+#include "dispatch/config.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/dump_load.h"
@@ -175,9 +176,9 @@ static int apply_record_option(void *context, int id, const char *name, const ch
 		o->dir = value;
 	else if (id == RECORD_KEEP)
 		o->keep = true;
-	else if (id == RECORD_PROFILE && value && !cli_whole_number(value, 1, 100000, &n))
-		return cli_usage_error("record", "--profile=%s is not a number of samples per second (1 to 100000)",
-		                       value);
+	else if (id == RECORD_PROFILE && value && !cli_whole_number(value, 2, PROFILE_MAX_HZ, &n))
+		return cli_usage_error("record", "--profile=\"%s\": expected samples per second from 2 to %d", value,
+		                       PROFILE_MAX_HZ); /* 1 would be MEMSHIM_PROFILE=1, "on" */
 	else if (id == RECORD_PROFILE)
 		o->profile = value ? value : "on";
 	else if (id == RECORD_SITES && value && !cli_whole_number(value, 1, RECORD_SITES_MAX, &n))
@@ -261,9 +262,8 @@ static int choose_directory(const struct record_options *o, char *dir, size_t si
 
 /* DIR (unless there: *created says) and DIR/processes, new: a recording
  * never mixes with another.  Nothing is left behind if it fails. */
-static int make_directories(const char *dir, char *processes, size_t size, bool *created)
+static int make_directories(const char *dir, const char *processes, bool *created)
 {
-	snprintf(processes, size, "%s/processes", dir);
 	*created = mkdir(dir, 0755) == 0;
 	if (!*created && errno != EEXIST) {
 		fprintf(stderr, "memshim record: cannot create %s: %s\n", dir, strerror(errno));
@@ -354,7 +354,8 @@ static int set_recording(const struct record_options *o, const char *processes)
 {
 	char pattern[4300];
 	snprintf(pattern, sizeof pattern, "%s/%%e.%%p", processes);
-	if (setenv("MEMSHIM_HIST", pattern, 1) == 0 && (!o->profile || setenv("MEMSHIM_PROFILE", o->profile, 1) == 0) &&
+	if (setenv("MEMSHIM_HIST", pattern, 1) == 0 &&
+	    (!o->profile || setenv("MEMSHIM_PROFILE", o->profile, 1) == 0) &&
 	    (!o->sites || setenv("MEMSHIM_CALLSITES", o->sites, 1) == 0))
 		return 0;
 	fprintf(stderr, "memshim record: cannot set the recording variables: %s\n", strerror(errno));
@@ -396,12 +397,12 @@ int cmd_record(int argc, char **argv)
 		return CLI_FAILED;
 	char dir[4096], processes[4200], problems_path[4200];
 	bool numbered, created;
-	if ((rc = choose_directory(&o, dir, sizeof dir, &numbered)) != 0 ||
-	    (rc = make_directories(dir, processes, sizeof processes, &created)) != 0)
+	if ((rc = choose_directory(&o, dir, sizeof dir, &numbered)) != 0)
+		return rc;
+	snprintf(processes, sizeof processes, "%s/processes", dir);
+	if ((rc = set_recording(&o, processes)) != 0 || (rc = make_directories(dir, processes, &created)) != 0)
 		return rc;
 	int problems = open_problems(dir, problems_path, sizeof problems_path);
-	if ((rc = set_recording(&o, processes)) != 0)
-		return rc;
 	/* Ctrl-C reaches the command; the recording is still merged after it */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
