@@ -31,14 +31,32 @@ struct selection {
 	const struct policy *policy;
 };
 
-/* The problem with a value that is neither a policy nor usable bands. */
-static const char *selection_problem(const char *value, struct band_list *bands)
+/* "is not a variant, band list or policy (see `memshim info`)", with the
+ * name that value spells in another case, if any ("did you mean avx2?"). */
+static const char *not_a_name(const char *value, struct line *l)
+{
+	const char *meant = config_name_in_other_case(value);
+	line_start(l);
+	line_add(l, "is not a variant, band list or policy (");
+	if (meant) {
+		line_add(l, "names are lower case: did you mean ");
+		line_add(l, meant);
+		line_add(l, "? ");
+	}
+	line_add(l, "see `memshim info`)");
+	l->text[l->len < sizeof l->text ? l->len : sizeof l->text - 1] = '\0';
+	return l->text;
+}
+
+/* The problem with a value that is neither a policy nor usable bands (its
+ * words in l where they are built). */
+static const char *selection_problem(const char *value, struct band_list *bands, struct line *l)
 {
 	if (band_text_is_list(value))
 		return band_list_parse(value, bands);
 	const struct variant *v = variant_named(value);
 	if (!v)
-		return "is not a variant, band list or policy (see `memshim info`)";
+		return not_a_name(value, l);
 	if (!variant_usable(v))
 		return "is not supported by this CPU or C library";
 	*bands = band_list_single(v);
@@ -53,7 +71,8 @@ static bool read_selection(const char *name, const char *fallback, struct select
 	if (!value)
 		return false;
 	const struct policy *p = policy_named(value);
-	const char *problem = p ? NULL : selection_problem(value, &s->bands);
+	struct line words;
+	const char *problem = p ? NULL : selection_problem(value, &s->bands, &words);
 	if (problem) {
 		warn_bad_value(name, value, problem, fallback, 0);
 		return false;

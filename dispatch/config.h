@@ -43,6 +43,7 @@ struct config {
 	char hist_path[HIST_PATH_MAX]; /* with %p and %e not yet expanded */
 	unsigned hist_interval;        /* seconds between dumps; 0: none */
 	int hist_signal;               /* the signal that asks for a dump; 0: none */
+	bool hist_end_signals;         /* dump before SIGTERM, SIGINT, SIGHUP end the process */
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
@@ -77,6 +78,10 @@ void config_default_bands(enum base_function fn, struct band_list *out, const ch
 /* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
  * ("kernel", "auto"). */
 bool config_name_known(const char *name);
+
+/* The variant or policy that `name` spells in another case ("AVX2":
+ * "avx2"), for a message; NULL if none. */
+const char *config_name_in_other_case(const char *name);
 
 /* The name of policy number i (0, 1, ...), the bands it picks on this CPU
  * and why; NULL past the last one. */

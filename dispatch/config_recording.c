@@ -31,6 +31,15 @@ static size_t start_directory(char *out, size_t size)
 	return (size_t)len;
 }
 
+/* Whether every % in path starts %p, %e or %% (a % at the end is itself). */
+static bool escapes_known(const char *path)
+{
+	for (; *path; path++)
+		if (*path == '%' && path[1] && *++path != 'p' && *path != 'e' && *path != '%')
+			return false;
+	return true;
+}
+
 static void read_hist_path(struct config *c)
 {
 	const char *value = early_getenv("MEMSHIM_HIST");
@@ -44,6 +53,8 @@ static void read_hist_path(struct config *c)
 	const char *problem = c->secure ? "is ignored in a secure-mode (set-user-ID) process"
 	                      : len == 0 ? "is empty"
 	                      : value[len] ? "is too long a path"
+	                      : !escapes_known(value) ? "has a % escape other than %p (the process id), %e (the "
+	                                                "program name) and %% (a %)"
 	                      : value[0] != '/' && start == 0 ? "is relative and the working directory is unknown"
 	                      : NULL;
 	if (problem) {
@@ -130,12 +141,17 @@ void config_read_recording(struct config *c)
 	               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
 	               "no interval dumps", &n))
 		c->hist_interval = (unsigned)n;
-	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL"))) {
+	/* SIGTERM, SIGINT and SIGHUP dump before they end a process, unless
+	 * MEMSHIM_HIST_SIGNAL=none */
+	c->hist_end_signals = c->hist_path[0] != '\0';
+	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL")) && same_string(value, "none")) {
+		c->hist_end_signals = false;
+	} else if (value) {
 		c->hist_signal = signal_named(value);
 		if (!c->hist_signal)
 			warn_bad_value("MEMSHIM_HIST_SIGNAL", value,
-			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ...)",
-			               "no signal dumps", 0);
+			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ..., or none)",
+			               "no signal dumps but those before TERM, INT or HUP ends the process", 0);
 	}
 	if (read_count("MEMSHIM_CALLSITES", 1, CALLSITES_MAX,
 	               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
@@ -150,6 +166,7 @@ void config_read_recording(struct config *c)
 		line_emit(&l);
 		c->hist_interval = 0;
 		c->hist_signal = 0;
+		c->hist_end_signals = false;
 		c->callsite_every = 0;
 		c->profile_hz = 0;
 	}

@@ -11,17 +11,27 @@ struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb 
 
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
 #define THRESHOLD_MAX (1ull << 40)
+/* glibc's least non-temporal threshold (0x4040, sysdeps/x86/dl-cacheinfo.h):
+ * below it, copies that fit in the caches would bypass them. */
+#define NT_THRESHOLD_LEAST 16448
 
-/* Each threshold: its variable, its field, its name in descriptions. */
+/* Each threshold: its variable, its field, its name in descriptions, and
+ * (for the warning about 0) what a call from that size on gets. */
 static const struct {
 	const char *variable, *name;
 	size_t *value;
+	const char *zero;
 } threshold_table[T_COUNT] = {
-	[T_ERMS] = { "MEMSHIM_ERMS_THRESHOLD", "erms", &memshim_thresholds.erms },
-	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", &memshim_thresholds.stosb },
-	[T_AUTO_MOVSB] = { "MEMSHIM_AUTO_MOVSB_THRESHOLD", "auto_movsb", &memshim_thresholds.auto_movsb },
-	[T_AUTO_STOSB] = { "MEMSHIM_AUTO_STOSB_THRESHOLD", "auto_stosb", &memshim_thresholds.auto_stosb },
-	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", &memshim_thresholds.nt },
+	[T_ERMS] = { "MEMSHIM_ERMS_THRESHOLD", "erms", &memshim_thresholds.erms, "is 0: erms copies every size, "
+	             "the smallest too, with rep movsb" },
+	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", &memshim_thresholds.stosb, "is 0: erms sets every size, "
+	              "the smallest too, with rep stosb" },
+	[T_AUTO_MOVSB] = { "MEMSHIM_AUTO_MOVSB_THRESHOLD", "auto_movsb", &memshim_thresholds.auto_movsb,
+	                   "is 0: the *_erms variants copy every size past 8 vectors with rep movsb" },
+	[T_AUTO_STOSB] = { "MEMSHIM_AUTO_STOSB_THRESHOLD", "auto_stosb", &memshim_thresholds.auto_stosb,
+	                   "is 0: the *_erms variants set every size past 8 vectors with rep stosb" },
+	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", &memshim_thresholds.nt, "is 0: the vector variants store every "
+	           "size past 8 vectors non-temporally, past the caches" },
 };
 
 const char *config_threshold_variable(enum threshold_name t)
@@ -42,6 +52,12 @@ static void read_threshold(struct config *c, enum threshold_name t)
 	}
 	*threshold_table[t].value = n;
 	c->origin[t] = FROM_ENVIRONMENT;
+	/* taken as asked, but said: more likely a slip than a wish */
+	if (n == 0)
+		warn_bad_value(name, value, threshold_table[t].zero, NULL, n);
+	else if (t == T_NT && n < NT_THRESHOLD_LEAST)
+		warn_bad_value(name, value,
+		               "is below 16448 B, glibc's least: copies that small would bypass the caches", NULL, n);
 }
 
 /* The calibration file's thresholds for the auto policy, over the built-in

@@ -25,7 +25,7 @@ static __attribute__((noreturn)) void exit_group_now(int status)
 
 static __attribute__((noreturn)) void dump_then_exit(int status)
 {
-	hist_dump_last();
+	hist_dump_last("exit");
 	exit_group_now(status);
 }
 

@@ -1,17 +1,18 @@
 /* Dumps: writing the recorded counts to the MEMSHIM_HIST file.
  *
- * The file is created once per process with O_CREAT|O_EXCL|O_NOFOLLOW, so
- * a dump never follows a symbolic link and never overwrites a file this
- * process did not create; if the name is taken (another process, or the
- * program before an exec with the same pid), ".1", ".2", ... are tried.
- * Each dump is written whole to NAME.tmp (created the same way) and then
- * renamed over NAME, so NAME is always a complete dump, whatever kills the
- * process when, or a write that fails (a full disk) leaves it as it was;
- * if the first dump fails, NAME is removed again.  Only when NAME.tmp
- * cannot be created is NAME rewritten in place.  A forked child forgets the
- * parent's file and counts and starts its own.  A process that recorded no
- * call writes no file.  Everything on the dump path is async-signal-safe:
- * it may run in a signal handler. */
+ * Each dump is written whole to a temporary file in the directory of its
+ * name, .memshim-PID.tmp (readers skip hidden and *.tmp files), created
+ * with O_CREAT|O_EXCL|O_NOFOLLOW: never through a symbolic link, never over
+ * a file someone else made.  Only then does it take its name, in one step:
+ * the first dump takes PATH, or
+ * PATH.1 ... PATH.99 where the name is taken (another process, or the
+ * program before an exec with the same pid), with a rename that fails
+ * instead of replacing; later dumps replace the process's own file.  So a
+ * dump's name never holds an empty or partial file, whatever kills the
+ * process when, and a write that fails (a full disk) leaves the name as it
+ * was.  A forked child forgets the parent's file and counts and starts its
+ * own.  A process that recorded no call writes no file.  Everything on the
+ * dump path is async-signal-safe: it may run in a signal handler. */
 #include "shim/hist_dump.h"
 
 #include "dispatch/config.h"
@@ -32,14 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static int dump_fd = -1;             /* the file this process created, once created */
 static pid_t dump_owner;             /* the process whose counts these are */
-static char dump_path[HIST_PATH_MAX + 8]; /* the name dump_fd was created with */
+static char dump_path[HIST_PATH_MAX + 8]; /* the name the first dump took */
 static bool dump_written;            /* dump_path holds a complete dump */
 static int dump_busy;                /* the thread dumping (its id), 0 if none: one dump at a time */
 static int dump_failed_reported;
 static struct histogram snapshot;    /* static: too big for a signal handler's stack */
-static struct sigaction previous_action;
 
 /* What `err` means for a file being created, in words: the C library's
  * description (not translated: no locale code in a signal handler), in
@@ -128,38 +127,82 @@ static int create_exclusive(const char *path)
 	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
-static void copy_text(char *to, const char *from)
+/* base, then "." and n when n > 0, then suffix, into out (HIST_PATH_MAX
+ * + 8 bytes); false if it does not fit. */
+static bool numbered_name(char *out, const char *base, unsigned n, const char *suffix)
 {
-	while ((*to++ = *from++) != '\0') /* no memcpy: it would count */
-		;
-}
-
-/* Creates the dump file: PATH, else PATH.1 ... PATH.99 if taken; its name
- * goes to dump_path. */
-static int create_dump_file(void)
-{
-	char path[HIST_PATH_MAX], numbered[HIST_PATH_MAX + 8];
-	if (!expand_path(path, sizeof path)) {
-		warn_dump(config_get()->hist_path, "path too long after expanding %p/%e:", ENAMETOOLONG);
-		return -1;
-	}
-	copy_text(dump_path, path);
-	int fd = create_exclusive(path);
-	for (unsigned n = 1; fd < 0 && errno == EEXIST && n < 100; n++) {
-		struct line l;
-		line_start(&l);
-		line_add(&l, path);
+	struct line l; /* a handy bounded buffer */
+	line_start(&l);
+	line_add(&l, base);
+	if (n) {
 		line_add_char(&l, '.');
 		line_add_number(&l, n);
-		for (size_t i = 0; i <= l.len; i++)
-			numbered[i] = i < l.len ? l.text[i] : '\0';
-		fd = create_exclusive(numbered);
-		if (fd >= 0)
-			copy_text(dump_path, numbered);
 	}
-	if (fd < 0)
-		warn_dump(path, errno == EEXIST ? "every free name is taken for" : "cannot create", errno);
+	line_add(&l, suffix);
+	if (l.cut || l.len >= HIST_PATH_MAX + 8)
+		return false;
+	for (size_t i = 0; i <= l.len; i++)
+		out[i] = i < l.len ? l.text[i] : '\0';
+	return true;
+}
+
+/* The temporary file of a dump of `path`: .memshim-PID.tmp in its
+ * directory (hidden, and *.tmp: readers skip it; short: any name that fits
+ * NAME_MAX can have one), or .memshim-PID.1.tmp ... where one is left from
+ * a process killed while dumping; its name goes to tmp.  -1 (errno set) if
+ * none can be made. */
+static int create_temporary(const char *path, char *tmp)
+{
+	char base[HIST_PATH_MAX + 8];
+	char pid[21];
+	pid[format_decimal((unsigned long long)getpid(), pid)] = '\0';
+	size_t slash = 0; /* the path is absolute */
+	for (size_t i = 0; path[i]; i++)
+		if (path[i] == '/')
+			slash = i;
+	for (size_t i = 0; i <= slash; i++)
+		base[i] = path[i];
+	base[slash + 1] = '\0';
+	int fd = -1;
+	errno = ENAMETOOLONG;
+	if (!numbered_name(base, base, 0, ".memshim-") || !numbered_name(base, base, 0, pid))
+		return -1;
+	for (unsigned n = 0; n < 100 && (n == 0 || errno == EEXIST); n++) {
+		if (!numbered_name(tmp, base, n, ".tmp"))
+			return -1;
+		if ((fd = create_exclusive(tmp)) >= 0)
+			break;
+	}
 	return fd;
+}
+
+/* Gives the file tmp the name `name` unless that is taken (errno EEXIST):
+ * a rename that fails instead of replacing; where the file system cannot
+ * do that (NFS), a link, which fails the same way, then an unlink. */
+static bool take_name(const char *tmp, const char *name)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_NOREPLACE) == 0)
+		return true;
+	if (errno != EINVAL || link(tmp, name) != 0)
+		return false;
+	unlink(tmp);
+	return true;
+}
+
+/* The first dump's name: PATH, else PATH.1 ... PATH.99; it goes to dump_path. */
+static bool take_free_name(const char *tmp, const char *path)
+{
+	for (unsigned n = 0; n < 100; n++) {
+		if (!numbered_name(dump_path, path, n, "")) {
+			errno = ENAMETOOLONG;
+			return false;
+		}
+		if (take_name(tmp, dump_path))
+			return true;
+		if (errno != EEXIST)
+			return false;
+	}
+	return false;
 }
 
 static void fill_header(struct dump_header *h, const char *reason)
@@ -203,30 +246,43 @@ static bool write_dump(int fd, const char *reason)
 	return profile_write(fd) && hist_write_end(fd);
 }
 
-/* Writes the dump to dump_path.tmp and renames it over dump_path; in place
- * if dump_path.tmp cannot be created.  False (errno set) if it failed. */
-static bool replace_dump(const char *reason)
+/* Writes the dump to a temporary file, then gives it the dump's name
+ * (taking one the first time); on failure says so, and leaves no file. */
+static void write_and_name(const char *reason)
 {
-	char tmp[sizeof dump_path + 8];
-	copy_text(tmp, dump_path);
+	char path[HIST_PATH_MAX], tmp[HIST_PATH_MAX + 8];
+	if (!expand_path(path, sizeof path)) {
+		warn_dump(config_get()->hist_path, "path too long after expanding %p/%e:", ENAMETOOLONG);
+		return;
+	}
 	size_t len = 0;
-	while (tmp[len])
+	while (path[len])
 		len++;
-	copy_text(tmp + len, ".tmp");
-	int fd = create_exclusive(tmp); /* a name someone else holds is left alone */
-	if (fd < 0)
-		return ftruncate(dump_fd, 0) == 0 && lseek(dump_fd, 0, SEEK_SET) == 0 &&
-		       write_dump(dump_fd, reason);
-	if (write_dump(fd, reason) && rename(tmp, dump_path) == 0) {
-		close(dump_fd);
-		dump_fd = fd;
-		return true;
+	if (path[len - 1] == '/') { /* a directory's name, with no file name in it */
+		warn_dump(path, "cannot create", EISDIR);
+		return;
+	}
+	int fd = create_temporary(path, tmp);
+	if (fd < 0) {
+		warn_dump(path, "cannot create", errno);
+		return;
+	}
+	const char *problem = NULL;
+	if (!write_dump(fd, reason))
+		problem = "cannot write";
+	if (close(fd) != 0 && !problem)
+		problem = "cannot write";
+	if (!problem && dump_written && rename(tmp, dump_path) != 0)
+		problem = "cannot write";
+	if (!problem && !dump_written && !take_free_name(tmp, path))
+		problem = errno == EEXIST ? "every free name is taken for" : "cannot create";
+	if (!problem) {
+		dump_written = true;
+		return;
 	}
 	int err = errno;
-	close(fd);
 	unlink(tmp);
-	errno = err;
-	return false;
+	warn_dump(dump_written ? dump_path : path, problem, err);
 }
 
 /* Takes the dump lock: at once, or (wait) once another thread's dump ends.
@@ -247,34 +303,37 @@ static bool take_dump_lock(bool wait)
 	}
 }
 
+/* Into *set: the signals that end a process with a dump (signal_dump.c). */
+static void end_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	if (config_get()->hist_signal)
+		sigaddset(set, config_get()->hist_signal);
+}
+
 static void dump(const char *reason, bool wait)
 {
 	/* A vfork child (exec after vfork) shares our memory but not our
-	 * files: a dump there would write our counts under its pid and leave
-	 * dump_fd naming a descriptor we do not have.  Its exec'd program
-	 * records for itself. */
+	 * files: a dump there would write our counts under its pid.  Its
+	 * exec'd program records for itself. */
 	if (getpid() != dump_owner)
 		return;
-	if (!take_dump_lock(wait))
-		return;
 	int saved_errno = errno;
-	bool any_calls = take_snapshot();
-	if (any_calls && dump_fd < 0)
-		dump_fd = create_dump_file();
-	if (any_calls && dump_fd >= 0) {
-		if (replace_dump(reason)) {
-			dump_written = true;
-		} else {
-			warn_dump(dump_path, "cannot write", errno);
-			if (!dump_written) { /* never leave an empty or partial file behind */
-				close(dump_fd);
-				unlink(dump_path);
-				dump_fd = -1;
-			}
-		}
+	/* A signal that ends the process waits for the dump under way on
+	 * this thread, then dumps again: it cannot wait for it in the middle. */
+	sigset_t ends, before;
+	end_signals(&ends);
+	pthread_sigmask(SIG_BLOCK, &ends, &before);
+	if (take_dump_lock(wait)) {
+		if (take_snapshot())
+			write_and_name(reason);
+		__atomic_store_n(&dump_busy, 0, __ATOMIC_RELEASE);
 	}
+	pthread_sigmask(SIG_SETMASK, &before, NULL);
 	errno = saved_errno;
-	__atomic_store_n(&dump_busy, 0, __ATOMIC_RELEASE);
 }
 
 void hist_dump_now(const char *reason)
@@ -282,9 +341,14 @@ void hist_dump_now(const char *reason)
 	dump(reason, false);
 }
 
-void hist_dump_last(void)
+void hist_dump_last(const char *reason)
 {
-	dump("exit", true);
+	dump(reason, true);
+}
+
+bool hist_dump_own_process(void)
+{
+	return getpid() == dump_owner;
 }
 
 /* ---- triggers ---- */
@@ -292,7 +356,7 @@ void hist_dump_last(void)
 __attribute__((destructor)) static void dump_at_exit(void)
 {
 	if (config_get()->hist_path[0])
-		hist_dump_last();
+		hist_dump_last("exit");
 }
 
 static void *interval_dumper(void *unused)
@@ -322,45 +386,10 @@ static void start_interval_dumps(void)
 	pthread_attr_destroy(&attr);
 }
 
-static void on_dump_signal(int sig, siginfo_t *info, void *context)
-{
-	hist_dump_now("signal");
-	/* then whatever handled the signal before us */
-	if (previous_action.sa_flags & SA_SIGINFO) {
-		if (previous_action.sa_sigaction)
-			previous_action.sa_sigaction(sig, info, context);
-	} else if (previous_action.sa_handler != SIG_DFL && previous_action.sa_handler != SIG_IGN) {
-		previous_action.sa_handler(sig);
-	} else if (previous_action.sa_handler == SIG_DFL && sig != SIGUSR1 && sig != SIGUSR2) {
-		/* The program left the signal to its default action (TERM, INT,
-		 * HUP...: end the process): take it, after the dump.  The signal is
-		 * blocked in this handler, so it is delivered when we return.
-		 * USR1 and USR2 are the dump requests themselves and only dump. */
-		struct sigaction dfl;
-		sigemptyset(&dfl.sa_mask);
-		dfl.sa_flags = 0;
-		dfl.sa_handler = SIG_DFL;
-		sigaction(sig, &dfl, NULL);
-		raise(sig);
-	}
-}
-
-static void install_signal_dump(int sig)
-{
-	struct sigaction action;
-	sigemptyset(&action.sa_mask);
-	action.sa_flags = SA_SIGINFO | SA_RESTART;
-	action.sa_sigaction = on_dump_signal;
-	sigaction(sig, &action, &previous_action);
-}
-
 /* A forked child counts only its own calls, into its own file. */
 static void start_over_in_child(void)
 {
-	if (dump_fd >= 0)
-		close(dump_fd); /* the parent's file stays the parent's */
-	dump_fd = -1;
-	dump_written = false;
+	dump_written = false; /* the parent's file stays the parent's */
 	dump_owner = getpid();
 	dump_busy = 0;
 	record_reset();
@@ -411,8 +440,7 @@ void hist_dump_start(void)
 	pthread_atfork(NULL, NULL, start_over_in_child);
 	if (c->hist_interval)
 		start_interval_dumps();
-	if (c->hist_signal)
-		install_signal_dump(c->hist_signal);
+	signal_dump_start();
 	if (c->callsite_every)
 		record_start_callsites(c->callsite_every);
 	if (c->profile_hz)

@@ -36,6 +36,19 @@
  *                   "survived" and exit 3
  *     dlopen-loop LIB K    K times: dlopen LIB, call its dlcopy(), dlclose;
  *                   then the sequence once
+ *   For tests/test_signals.sh:
+ *     term-children N  the sequence N times, then 3 children that run it
+ *                   2N, 3N and 4N times and wait: the first leaves SIGTERM
+ *                   as it is; the second installs a handler with sigaction
+ *                   that puts SIG_DFL back and raises the signal again; the
+ *                   third, with signal(), a handler that calls _exit(7).
+ *                   Each is sent SIGTERM; prints "child PID STATUS" for
+ *                   each ("signal 15", "exit 7")
+ *     dispositions  prints what sigaction says of TERM, INT and HUP at
+ *                   start ("start TERM default INT default HUP ignore");
+ *                   then whether signal() gives back the handler it set,
+ *                   whether SIG_IGN reaches the kernel (/proc/self/status),
+ *                   and whether the kernel shows TERM caught
  *
  * One sequence: memcpy 100 and 4096 bytes, mempcpy 17, memmove 200 bytes
  * overlapping with the destination after and before the source and 50
@@ -277,6 +290,97 @@ static void wait_for_dump(const char *path, long times)
 		nanosleep(&pause, NULL);
 }
 
+/* ---- signals ---- */
+
+static void reraise_default(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+static void exit_seven(int sig)
+{
+	(void)sig;
+	_exit(7);
+}
+
+static void term_child(int k, long times, int ready)
+{
+	sequence(times * (k + 2));
+	if (k == 1) {
+		struct sigaction sa = { .sa_handler = reraise_default };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+	} else if (k == 2) {
+		signal(SIGTERM, exit_seven);
+	}
+	if (write(ready, "r", 1) != 1)
+		_exit(2);
+	for (;;)
+		pause();
+}
+
+static void run_term_children(long times)
+{
+	sequence(times);
+	fflush(stdout);
+	int ready[2];
+	pid_t children[3];
+	if (pipe(ready) != 0)
+		exit(1);
+	for (int k = 0; k < 3; k++)
+		if ((children[k] = fork()) == 0)
+			term_child(k, times, ready[1]);
+	char c;
+	for (int k = 0; k < 3; k++)
+		if (read(ready[0], &c, 1) != 1)
+			exit(1);
+	for (int k = 0; k < 3; k++) {
+		int status;
+		kill(children[k], SIGTERM);
+		waitpid(children[k], &status, 0);
+		if (WIFSIGNALED(status))
+			printf("child %d signal %d\n", (int)children[k], WTERMSIG(status));
+		else
+			printf("child %d exit %d\n", (int)children[k], WEXITSTATUS(status));
+	}
+}
+
+static const char *disposition(int sig)
+{
+	struct sigaction now;
+	sigaction(sig, NULL, &now);
+	return now.sa_handler == SIG_DFL ? "default" : now.sa_handler == SIG_IGN ? "ignore" : "handler";
+}
+
+/* Whether signal sig's bit is set in the /proc/self/status line `field`. */
+static int kernel_mask_has(const char *field, int sig)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long mask = 0;
+	size_t len = strlen(field);
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, field, len) == 0 && line[len] == ':')
+			mask = strtoull(line + len + 1, NULL, 16);
+	if (f)
+		fclose(f);
+	return (mask >> (sig - 1)) & 1;
+}
+
+static void run_dispositions(void)
+{
+	printf("start TERM %s INT %s HUP %s\n", disposition(SIGTERM), disposition(SIGINT), disposition(SIGHUP));
+	signal(SIGTERM, exit_seven);
+	printf("signal gives back its handler: %s\n", signal(SIGTERM, SIG_DFL) == exit_seven ? "yes" : "no");
+	signal(SIGTERM, SIG_IGN);
+	printf("SIG_IGN reaches the kernel: %s\n", kernel_mask_has("SigIgn", SIGTERM) ? "yes" : "no");
+	signal(SIGTERM, SIG_DFL);
+	printf("the kernel shows TERM caught: %s\n", kernel_mask_has("SigCgt", SIGTERM) ? "yes" : "no");
+}
+
 static void run_dlopen_loop(const char *lib, long times)
 {
 	for (long i = 0; i < times; i++) {
@@ -387,6 +491,10 @@ int main(int argc, char **argv)
 		raise(SIGTERM);
 		printf("survived\n");
 		return 3;
+	} else if (strcmp(mode, "term-children") == 0) {
+		run_term_children(times);
+	} else if (strcmp(mode, "dispositions") == 0) {
+		run_dispositions();
 	} else if (strcmp(mode, "dlopen-loop") == 0) {
 		if (argc < 4)
 			return 2;

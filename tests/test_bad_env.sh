@@ -97,6 +97,15 @@ for value in "$@" "$ten_k" "$(printf 'fs\001rm\t\377')"; do
 done
 preloaded env MEMSHIM_IMPL=FSRM "$now"
 expect_eq "MEMSHIM_IMPL=FSRM: memcpy on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
+# A name in the wrong case: the line names the right one.
+for pair in FSRM:fsrm Scalar:scalar AVX2:avx2 Auto:auto; do
+	preloaded env MEMSHIM_IMPL="${pair%%:*}" "$now"
+	expect_match "MEMSHIM_IMPL=${pair%%:*}: suggests ${pair#*:}" "$err" "did you mean ${pair#*:}\\? "
+done
+preloaded env MEMSHIM_MEMSET=Erms "$now"
+expect_match "MEMSHIM_MEMSET=Erms: suggests erms" "$err" "did you mean erms\\? "
+preloaded env MEMSHIM_IMPL=frobnicate "$now"
+expect_eq "MEMSHIM_IMPL=frobnicate: no suggestion" "$(printf '%s' "$err" | grep -c 'did you mean')" 0
 
 for name in MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET; do
 	eval "set -- $bad_names"
@@ -139,14 +148,31 @@ for name in MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
 			"$(threshold_of $fn "$name=$value")" 2048
 	done
 	# The good ones around the limit really apply (so the checks above can fail).
-	for pair in 0:0 4k:4096 4K:4096 1m:1048576 1T:1099511627776 1024G:1099511627776 \
-		1099511627776:1099511627776 007:7; do
+	for pair in 4k:4096 4K:4096 1m:1048576 1T:1099511627776 1024G:1099511627776 \
+		1099511627776:1099511627776 007:7 1:1; do
 		value=${pair%%:*}
 		preloaded env MEMSHIM_IMPL=erms "$name=$value" "$now"
 		expect_eq "$name=$value accepted silently" "$err" ""
 		expect_eq "$name=$value applies" "$(threshold_of $fn "$name=$value")" "${pair#*:}"
 	done
+	# 0 applies too, but is more likely a slip: one line says what it does.
+	preloaded env MEMSHIM_IMPL=erms "$name=0" "$now"
+	expect_one_line "$name=0: one line" "$err" "memshim: $name=\"0\" is 0: erms " " every size, the smallest too, with rep $(
+		[ $fn = memcpy ] && echo movsb || echo stosb); using 0"
+	expect_eq "$name=0 applies" "$(threshold_of $fn "$name=0")" 0
 done
+# The non-temporal threshold: 0, or below glibc's least (16448 B), is said too.
+nt_of() { env "$@" "$tool" info 2>/dev/null | sed -n 's/.*, nt \([0-9]*\) B \[environment\].*/\1/p'; }
+for pair in 0:0 4K:4096 16447:16447; do
+	value=${pair%%:*}
+	preloaded env MEMSHIM_NT_THRESHOLD="$value" "$now"
+	expect_one_line "MEMSHIM_NT_THRESHOLD=$value: one line" "$err" "memshim: MEMSHIM_NT_THRESHOLD=\"$value\" is " \
+		"; using ${pair#*:}"
+	expect_eq "MEMSHIM_NT_THRESHOLD=$value applies" "$(nt_of MEMSHIM_NT_THRESHOLD="$value")" "${pair#*:}"
+done
+expect_match "MEMSHIM_NT_THRESHOLD=16447: why" "$err" "is below 16448 B, glibc's least"
+preloaded env MEMSHIM_NT_THRESHOLD=16448 "$now"
+expect_eq "MEMSHIM_NT_THRESHOLD=16448 accepted silently" "$err" ""
 
 # ---- MEMSHIM_VERBOSE: 0 or 1 ----
 for value in '' 2 -1 yes no true TRUE on 01 00 '1 ' ' 1' 1x "$huge" "$ten_k"; do
@@ -239,6 +265,8 @@ cli "run --stosb-threshold without value" 2 "memshim run: --stosb-threshold need
 for v in frobnicate FSRM Erms '' 'fsrm '; do
 	cli "run --impl \"$v\"" 2 "memshim run: --impl \"$v\" is not a variant*" run --impl "$v" -- true
 done
+cli "run --impl Erms: suggests erms" 2 "memshim run: --impl \"Erms\" *(did you mean erms?)*" run --impl Erms -- true
+cli "ab --impl AVX2: suggests avx2" 2 "memshim ab: --impl: \"AVX2\" *(did you mean avx2?)*" ab --impl AVX2 -- true
 for opt in --erms-threshold --stosb-threshold; do
 	for v in 2048x -1 '' "$huge" 2T 1025G abc 0x10; do
 		cli "run $opt \"$v\"" 2 "memshim run: $opt \"$v\" *" run $opt "$v" -- true

@@ -11,6 +11,10 @@ bench --quick --rounds 3 --functions memcpy,memset --variants fsrm,scalar --case
 expect_eq "bench runs" "$rc" 0
 expect_eq "bench writes nothing on stderr" "$(cat "$scratch/err")" ""
 expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU cycles|clock_gettime\(CLOCK_MONOTONIC\) ns)'
+# Without a cycle counter (as in most virtual machines) the line says why in
+# a sentence, never as a C library error string.
+expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
+	'^clock: +(CPU cycles .*|.*\(no CPU cycle counter: (this CPU, or the virtual machine it runs in, offers no cycle event|perf events are not allowed here \(kernel\.perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
 	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
 # 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each
@@ -46,10 +50,15 @@ expect_match "the table has the class summary" "$(cat "$scratch/out")" 'memmove-
 
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \
-	"--rounds" "--frobnicate" "--cases sweep,nothing" "--distribution $scratch/missing.csv" \
-	"--distribution $scratch/b.svg" "--csv /nonexistent/dir/x.csv --cases dist"; do
+	"--rounds" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do
 	bench $args
 	expect_eq "bench $args: exit status" "$rc" 2
+	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
+done
+# A distribution that cannot be read: status 1, as in every command, one line, no run.
+for args in "--distribution $scratch/missing.csv" "--distribution $scratch/b.svg"; do
+	bench $args
+	expect_eq "bench $args: exit status" "$rc" 1
 	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
 bench --help

@@ -4,7 +4,7 @@
 # stderr naming the variable, and leave no partial dump behind.
 #   paths: a missing directory, a directory where the file should be (the
 #     dump goes beside it, as for any taken name), a trailing slash, a name
-#     longer than NAME_MAX, %p/%e expanding past the limit;
+#     longer than NAME_MAX, %p/%e expanding past the limit, unknown escapes;
 #   MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES: empty,
 #     negative, overflowing, not numbers, unknown signals, 10 KB values.
 # (A full disk: tests/test_full_disk.sh.)
@@ -63,6 +63,13 @@ expect_eq "%p/%e expanding too long: nothing created" "$(files)" ""
 run MEMSHIM_HIST="$dir/h%%p%" "$program" calls 10
 expect_eq "%% and a lone % at the end: status, nothing on stderr" "$rc:$err" "0:"
 expect_eq "%% and a lone % at the end: the name" "$(files)" "h%p% "
+for escape in %q %P %E %1 '%%%x'; do
+	rm -rf "${dir:?}"/*
+	run MEMSHIM_HIST="$dir/h.$escape" "$program" calls 10
+	one_warning "an unknown escape $escape" \
+		'^memshim: MEMSHIM_HIST=".*" has a % escape other than %p \(the process id\), %e \(the program name\) and %% \(a %\); using no recording$'
+	expect_eq "an unknown escape $escape: nothing created" "$(files)" ""
+done
 
 # ---- recording variables ----
 ten_k=$(head -c 10240 /dev/zero | tr '\0' 'x')

@@ -1,6 +1,7 @@
 #!/bin/sh
 # memshim record, merge, report and tune on files and directories: one merged
-# dump per recording, merge round trips, per-program breakdown and filter,
+# dump per recording, never over another recording, record's options (one
+# parser with run's; nothing left by a failed start), merge round trips, per-program breakdown and filter,
 # readable call sites (function and file:line from a -g program), folded
 # stacks, JSON call sites and CPU shares (from a hand-made version-2 dump
 # with a profile), and the SVG's shared x axis and title.
@@ -27,6 +28,56 @@ expect_eq "--keep leaves the per-process dumps" "$(ls rec/processes | wc -l)" 4
 expect_match "record refuses a directory that holds a recording" "$?:$(cat "$scratch/err")" '^2:.*holds a recording'
 "$tool" record -o rec2 -- "$program" calls 3 >/dev/null 2>&1
 expect_eq "without --keep only the merged dump stays" "$(ls rec2)" "merged"
+
+# Nothing is ever overwritten: a directory with a recording of any kind (a
+# merged dump alone, any dump) is refused, and the first recording survives.
+cp rec2/merged "$scratch/first"
+"$tool" record -o rec2 -- "$program" calls 5 >/dev/null 2>"$scratch/err"
+expect_match "a second record -o into a merged dump: refused" "$?:$(cat "$scratch/err")" \
+	'^2:memshim record: rec2 holds a recording already; give another -o, or remove it$'
+expect_eq "... and the first recording survives" "$(ls rec2):$(cmp rec2/merged "$scratch/first" && echo same)" \
+	"merged:same"
+mkdir lone && cp rec2/merged lone/some-dump
+"$tool" record -o lone -- "$program" calls 5 >/dev/null 2>&1
+expect_eq "a directory with any dump in it: refused, untouched" "$?:$(ls lone)" "2:some-dump"
+mkdir other && echo notes >other/notes.txt
+"$tool" record -o other -- "$program" calls 5 >/dev/null 2>&1
+expect_eq "a directory with other files: recorded into" "$?:$(ls other | tr '\n' ' ')" "0:merged notes.txt "
+# Without -o: memshim-record, then memshim-record.1, ..., each said.
+mkdir twice && cd twice || exit 1
+"$tool" record -- "$program" calls 4 >"$scratch/out" 2>&1
+expect_match "record twice: the first in memshim-record" "$(tail -n 1 "$scratch/out")" '^the merged dump: memshim-record/merged$'
+cp memshim-record/merged "$scratch/first"
+"$tool" record -- "$program" calls 6 >"$scratch/out" 2>&1
+expect_match "record twice: the second beside it, and says so" "$(tail -n 1 "$scratch/out")" \
+	'^the merged dump: memshim-record\.1/merged \(memshim-record holds an earlier recording, kept as it was\)$'
+expect_eq "record twice: the first survives" "$(cmp memshim-record/merged "$scratch/first" && echo same)" same
+json_calls() { "$tool" report --json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["functions"]["memcpy"]["calls"])'; }
+expect_eq "record twice: each recording has its own calls" "$(json_calls memshim-record/merged) $(json_calls memshim-record.1/merged)" "12 18"
+cd "$scratch" || exit 1
+
+# One parser for record's options and run's: prefixes, --opt=value, -o=DIR,
+# -oDIR, messages that name record, and nothing left after a failed start.
+"$tool" record --prof -o=preq -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
+expect_eq "record --prof (a prefix) -o=DIR: status, stderr, directory" "$?:$(cat "$scratch/err"):$(ls preq)" "0::merged"
+expect_match "... the profile was on" "$(cat "$scratch/out")" '^time \(MEMSHIM_PROFILE'
+"$tool" record -orecs --imp=scalar -- "$program" calls 2 >"$scratch/out" 2>&1
+expect_eq "record -oDIR --imp=scalar (run's option, a prefix)" "$?:$(ls recs)" "0:merged"
+expect_match "... the variant was scalar" "$(cat "$scratch/out")" 'variant scalar'
+mkdir fresh && cd fresh || exit 1
+for args in "--bogus" "--impl=AVX" "--profile=x" "--sites=0" "-x" "-o"; do
+	# shellcheck disable=SC2086
+	"$tool" record $args -- "$program" calls 2 >"$scratch/out" 2>"$scratch/err"
+	expect_eq "record $args: status 2, one line that names record [$(cat "$scratch/err")]" \
+		"$?:$(wc -l <"$scratch/err"):$(cut -d: -f1 "$scratch/err")" "2:1:memshim record"
+done
+"$tool" record -- memshim-no-such-command >/dev/null 2>"$scratch/err"
+expect_match "record of a command that is not there: 127, said" "$?:$(cat "$scratch/err")" \
+	'^127:memshim record: cannot run memshim-no-such-command: '
+"$tool" record -- true >/dev/null 2>"$scratch/err"
+expect_match "record of a command that makes no call: said" "$?:$(cat "$scratch/err")" '^0:memshim record: no process'
+expect_eq "after all of these, nothing is left behind" "$(ls -A)" ""
+cd "$scratch" || exit 1
 "$tool" record -o rec3 -- sh -c "'$program' calls 3; echo junk >rec3/processes/junk" >/dev/null 2>"$scratch/err"
 expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
 expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
@@ -45,6 +96,13 @@ expect_eq "no problems, no problems file" "$(ls recq)" "merged"
 expect_eq "record --output=DIR" "$?:$(ls reco)" "0:merged"
 "$tool" merge --output "$scratch/mo" reco >/dev/null 2>&1
 expect_eq "merge --output OUT" "$?:$(head -c 17 "$scratch/mo")" "0:memshim-histogram"
+"$tool" merge -o="$scratch/mo2" reco >/dev/null 2>&1
+expect_eq "merge -o=OUT" "$?:$(head -c 17 "$scratch/mo2")" "0:memshim-histogram"
+"$tool" merge --out "$scratch/mo3" reco >/dev/null 2>&1
+expect_eq "merge --out OUT (a prefix)" "$?:$(head -c 17 "$scratch/mo3")" "0:memshim-histogram"
+"$tool" merge --outptu "$scratch/mo4" reco >/dev/null 2>"$scratch/err"
+expect_eq "merge --outptu: the command's own name" "$?:$(cat "$scratch/err")" \
+	"2:memshim merge: unknown option --outptu (see memshim merge --help)"
 
 # merge of N dumps = report of N dumps (JSON, but for the number of files)
 strip() { sed 's/"files": [0-9]*, //' "$1"; }
@@ -113,9 +171,22 @@ if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
 	expect_eq "folded: every line is frames;function value" \
 		"$(grep -Evc '^[^ ;]+(;[^ ;]+)*;(memcpy|memmove|memset) [0-9]+$' "$scratch/folded")" 0
 	expect_match "folded: root first, the function last" "$(cat "$scratch/folded")" ';main;sequence;memcpy [0-9]+$'
+	# record --sites: the same through record
+	"$tool" record -o sites --sites=1 -- "$program" calls 20 >/dev/null 2>&1
+	"$tool" report --folded sites/merged >"$scratch/folded" 2>"$scratch/err"
+	expect_eq "record --sites=1, report --folded: status, stderr" "$?:$(cat "$scratch/err")" "0:"
+	expect_match "... the stacks" "$(cat "$scratch/folded")" ';main;sequence;memcpy [0-9]+$'
+	"$tool" record -o sites100 --sites -- "$program" calls 2000 >/dev/null 2>&1
+	"$tool" report --folded sites100/merged >"$scratch/folded" 2>"$scratch/err"
+	expect_match "record --sites (one call in 100): stacks too" "$?:$(cat "$scratch/folded")" '^0:.*;main;sequence;mem(cpy|move|set) [0-9]+$'
 else
 	echo "SKIP: readable call sites (built without libunwind or libdw)"
 fi
+
+# --folded without call sites: status 1, and why.
+"$tool" report --folded rec2/merged >"$scratch/out" 2>"$scratch/err"
+expect_match "--folded without call sites: status 1, nothing on stdout, and why" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" \
+	'^1::memshim report: no call sites were recorded in these dumps.*memshim record --sites'
 
 # A version-2 dump with a profile: 100 of 500 samples in 4 KiB memcpy calls.
 cat >"$scratch/prof" <<'EOT'

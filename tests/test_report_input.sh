@@ -144,4 +144,22 @@ rejected "a file that does not exist" 'No such file' "$bad/none"
 expect_eq "bad among good: status 1" "$?" 1
 expect_match "bad among good: the two good ones merged" "$(cat "$scratch/out")" '"calls": 60'
 
+# Every command that reads dumps: the same status, 1, for a cut one, alone
+# or beside a good one (the README's "1: an unreadable dump").
+head -c 150 "$scratch/good" >"$bad/cut"
+cal=$scratch/calibration
+"$T_MEMSHIM_TOOL" tune --calibrate --tiny --calibration "$cal" >/dev/null 2>&1 || fail "a tiny calibration"
+for inputs in "$bad/cut" "$scratch/good $bad/cut"; do
+	# shellcheck disable=SC2086
+	for cmd in "report" "report --json" "merge -o $scratch/merged" "tune --calibration $cal"; do
+		"$T_MEMSHIM_TOOL" $cmd $inputs >/dev/null 2>"$scratch/err"
+		rc=$?
+		expect_match "a cut dump$([ "$inputs" = "$bad/cut" ] || echo " beside a good one"): memshim ${cmd%% /*}: status 1, and says which" \
+			"$rc:$(head -n 1 "$scratch/err")" "^1:memshim ${cmd%% *}: $bad/cut: line [0-9]+: truncated"
+	done
+done
+"$T_MEMSHIM_TOOL" bench --distribution "$bad/cut" --quick >/dev/null 2>"$scratch/err"
+expect_match "a cut dump: memshim bench --distribution: status 1, and says which" "$?:$(cat "$scratch/err")" \
+	"^1:memshim bench: --distribution: $bad/cut: line [0-9]+: truncated"
+
 finish

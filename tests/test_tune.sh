@@ -110,10 +110,17 @@ expect_eq "bench --distribution DUMP: each in three placements" \
 	"cold=6 hot=6 l2=6 "
 
 # Bad arguments: one line, status 2.
-for args in "" "--frobnicate" "--calibration" "$scratch/nonexistent.hist" "--calibration $cal $cal"; do
+for args in "" "--frobnicate" "--calibration"; do
 	# shellcheck disable=SC2086
 	tune $args
 	expect_eq "tune $args: exit status" "$rc" 2
+	expect_eq "tune $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
+done
+# A dump that cannot be read (missing; a calibration file): one line, status 1, as in report and merge.
+for args in "$scratch/nonexistent.hist" "--calibration $cal $cal"; do
+	# shellcheck disable=SC2086
+	tune $args
+	expect_eq "tune $args: exit status" "$rc" 1
 	expect_eq "tune $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
 tune --calibration "$scratch/none" "$scratch"/h.*

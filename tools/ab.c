@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tools/ab.h"
+#include "tools/bench.h"
 
 #include "dispatch/config.h"
 #include "tools/ab_profile.h"
@@ -146,9 +147,11 @@ static int add_impls(struct ab *a, const char *list)
 		s->label[kept] = '\0';
 		if (strcmp(s->label, "none") == 0)
 			s->preload = false;
-		else if (!config_name_known(s->label))
-			return usage_error("--impl: \"%s\" is not a variant, a policy or none", s->label);
-		else {
+		else if (!config_name_known(s->label)) {
+			const char *meant = config_name_in_other_case(s->label);
+			return usage_error("--impl: \"%s\" is not a variant, a policy or none%s%s%s", s->label,
+			                   meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
+		} else {
 			memcpy(s->text, "MEMSHIM_IMPL=", 13); /* label and text are both in *s: no snprintf from one to the other */
 			memcpy(s->text + 13, s->label, kept + 1);
 			s->vars[0] = s->text;
@@ -359,7 +362,7 @@ static bool run_once(struct ab *a, struct setting *s, double *out)
 	int cycles = open_counter(pid, PERF_COUNT_HW_CPU_CYCLES);
 	int instructions = open_counter(pid, PERF_COUNT_HW_INSTRUCTIONS);
 	if (cycles < 0 && !a->counter_note[0])
-		snprintf(a->counter_note, sizeof a->counter_note, "not counted (perf_event_open: %s)", strerror(errno));
+		snprintf(a->counter_note, sizeof a->counter_note, "not counted: %s", bench_no_counter_reason(errno));
 	a->counters = cycles >= 0 && instructions >= 0;
 	int status;
 	struct rusage usage;

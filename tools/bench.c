@@ -614,6 +614,13 @@ static void plan_cases(struct plan *p, const struct options *o, const struct dis
 
 /* ---- distributions ---- */
 
+/* A file that cannot be read fails the command (1), as in every command; no usage error. */
+static int unreadable(const char *error)
+{
+	fprintf(stderr, "memshim bench: --distribution: %s\n", error);
+	return 1;
+}
+
 static int load_explicit(const struct options *o, struct distributions *d)
 {
 	char error[400];
@@ -622,13 +629,13 @@ static int load_explicit(const struct options *o, struct distributions *d)
 		if (size_dist_is_dump(o->distributions[i])) {
 			unsigned n = size_dist_load_dump(o->distributions[i], d->list + d->count, error, sizeof error);
 			if (!n)
-				return usage_error("--distribution: %s", error);
+				return unreadable(error);
 			d->count += n;
 			continue;
 		}
 		d->list[d->count] = size_dist_load(o->distributions[i], error, sizeof error);
 		if (!d->list[d->count])
-			return usage_error("--distribution: %s", error);
+			return unreadable(error);
 		d->count++;
 	}
 	return 0;

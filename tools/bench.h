@@ -106,6 +106,9 @@ unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
 #define BENCH_COLD_SPAN_MAX (64u << 20)
 size_t bench_cold_span(void);
 void bench_clock_open(struct bench_clock *clock);
+
+/* Why perf_event_open gave no cycle counter (its errno), in words. */
+const char *bench_no_counter_reason(int error);
 uint64_t bench_clock_now(const struct bench_clock *clock);
 /* Pins this thread to the CPU it runs on; fills `what` with the outcome. */
 void bench_pin(char *what, size_t size);

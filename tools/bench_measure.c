@@ -59,6 +59,23 @@ static bool counter_counts(int fd)
 	return read_counter(fd) > before;
 }
 
+const char *bench_no_counter_reason(int error)
+{
+	switch (error) {
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		return "this CPU, or the virtual machine it runs in, offers no cycle event";
+	case EACCES:
+	case EPERM:
+		return "perf events are not allowed here (kernel.perf_event_paranoid)";
+	case ENOSYS:
+		return "this kernel has no perf events";
+	default:
+		return "perf_event_open cannot open one here";
+	}
+}
+
 void bench_clock_open(struct bench_clock *clock)
 {
 	struct perf_event_attr attr = {
@@ -69,7 +86,7 @@ void bench_clock_open(struct bench_clock *clock)
 		.exclude_hv = 1,
 	};
 	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	const char *why = fd < 0 ? strerror(errno) : NULL;
+	const char *why = fd < 0 ? bench_no_counter_reason(errno) : NULL;
 	if (fd >= 0 && !counter_counts(fd)) {
 		close(fd);
 		fd = -1;

@@ -16,8 +16,9 @@ static void print_usage(FILE *out, const struct cli_command *commands)
 	             "       memshim --version\n\n");
 	for (const struct cli_command *c = commands; c->name; c++)
 		fprintf(out, "  %-8s %s\n", c->name, c->summary);
-	fprintf(out, "\nExit status: 0 done, 1 the command failed, 2 usage error; `run` passes on\n"
-	             "its command's status (126 when it cannot be run, 127 when it is not found).\n");
+	fprintf(out, "\nExit status: 0 done, 1 the command failed (an unreadable dump, ...), 2 usage\n"
+	             "error; `run` and `record` pass on their command's status (126 when it cannot\n"
+	             "be run, 127 when it is not found).\n");
 }
 
 static const struct cli_command *command_named(const struct cli_command *commands, const char *name)

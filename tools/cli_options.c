@@ -85,33 +85,59 @@ static int check_command(const struct cli_syntax *s, int argc, char **argv, int 
 	return 0;
 }
 
+/* getopt's string: "+" to stop at the first operand, which begins the
+ * command (run, ab); ":" to report a missing value as such, not as an
+ * unknown option; then the letters of the options that have one. */
+static void letters(const struct cli_syntax *s, char *out, size_t size)
+{
+	size_t len = (size_t)snprintf(out, size, "%s", s->command_follows ? "+:" : ":");
+	for (const struct option *o = s->options; o->name && len + 4 < size; o++)
+		if (o->val >= 'a' && o->val <= 'z')
+			len += (size_t)snprintf(out + len, size - len, "%c%s", o->val,
+			                        o->has_arg == required_argument ? ":" : o->has_arg ? "::" : "");
+}
+
+/* The option getopt_long returned (c), and the word it was given as. */
+static const struct option *option_given(const struct cli_syntax *s, int c, int index, const char *word)
+{
+	const struct option *o = NULL;
+	if (index >= 0)
+		return &s->options[index];
+	if (c != ':') /* a letter */
+		return option_with_id(s->options, c);
+	/* a missing value: getopt_long gives no index; the word is the option */
+	if (word[0] == '-' && word[1] == '-')
+		options_matching(s->options, word + 2, strlen(word + 2), &o);
+	else
+		o = option_with_id(s->options, optopt);
+	return o;
+}
+
 int cli_parse_options(int argc, char **argv, const struct cli_syntax *s, cli_apply_fn *apply, void *context,
                       int *operands)
 {
-	/* "+": stop at the first operand, which begins the command;
-	 * ":": report a missing value as such, not as an unknown option. */
-	const char *short_options = s->command_follows ? "+:" : ":";
+	char short_options[64];
+	letters(s, short_options, sizeof short_options);
 	opterr = 0;
 	optind = 0; /* glibc: start afresh */
 	int index, c;
 	while ((index = -1, c = getopt_long(argc, argv, short_options, s->options, &index)) != -1) {
 		if (c == '?')
 			return refused(s, argv[optind - 1], optopt);
-		/* getopt_long gives no index for a missing value; the word is the option */
-		const struct option *o = NULL;
 		const char *word = argv[optind - 1];
-		if (index >= 0)
-			o = &s->options[index];
-		else if (word[0] == '-' && word[1] == '-')
-			options_matching(s->options, word + 2, strlen(word + 2), &o);
+		const struct option *o = option_given(s, c, index, word);
 		if (!o)
 			return cli_usage_error(s->command, "unknown option %s", word);
 		/* "--impl -- CMD": that "--" ends the options; it is no value */
 		if (c == ':' || (o->has_arg && optarg && strcmp(optarg, "--") == 0))
 			return cli_usage_error(s->command, "--%s needs a value", o->name);
+		/* -o=DIR as --output=DIR */
+		const char *value = o->has_arg ? optarg : NULL;
+		if (index < 0 && value && value[0] == '=' && word[0] == '-' && word[1] != '-')
+			value++;
 		char name[64];
 		snprintf(name, sizeof name, "--%s", o->name);
-		int rc = apply(context, o->val, name, o->has_arg ? optarg : NULL);
+		int rc = apply(context, o->val, name, value);
 		if (rc)
 			return rc;
 	}

@@ -1,5 +1,6 @@
 /* The option parsing every memshim subcommand shares, on getopt_long:
- * --name=value and --name value alike, and any unique prefix of a name. */
+ * --name=value and --name value alike, any unique prefix of a name, and
+ * one-letter forms (-o DIR, -oDIR, -o=DIR). */
 #ifndef MEMSHIM_CLI_OPTIONS_H
 #define MEMSHIM_CLI_OPTIONS_H
 
@@ -17,7 +18,9 @@ typedef int cli_apply_fn(void *context, int id, const char *name, const char *va
 
 struct cli_syntax {
 	const char *command;          /* "run": messages start "memshim run: " */
-	const struct option *options; /* ended by a zero row; .flag NULL, .val the id */
+	/* Ended by a zero row; .flag NULL, .val the id.  An option whose id
+	 * is a lower-case letter has that one-letter form too ('o': -o). */
+	const struct option *options;
 	/* run, ab: OPTIONS -- COMMAND ARGS...: options end at "--", and a word
 	 * before it is an error (else options and operands may mix). */
 	bool command_follows;

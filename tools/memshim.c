@@ -148,7 +148,7 @@ static const char *const size_variables[] = {
 	[RUN_NT] = "MEMSHIM_NT_THRESHOLD",
 };
 
-static const struct option run_options[] = {
+const struct option run_options[] = {
 	{ "impl", required_argument, NULL, RUN_IMPL },
 	{ "verbose", no_argument, NULL, RUN_VERBOSE },
 	{ "erms-threshold", required_argument, NULL, RUN_ERMS },
@@ -159,47 +159,49 @@ static const struct option run_options[] = {
 	{ 0 },
 };
 
-static int set_variable(const char *variable, const char *value)
+static int set_variable(const char *command, const char *variable, const char *value)
 {
 	if (setenv(variable, value, 1) == 0)
 		return 0;
-	fprintf(stderr, "memshim run: cannot set %s: %s\n", variable, strerror(errno));
+	fprintf(stderr, "memshim %s: cannot set %s: %s\n", command, variable, strerror(errno));
 	return CLI_FAILED;
 }
 
-static int apply_run_option(void *context, int id, const char *option, const char *value)
+int apply_run_option(void *command_name, int id, const char *option, const char *value)
 {
-	(void)context;
+	const char *command = command_name;
 	if (id == RUN_VERBOSE)
-		return set_variable("MEMSHIM_VERBOSE", "1");
+		return set_variable(command, "MEMSHIM_VERBOSE", "1");
 	if (id == RUN_IMPL) {
 		if (!config_name_known(value)) {
-			fprintf(stderr, "memshim run: --impl \"%s\" is not a variant or policy; try `memshim info`\n",
-			        value);
+			const char *meant = config_name_in_other_case(value);
+			fprintf(stderr, "memshim %s: --impl \"%s\" is not a variant or policy%s%s%s; try `memshim info`\n",
+			        command, value, meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
 			return CLI_USAGE;
 		}
-		return set_variable("MEMSHIM_IMPL", value);
+		return set_variable(command, "MEMSHIM_IMPL", value);
 	}
 	unsigned long long n;
 	const char *problem = parse_byte_count(value, 1ull << 40, &n);
 	if (problem) {
-		fprintf(stderr, "memshim run: %s \"%s\" %s\n", option, value, problem);
+		fprintf(stderr, "memshim %s: %s \"%s\" %s\n", command, option, value, problem);
 		return CLI_USAGE;
 	}
-	return set_variable(size_variables[id], value);
+	return set_variable(command, size_variables[id], value);
 }
 
 /* A relative MEMSHIM_HIST is taken by each process from the directory it
  * starts in; made absolute here, every process of the command dumps where
  * the user meant. */
-static int absolute_hist_path(void)
+static int absolute_hist_path(const char *command)
 {
 	const char *path = getenv("MEMSHIM_HIST");
 	char cwd[PATH_MAX];
 	if (!path || !*path || path[0] == '/')
 		return 0;
 	if (!getcwd(cwd, sizeof cwd)) {
-		fprintf(stderr, "memshim run: MEMSHIM_HIST=%s is relative and the working directory is unknown\n", path);
+		fprintf(stderr, "memshim %s: MEMSHIM_HIST=%s is relative and the working directory is unknown\n",
+		        command, path);
 		return -1;
 	}
 	size_t size = strlen(cwd) + strlen(path) + 2;
@@ -216,21 +218,39 @@ static int absolute_hist_path(void)
  * one that cannot be run. */
 static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
 
+int run_exec(const char *command, char **argv)
+{
+	cli_prepare_preload(command, argv[0]);
+	if (cli_preload_library() != 0 || absolute_hist_path(command) != 0)
+		return CLI_FAILED;
+	execvp(argv[0], argv);
+	int error = errno;
+	fprintf(stderr, "memshim %s: cannot run %s: %s\n", command, argv[0], strerror(error));
+	return exec_failure_status(error);
+}
+
+int run_check(const char *command, const char *program)
+{
+	char *found = cli_find_program(program);
+	if (found) {
+		free(found);
+		return 0;
+	}
+	/* a path to a file that is there cannot be run; anything else is not found */
+	int error = strchr(program, '/') && access(program, F_OK) == 0 ? EACCES : ENOENT;
+	fprintf(stderr, "memshim %s: cannot run %s: %s\n", command, program, strerror(error));
+	return exec_failure_status(error);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, run_help, true))
 		return 0;
 	const struct cli_syntax syntax = { "run", run_options, true };
-	int first, rc = cli_parse_options(argc, argv, &syntax, apply_run_option, NULL, &first);
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_run_option, "run", &first);
 	if (rc)
 		return rc;
-	cli_prepare_preload("run", argv[first]);
-	if (cli_preload_library() != 0 || absolute_hist_path() != 0)
-		return CLI_FAILED;
-	execvp(argv[first], argv + first);
-	int error = errno;
-	fprintf(stderr, "memshim run: cannot run %s: %s\n", argv[first], strerror(error));
-	return exec_failure_status(error);
+	return run_exec("run", argv + first);
 }
 
 static const struct cli_command commands[] = {

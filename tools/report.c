@@ -33,7 +33,8 @@ static const char report_help[] =
 	"allow).\n"
 	"  --json                 print the merged histogram as JSON instead\n"
 	"  --folded               print the sampled call stacks, folded for flamegraph.pl\n"
-	"                         and speedscope (root;...;caller;function bytes)\n"
+	"                         and speedscope (root;...;caller;function bytes); they\n"
+	"                         need call sites (memshim record --sites)\n"
 	"  --by-program           a table of every program in the dumps\n"
 	"  --program NAME         only the dumps of program NAME\n"
 	"  --svg OUT.svg          also write a plot (log size axis; calls, bytes, time)\n"
@@ -722,6 +723,10 @@ int cmd_report(int argc, char **argv)
 		status = 1;
 	} else if (o.json) {
 		print_json(d);
+	} else if (o.folded && d->callsite_count == 0) {
+		fprintf(stderr, "memshim report: no call sites were recorded in these dumps, so there are no stacks "
+		                "to fold (record them with memshim record --sites, or MEMSHIM_CALLSITES=N)\n");
+		status = 1;
 	} else if (o.folded) {
 		print_folded(d);
 	} else {

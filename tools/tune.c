@@ -588,7 +588,7 @@ static int read_dumps(const struct options *o, struct dump *d, bool *left_out)
 {
 	int bad = dump_load("tune", o->files, o->file_count, d);
 	*left_out = bad != 0;
-	return bad < 0 ? 1 : o->file_count && d->files == 0 ? 2 : 0; /* every bad one is named */
+	return bad < 0 || (o->file_count && d->files == 0) ? 1 : 0; /* every bad one is named */
 }
 
 int cmd_tune(int argc, char **argv)
