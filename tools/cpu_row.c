@@ -52,7 +52,7 @@ struct options {
 	const char *bench_csv, *cpu, *output;
 };
 
-enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_OUTPUT };
+enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_OUTPUT = 'o' };
 
 static const struct option row_options[] = {
 	{ "calibrate", no_argument, NULL, ROW_CALIBRATE },
