@@ -7,6 +7,7 @@
 #include "tools/report_parts.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const function_names[FN_COUNT] = { "memcpy", "memmove", "memset" };
@@ -168,13 +169,13 @@ static const char *label_of(const struct bench_case *c, char *buf, size_t size)
 	return c->kind == CASE_CLASS ? class_label(c, buf, size) : row_label(c, buf, size);
 }
 
-/* The widest label of rows r[0..n), at least `heading`'s, at most LABEL_MAX. */
-static unsigned label_width(const struct bench_result *r, size_t n, const char *heading)
+/* The widest label of rows[0..n), at least `heading`'s, at most LABEL_MAX. */
+static unsigned label_width(const struct bench_result *const *rows, size_t n, const char *heading)
 {
 	size_t width = strlen(heading);
 	for (size_t i = 0; i < n; i++) {
 		char label[96];
-		size_t len = strlen(label_of(&r[i].c, label, sizeof label));
+		size_t len = strlen(label_of(&rows[i]->c, label, sizeof label));
 		width = len > width ? len : width;
 	}
 	return (unsigned)(width < LABEL_MAX ? width : LABEL_MAX);
@@ -203,13 +204,13 @@ static unsigned block_end(const struct bench_settings *s, enum base_function fn,
 	return v;
 }
 
-/* Rows r[0..n) of one function as a table: label, glibc's time, each
+/* Rows rows[0..n) of one function as a table: label, glibc's time, each
  * variant's ratio; in blocks of columns when they do not fit side by side. */
-static void ratio_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+static void ratio_table(FILE *out, const struct bench_settings *s, const struct bench_result *const *rows, size_t n,
 			const char *heading)
 {
-	enum base_function fn = r[0].c.fn;
-	unsigned label = label_width(r, n, heading);
+	enum base_function fn = rows[0]->c.fn;
+	unsigned label = label_width(rows, n, heading);
 	for (unsigned first = 0, end; first < s->variant_count; first = end) {
 		end = block_end(s, fn, first, label);
 		fprintf(out, "%-*s %*s", (int)label, heading, GLIBC_WIDTH - 1, "glibc");
@@ -219,11 +220,11 @@ static void ratio_table(FILE *out, const struct bench_settings *s, const struct 
 		fprintf(out, "\n");
 		for (size_t i = 0; i < n; i++) {
 			char text[96], t[32];
-			fprintf(out, "%-*s %*s", (int)label, label_of(&r[i].c, text, sizeof text), GLIBC_WIDTH - 1,
-				time_text(s, r[i].median[s->glibc], t, sizeof t));
+			fprintf(out, "%-*s %*s", (int)label, label_of(&rows[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
+				time_text(s, rows[i]->median[s->glibc], t, sizeof t));
 			for (unsigned v = first; v < end; v++)
 				if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
-					print_ratio(out, r[i].ratio[v]);
+					print_ratio(out, rows[i]->ratio[v]);
 			fprintf(out, "\n");
 		}
 	}
@@ -245,31 +246,37 @@ static const char *first_column(const struct bench_case *c)
 	return c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets";
 }
 
-/* Rows of the size classes of one function (memmove with overlap apart). */
-static size_t class_rows(const struct bench_result *r, size_t n, const struct bench_case *like,
-			 const struct bench_result **out)
+static bool same_class_table(const struct bench_case *a, const struct bench_case *b)
+{
+	return a->kind == CASE_CLASS && b->kind == CASE_CLASS && a->fn == b->fn && a->overlap == b->overlap;
+}
+
+/* Whether r[i] is the first size class of its function (memmove with
+ * overlap apart): where its table and its summary go. */
+static bool first_class(const struct bench_result *r, size_t i)
+{
+	return r[i].c.kind == CASE_CLASS && !(i > 0 && same_class_table(&r[i - 1].c, &r[i].c));
+}
+
+/* The size classes of the function of r[i], into rows (room for n). */
+static size_t class_rows(const struct bench_result *r, size_t n, size_t i, const struct bench_result **rows)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (r[i].c.kind == CASE_CLASS && r[i].c.fn == like->fn && r[i].c.overlap == like->overlap)
-			out[k++] = &r[i];
+	for (size_t j = 0; j < n; j++)
+		if (same_class_table(&r[j].c, &r[i].c))
+			rows[k++] = &r[j];
 	return k;
 }
 
-static void class_tables(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+static void class_tables(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+			 const struct bench_result **rows)
 {
-	static struct bench_result rows[128];
-	for (size_t i = 0; i < n; i++) {
-		const struct bench_result *found[128];
-		if (r[i].c.kind != CASE_CLASS || (i > 0 && r[i - 1].c.kind == CASE_CLASS && r[i - 1].c.fn == r[i].c.fn &&
-						     r[i - 1].c.overlap == r[i].c.overlap))
-			continue;
-		size_t k = class_rows(r, n, &r[i].c, found);
-		for (size_t j = 0; j < k && j < 128; j++)
-			rows[j] = *found[j];
-		fprintf(out, "\n%s: size classes, random sizes in the class, random offsets\n", function_label(&r[i].c));
-		ratio_table(out, s, rows, k < 128 ? k : 128, "class");
-	}
+	for (size_t i = 0; i < n; i++)
+		if (first_class(r, i)) {
+			fprintf(out, "\n%s: size classes, random sizes in the class, random offsets\n",
+				function_label(&r[i].c));
+			ratio_table(out, s, rows, class_rows(r, n, i, rows), "class");
+		}
 }
 
 /* ---- the summary: per function, the fastest variant in each size class ---- */
@@ -346,12 +353,11 @@ static void print_losses(FILE *out, unsigned used, unsigned v, const struct benc
 }
 
 static void function_summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
-			     const struct bench_case *like)
+			     size_t first, const struct bench_result **rows)
 {
-	const struct bench_result *rows[128];
-	size_t k = class_rows(r, n, like, rows);
+	size_t k = class_rows(r, n, first, rows);
 	double mean = 0;
-	fprintf(out, "\n%s\n  %-14s %8s  %-15s %s\n", function_label(like), "class", "glibc", "fastest",
+	fprintf(out, "\n%s\n  %-14s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
 		"x glibc (95% interval)");
 	for (size_t i = 0; i < k; i++)
 		summary_row(out, s, rows[i]);
@@ -363,12 +369,12 @@ static void function_summary(FILE *out, const struct bench_settings *s, const st
 	print_losses(out, (unsigned)fprintf(out, "  classes);"), (unsigned)v, rows, k);
 }
 
-static void summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+static void summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+		    const struct bench_result **rows)
 {
 	bool any = false;
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].c.kind != CASE_CLASS || (i > 0 && r[i - 1].c.kind == CASE_CLASS && r[i - 1].c.fn == r[i].c.fn &&
-						     r[i - 1].c.overlap == r[i].c.overlap))
+		if (!first_class(r, i))
 			continue;
 		if (!any)
 			fprintf(out, "\nSummary: in each size class the fastest variant of those faster than glibc beyond\n"
@@ -376,7 +382,7 @@ static void summary(FILE *out, const struct bench_settings *s, const struct benc
 				     "time as a multiple of glibc's; then the one variant that does best over all the\n"
 				     "classes, and where it loses to glibc\n");
 		any = true;
-		function_summary(out, s, r, n, &r[i].c);
+		function_summary(out, s, r, n, i, rows);
 	}
 	if (!any)
 		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
@@ -384,17 +390,24 @@ static void summary(FILE *out, const struct bench_settings *s, const struct benc
 
 void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
 {
+	const struct bench_result **rows = malloc((n ? n : 1) * sizeof *rows); /* a table's rows */
+	if (!rows) {
+		fprintf(out, "(out of memory: no table)\n");
+		return;
+	}
 	for (size_t i = 0, end; i < n; i = end) {
 		end = i + 1;
 		if (r[i].c.kind == CASE_CLASS)
 			continue;
+		rows[0] = &r[i];
 		while (end < n && same_group(&r[i].c, &r[end].c))
-			end++;
+			rows[end - i] = &r[end], end++;
 		group_heading(out, &r[i].c);
-		ratio_table(out, s, &r[i], end - i, first_column(&r[i].c));
+		ratio_table(out, s, rows, end - i, first_column(&r[i].c));
 	}
-	class_tables(out, s, r, n);
-	summary(out, s, r, n);
+	class_tables(out, s, r, n, rows);
+	summary(out, s, r, n, rows);
+	free(rows);
 }
 
 void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
