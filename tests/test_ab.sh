@@ -9,8 +9,13 @@ ab --runs 2 --impl none,fsrm --env 'MEMSHIM_IMPL=scalar MEMSHIM_VERBOSE=0' -- gz
 expect_eq "ab runs" "$rc" 0
 expect_eq "ab: nothing on stderr" "$(cat "$scratch/err")" ""
 expect_match "ab names its clocks" "$(cat "$scratch/out")" 'wall: clock_gettime\(CLOCK_MONOTONIC\)'
-expect_eq "ab: a row per setting, in order" "$(awk '/^(none|fsrm|MEMSHIM_IMPL=scalar) / { print $1 }' "$scratch/out" | tr '\n' ' ')" \
-	"none fsrm MEMSHIM_IMPL=scalar "
+expect_eq "ab: a row per setting, in order; a label too long for the table gets a short name" \
+	"$(awk '/^(none|fsrm|env1) / { print $1 }' "$scratch/out" | tr '\n' ' ')" "none fsrm env1 "
+expect_match "the key below the table says what the short name stands for, in full" "$(cat "$scratch/out")" \
+	'^  env1 +the library with MEMSHIM_IMPL=scalar MEMSHIM_VERBOSE=0$'
+expect_match "the key names the others too" "$(cat "$scratch/out")" '^  none +without the library$'
+expect_eq "no label is cut: no line holds the long setting's text but the key's" \
+	"$(grep -c 'MEMSHIM_IMPL=scalar' "$scratch/out")" 1
 expect_match "the first setting's ratio is 1" "$(grep '^none ' "$scratch/out")" ' 1\.000 '
 expect_eq "the command's output went to /dev/null" "$(LC_ALL=C tr -dc '\037\213' <"$scratch/out" | wc -c)" 0
 
@@ -19,7 +24,7 @@ expect_match "--show-output keeps it" "$(cat "$scratch/out")" 'hello-from-ab'
 
 ab --runs 2 --impl none,glibc -- sh -c 'exit 3'
 expect_eq "a failing command: status 1" "$rc" 1
-expect_match "a failing command is reported" "$(cat "$scratch/err")" 'glibc: the command failed in 2 of 2 runs \(exit status 3\)'
+expect_match "a failing command is reported" "$(cat "$scratch/err")" 'glibc \(the library with MEMSHIM_IMPL=glibc\): the command failed in 2 of 2 runs \(exit status 3\)'
 
 # Work that takes tens of ms: $WORK loop turns; with ALTERNATE (a counter
 # file), three times that and a third of it in turn.
@@ -36,17 +41,22 @@ ab --runs auto --budget 60 --env WORK=3000000 --env WORK=6000000 -- sh "$scratch
 expect_eq "ab --runs auto: status" "$rc" 0
 expect_match "a verdict line per measure" "$(cat "$scratch/out")" '^  WORK=6000000: wall [0-9.]+ \([0-9.]+\.\.[0-9.]+\): [a-z]'
 expect_match "twice the work: slower" "$(cat "$scratch/out")" '^  WORK=6000000: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): slower$'
+expect_eq "one basis: the table's cpu ratio is the verdict's" \
+	"$(awk '/^WORK=6000000 / { print $7 }' "$scratch/out")" \
+	"$(sed -n 's/^  WORK=6000000: cpu \([0-9.]*\) .*/\1/p' "$scratch/out")"
+expect_match "the basis is stated once, in the header" "$(cat "$scratch/out")" \
+	'^  over the same round.s run of WORK=3000000, the geometric mean of those ratios$'
 expect_match "--runs auto stops once resolved, and says so" "$(cat "$scratch/out")" \
 	'--runs auto: stopped after [0-9]+ rounds \([0-9.]+ s\): every verdict is resolved'
 ab --runs auto --budget 1 --env WORK=3000000 --env "WORK=3000000 ALTERNATE=$scratch/count" -- sh "$scratch/work.sh"
 expect_match "--runs auto: a budget that runs out stops it" "$(cat "$scratch/out")" \
 	'--runs auto: stopped after [0-9]+ rounds \([0-9.]+ s\): the rounds to the next look would overrun the budget'
 expect_match "an unresolved verdict says how many runs would resolve it" "$(cat "$scratch/out")" \
-	'ALTERNATE=.*: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): no difference resolvable with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
+	'^  env2: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): no difference resolvable with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
 
 ab --runs 3 --impl none,glibc -- true
 expect_match "too short to time: said" "$(cat "$scratch/out")" '^  none: too short to time: [0-9.]+ ms per run; give it more work$'
-expect_eq "too short to time: no ratio" "$(awk '$1 == "glibc" { print $4, $7 }' "$scratch/out")" "- -"
+expect_eq "too short to time: no ratio" "$(awk '/^glibc / { print $4, $7 }' "$scratch/out")" "- -"
 expect_eq "too short to time: no verdict" "$(grep -c '^  glibc: \(wall\|cpu\)' "$scratch/out")" 0
 
 # --tunables: the command runs without the library, with GLIBC_TUNABLES.
@@ -54,7 +64,9 @@ ab --runs 1 --show-output --tunables glibc.cpu.x86_rep_movsb_threshold=4096 --im
 	sh -c 'echo "tunables=$GLIBC_TUNABLES"; grep -c libmemshim /proc/self/maps || true'
 expect_eq "--tunables: the child sees GLIBC_TUNABLES and no libmemshim; the library's settings see it" \
 	"$(head -n 4 "$scratch/out" | tr '\n' ' ' | sed 's/[1-9][0-9]* $/N /')" "tunables=glibc.cpu.x86_rep_movsb_threshold=4096 0 tunables= N "
-expect_match "--tunables: the setting's label" "$(cat "$scratch/out")" '^tunables:glibc\.cpu\.x86_r'
+expect_match "--tunables: the setting's label" "$(cat "$scratch/out")" '^tunables1 '
+expect_match "--tunables: the key says what it is" "$(cat "$scratch/out")" \
+	'^  tunables1 +without the library, with GLIBC_TUNABLES=glibc\.cpu\.x86_rep_movsb_threshold=4096$'
 
 loader=$(ldd "$T_MEMSHIM_TOOL" | awk '$1 ~ /^\/.*ld-linux/ { print $1 }')
 if "$loader" --list-tunables >/dev/null 2>&1; then
@@ -84,10 +96,33 @@ expect_match "--profile: twice the in-function time per call: slower" "$(cat "$s
 	'^  NS=2000000000: in-function per call 2\.00[0-9] \([0-9.]+\.\.[0-9.]+\): slower$'
 expect_match "--profile: the setting without the library says why it has none" "$(cat "$scratch/out")" \
 	'^  none: in-function: not measured: the setting runs without the library'
+expect_eq "--profile: the in-function heading names its basis, and only in-function lines follow it" \
+	"$(sed -n '/^In-function time per call against NS=1000000000, the first setting run under the library:$/,$p' "$scratch/out" |
+		sed 1d | grep -c -e ': wall ' -e ': cpu ')" 0
+expect_eq "--profile: the wall and cpu headings name the first setting" \
+	"$(grep -c -e '^Wall time against none:$' -e '^CPU time (user+system) against none:$' "$scratch/out")" 2
 expect_eq "--profile: the dump folder is removed" "$(ls "${TMPDIR:-/tmp}" | grep -c '^memshim-ab\.')" "$before"
 ab --runs 3 --profile --show-output --impl none --env NS=1000000000 -- sh "$scratch/fake.sh"
 expect_eq "--profile without a rate: status, and the library's default rate" \
 	"$rc $(grep -c '^profile=on$' "$scratch/out")" "0 3"
+
+# A program that is not there: one line, the shell's status, before any run.
+for case in "nosuchprog:127:there is no such command in PATH" "$scratch/nosuch:127:there is no such file" \
+	"$scratch/small:126:it is not an executable file"; do
+	prog=${case%%:*} rest=${case#*:}
+	ab --runs 1 -- "$prog"
+	expect_eq "ab -- ${prog##*/}: status ${rest%%:*}" "$rc" "${rest%%:*}"
+	expect_eq "ab -- ${prog##*/}: says why, in one line" "$(cat "$scratch/err")" "memshim ab: cannot run $prog: ${rest#*:}"
+	expect_eq "ab -- ${prog##*/}: no round ran, no table" "$(cat "$scratch/out")" ""
+done
+# A static program: the warning memshim run gives.
+if printf 'int main(void) { return 0; }\n' >"$scratch/static.c" && $CC -static -o "$scratch/static" "$scratch/static.c" 2>/dev/null; then
+	ab --runs 1 -- "$scratch/static"
+	expect_match "ab -- a static program: run's warning" "$(cat "$scratch/err")" \
+		"^memshim ab: $scratch/static is statically linked: LD_PRELOAD cannot reach it"
+else
+	echo "skip: no static C library to link a static program with"
+fi
 
 for args in "--runs 0 -- true" "--runs" "--impl nosuch -- true" "--env NOEQUALS -- true" "--frob -- true" "--runs 2" "true" \
 	"--runs autox -- true" "--budget 0 -- true" "--profile=1 -- true" "--profile=fast -- true" "--tunables foo=1 -- true" \

@@ -36,6 +36,38 @@ svg=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 print(r.tag, sum(1 for e in r.iter() if e.tag.endswith("polyline")))' "$scratch/b.svg" 2>&1)
 expect_eq "the SVG is well-formed, one line per variant and panel" "$svg" "{http://www.w3.org/2000/svg}svg 12"
+expect_eq "the text fits 100 columns" "$(awk 'length > 100' "$scratch/out")" ""
+expect_match "few variants: their names head the columns" "$(cat "$scratch/out")" '^size +glibc +fsrm +scalar$'
+
+# Every variant: the text still fits 100 columns (letters head the columns,
+# a key names them), a summary per function names the fastest variant per
+# size class and where the best single variant loses to glibc, and the
+# SVG's legend gives each variant a colour of its own, inside the image.
+bench --rounds 3 --functions memcpy --cases sweep,class --sizes 64,4K --svg "$scratch/all.svg"
+expect_eq "every variant: bench runs" "$rc" 0
+expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scratch/out")" ""
+variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
+expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
+expect_eq "every variant: a summary row per size class" \
+	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+[KM]?-[0-9]+[KM]? (hot|cold) ')" 9
+expect_match "every variant: the best single variant, and where it loses to glibc" "$(cat "$scratch/out")" \
+	'^  one variant for every class: [a-z0-9_]+, [0-9.]+x glibc.s time'
+expect_match "every variant: ... where it loses" "$(cat "$scratch/out")" '^  classes\); slower than glibc beyond noise in:'
+python3 - "$scratch/all.svg" >"$scratch/legend" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as E
+root = E.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+width = float(root.get("width"))
+texts = [t for t in root.iter(ns + "text") if t.get("x") is not None]
+# legend entries: a short line, then its name, above the first panel
+lines = [l for l in root.iter(ns + "line") if l.get("y1") == l.get("y2") and abs(float(l.get("x2")) - float(l.get("x1")) - 24) < 0.01]
+names = [t.text for t in texts if any(abs(float(t.get("x")) - float(l.get("x1")) - 30) < 0.01 and abs(float(t.get("y")) - float(l.get("y1")) - 4) < 0.01 for l in lines)]
+strokes = {(l.get("stroke"), l.get("stroke-dasharray")) for l in lines}
+right = max(float(t.get("x")) + 7.2 * len(t.text) for t in texts if t.text in names)
+print(len(lines), len(names), len(strokes), "inside" if right <= width else "outside %.0f > %.0f" % (right, width))
+PY
+expect_eq "the SVG's legend: every variant named, each its own colour, inside the image" "$(cat "$scratch/legend")" \
+	"$variants $variants $variants inside"
 
 # Size classes and both distribution formats, with memmove overlapping.
 printf '0,1,0,2' >"$scratch/OneLine.csv"
@@ -46,7 +78,7 @@ expect_eq "bench --distribution runs" "$rc" 0
 expect_eq "9 size classes without overlap and 9 with, per variant" \
 	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
 	"case=1 class=18 class-overlap=18 dist=12 "
-expect_match "the table has the class summary" "$(cat "$scratch/out")" 'memmove-overlap +4M-32M +cold'
+expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4M-32M cold +[0-9.]+ [mun]?s +[0-9.]+$'
 
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \

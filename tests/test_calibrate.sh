@@ -56,14 +56,25 @@ for sig in INT TERM; do
 done
 
 # ---- tune on a machine without a calibration file ----
+# Not on a terminal (a script, CI): no file written unasked, --calibrate asked for.
 preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
-expect_eq "tune without a calibration file runs" "$?" 0
+expect_eq "tune without a calibration file, not on a terminal: status 1" "$?" 1
 expect_eq "it says so, in one line" "$(wc -l <"$scratch/err")" 1
-expect_match "the line says what it does" "$(cat "$scratch/err")" \
-	"^memshim tune: no calibration file yet; running the quick calibration first .*$scratch/fresh/memshim/calibration$"
+expect_match "the line asks for --calibrate, and says why" "$(cat "$scratch/err")" \
+	"^memshim tune: no calibration file at $scratch/fresh/memshim/calibration; run memshim tune --calibrate first \(not run unasked where stderr is not a terminal: the file it writes changes the default of every program preloaded with libmemshim.so\)$"
+expect_eq "no file is written" "$(ls "$scratch/fresh" 2>/dev/null | wc -l)" 0
+# On a terminal: the quick calibration runs, and says what the file changes and how to undo it.
+script -qec "env XDG_CACHE_HOME=\"$scratch/fresh\" \"$tool\" tune --tiny $(ls "$scratch"/h.* | tr '\n' ' ')" /dev/null >"$scratch/tty" 2>&1
+expect_eq "tune without a calibration file, on a terminal, runs" "$?" 0
+said=$(tr -d '\r' <"$scratch/tty")
+expect_match "it says it runs the quick calibration" "$said" '^memshim tune: no calibration file yet: running the quick calibration first$'
+expect_match "it says every preloaded program follows the file from now on" "$said" \
+	'^  reads: from now on their default variants and thresholds are the ones it measures\.$'
+expect_match "it says how to undo it" "$said" "^  To undo that: rm $scratch/fresh/memshim/calibration\$"
 expect_match "the calibration file is written there" "$(head -n 1 "$scratch/fresh/memshim/calibration")" '^memshim-calibration 3$'
-expect_match "and the prediction follows" "$(cat "$scratch/out")" '^Best setting:$'
+expect_match "and the prediction follows" "$said" '^Best setting:$'
+expect_match "against the default the file now makes" "$said" '^  against the default \(.*\[calibration file\]|^  against the default \([^;]*\): '
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >/dev/null 2>"$scratch/err"
 expect_eq "the second time it reads the file, silently" "$(cat "$scratch/err")" ""
 

@@ -99,6 +99,34 @@ int main(void)
 	struct cm_term alone = { &fixed, &w };
 	struct cm_spread saving = cm_saving_spread(&term, 1, &alone, 1, 5);
 	check("the split saves against a alone in every round", saving.p10 > 0 && saving.p90 < 1);
+
+	/* Two sizes whose cheap rounds differ: the median curve takes each
+	 * size's median from another round, and its total (18 against 20, a
+	 * 10% saving) lies outside every round's (10, 10, 18: 50%, 50%, 10%). */
+	static struct cm_curve base, mixed;
+	base.points = mixed.points = 2;
+	base.rounds = mixed.rounds = 3;
+	const double cheap[2][3] = { { 1, 9, 9 }, { 9, 1, 9 } };
+	for (unsigned p = 0; p < 2; p++) {
+		base.size[p] = mixed.size[p] = 100.0 * (p + 1);
+		for (unsigned r = 0; r < 3; r++) {
+			base.cost[p][r] = 10;
+			mixed.cost[p][r] = cheap[p][r];
+		}
+	}
+	cm_curve_finish(&base);
+	cm_curve_finish(&mixed);
+	struct cm_workload two = { 0 };
+	cm_workload_add(&two, 1, 100);
+	cm_workload_add(&two, 1, 200);
+	struct cm_setting sm = cm_fixed(&mixed), sb = cm_fixed(&base);
+	struct cm_term tm = { &sm, &two }, tb = { &sb, &two };
+	struct cm_spread sum = cm_sum_spread(&tm, 1, 3), save = cm_saving_spread(&tm, &tb, 1, 3);
+	check("the median curve's total lies outside the rounds' p10..p90 (the case the spread's median is for)",
+	      cm_sum(&tm, 1, CM_MEDIAN) > sum.p90);
+	check("the sum's median lies within its p10..p90", sum.p10 <= sum.median && sum.median <= sum.p90);
+	check("the saving's median lies within its p10..p90, and is the middle round's",
+	      save.p10 <= save.median && save.median <= save.p90 && fabs(save.median - 0.5) < 1e-12);
 	printf("%d failed\n", failed);
 	return failed != 0;
 }

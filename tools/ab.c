@@ -14,6 +14,7 @@
 #include "tools/ab_profile.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
+#include "tools/cli_reach.h"
 #include "tools/cost_model.h"
 #include "tools/glibc_tunables.h"
 #include "tools/paired_stats.h"
@@ -39,11 +40,12 @@ static const char ab_help[] =
 	"                  [--env 'K=V ...']... [--tunables T=V:...]... [--show-output] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND N times under each setting, interleaved (A B C A B C ...), and\n"
 	"prints per setting the median and min..max of wall time, user+system time\n"
-	"and, where perf events are allowed, user-space cycles and instructions, with\n"
-	"the ratio of each median to the first setting's.  Then a verdict per setting\n"
-	"against the first: each run against the same round's run of the first, the\n"
-	"geometric mean of those ratios with a 95% interval (stricter with --runs auto),\n"
-	"and \"faster\", \"slower\", or how many runs would resolve the difference.\n"
+	"and, where perf events are allowed, user-space cycles and instructions.  Every\n"
+	"ratio, in the table and in the verdicts, is one statistic: each run against\n"
+	"the same round's run of the first setting, the geometric mean of those ratios;\n"
+	"the verdicts give its 95% interval (stricter with --runs auto) and say\n"
+	"\"faster\", \"slower\", or how many runs would resolve the difference.  A label\n"
+	"too long for the table is a short name (env1, tunables1) that a key names.\n"
 	"  --runs N        runs per setting (default 5); auto: run rounds until every\n"
 	"                  verdict is resolved (CPU time; the in-function time with\n"
 	"                  --profile) or the budget runs out\n"
@@ -58,7 +60,8 @@ static const char ab_help[] =
 	"                  (glibc.NAME=VALUE items joined by `:`; repeatable)\n"
 	"  --show-output   keep the command's standard output (default: /dev/null)\n"
 	"Settings run in the order given; without any: --impl none,kernel.  A run that\n"
-	"exits non-zero is reported, and the exit status is then 1.\n";
+	"exits non-zero is reported, and the exit status is then 1.  A COMMAND that is\n"
+	"not found ends ab with status 127 before any run, one that cannot be run 126.\n";
 
 #define MAX_SETTINGS 16
 #define MAX_RUNS 1000
@@ -81,9 +84,16 @@ static const char ab_help[] =
  * hiccup is at most ~20% of a run, which the paired interval absorbs; at
  * 2 ms it is the whole run. */
 #define SHORTEST_RUN_S 0.020
+/* Labels up to this long show as they are; longer ones get a short name
+ * ("env1", "tunables1") in the tables, and the key below says what it is. */
+#define LABEL_WIDTH 20
+
+enum setting_kind { KIND_IMPL, KIND_ENV, KIND_TUNABLES };
 
 struct setting {
+	enum setting_kind kind;
 	char label[96];
+	char meaning[600]; /* what the setting runs, for the key */
 	bool preload;
 	char *vars[MAX_VARS + 1]; /* "K=V" to set, NULL-terminated */
 	char text[512];           /* the storage vars point into */
@@ -145,9 +155,10 @@ static int add_impls(struct ab *a, const char *list)
 		size_t kept = len < sizeof s->label - 1 ? len : sizeof s->label - 1;
 		memcpy(s->label, p, kept);
 		s->label[kept] = '\0';
-		if (strcmp(s->label, "none") == 0)
+		if (strcmp(s->label, "none") == 0) {
 			s->preload = false;
-		else if (!config_name_known(s->label)) {
+			snprintf(s->meaning, sizeof s->meaning, "without the library");
+		} else if (!config_name_known(s->label)) {
 			const char *meant = config_name_in_other_case(s->label);
 			return usage_error("--impl: \"%s\" is not a variant, a policy or none%s%s%s", s->label,
 			                   meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
@@ -155,6 +166,7 @@ static int add_impls(struct ab *a, const char *list)
 			memcpy(s->text, "MEMSHIM_IMPL=", 13); /* label and text are both in *s: no snprintf from one to the other */
 			memcpy(s->text + 13, s->label, kept + 1);
 			s->vars[0] = s->text;
+			snprintf(s->meaning, sizeof s->meaning, "the library with MEMSHIM_IMPL=%.*s", (int)kept, p);
 		}
 		p += len;
 		if (!*p)
@@ -169,8 +181,10 @@ static int add_env(struct ab *a, const char *text)
 		return usage_error("more than %d settings", MAX_SETTINGS);
 	if (strlen(text) >= sizeof s->text)
 		return usage_error("--env \"%.40s...\" is too long", text);
+	s->kind = KIND_ENV;
 	snprintf(s->label, sizeof s->label, "%.*s", (int)sizeof s->label - 1, text);
 	snprintf(s->text, sizeof s->text, "%s", text);
+	snprintf(s->meaning, sizeof s->meaning, "the library with %s", text);
 	unsigned n = 0;
 	for (char *word = strtok(s->text, " "); word; word = strtok(NULL, " ")) {
 		if (!strchr(word, '=') || word[0] == '=' || n == MAX_VARS)
@@ -192,8 +206,10 @@ static int add_tunables(struct ab *a, const char *text)
 	if (!glibc_tunables_check(text, why, sizeof why))
 		return usage_error("--tunables %s", why);
 	s->preload = false;
+	s->kind = KIND_TUNABLES;
 	snprintf(s->label, sizeof s->label, "tunables:%.*s", (int)sizeof s->label - 10, text);
 	snprintf(s->text, sizeof s->text, "GLIBC_TUNABLES=%s", text);
+	snprintf(s->meaning, sizeof s->meaning, "without the library, with GLIBC_TUNABLES=%s", text);
 	s->vars[0] = s->text;
 	return 0;
 }
@@ -273,6 +289,20 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	}
 }
 
+/* Labels longer than LABEL_WIDTH become "env1", "tunables1", ... by kind
+ * and order, so that no table or verdict ever cuts one. */
+static void short_labels(struct ab *a)
+{
+	static const char *const prefix[] = { [KIND_IMPL] = "impl", [KIND_ENV] = "env", [KIND_TUNABLES] = "tunables" };
+	unsigned numbers[3] = { 0, 0, 0 };
+	for (unsigned i = 0; i < a->count; i++) {
+		struct setting *s = &a->settings[i];
+		unsigned number = ++numbers[s->kind];
+		if (strlen(s->label) > LABEL_WIDTH)
+			snprintf(s->label, sizeof s->label, "%s%u", prefix[s->kind], number);
+	}
+}
+
 static int parse_options(int argc, char **argv, struct ab *a)
 {
 	a->runs = 5;
@@ -283,7 +313,9 @@ static int parse_options(int argc, char **argv, struct ab *a)
 		return rc;
 	a->command = argv + first;
 	a->capacity = a->auto_runs ? MAX_RUNS : a->runs;
-	return a->count ? 0 : add_impls(a, "none,kernel");
+	rc = a->count ? 0 : add_impls(a, "none,kernel");
+	short_labels(a);
+	return rc;
 }
 
 /* ---- running ---- */
@@ -447,28 +479,61 @@ static bool compare(const struct ab *a, unsigned i, unsigned base, enum measure 
 
 /* ---- the report ---- */
 
+/* The geometric mean over the rounds of setting i's runs over base's, the
+ * statistic of the verdicts too; false if a value is not positive. */
+static bool geometric_ratio(const struct ab *a, unsigned i, unsigned base, enum measure m, double *out)
+{
+	const double *x = series(a, i, m), *b = series(a, base, m);
+	double logs = 0;
+	for (unsigned r = 0; r < a->runs; r++) {
+		if (!(x[r] > 0 && b[r] > 0))
+			return false;
+		logs += log(x[r] / b[r]);
+	}
+	*out = exp(logs / a->runs);
+	return a->runs > 0;
+}
+
 static void print_cell(const struct ab *a, unsigned setting, unsigned base, enum measure m, const char *format)
 {
-	struct summary s = summarise(a, setting, m), first = summarise(a, base, m);
+	struct summary s = summarise(a, setting, m);
 	char text[96];
+	double ratio;
 	snprintf(text, sizeof text, format, s.median, s.min, s.max);
-	if (comparable(a, setting, base, m) && first.median > 0)
-		printf(" %-27s %6.3f", text, s.median / first.median);
+	if (comparable(a, setting, base, m) && geometric_ratio(a, setting, base, m, &ratio))
+		printf(" %-27s %6.3f", text, ratio);
 	else
 		printf(" %-27s %6s", m == M_FN && !has_fn_time(a, setting) ? "-" : text, "-");
 }
 
+/* The table's label column: the longest label, at least "setting". */
+static int label_width(const struct ab *a)
+{
+	size_t width = strlen("setting");
+	for (unsigned i = 0; i < a->count; i++)
+		width = strlen(a->settings[i].label) > width ? strlen(a->settings[i].label) : width;
+	return (int)width;
+}
+
+/* What each label stands for, below the table. */
+static void print_key(const struct ab *a)
+{
+	printf("settings:\n");
+	for (unsigned i = 0; i < a->count; i++)
+		printf("  %-*s  %s\n", label_width(a), a->settings[i].label, a->settings[i].meaning);
+}
+
 static void print_table(const struct ab *a)
 {
-	int fn_base = fn_baseline(a);
-	printf("%-24s %-27s %6s %-27s %6s", "setting", "wall s", "ratio", "user+sys s", "ratio");
+	int fn_base = fn_baseline(a), width = label_width(a);
+	printf("%-*s %-27s %6s %-27s %6s", width, "setting", "wall s", "ratio", "user+sys s", "ratio");
 	if (a->counters)
 		printf(" %-27s %6s %-27s %6s", "cycles (1e6)", "ratio", "instructions (1e6)", "ratio");
 	if (a->profile)
 		printf(" %-27s %6s", "in-function ns per call", "ratio");
 	printf("\n");
 	for (unsigned i = 0; i < a->count; i++) {
-		printf("%-24.24s", a->settings[i].label);
+		printf("%-*s", width, a->settings[i].label);
 		print_cell(a, i, 0, M_WALL, "%.3f (%.3f..%.3f)");
 		print_cell(a, i, 0, M_CPU, "%.3f (%.3f..%.3f)");
 		if (a->counters) {
@@ -479,6 +544,7 @@ static void print_table(const struct ab *a)
 			print_cell(a, i, fn_base < 0 ? 0 : (unsigned)fn_base, M_FN, "%.2f (%.2f..%.2f)");
 		printf("\n");
 	}
+	print_key(a);
 }
 
 static void print_header(const struct ab *a)
@@ -492,7 +558,12 @@ static void print_header(const struct ab *a)
 		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST); the library's settings record, so\n"
 		       "  their wall and cpu include a few ns per call that none and tunables settings don't\n",
 		       a->profile);
-	printf("  each cell: median (min..max); ratio: median / the first setting's median\n");
+	int fn_base = fn_baseline(a);
+	printf("  each cell: median (min..max) over the runs; ratio, here and in the verdicts: each run\n"
+	       "  over the same round's run of %s", a->settings[0].label);
+	if (a->profile && fn_base > 0)
+		printf(" (in-function: of %s, the first setting run under\n  the library)", a->settings[fn_base].label);
+	printf(", the geometric mean of those ratios\n");
 }
 
 static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum measure m, const char *what)
@@ -551,22 +622,29 @@ static bool any_unresolved(const struct ab *a)
 static void print_verdicts(const struct ab *a)
 {
 	int fn_base = fn_baseline(a);
-	printf("\nVerdicts against %s, run by run: each run over the same round's run of it; the\n"
-	       "geometric mean of those ratios and its %.4g%% interval (Student t on their logarithms%s).\n",
-	       a->settings[0].label, 100 * a->level, a->auto_runs ? "; the\nlooks of --runs auto keep 5% in all" : "");
+	printf("\nVerdicts: the ratio of the table and its %.4g%% interval (Student t on the logarithms of\n"
+	       "the per-round ratios%s).\n",
+	       100 * a->level, a->auto_runs ? "; the looks of --runs auto keep 5% in all" : "");
 	if (any_unresolved(a))
 		printf("Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n");
-	if (a->profile && fn_base > 0)
-		printf("In-function times against %s, the first setting run under the library\n",
-		       a->settings[fn_base].label);
-	for (unsigned i = 0; i < a->count; i++) {
+	printf("Wall time against %s:\n", a->settings[0].label);
+	for (unsigned i = 0; i < a->count; i++)
 		print_verdict(a, i, 0, M_WALL, "");
+	printf("CPU time (user+system) against %s:\n", a->settings[0].label);
+	for (unsigned i = 0; i < a->count; i++)
 		print_verdict(a, i, 0, M_CPU, "");
-		if (a->profile && !has_fn_time(a, i))
+	if (!a->profile)
+		return;
+	if (fn_base >= 0)
+		printf("In-function time per call against %s%s:\n", a->settings[fn_base].label,
+		       fn_base > 0 ? ", the first setting run under the library" : "");
+	else
+		printf("In-function time per call:\n");
+	for (unsigned i = 0; i < a->count; i++)
+		if (!has_fn_time(a, i))
 			print_no_fn_time(a, i);
-		else if (a->profile)
+		else
 			print_verdict(a, i, (unsigned)fn_base, M_FN, " per call");
-	}
 }
 
 static int report_failures(const struct ab *a)
@@ -577,11 +655,11 @@ static int report_failures(const struct ab *a)
 		if (!s->failures)
 			continue;
 		if (WIFSIGNALED(s->last_status))
-			fprintf(stderr, "memshim ab: %s: the command failed in %u of %u runs (killed by signal %d)\n",
-				s->label, s->failures, a->runs, WTERMSIG(s->last_status));
+			fprintf(stderr, "memshim ab: %s (%s): the command failed in %u of %u runs (killed by signal %d)\n",
+				s->label, s->meaning, s->failures, a->runs, WTERMSIG(s->last_status));
 		else
-			fprintf(stderr, "memshim ab: %s: the command failed in %u of %u runs (exit status %d)\n",
-				s->label, s->failures, a->runs, WEXITSTATUS(s->last_status));
+			fprintf(stderr, "memshim ab: %s (%s): the command failed in %u of %u runs (exit status %d)\n",
+				s->label, s->meaning, s->failures, a->runs, WEXITSTATUS(s->last_status));
 		rc = 1;
 	}
 	return rc;
@@ -658,10 +736,33 @@ static int prepare_preload(struct ab *a)
 	return a->preload ? 0 : 1;
 }
 
+/* A command that is not there would fail every run alike: said before any
+ * round, with the shell's statuses (as memshim run gives them). */
+static int check_command(const char *name)
+{
+	char *path = cli_find_program(name);
+	bool named_by_path = strchr(name, '/') != NULL;
+	if (path) {
+		free(path);
+		return 0;
+	}
+	if (named_by_path && access(name, F_OK) == 0) {
+		fprintf(stderr, "memshim ab: cannot run %s: it is not an executable file\n", name);
+		return 126;
+	}
+	fprintf(stderr, "memshim ab: cannot run %s: %s\n", name,
+		named_by_path ? "there is no such file" : "there is no such command in PATH");
+	return 127;
+}
+
 static int prepare(struct ab *a)
 {
 	char why[4400];
-	int rc = prepare_preload(a);
+	int rc = check_command(a->command[0]);
+	if (rc)
+		return rc;
+	cli_prepare_preload("ab", a->command[0]); /* the line run gives for a program LD_PRELOAD cannot reach */
+	rc = prepare_preload(a);
 	a->level = a->auto_runs ? auto_level() : PAIRED_LEVEL;
 	if (!rc && a->profile && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);

@@ -4,8 +4,10 @@
 #include "dispatch/cpu_features.h"
 #include "tools/bench.h"
 #include "tools/caches.h"
+#include "tools/report_parts.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const function_names[FN_COUNT] = { "memcpy", "memmove", "memset" };
@@ -22,10 +24,20 @@ static const char *size_text(size_t n, char *buf, size_t size)
 	return buf;
 }
 
-/* Three significant digits or so, whatever the magnitude. */
-static const char *time_text(double t, char *buf, size_t size)
+/* A time per call for the glibc column, in at most 8 characters: "2.7 ns",
+ * "58 ms" (report's helper) for ns, "58.5M" for cycles. */
+static const char *time_text(const struct bench_settings *s, double t, char *buf, size_t size)
 {
-	snprintf(buf, size, t < 10 ? "%.2f" : t < 1000 ? "%.1f" : "%.0f", t);
+	if (strcmp(s->clock.unit, "ns") == 0)
+		return human_duration(t, buf, size);
+	if (t >= 1e9)
+		snprintf(buf, size, "%.3gG", t / 1e9);
+	else if (t >= 1e6)
+		snprintf(buf, size, "%.3gM", t / 1e6);
+	else if (t >= 1e4)
+		snprintf(buf, size, "%.3gk", t / 1e3);
+	else
+		snprintf(buf, size, t < 10 ? "%.2f" : t < 1000 ? "%.1f" : "%.0f", t);
 	return buf;
 }
 
@@ -46,20 +58,81 @@ static const char *function_label(const struct bench_case *c)
 	return c->overlap ? "memmove-overlap" : function_names[c->fn];
 }
 
+/* Where a case's data lives: "hot" (one room, in L1 for small calls), "l2"
+ * (spread over a set of half the L2) or "cold" (flushed before each pass). */
+static const char *placement(const struct bench_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
+
+/* ---- the text: tables of ratios that fit TEXT_WIDTH columns ---- */
+
+/* Every table fits this many columns; what does not (each variant's own
+ * time, p10, p90) is in --csv. */
+#define TEXT_WIDTH 100
+#define LABEL_MAX 20    /* row labels longer than this widen nothing: their row does */
+#define GLIBC_WIDTH 9   /* " 58.5 ms" */
+#define RATIO_WIDTH 5   /* " 0.42", " 10.3", "  103" */
+
+/* A column's heading: the variant's name where every column's name fits,
+ * else a letter (A, B, ...) that the header's key names. */
+static bool columns_by_letter;
+
+static unsigned column_width(const struct bench_settings *s, unsigned v)
+{
+	size_t name = strlen(s->variants[v].name) + 1;
+	return columns_by_letter || name < RATIO_WIDTH ? RATIO_WIDTH : (unsigned)name;
+}
+
+static void column_heading(FILE *out, const struct bench_settings *s, unsigned v)
+{
+	unsigned letter = v - (v > s->glibc);
+	if (columns_by_letter)
+		fprintf(out, " %*c", RATIO_WIDTH - 1, 'A' + letter);
+	else
+		fprintf(out, " %*s", (int)column_width(s, v) - 1, s->variants[v].name);
+}
+
+/* Decides the headings: names if a table of every variant fits with them. */
+static void choose_headings(const struct bench_settings *s)
+{
+	unsigned width = 17 + GLIBC_WIDTH;
+	columns_by_letter = false;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (v != s->glibc)
+			width += column_width(s, v);
+	columns_by_letter = width > TEXT_WIDTH;
+}
+
+/* "columns:  A fsrm, B erms, ...", wrapped at TEXT_WIDTH. */
+static void print_key(FILE *out, const struct bench_settings *s)
+{
+	unsigned used = (unsigned)fprintf(out, "columns: ");
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		if (v == s->glibc)
+			continue;
+		bool last = v + 1 == s->variant_count || (v + 2 == s->variant_count && s->glibc == v + 1);
+		unsigned item = (unsigned)strlen(s->variants[v].name) + 5;
+		if (used + item > TEXT_WIDTH)
+			used = (unsigned)fprintf(out, "\n         ") - 1;
+		used += (unsigned)fprintf(out, " %c %s%s", 'A' + (v - (v > s->glibc)), s->variants[v].name, last ? "" : ",");
+	}
+	fprintf(out, "\n");
+}
+
 void report_header(FILE *out, const struct bench_settings *s)
 {
 	const struct cpu_features *f = cpu_features();
 	char l3[24], span[24];
+	choose_headings(s);
 	fprintf(out, "memshim bench\n");
 	fprintf(out, "clock:    %s\n", s->clock.description);
 	fprintf(out, "CPU:      %s family %u model %u, L3 %s, %s\n", f->vendor, f->family, f->model,
 		size_text(tool_cache_sizes()->l3, l3, sizeof l3), s->pinning);
 	fprintf(out, "method:   %u rounds, variants interleaved (order rotated each round) on the same calls;\n"
-		     "          cells are medians over the rounds in %s per call, \"x\" the median of the\n"
-		     "          per-round ratios to glibc (< 1: faster than glibc); cold: calls spread over\n"
+		     "          glibc's column: its median time per call over the rounds; the others: the\n"
+		     "          median of the per-round ratios to glibc's time (< 1: faster than glibc);\n"
+		     "          each variant's own times and spread are in --csv.  cold: calls spread over\n"
 		     "          %s, each pass flushed from the caches (clflush) before it is timed, and\n"
 		     "          %u rounds where a cold pass holds few calls (large sizes)\n",
-		s->rounds, s->clock.unit, size_text(s->cold_bytes, span, sizeof span), bench_rounds_with_few_calls(s));
+		s->rounds, size_text(s->cold_bytes, span, sizeof span), bench_rounds_with_few_calls(s));
 	for (unsigned v = 0; v < s->variant_count; v++) {
 		const struct bench_variant *p = &s->variants[v];
 		if (!p->peer_file)
@@ -73,12 +146,10 @@ void report_header(FILE *out, const struct bench_settings *s)
 			}
 		fprintf(out, ")\n");
 	}
+	if (columns_by_letter)
+		print_key(out, s);
 	fflush(out);
 }
-
-/* Where a case's data lives: "hot" (one room, in L1 for small calls), "l2"
- * (spread over a set of half the L2) or "cold" (flushed before each pass). */
-static const char *placement(const struct bench_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
 
 static bool same_group(const struct bench_case *a, const struct bench_case *b)
 {
@@ -86,79 +157,257 @@ static bool same_group(const struct bench_case *a, const struct bench_case *b)
 	       a->overlap == b->overlap;
 }
 
-static void group_heading(FILE *out, const struct bench_settings *s, const struct bench_case *c)
+/* A class row's label: "0-16 hot", "32K-256K cold". */
+static const char *class_label(const struct bench_case *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s", c->label, placement(c));
+	return buf;
+}
+
+static const char *label_of(const struct bench_case *c, char *buf, size_t size)
+{
+	return c->kind == CASE_CLASS ? class_label(c, buf, size) : row_label(c, buf, size);
+}
+
+/* The widest label of rows[0..n), at least `heading`'s, at most LABEL_MAX. */
+static unsigned label_width(const struct bench_result *const *rows, size_t n, const char *heading)
+{
+	size_t width = strlen(heading);
+	for (size_t i = 0; i < n; i++) {
+		char label[96];
+		size_t len = strlen(label_of(&rows[i]->c, label, sizeof label));
+		width = len > width ? len : width;
+	}
+	return (unsigned)(width < LABEL_MAX ? width : LABEL_MAX);
+}
+
+static void print_ratio(FILE *out, double x)
+{
+	if (!(x > 0))
+		fprintf(out, " %*s", RATIO_WIDTH - 1, "-");
+	else
+		fprintf(out, x < 9.995 ? " %*.2f" : x < 99.95 ? " %*.1f" : " %*.0f", RATIO_WIDTH - 1, x);
+}
+
+/* The columns of fn from `first` on that fit beside a label of `label`
+ * columns; returns the one after the last. */
+static unsigned block_end(const struct bench_settings *s, enum base_function fn, unsigned first, unsigned label)
+{
+	unsigned width = label + GLIBC_WIDTH, v = first;
+	for (; v < s->variant_count; v++) {
+		if (v == s->glibc || !bench_variant_has(&s->variants[v], fn))
+			continue;
+		if (width + column_width(s, v) > TEXT_WIDTH && v > first)
+			break;
+		width += column_width(s, v);
+	}
+	return v;
+}
+
+/* Rows rows[0..n) of one function as a table: label, glibc's time, each
+ * variant's ratio; in blocks of columns when they do not fit side by side. */
+static void ratio_table(FILE *out, const struct bench_settings *s, const struct bench_result *const *rows, size_t n,
+			const char *heading)
+{
+	enum base_function fn = rows[0]->c.fn;
+	unsigned label = label_width(rows, n, heading);
+	for (unsigned first = 0, end; first < s->variant_count; first = end) {
+		end = block_end(s, fn, first, label);
+		fprintf(out, "%-*s %*s", (int)label, heading, GLIBC_WIDTH - 1, "glibc");
+		for (unsigned v = first; v < end; v++)
+			if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
+				column_heading(out, s, v);
+		fprintf(out, "\n");
+		for (size_t i = 0; i < n; i++) {
+			char text[96], t[32];
+			fprintf(out, "%-*s %*s", (int)label, label_of(&rows[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
+				time_text(s, rows[i]->median[s->glibc], t, sizeof t));
+			for (unsigned v = first; v < end; v++)
+				if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
+					print_ratio(out, rows[i]->ratio[v]);
+			fprintf(out, "\n");
+		}
+	}
+}
+
+static void group_heading(FILE *out, const struct bench_case *c)
 {
 	char set[24];
 	if (c->hot_set)
-		fprintf(out, "\n%s: %s, hot buffers spread over %s (%s per call)\n", function_label(c),
-			case_kind_names[c->kind], size_text(c->hot_set, set, sizeof set), s->clock.unit);
+		fprintf(out, "\n%s: %s, hot buffers spread over %s\n", function_label(c), case_kind_names[c->kind],
+			size_text(c->hot_set, set, sizeof set));
 	else
-		fprintf(out, "\n%s: %s, %s buffers (%s per call)\n", function_label(c), case_kind_names[c->kind],
-			c->cold ? "cold" : "hot", s->clock.unit);
-	fprintf(out, "%-17s", c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets");
-	for (unsigned v = 0; v < s->variant_count; v++)
-		if (bench_variant_has(&s->variants[v], c->fn))
-			fprintf(out, " %9s", s->variants[v].name);
-	fprintf(out, " |");
-	for (unsigned v = 0; v < s->variant_count; v++)
-		if (v != s->glibc && bench_variant_has(&s->variants[v], c->fn))
-			fprintf(out, " %7.7s x", s->variants[v].name);
-	fprintf(out, " | glibc B/%s\n", s->clock.unit);
+		fprintf(out, "\n%s: %s, %s buffers\n", function_label(c), case_kind_names[c->kind],
+			c->cold ? "cold" : "hot");
 }
 
-static void table_row(FILE *out, const struct bench_settings *s, const struct bench_result *r)
+static const char *first_column(const struct bench_case *c)
 {
-	char label[64], t[32];
-	fprintf(out, "%-17s", row_label(&r->c, label, sizeof label));
-	for (unsigned v = 0; v < s->variant_count; v++)
-		if (bench_variant_has(&s->variants[v], r->c.fn))
-			fprintf(out, " %9s", time_text(r->median[v], t, sizeof t));
-	fprintf(out, " |");
-	for (unsigned v = 0; v < s->variant_count; v++)
-		if (v != s->glibc && bench_variant_has(&s->variants[v], r->c.fn))
-			fprintf(out, " %9.2f", r->ratio[v]);
-	double g = r->median[s->glibc];
-	fprintf(out, " | %8.2f\n", g > 0 ? r->mean_bytes / g : 0);
+	return c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets";
 }
 
-/* The size classes, all functions together: the numbers the targets quote. */
-static void class_summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+static bool same_class_table(const struct bench_case *a, const struct bench_case *b)
+{
+	return a->kind == CASE_CLASS && b->kind == CASE_CLASS && a->fn == b->fn && a->overlap == b->overlap;
+}
+
+/* Whether r[i] is the first size class of its function (memmove with
+ * overlap apart): where its table and its summary go. */
+static bool first_class(const struct bench_result *r, size_t i)
+{
+	return r[i].c.kind == CASE_CLASS && !(i > 0 && same_class_table(&r[i - 1].c, &r[i].c));
+}
+
+/* The size classes of the function of r[i], into rows (room for n). */
+static size_t class_rows(const struct bench_result *r, size_t n, size_t i, const struct bench_result **rows)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++)
+		if (same_class_table(&r[j].c, &r[i].c))
+			rows[k++] = &r[j];
+	return k;
+}
+
+static void class_tables(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+			 const struct bench_result **rows)
+{
+	for (size_t i = 0; i < n; i++)
+		if (first_class(r, i)) {
+			fprintf(out, "\n%s: size classes, random sizes in the class, random offsets\n",
+				function_label(&r[i].c));
+			ratio_table(out, s, rows, class_rows(r, n, i, rows), "class");
+		}
+}
+
+/* ---- the summary: per function, the fastest variant in each size class ---- */
+
+/* The variant other than glibc with the least ratio in a row, among those
+ * faster than glibc beyond noise (interval wholly below 1) if `beyond_noise`;
+ * -1 if none. */
+static int fastest(const struct bench_settings *s, const struct bench_result *r, bool beyond_noise)
+{
+	int best = -1;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (v != s->glibc && bench_variant_has(&s->variants[v], r->c.fn) && r->ratio[v] > 0 &&
+		    (!beyond_noise || r->ratio_high[v] < 1) && (best < 0 || r->ratio[v] < r->ratio[best]))
+			best = (int)v;
+	return best;
+}
+
+/* The variant with the least geometric mean ratio over rows[0..k). */
+static int best_overall(const struct bench_settings *s, const struct bench_result *const *rows, size_t k,
+			double *mean)
+{
+	int best = -1;
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		if (v == s->glibc || !bench_variant_has(&s->variants[v], rows[0]->c.fn))
+			continue;
+		double logs = 0;
+		for (size_t i = 0; i < k; i++)
+			logs += log(rows[i]->ratio[v] > 0 ? rows[i]->ratio[v] : 1);
+		if (best < 0 || logs / k < *mean) {
+			best = (int)v;
+			*mean = logs / k;
+		}
+	}
+	*mean = exp(*mean);
+	return best;
+}
+
+static void summary_row(FILE *out, const struct bench_settings *s, const struct bench_result *r)
+{
+	char label[96], t[32];
+	int v = fastest(s, r, true), least = fastest(s, r, false);
+	fprintf(out, "  %-14s %8s  ", class_label(&r->c, label, sizeof label),
+		time_text(s, r->median[s->glibc], t, sizeof t));
+	if (v >= 0)
+		fprintf(out, "%-15s %.2fx (%.2f..%.2f)\n", s->variants[v].name, r->ratio[v], r->ratio_low[v],
+			r->ratio_high[v]);
+	else if (least >= 0)
+		fprintf(out, "none beyond noise; the least: %s %.2fx (%.2f..%.2f)\n", s->variants[least].name,
+			r->ratio[least], r->ratio_low[least], r->ratio_high[least]);
+	else
+		fprintf(out, "-\n");
+}
+
+/* Where variant v is slower than glibc beyond noise (its interval wholly
+ * above 1), wrapped at TEXT_WIDTH; `used` columns are taken already. */
+static void print_losses(FILE *out, unsigned used, unsigned v, const struct bench_result *const *rows, size_t k)
+{
+	unsigned losses = 0;
+	used += (unsigned)fprintf(out, " slower than glibc beyond noise in:");
+	for (size_t i = 0; i < k; i++) {
+		char label[96], item[128];
+		if (!(rows[i]->ratio_low[v] > 1))
+			continue;
+		int len = snprintf(item, sizeof item, " %s (%.2fx)", class_label(&rows[i]->c, label, sizeof label),
+				   rows[i]->ratio[v]);
+		if (losses)
+			used += (unsigned)fprintf(out, ",");
+		if (used + (unsigned)len > TEXT_WIDTH)
+			used = (unsigned)fprintf(out, "\n   ") - 1;
+		used += (unsigned)fprintf(out, "%s", item);
+		losses++;
+	}
+	fprintf(out, "%s\n", losses ? "" : " none");
+}
+
+static void function_summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+			     size_t first, const struct bench_result **rows)
+{
+	size_t k = class_rows(r, n, first, rows);
+	double mean = 0;
+	fprintf(out, "\n%s\n  %-14s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
+		"x glibc (95% interval)");
+	for (size_t i = 0; i < k; i++)
+		summary_row(out, s, rows[i]);
+	int v = best_overall(s, rows, k, &mean);
+	if (v < 0)
+		return;
+	fprintf(out, "  one variant for every class: %s, %.2fx glibc's time (geometric mean over the\n",
+		s->variants[v].name, mean);
+	print_losses(out, (unsigned)fprintf(out, "  classes);"), (unsigned)v, rows, k);
+}
+
+static void summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+		    const struct bench_result **rows)
 {
 	bool any = false;
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].c.kind != CASE_CLASS)
+		if (!first_class(r, i))
 			continue;
-		if (!any) {
-			fprintf(out, "\nsize classes: random sizes in the class, random offsets; median ratio to glibc\n");
-			fprintf(out, "%-16s %-9s %-5s %9s |", "function", "class", "cache", "glibc");
-			for (unsigned v = 0; v < s->variant_count; v++)
-				if (v != s->glibc)
-					fprintf(out, " %7.7s x", s->variants[v].name);
-			fprintf(out, "\n");
-			any = true;
-		}
-		char t[32];
-		fprintf(out, "%-16s %-9s %-5s %9s |", function_label(&r[i].c), r[i].c.label, placement(&r[i].c),
-			time_text(r[i].median[s->glibc], t, sizeof t));
-		for (unsigned v = 0; v < s->variant_count; v++)
-			if (v != s->glibc && bench_variant_has(&s->variants[v], r[i].c.fn))
-				fprintf(out, " %9.2f", r[i].ratio[v]);
-			else if (v != s->glibc) /* one table for every function: a peer lacking this one */
-				fprintf(out, " %9s", "-");
-		fprintf(out, "\n");
+		if (!any)
+			fprintf(out, "\nSummary: in each size class the fastest variant of those faster than glibc beyond\n"
+				     "noise (the 95%% interval of the median per-round ratio wholly below 1), and its\n"
+				     "time as a multiple of glibc's; then the one variant that does best over all the\n"
+				     "classes, and where it loses to glibc\n");
+		any = true;
+		function_summary(out, s, r, n, i, rows);
 	}
+	if (!any)
+		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
 }
 
 void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	const struct bench_result **rows = malloc((n ? n : 1) * sizeof *rows); /* a table's rows */
+	if (!rows) {
+		fprintf(out, "(out of memory: no table)\n");
+		return;
+	}
+	for (size_t i = 0, end; i < n; i = end) {
+		end = i + 1;
 		if (r[i].c.kind == CASE_CLASS)
 			continue;
-		if (i == 0 || !same_group(&r[i - 1].c, &r[i].c))
-			group_heading(out, s, &r[i].c);
-		table_row(out, s, &r[i]);
+		rows[0] = &r[i];
+		while (end < n && same_group(&r[i].c, &r[end].c))
+			rows[end - i] = &r[end], end++;
+		group_heading(out, &r[i].c);
+		ratio_table(out, s, rows, end - i, first_column(&r[i].c));
 	}
-	class_summary(out, s, r, n);
+	class_tables(out, s, r, n, rows);
+	summary(out, s, r, n, rows);
+	free(rows);
 }
 
 void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
@@ -182,11 +431,30 @@ void report_csv(FILE *out, const struct bench_settings *s, const struct bench_re
 #define PANEL_H 260.0
 #define LEFT 80.0
 #define GAP_X 120.0
-#define TOP 70.0
 #define ROW_H 340.0
+#define LEGEND_Y 40.0    /* the legend's first row */
+#define LEGEND_ROW 18.0  /* and each further one */
+#define LEGEND_CHAR 7.2  /* a character of a 12 px sans-serif name, at most */
 
-static const char *const colours[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-				       "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
+/* A colour per variant, glibc black: the strong colours of Sasha
+ * Trubetskoy's "List of 20 Simple, Distinct Colors" (the pale ones would
+ * vanish on white), and a few more as far from them.  With more variants
+ * than colours (peers), the colours repeat, dashed. */
+static const char *const colours[] = { "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4",
+				       "#f032e6", "#469990", "#9a6324", "#800000", "#808000", "#000075",
+				       "#a9a9a9", "#b8a000", "#ff69b4", "#00c49a" };
+#define COLOUR_COUNT (sizeof colours / sizeof colours[0])
+
+/* The stroke of variant v's line: colour, width and dashes. */
+static void stroke(FILE *out, const struct bench_settings *s, unsigned v)
+{
+	unsigned i = v - (v > s->glibc);
+	if (v == s->glibc)
+		fprintf(out, "stroke=\"#000000\" stroke-width=\"2.4\"");
+	else
+		fprintf(out, "stroke=\"%s\" stroke-width=\"1.6\"%s", colours[i % COLOUR_COUNT],
+			i >= COLOUR_COUNT ? " stroke-dasharray=\"6,3\"" : "");
+}
 
 struct panel {
 	double x, y;             /* top left of the plotting area */
@@ -252,8 +520,9 @@ static void lines(FILE *out, const struct bench_settings *s, const struct panel 
 		  size_t n, int fn, bool throughput)
 {
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		fprintf(out, "<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"%s\" points=\"",
-			colours[v % (sizeof colours / sizeof colours[0])]);
+		fprintf(out, "<polyline fill=\"none\" ");
+		stroke(out, s, v);
+		fprintf(out, " points=\"");
 		for (size_t i = 0; i < n; i++)
 			if (charted(&r[i], fn) && value_of(&r[i], v, throughput) > 0)
 				fprintf(out, "%.1f,%.1f ", px(p, (double)r[i].c.lo), py(p, value_of(&r[i], v, throughput)));
@@ -287,14 +556,29 @@ static bool fit(const struct bench_settings *s, struct panel *p, const struct be
 	return true;
 }
 
-static void legend(FILE *out, const struct bench_settings *s)
+static double legend_entry(const struct bench_variant *v) { return 30 + LEGEND_CHAR * strlen(v->name) + 18; }
+
+/* The legend in rows that fit the image's width; draws it if `out`, and
+ * returns how many rows it takes. */
+static unsigned legend(FILE *out, const struct bench_settings *s, double width)
 {
+	double x = LEFT, y = LEGEND_Y;
+	unsigned rows = 1;
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		double x = LEFT + v * 110.0;
-		fprintf(out, "<line x1=\"%.1f\" y1=\"40\" x2=\"%.1f\" y2=\"40\" stroke=\"%s\" stroke-width=\"3\"/>\n", x,
-			x + 24, colours[v % (sizeof colours / sizeof colours[0])]);
-		fprintf(out, "<text x=\"%.1f\" y=\"44\">%s</text>\n", x + 30, s->variants[v].name);
+		double w = legend_entry(&s->variants[v]);
+		if (x + w > width - 10 && x > LEFT) {
+			x = LEFT;
+			y += LEGEND_ROW;
+			rows++;
+		}
+		if (out) {
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", x, y - 4, x + 24, y - 4);
+			stroke(out, s, v);
+			fprintf(out, "/>\n<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 30, y, s->variants[v].name);
+		}
+		x += w;
 	}
+	return rows;
 }
 
 void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
@@ -306,19 +590,21 @@ void report_svg(FILE *out, const struct bench_settings *s, const struct bench_re
 				rows++;
 				break;
 			}
-	double width = LEFT + 2 * PANEL_W + GAP_X + 40, height = TOP + (rows ? rows : 1) * ROW_H;
+	double width = LEFT + 2 * PANEL_W + GAP_X + 40;
+	double top = LEGEND_Y + legend(NULL, s, width) * LEGEND_ROW + 12; /* the panels start below the legend */
+	double height = top + (rows ? rows : 1) * ROW_H;
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		     "font-family=\"sans-serif\" font-size=\"12\">\n", width, height, width, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(out, "<text x=\"%.1f\" y=\"20\" font-size=\"15\">memshim bench: fixed sizes, hot buffers, median of %u rounds</text>\n",
 		LEFT, s->rounds);
-	legend(out, s);
+	legend(out, s, width);
 	int row = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		char title[64], y_label[32];
 		for (int col = 0; col < 2; col++) {
-			struct panel p = { .x = LEFT + col * (PANEL_W + GAP_X), .y = TOP + row * ROW_H + 20 };
+			struct panel p = { .x = LEFT + col * (PANEL_W + GAP_X), .y = top + row * ROW_H + 20 };
 			if (!fit(s, &p, r, n, fn, col == 1))
 				continue;
 			snprintf(title, sizeof title, "%s: %s", function_names[fn], col ? "throughput" : "time per call");
@@ -330,6 +616,6 @@ void report_svg(FILE *out, const struct bench_settings *s, const struct bench_re
 		}
 	}
 	if (!rows)
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no sweep results to chart</text>\n", LEFT, TOP + 40);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no sweep results to chart</text>\n", LEFT, top + 40);
 	fprintf(out, "</svg>\n");
 }

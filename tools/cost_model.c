@@ -136,7 +136,7 @@ unsigned cm_threshold_candidates(double *out, unsigned max)
 
 static struct cm_spread spread_of(double *v, unsigned n)
 {
-	return (struct cm_spread){ cm_quantile(v, n, 0.1), cm_quantile(v, n, 0.9) };
+	return (struct cm_spread){ cm_quantile(v, n, 0.5), cm_quantile(v, n, 0.1), cm_quantile(v, n, 0.9) };
 }
 
 struct cm_spread cm_sum_spread(const struct cm_term *t, unsigned n, unsigned rounds)

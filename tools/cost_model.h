@@ -88,10 +88,13 @@ double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fie
  * many (at most max). */
 unsigned cm_threshold_candidates(double *out, unsigned max);
 
-/* p10 and p90 over the rounds of the per-round sums of t, and of the
- * per-round saving of t against base as a fraction of base's sum. */
+/* The median, p10 and p90 over the rounds of the per-round sums of t, and
+ * of the per-round saving of t against base as a fraction of base's sum.
+ * The median is the estimate to print beside the interval: it comes from
+ * the same per-round values, so it always lies inside it (a sum over the
+ * median curves need not: each size's median may come from another round). */
 struct cm_spread {
-	double p10, p90;
+	double median, p10, p90;
 };
 struct cm_spread cm_sum_spread(const struct cm_term *t, unsigned n, unsigned rounds);
 struct cm_spread cm_saving_spread(const struct cm_term *t, unsigned n, const struct cm_term *base, unsigned base_n,

@@ -13,8 +13,7 @@ double profile_sample_space(const struct dump_profile *p)
 	return n > (double)p->samples ? n : (double)p->samples;
 }
 
-/* Wilson's score interval for k successes in n trials. */
-static void wilson(double k, double n, double *low, double *high)
+void profile_interval(double k, double n, double *low, double *high)
 {
 	double p = k / n, z2 = Z95 * Z95;
 	double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
@@ -29,7 +28,7 @@ bool profile_share(const struct dump_profile *p, uint64_t samples, uint64_t ns, 
 	if (!p->processes || n <= 0 || !p->process_cpu_ns)
 		return false;
 	out->share = fmin(1, (double)ns / (double)p->process_cpu_ns);
-	wilson((double)samples, n, &out->low, &out->high);
+	profile_interval((double)samples, n, &out->low, &out->high);
 	out->low = fmin(out->low, out->share);
 	out->high = fmax(out->high, out->share);
 	out->ns = (double)ns;

@@ -25,6 +25,9 @@ bool profile_share(const struct dump_profile *p, uint64_t samples, uint64_t ns, 
 /* The same for a whole function. */
 bool profile_fn_share(const struct dump_profile *p, enum base_function fn, struct cpu_share *out);
 
+/* Wilson's 95% score interval for k successes in n trials, as fractions. */
+void profile_interval(double k, double n, double *low, double *high);
+
 /* The samples a profile's CPU time stands for, counting threads the timer never ran in. */
 double profile_sample_space(const struct dump_profile *p);
 

@@ -3,6 +3,7 @@
 #include "tools/glibc_info.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,20 @@ const char *human_size(uint64_t n, char *buf, size_t size)
 		snprintf(buf, size, "%.1f %s", v, units[u]);
 	else
 		snprintf(buf, size, "%.0f %s", v, units[u]);
+	return buf;
+}
+
+const char *human_duration(double ns, char *buf, size_t size)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
+	unsigned u = 0;
+	while (u < 3 && fabs(ns) < units[u].scale)
+		u++;
+	double v = ns / units[u].scale;
+	snprintf(buf, size, fabs(v) < 10 ? "%.1f %s" : "%.0f %s", v, units[u].unit);
 	return buf;
 }
 

@@ -23,6 +23,9 @@ void sum_by_class(const uint64_t *per_bucket, uint64_t *per_class);
 /* A size as "512 B", "1.6 KiB", "120 KiB", "2 MiB". */
 const char *human_size(uint64_t n, char *buf, size_t size);
 
+/* A time in ns as "0.8 ms", "1.4 s", "350 us": the unit that puts it at 1 or more. */
+const char *human_duration(double ns, char *buf, size_t size);
+
 uint64_t sum_buckets(const uint64_t *counts);
 
 /* "zstd, 3 processes" or "make, cc1 and 2 more, 14 processes". */

@@ -1,7 +1,9 @@
 /* memshim report --svg: one panel per function, sharing one x axis (the
  * same size range for every panel, so that functions compare), one bar per
  * power of two with sizes 0-16 in one (their one-byte buckets would
- * otherwise take a third of a log axis), and round y ticks. */
+ * otherwise take a third of a log axis), and round y ticks.  Calls and bytes
+ * are counted; CPU time is sampled, so each time share is drawn with its 95%
+ * interval, and a time bar of few samples is hatched and faded. */
 #include "tools/profile_stats.h"
 #include "tools/report_parts.h"
 
@@ -19,6 +21,11 @@
 #define PLOT_TOP 34
 #define PLOT_HEIGHT 180
 #define SLOTS 46 /* slot 0: sizes 0..16; slot k: [2^(k+3), 2^(k+4)) */
+/* A time bar of fewer samples than this is hatched and faded: its 95%
+ * interval is then wider than about +-60% of it (1.96 / sqrt(10)), so its
+ * height says little beyond "some time". */
+#define FEW_SAMPLES 10
+#define TIME_SERIES 2
 
 static const char *const series_colour[3] = { "#1f5fbf", "#e07000", "#2a9d3a" };
 static const char *const series_name[3] = { "calls", "bytes", "CPU time" };
@@ -50,6 +57,15 @@ static void slot_shares(const struct dump *d, int fn, double share[3][SLOTS])
 		for (unsigned b = 0; b < HIST_BUCKETS && all; b++)
 			share[s][slot_of_bucket(b)] += 100.0 * (double)tables[s][b] / (double)all;
 	}
+}
+
+/* The time series' samples per slot, of function fn. */
+static void slot_samples(const struct dump *d, int fn, uint64_t samples[SLOTS])
+{
+	for (unsigned k = 0; k < SLOTS; k++)
+		samples[k] = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		samples[slot_of_bucket(b)] += d->profile.bucket_samples[fn][b];
 }
 
 /* A round step for about `ticks` ticks up to max: 1, 2, 2.5 or 5 times a power of ten. */
@@ -118,10 +134,36 @@ static void draw_threshold(FILE *out, const struct figure *f, const struct dump 
 	        human_size(t, size, sizeof size));
 }
 
+/* A bar; a time bar of few samples hatched and faded. */
+static void draw_bar(FILE *out, double x, double width, int bottom, double h, const char *colour, bool few)
+{
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s/>\n", x, bottom - h,
+	        width, h, few ? "url(#few-samples)" : colour, few ? " class=\"few-samples\"" : "");
+}
+
+/* The 95% interval of a time share (percent) from its slot's samples out
+ * of the function's, as a whisker clipped to the plot. */
+static void draw_interval(FILE *out, double x, int bottom, double y_max, double k, double n, double share)
+{
+	double low, high;
+	profile_interval(k, n, &low, &high);
+	low = fmin(100 * low, share);
+	high = fmin(fmax(100 * high, share), y_max);
+	if (high <= 0)
+		return;
+	double y_low = bottom - low / y_max * PLOT_HEIGHT, y_high = bottom - high / y_max * PLOT_HEIGHT;
+	fprintf(out, "<path class=\"interval\" d=\"M%.1f %.1fV%.1fM%.1f %.1fh6M%.1f %.1fh6\" stroke=\"#145a20\" "
+	        "fill=\"none\"/>\n", x, y_low, y_high, x - 3, y_low, x - 3, y_high);
+}
+
 static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, int fn, int top)
 {
 	double share[3][SLOTS], max = 0;
+	uint64_t samples[SLOTS], fn_samples = 0;
 	slot_shares(d, fn, share);
+	slot_samples(d, fn, samples);
+	for (unsigned k = 0; k < SLOTS; k++)
+		fn_samples += samples[k];
 	for (int s = 0; s < f->series; s++)
 		for (unsigned k = f->first; k <= f->last; k++)
 			max = fmax(max, share[s][k]);
@@ -131,7 +173,8 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	char bytes[32], time[96] = "";
 	struct cpu_share c;
 	if (f->series == 3 && profile_fn_share(&d->profile, (enum base_function)fn, &c))
-		snprintf(time, sizeof time, "; %.1f%% of CPU time, %.1f ms", 100 * c.share, c.ns / 1e6);
+		snprintf(time, sizeof time, "; %.1f%% of CPU time (95%%: %.1f\u2013%.1f%%), %.1f ms", 100 * c.share,
+			 100 * c.low, 100 * c.high, c.ns / 1e6);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s: %" PRIu64
 	        " calls, %s, variant %s%s</text>\n",
 	        MARGIN_LEFT, top + 22, base_function_names[fn], calls,
@@ -147,11 +190,12 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	double slot_width = px(f, 1) - px(f, 0), bar = slot_width * 0.8 / f->series;
 	for (unsigned k = f->first; k <= f->last; k++)
 		for (int s = 0; s < f->series; s++) {
-			if (share[s][k] <= 0)
-				continue;
-			double h = share[s][k] / y_max * PLOT_HEIGHT;
-			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-			        px(f, k) + slot_width * 0.1 + s * bar, bottom - h, bar, h, series_colour[s]);
+			double x = px(f, k) + slot_width * 0.1 + s * bar;
+			if (share[s][k] > 0)
+				draw_bar(out, x, bar, bottom, share[s][k] / y_max * PLOT_HEIGHT, series_colour[s],
+				         s == TIME_SERIES && samples[k] < FEW_SAMPLES);
+			if (s == TIME_SERIES && samples[k]) /* an empty slot: no whisker, as no bar */
+				draw_interval(out, x + bar / 2, bottom, y_max, (double)samples[k], (double)fn_samples, share[s][k]);
 		}
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT, bottom,
 	        SVG_WIDTH - MARGIN_RIGHT, bottom);
@@ -164,6 +208,10 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 		fprintf(out, "%s <tspan fill=\"%s\" font-weight=\"bold\">%s</tspan>", s == 0 ? "" : s + 1 == f->series ? " and" : ",",
 		        series_colour[s], series_name[s]);
 	fprintf(out, " in each</text>\n");
+	if (f->series == 3)
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">CPU time: sampled; each bar "
+		        "with its 95%% interval, hatched and faded below %d samples</text>\n", SVG_WIDTH / 2, bottom + 44,
+		        FEW_SAMPLES);
 	if (calls == 0)
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#888\" text-anchor=\"middle\">no calls</text>\n",
 		        SVG_WIDTH / 2, plot_top + PLOT_HEIGHT / 2);
@@ -202,6 +250,10 @@ int write_svg(const struct dump *d, const char *path)
 	             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 	        SVG_WIDTH, TITLE_HEIGHT + PANEL_HEIGHT * FN_COUNT, f.first, f.last);
 	fprintf(out, "<title>memshim: %s</title>\n", dump_title(d, title, sizeof title));
+	fprintf(out, "<defs><pattern id=\"few-samples\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+	             "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"%s\" fill-opacity=\"0.3\"/>"
+	             "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"%s\" stroke-width=\"2\"/></pattern></defs>\n",
+	        series_colour[TIME_SERIES], series_colour[TIME_SERIES]);
 	fprintf(out, "<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\">memshim: %s</text>\n",
 	        MARGIN_LEFT, title);
 	for (int fn = 0; fn < FN_COUNT; fn++)

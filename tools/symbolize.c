@@ -2,6 +2,8 @@
 
 #include "tools/symbolize.h"
 
+#include "tools/demangle.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,10 +99,14 @@ static void look_up(const char *path, uint64_t rel, struct frame_info *out)
 	GElf_Addr first, bias;
 	if (!m || !first_page(m, &first, &bias))
 		return;
-	GElf_Addr address = bias + first + rel;
-	const char *name = dwfl_module_addrname(m, address);
-	if (name)
+	GElf_Addr address = bias + first + rel, offset;
+	GElf_Sym symbol;
+	const char *name = dwfl_module_addrinfo(m, address, &offset, &symbol, NULL, NULL, NULL);
+	if (name) {
 		snprintf(out->function, sizeof out->function, "%s", name);
+		out->offset = offset;
+		out->has_offset = true;
+	}
 	Dwfl_Line *line = dwfl_module_getsrc(m, address);
 	int lineno = 0;
 	const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
@@ -185,14 +191,21 @@ bool frame_object(const char *frame, char *path, size_t size, uint64_t *rel)
 	return object_and_offset(inner, len, path, size, rel);
 }
 
-void symbolize_frame(const char *frame, struct frame_info *out)
+/* symbolize_frame before demangling. */
+static void read_frame(const char *frame, struct frame_info *out)
 {
 	memset(out, 0, sizeof *out);
 	size_t inner_len, name_len;
 	const char *inner = frame_object_part(frame, &inner_len, &name_len);
 	/* "sym+0xoff(object...)": the exported symbol is already a name */
-	if (inner != frame)
+	if (inner != frame) {
 		snprintf(out->function, sizeof out->function, "%.*s", (int)name_len, frame);
+		const char *plus = strstr(frame, "+0x");
+		if (plus && plus < inner) {
+			out->offset = strtoul(plus + 3, NULL, 16);
+			out->has_offset = true;
+		}
+	}
 	char path[4096];
 	uint64_t rel;
 	if (!object_and_offset(inner, inner_len, path, sizeof path, &rel)) {
@@ -203,6 +216,14 @@ void symbolize_frame(const char *frame, struct frame_info *out)
 	look_up(path, rel, out);
 }
 
+void symbolize_frame(const char *frame, struct frame_info *out)
+{
+	char name[sizeof out->function];
+	read_frame(frame, out);
+	if (out->function[0] && demangle(out->function, name, sizeof name))
+		memcpy(out->function, name, sizeof name);
+}
+
 const char *frame_readable(const char *frame, char *buf, size_t size)
 {
 	struct frame_info f;
@@ -211,6 +232,8 @@ const char *frame_readable(const char *frame, char *buf, size_t size)
 		snprintf(buf, size, "%s", frame);
 	else if (f.file[0])
 		snprintf(buf, size, "%s (%s:%d, %s)", f.function, f.file, f.line, f.object);
+	else if (f.has_offset)
+		snprintf(buf, size, "%s+0x%lx (%s)", f.function, f.offset, f.object);
 	else
 		snprintf(buf, size, "%s (%s)", f.function, f.object);
 	return buf;

@@ -10,17 +10,22 @@
 #include <stdint.h>
 
 struct frame_info {
-	char function[256]; /* "" when unknown */
-	char file[512];     /* "" when no line information */
+	char function[1024]; /* "" when unknown; C++ names demangled */
+	unsigned long offset; /* of the call in the function (with has_offset) */
+	bool has_offset;
+	char file[512];      /* "" when no line information */
 	int line;
-	char object[256];   /* the object's base name, or the frame as the dump has it */
+	char object[256];    /* the object's base name, or the frame as the dump has it */
 };
 
 /* What the frame text of a dump ("sym+0xoff(/lib/x.so+0xrel)", "/bin/x+0xrel",
- * or older forms) stands for; never fails: unknown parts are left empty. */
+ * or older forms) stands for, C++ names demangled; never fails: unknown
+ * parts are left empty. */
 void symbolize_frame(const char *frame, struct frame_info *out);
 
-/* "function (file.c:7, object)", "function (object)" or the frame itself. */
+/* "function (file.c:7, object)", "function+0x1a4 (object)" (no line
+ * information: the offset tells two sites of one function apart), or the
+ * frame itself. */
 const char *frame_readable(const char *frame, char *buf, size_t size);
 
 /* The object's full path and the frame's offset from its first mapped

@@ -7,12 +7,15 @@
 #include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/bands.h"
+#include "dispatch/thresholds.h"
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/dump_load.h"
+#include "tools/report_parts.h"
 #include "tools/tune.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,8 +34,10 @@ static const char tune_help[] =
 	"default and against glibc, with the spread over the calibration's rounds;\n"
 	"and the GLIBC_TUNABLES line that gives glibc's own functions the same\n"
 	"thresholds, where the setting has some glibc can take.\n"
-	"Without a calibration file at the default path, the quick calibration runs\n"
-	"first and is kept there.\n"
+	"Without a calibration file at the default path, on a terminal, the quick\n"
+	"calibration runs first and is kept there, which changes the default of every\n"
+	"program preloaded with libmemshim.so (it says so, and how to undo it); where\n"
+	"stderr is not a terminal it is not run unasked: give --calibrate.\n"
 	"  --calibrate          measure the cost curves (at most 30 s) and write them,\n"
 	"                       with this machine's best thresholds and each\n"
 	"                       function's best variant, which the library's default\n"
@@ -305,31 +310,170 @@ double tune_thresholds(const struct calibration *c, const char *const variant[FN
 	return cm_sum(terms, n, CM_MEDIAN);
 }
 
+/* ---- figures for people, as memshim report prints them ---- */
+
+/* A cost in the calibration's unit: a time ("216 ms") when it is ns, else
+ * a count ("216 million cycles"). */
+static const char *cost_text(const struct calibration *c, double cost, char *buf, size_t size)
+{
+	if (strcmp(c->unit, "ns") == 0)
+		return human_duration(cost, buf, size);
+	if (fabs(cost) >= 1e9)
+		snprintf(buf, size, "%.3g billion %s", cost / 1e9, c->unit);
+	else if (fabs(cost) >= 1e6)
+		snprintf(buf, size, "%.3g million %s", cost / 1e6, c->unit);
+	else
+		snprintf(buf, size, "%.0f %s", cost, c->unit);
+	return buf;
+}
+
+/* "what the time is" in the calibration's unit: "time" or "cycles". */
+static const char *cost_kind(const struct calibration *c) { return strcmp(c->unit, "ns") == 0 ? "time" : c->unit; }
+
+/* A threshold as a size ("3 KiB"), or "never". */
+static const char *threshold_text(double t, char *buf, size_t size)
+{
+	if (t >= CM_NEVER)
+		snprintf(buf, size, "never");
+	else
+		human_size((uint64_t)t, buf, size);
+	return buf;
+}
+
+/* The name memshim info gives threshold t: "auto_movsb" for MEMSHIM_AUTO_MOVSB_THRESHOLD. */
+static const char *threshold_name(enum threshold_name t, char *buf, size_t size)
+{
+	const char *variable = config_threshold_variable(t) + strlen("MEMSHIM_");
+	size_t n = strlen(variable) - strlen("_THRESHOLD"), i;
+	for (i = 0; i < n && i + 1 < size; i++)
+		buf[i] = (char)tolower((unsigned char)variable[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+/* ---- the default a preloaded program gets ---- */
+
+/* Its variants (no variable naming one), its thresholds, and where each
+ * came from, as memshim info says: what tune's "against the default" means. */
+struct tune_default {
+	const char *variant[FN_COUNT]; /* bands in their text form: a variant is one band */
+	char text[FN_COUNT][BAND_TEXT_MAX];
+	double t[T_COUNT];
+	enum threshold_origin origin[T_COUNT];
+};
+
+static const char *const origin_words[] = { [FROM_BUILTIN] = "built-in", [FROM_FILE] = "calibration file",
+					    [FROM_ENVIRONMENT] = "environment" };
+
+/* The default in force now; read before a calibration changes the thresholds. */
+static void default_in_force(struct tune_default *d)
+{
+	const struct config *config = config_get();
+	const size_t values[T_COUNT] = { memshim_thresholds.erms, memshim_thresholds.stosb, memshim_thresholds.auto_movsb,
+					 memshim_thresholds.auto_stosb, memshim_thresholds.nt };
+	const char *why;
+	for (int t = 0; t < T_COUNT; t++) {
+		d->t[t] = (double)values[t];
+		d->origin[t] = config->origin[t];
+	}
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list bands;
+		config_default_bands((enum base_function)fn, &bands, &why);
+		band_list_format(&bands, d->text[fn]);
+		d->variant[fn] = d->text[fn];
+	}
+}
+
+/* Whether the library reads its calibration from path, in this environment. */
+static bool library_reads(const char *path)
+{
+	char read[4096];
+	bool named;
+	return calibration_path(read, sizeof read, &named) && strcmp(read, path) == 0;
+}
+
+/* The default once the calibration file at path is read, as the library
+ * reads it; the environment's thresholds still win. */
+static void default_after_calibration(struct tune_default *d, const char *path)
+{
+	struct thresholds t = memshim_thresholds;
+	struct calibration_choices choices;
+	memset(&choices, 0, sizeof choices);
+	if (!calibration_apply(path, false, &t, &choices))
+		return;
+	const enum threshold_name from_file[] = { T_AUTO_MOVSB, T_AUTO_STOSB, T_NT };
+	const size_t values[] = { t.auto_movsb, t.auto_stosb, t.nt };
+	for (unsigned i = 0; i < 3; i++)
+		if (d->origin[from_file[i]] != FROM_ENVIRONMENT) {
+			d->t[from_file[i]] = (double)values[i];
+			d->origin[from_file[i]] = FROM_FILE;
+		}
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (choices.bands[fn].count) {
+			band_list_format(&choices.bands[fn], d->text[fn]);
+			d->variant[fn] = d->text[fn];
+		}
+}
+
 /* ---- the prediction ---- */
 
 struct candidate {
 	const char *variant;
-	double total;
 	double t[T_COUNT];
+	double rounds[CM_MAX_ROUNDS]; /* fn's total in each calibration round */
+	double total;                 /* their median */
+	/* Against glibc round by round: the median, p10 and p90 of the
+	 * per-round differences as fractions of glibc's total; what the
+	 * ranking goes by (a round's curves were measured together, so a slow
+	 * spell of the machine in one round is set against itself). */
+	struct cm_spread vs_glibc;
+	bool has_glibc; /* false: no glibc curve to set it against */
 };
 
-static int by_total(const void *a, const void *b)
+/* By the difference to glibc, else (no glibc curve) by the total. */
+static int by_cost(const void *a, const void *b)
 {
 	const struct candidate *x = a, *y = b;
-	return (x->total > y->total) - (x->total < y->total);
+	double u = x->has_glibc ? x->vs_glibc.median : x->total, v = y->has_glibc ? y->vs_glibc.median : y->total;
+	return (u > v) - (u < v);
 }
 
-/* Appends "erms 2048, nt 25165824" for the thresholds variant reads in fn. */
+/* "auto_movsb 3 KiB, nt 22 KiB": the thresholds variant reads in fn. */
 static void thresholds_text(enum base_function fn, const char *variant, const double t[T_COUNT], char *out,
 			    size_t size)
 {
 	enum threshold_name used[2] = { band_threshold(fn, variant), above_threshold(variant) };
 	size_t len = 0;
 	out[0] = '\0';
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		char name[24], value[32];
 		if (used[i] != T_COUNT && len < size)
-			len += (size_t)snprintf(out + len, size - len, "%s%s %.0f", len ? ", " : "",
-						config_threshold_variable(used[i]) + 8, t[used[i]]);
+			len += (size_t)snprintf(out + len, size - len, "%s%s %s", len ? ", " : "",
+						threshold_name(used[i], name, sizeof name),
+						threshold_text(t[used[i]], value, sizeof value));
+	}
+}
+
+static const struct candidate *glibc_candidate(const struct candidate *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(r[i].variant, "glibc") == 0)
+			return &r[i];
+	return NULL;
+}
+
+/* Each candidate's per-round differences to glibc's. */
+static void against_glibc(const struct calibration *c, struct candidate *r, unsigned n)
+{
+	const struct candidate *glibc = glibc_candidate(r, n);
+	for (unsigned i = 0; i < n && glibc; i++) {
+		double v[CM_MAX_ROUNDS];
+		for (unsigned k = 0; k < c->rounds; k++)
+			v[k] = glibc->rounds[k] > 0 ? (r[i].rounds[k] - glibc->rounds[k]) / glibc->rounds[k] : 0;
+		r[i].vs_glibc = (struct cm_spread){ cm_quantile(v, c->rounds, 0.5), cm_quantile(v, c->rounds, 0.1),
+						    cm_quantile(v, c->rounds, 0.9) };
+		r[i].has_glibc = true;
+	}
 }
 
 /* Every usable variant at its own best thresholds for fn alone, best first. */
@@ -345,41 +489,50 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 		const char *chosen[FN_COUNT] = { v->name, v->name, v->name };
 		if (!variant_usable(v))
 			continue;
+		memset(&out[n], 0, sizeof out[n]);
 		out[n].variant = v->name;
 		tune_builtin_thresholds(out[n].t);
-		out[n].total = tune_thresholds(c, chosen, only, out[n].t);
-		n += out[n].total >= 0; /* a curve missing: left out */
+		if (tune_thresholds(c, chosen, only, out[n].t) < 0)
+			continue; /* a curve missing: left out */
+		double sorted[CM_MAX_ROUNDS];
+		for (unsigned r = 0; r < c->rounds; r++)
+			sorted[r] = out[n].rounds[r] = tune_function_cost(c, fn, v->name, out[n].t, w, r);
+		out[n++].total = cm_quantile(sorted, c->rounds, 0.5);
 	}
-	qsort(out, n, sizeof *out, by_total);
+	against_glibc(c, out, n);
+	qsort(out, n, sizeof *out, by_cost);
 	return n;
 }
 
 static void print_ranking(const struct calibration *c, enum base_function fn, const struct function_histogram *h,
-			  const struct candidate *r, unsigned n, double glibc)
+			  const struct candidate *r, unsigned n)
 {
-	uint64_t calls = 0, bytes = 0;
-	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
-		calls += h->calls[b];
-		bytes += h->bytes[b];
-	}
-	printf("\n%s: %llu calls, %.1f MiB; predicted %s in %s, each variant at its best thresholds:\n",
-	       base_function_names[fn], (unsigned long long)calls, (double)bytes / (1 << 20), c->unit,
-	       base_function_names[fn]);
-	printf("  %-12s %14s %9s  %s\n", "variant", c->unit, "vs glibc", "thresholds");
+	const struct candidate *glibc = glibc_candidate(r, n);
+	char bytes[32], cost[48], low[48], high[48];
+	printf("\n%s: %llu calls, %s; predicted %s in %s, each variant at its best thresholds\n",
+	       base_function_names[fn], (unsigned long long)sum_buckets(h->calls),
+	       human_size(sum_buckets(h->bytes), bytes, sizeof bytes), cost_kind(c), base_function_names[fn]);
+	if (glibc) {
+		double v[CM_MAX_ROUNDS];
+		memcpy(v, glibc->rounds, sizeof v);
+		struct cm_spread g = { glibc->total, cm_quantile(v, c->rounds, 0.1), cm_quantile(v, c->rounds, 0.9) };
+		printf("glibc: %s (p10..p90 over the %u calibration rounds: %s .. %s); each variant against it\n"
+		       "round by round: the median of the per-round differences, and their p10..p90:\n",
+		       cost_text(c, g.median, cost, sizeof cost), c->rounds, cost_text(c, g.p10, low, sizeof low),
+		       cost_text(c, g.p90, high, sizeof high));
+		printf("  %-14s %9s %21s  %s\n", "variant", "vs glibc", "p10..p90", "thresholds");
+	} else
+		printf("(no glibc curve: each variant's median over the %u calibration rounds)\n  %-14s %14s  %s\n",
+		       c->rounds, "variant", "predicted", "thresholds");
 	for (unsigned i = 0; i < n; i++) {
-		char text[160];
+		char text[160], range[48];
 		thresholds_text(fn, r[i].variant, r[i].t, text, sizeof text);
-		printf("  %-12s %14.4g %+8.1f%%  %s\n", r[i].variant, r[i].total,
-		       glibc > 0 ? 100 * (r[i].total - glibc) / glibc : 0, text);
+		snprintf(range, sizeof range, "%+.1f%% .. %+.1f%%", 100 * r[i].vs_glibc.p10, 100 * r[i].vs_glibc.p90);
+		if (glibc)
+			printf("  %-14s %+8.1f%% %21s  %s\n", r[i].variant, 100 * r[i].vs_glibc.median, range, text);
+		else
+			printf("  %-14s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
 	}
-}
-
-static double glibc_total(const struct candidate *r, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (strcmp(r[i].variant, "glibc") == 0)
-			return r[i].total;
-	return 0;
 }
 
 /* The environment line: MEMSHIM_IMPL when every function with calls takes
@@ -456,57 +609,84 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 	       "   memshim ab --tunables with the value after GLIBC_TUNABLES= measures it)\n");
 }
 
-/* Predicted total of a whole setting (variants and thresholds), with its
- * spread and its saving against base. */
+/* Predicted total of a whole setting (variants and thresholds) against
+ * base's, and the saving, each the median over the calibration's rounds of
+ * the per-round figures whose p10..p90 it prints beside. */
 static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
 			  const double *tb, const char *const base[FN_COUNT], const double *tbase,
 			  const struct cm_workload w[FN_COUNT], const struct dump *d)
 {
 	static struct band_terms mine_terms, base_terms;
+	char cost[48];
 	if (!make_band_terms(c, best, w, tb, &mine_terms) || !make_band_terms(c, base, w, tbase, &base_terms))
 		return;
-	double mine = cm_sum(mine_terms.t, mine_terms.n, CM_MEDIAN), theirs = cm_sum(base_terms.t, base_terms.n, CM_MEDIAN);
+	double theirs = cm_sum_spread(base_terms.t, base_terms.n, c->rounds).median;
 	struct cm_spread saving =
 		cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
-	printf("  against %s: %.4g %s; saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
-	       label, theirs, c->unit, theirs > 0 ? 100 * (theirs - mine) / theirs : 0, c->rounds,
-	       100 * saving.p10, 100 * saving.p90);
-	tune_print_share(c, d, theirs - mine);
+	printf("  against %s: %s;\n    saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
+	       label, cost_text(c, theirs, cost, sizeof cost), 100 * saving.median, c->rounds, 100 * saving.p10,
+	       100 * saving.p90);
+	tune_print_share(c, d, saving.median * theirs);
+}
+
+/* "the default (memcpy evex, memmove evex, memset glibc; thresholds: nt [calibration file])":
+ * the thresholds its variants read, each with where it came from. */
+static void default_label(const struct tune_default *def, char *out, size_t size)
+{
+	bool used[T_COUNT] = { false };
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list bands;
+		if (band_list_parse(def->variant[fn], &bands))
+			continue;
+		for (unsigned b = 0; b < bands.count; b++) {
+			enum threshold_name band = band_threshold((enum base_function)fn, bands.variant[b]->name);
+			enum threshold_name above = above_threshold(bands.variant[b]->name);
+			if (band != T_COUNT)
+				used[band] = true;
+			if (above != T_COUNT)
+				used[above] = true;
+		}
+	}
+	size_t len = (size_t)snprintf(out, size, "the default (memcpy %s, memmove %s, memset %s", def->variant[FN_MEMCPY],
+				      def->variant[FN_MEMMOVE], def->variant[FN_MEMSET]);
+	const char *separator = "; thresholds: ";
+	for (int t = 0; t < T_COUNT; t++) {
+		char name[24], value[32];
+		if (!used[t] || len >= size)
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s%s %s [%s]", separator,
+					threshold_name((enum threshold_name)t, name, sizeof name),
+					threshold_text(def->t[t], value, sizeof value), origin_words[def->origin[t]]);
+		separator = ", ";
+	}
+	if (len < size)
+		snprintf(out + len, size - len, ")");
 }
 
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
-			     const struct cm_workload w[FN_COUNT], const struct dump *d)
+			     const struct cm_workload w[FN_COUNT], const struct dump *d, const struct tune_default *def)
 {
-	const char *why, *defaults[FN_COUNT], *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
-	static char default_text[FN_COUNT][BAND_TEXT_MAX];
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct band_list bands;
-		config_default_bands((enum base_function)fn, &bands, &why);
-		band_list_format(&bands, default_text[fn]);
-		defaults[fn] = default_text[fn];
-	}
-	double builtin[T_COUNT];
-	tune_builtin_thresholds(builtin);
+	const char *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
 	struct cm_setting s[FN_COUNT];
 	struct cm_term terms[FN_COUNT];
 	int fns[FN_COUNT];
 	unsigned n;
+	char label[3 * BAND_TEXT_MAX + 200], median[48], p10[48], p90[48];
 	if (!make_terms(c, best, w, t, s, terms, fns, &n))
 		return;
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	printf("\nBest setting:\n");
 	print_env_line(best, w, t);
 	print_glibc_tunables(best, w, t);
-	printf("Predicted: %.4g %s in these functions (p10..p90 over rounds: %.4g .. %.4g)\n",
-	       cm_sum(terms, n, CM_MEDIAN), c->unit, spread.p10, spread.p90);
-	char label[3 * BAND_TEXT_MAX + 64];
-	snprintf(label, sizeof label, "the default (%s, %s, %s; built-in thresholds)", defaults[FN_MEMCPY],
-	         defaults[FN_MEMMOVE], defaults[FN_MEMSET]);
-	print_against(c, label, best, t, defaults, builtin, w, d);
-	print_against(c, "glibc", best, t, glibc, builtin, w, d);
+	printf("Predicted: %s in these functions (p10..p90 over the %u calibration rounds: %s .. %s)\n",
+	       cost_text(c, spread.median, median, sizeof median), c->rounds, cost_text(c, spread.p10, p10, sizeof p10),
+	       cost_text(c, spread.p90, p90, sizeof p90));
+	default_label(def, label, sizeof label);
+	print_against(c, label, best, t, def->variant, def->t, w, d);
+	print_against(c, "glibc", best, t, glibc, def->t, w, d);
 }
 
-static int predict(const struct calibration *c, const struct dump *d)
+static int predict(const struct calibration *c, const struct dump *d, const struct tune_default *def)
 {
 	static struct cm_workload w[FN_COUNT];
 	static struct candidate ranked[FN_COUNT][32];
@@ -514,6 +694,8 @@ static int predict(const struct calibration *c, const struct dump *d)
 	double t[T_COUNT];
 	tune_builtin_thresholds(t);
 	printf("memshim tune: %u dump(s); costs in %s (%s)\n", d->files, c->unit, c->clock);
+	printf("Each figure is the median over the calibration's %u rounds of that figure's own per-round\n"
+	       "values (so medians need not add up), p10..p90 their spread.\n", c->rounds);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		w[fn].count = 0;
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
@@ -523,7 +705,7 @@ static int predict(const struct calibration *c, const struct dump *d)
 		unsigned n = rank_variants(c, (enum base_function)fn, &w[fn], ranked[fn]);
 		if (!n)
 			continue;
-		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n, glibc_total(ranked[fn], n));
+		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n);
 		best[fn] = ranked[fn][0].variant;
 		memcpy(t, ranked[fn][0].t, sizeof t); /* a start; shared thresholds are settled jointly below */
 	}
@@ -532,7 +714,7 @@ static int predict(const struct calibration *c, const struct dump *d)
 		return 0;
 	}
 	tune_thresholds(c, best, w, t);
-	print_prediction(c, best, t, w, d);
+	print_prediction(c, best, t, w, d, def);
 	tune_check(c, d, w);
 	return 0;
 }
@@ -546,7 +728,7 @@ static enum calibration_level level_of(const struct options *o)
 
 static int calibrate(const char *path, enum calibration_level level, struct calibration *c)
 {
-	char why[600];
+	char why[600], movsb[32], stosb[32], nt[32];
 	time_t start = time(NULL);
 	calibration_guard_signals(); /* Ctrl-C leaves the old file, and no temporary one */
 	int rc = tune_measure(c, level);
@@ -558,29 +740,48 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	}
 	printf("memshim tune: calibrated in %ld s, %u curves, costs in %s (%s)\n", (long)(time(NULL) - start),
 	       c->count, c->unit, c->clock);
-	printf("  wrote %s; the auto policy's thresholds for this machine: rep movsb from %zu B,\n"
-	       "  rep stosb from %zu B, non-temporal from %zu B (the library reads them at start-up)\n",
-	       path, c->auto_movsb, c->auto_stosb, c->nt);
+	printf("  wrote %s; the auto policy's thresholds for this machine: rep movsb from %s,\n"
+	       "  rep stosb from %s, non-temporal from %s (the library reads them at start-up)\n",
+	       path, human_size(c->auto_movsb, movsb, sizeof movsb), human_size(c->auto_stosb, stosb, sizeof stosb),
+	       human_size(c->nt, nt, sizeof nt));
 	printf("  the default policy's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
+	if (library_reads(path))
+		printf("  every program started with libmemshim.so preloaded from now on has these as its\n"
+		       "  default (a MEMSHIM_* variable still overrides them); to undo: rm %s\n", path);
 	return 0;
 }
 
 /* The calibration for a prediction: the file, or, where the default path
- * has none yet, a quick calibration written there (said in one line). */
-static int load_calibration(const char *path, bool default_path, const struct options *o, struct calibration *c)
+ * has none yet, a quick calibration written there (*calibrated set).  That
+ * file changes the default of every program preloaded from then on, so it
+ * is written unasked only where someone reads what is said about it: with
+ * stderr on a terminal.  A script, a pipeline into a log or a CI job gets
+ * an error that asks for --calibrate instead. */
+static int load_calibration(const char *path, bool default_path, const struct options *o, struct calibration *c,
+			    bool *calibrated)
 {
 	char why[600];
 	if (calibration_read(path, c, why, sizeof why))
 		return 0;
-	if (default_path && access(path, F_OK) != 0) {
-		fprintf(stderr, "memshim tune: no calibration file yet; running the quick calibration first "
-				"(memshim tune --calibrate --quick; --calibrate alone measures more), into %s\n", path);
-		return calibrate(path, o->tiny ? CALIBRATE_TINY : CALIBRATE_QUICK, c);
+	if (!default_path || access(path, F_OK) == 0) {
+		fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
+		return 1;
 	}
-	fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
-	return 1;
+	if (!isatty(STDERR_FILENO)) {
+		fprintf(stderr, "memshim tune: no calibration file at %s; run memshim tune --calibrate first (not run "
+				"unasked where stderr is not a terminal: the file it writes changes the default of "
+				"every program preloaded with libmemshim.so)\n", path);
+		return 1;
+	}
+	fprintf(stderr, "memshim tune: no calibration file yet: running the quick calibration first\n"
+			"  (memshim tune --calibrate --quick; --calibrate alone measures more).  It writes\n"
+			"  %s, which every program started with libmemshim.so preloaded\n"
+			"  reads: from now on their default variants and thresholds are the ones it measures.\n"
+			"  To undo that: rm %s\n", path, path);
+	*calibrated = true;
+	return calibrate(path, o->tiny ? CALIBRATE_TINY : CALIBRATE_QUICK, c);
 }
 
 /* Bad dumps are named and left out, as report does; *left_out says so. */
@@ -610,14 +811,19 @@ int cmd_tune(int argc, char **argv)
 	bool left_out;
 	rc = read_dumps(&o, &d, &left_out); /* before a minute of calibration, not after */
 	struct calibration *c = malloc(sizeof *c);
+	struct tune_default def;
+	bool calibrated = o.calibrate;
+	default_in_force(&def); /* before a calibration sets thresholds of its own */
 	if (!rc && !c)
 		rc = 1;
 	if (!rc && o.calibrate)
 		rc = calibrate(path, level_of(&o), c);
 	else if (!rc)
-		rc = load_calibration(path, !o.calibration && !named, &o, c);
+		rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated);
+	if (!rc && calibrated && library_reads(path))
+		default_after_calibration(&def, path);
 	if (!rc && o.file_count)
-		rc = predict(c, &d);
+		rc = predict(c, &d, &def);
 	free(c);
 	free(o.files);
 	hist_dump_free(&d);

@@ -6,6 +6,7 @@
 
 #include "tools/bench.h"
 #include "tools/profile_stats.h"
+#include "tools/report_parts.h"
 #include "tools/tune.h"
 
 #include <math.h>
@@ -67,21 +68,6 @@ double tune_ns_per_unit(const struct calibration *c)
 	return cached;
 }
 
-/* "0.8 ms", "1.4 s", "350 us": the unit that puts the figure at 1 or more. */
-static const char *duration(double ns, char *out, size_t size)
-{
-	static const struct {
-		double scale;
-		const char *unit;
-	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" } };
-	unsigned u = 0;
-	while (u < 3 && fabs(ns) < units[u].scale)
-		u++;
-	double v = ns / units[u].scale;
-	snprintf(out, size, fabs(v) < 10 ? "%.1f %s" : "%.0f %s", v, units[u].unit);
-	return out;
-}
-
 static const char *percent(double fraction, char *out, size_t size)
 {
 	double p = 100 * fraction;
@@ -107,10 +93,10 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
 		printf("    share of the program's CPU time: unknown (costs in %s, and no cycle counter here\n"
 		       "    to turn them into time)\n", c->unit);
 	else if (!saving)
-		printf("    saves nothing of %s of CPU time\n", duration(cpu, b, sizeof b));
+		printf("    saves nothing of %s of CPU time\n", human_duration(cpu, b, sizeof b));
 	else
 		printf("    %s about %s of %s of CPU time (%s)\n", saving > 0 ? "saves" : "costs",
-		       duration(fabs(saving) * scale, a, sizeof a), duration(cpu, b, sizeof b),
+		       human_duration(fabs(saving) * scale, a, sizeof a), human_duration(cpu, b, sizeof b),
 		       percent(fabs(saving) * scale / cpu, z, sizeof z));
 }
 
@@ -132,12 +118,13 @@ static bool predicted_ns(const struct calibration *c, const struct dump *d, enum
 {
 	double t[T_COUNT], rounds[CM_MAX_ROUNDS], scale = tune_ns_per_unit(c);
 	thresholds_that_ran(d, t);
-	out[0] = tune_function_cost(c, fn, d->variant[fn], t, w, CM_MEDIAN) * scale;
 	for (unsigned r = 0; r < c->rounds; r++)
 		rounds[r] = tune_function_cost(c, fn, d->variant[fn], t, w, r) * scale;
+	/* the median of the same per-round values: inside its own p10..p90 */
+	out[0] = cm_quantile(rounds, c->rounds, 0.5);
 	out[1] = cm_quantile(rounds, c->rounds, 0.1);
 	out[2] = cm_quantile(rounds, c->rounds, 0.9);
-	return out[0] >= 0 && out[1] >= 0;
+	return out[1] >= 0;
 }
 
 /* The part of the prediction p0 that falls on sizes whose curves hold the
@@ -179,9 +166,9 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 		return;
 	}
 	printf("  %s (%s): predicted %s (p10..p90 %s .. %s); measured %s (95%%: %s .. %s, %llu samples)\n", name,
-	       d->variant[fn], duration(p[0], t1, sizeof t1), duration(p[1], t2, sizeof t2),
-	       duration(p[2], t3, sizeof t3), duration(m.ns, t4, sizeof t4), duration(m.low_ns, t5, sizeof t5),
-	       duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
+	       d->variant[fn], human_duration(p[0], t1, sizeof t1), human_duration(p[1], t2, sizeof t2),
+	       human_duration(p[2], t3, sizeof t3), human_duration(m.ns, t4, sizeof t4), human_duration(m.low_ns, t5, sizeof t5),
+	       human_duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
 	if (m.low_ns > p[2] || m.high_ns < p[1])
 		printf("    they disagree: measured is %s the prediction, beyond both ranges:\n    %s\n",
 		       times(m.ns, p[0], t1, sizeof t1), reason(c, d, fn, w, m.low_ns > p[2], p[0]));
