@@ -121,7 +121,7 @@ int main(void)
 	cm_workload_add(&two, 1, 200);
 	struct cm_setting sm = cm_fixed(&mixed), sb = cm_fixed(&base);
 	struct cm_term tm = { &sm, &two }, tb = { &sb, &two };
-	struct cm_spread sum = cm_sum_spread(&tm, 1, 3), save = cm_saving_spread(&tm, &tb, 1, 3);
+	struct cm_spread sum = cm_sum_spread(&tm, 1, 3), save = cm_saving_spread(&tm, 1, &tb, 1, 3);
 	check("the median curve's total lies outside the rounds' p10..p90 (the case the spread's median is for)",
 	      cm_sum(&tm, 1, CM_MEDIAN) > sum.p90);
 	check("the sum's median lies within its p10..p90", sum.p10 <= sum.median && sum.median <= sum.p90);
