@@ -13,6 +13,11 @@
 
 #include <stdint.h>
 
+/* Not exported, unlike the variants: called with a table not filled (a
+ * function with fewer than three bands), the search would run off its end. */
+#undef MEMSHIM_EXPORT
+#define MEMSHIM_EXPORT __attribute__((visibility("hidden")))
+
 MEMSHIM_BASE_DECLARATIONS(banded);
 
 /* One band as the dispatcher reads it: a bound and an entry point, side by

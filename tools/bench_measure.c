@@ -65,10 +65,10 @@ const char *bench_no_counter_reason(int error)
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
-		return "this CPU, or the virtual machine it runs in, offers no cycle event";
+		return "none on this CPU or its virtual machine";
 	case EACCES:
 	case EPERM:
-		return "perf events are not allowed here (kernel.perf_event_paranoid)";
+		return "perf events not allowed (perf_event_paranoid)";
 	case ENOSYS:
 		return "this kernel has no perf events";
 	default:
