@@ -65,7 +65,7 @@ const char *bench_no_counter_reason(int error)
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
-		return "none on this CPU or its virtual machine";
+		return "none on this CPU or VM";
 	case EACCES:
 	case EPERM:
 		return "perf events not allowed (perf_event_paranoid)";
