@@ -8,7 +8,7 @@
  * class must not lose anywhere; and a cell whose rounds spread widely must
  * not decide by chance.  Of those that qualify, the one with the least
  * geometric mean over the placements serves the class, if that beats
- * glibc by more than the tie; else glibc does.
+ * glibc by more than 5%; else glibc does.
  *
  * Near-ties decide the stability of the result: variants that share their
  * code at a size (avx2 and avx2_erms below the rep movsb threshold) measure
@@ -43,9 +43,10 @@ const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
  * calibrations on the shared development machine spread over 0.023
  * (median of max - min over 180 cells; BENCHMARKS.md section 5). */
 #define TIE_RATIO 1.02
-/* A class keeps its neighbour's variant unless another is better by more
- * than this: each band beyond the second costs a dispatch, and bands of a
- * class or two that win by a hair come and go between calibrations. */
+/* A class leaves glibc only for a variant faster by more than this, and
+ * keeps its neighbour's variant unless another is better by more than this:
+ * a band costs a compare or a dispatch at every call, and bands that win by
+ * a hair come and go between calibrations. */
 #define KEEP_NEIGHBOUR_RATIO 1.05
 
 static bool loses_in_class(const struct band_ratios *r, int k)
@@ -83,7 +84,7 @@ static const struct band_ratios *choose_class(const struct band_ratios *rows, un
 		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) &&
 		    (!best || class_score(&rows[v], k) < class_score(best, k)))
 			best = &rows[v];
-	bool wins = best && class_score(best, k) * TIE_RATIO < 1;
+	bool wins = best && class_score(best, k) * KEEP_NEIGHBOUR_RATIO < 1;
 	/* the neighbour's variant, if nearly the best or, where nothing beats
 	 * glibc, if it ties with glibc */
 	if (previous != glibc && !loses_in_class(previous, k) &&
