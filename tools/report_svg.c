@@ -1,9 +1,11 @@
 /* memshim report --svg: one panel per function, sharing one x axis (the
  * same size range for every panel, so that functions compare), one bar per
  * power of two with sizes 0-16 in one (their one-byte buckets would
- * otherwise take a third of a log axis), and round y ticks. */
+ * otherwise take a third of a log axis), and round y ticks.  With timed
+ * calls (MEMSHIM_TIMING) each bar group is topped with its ns per call. */
 #include "tools/profile_stats.h"
 #include "tools/report_parts.h"
+#include "tools/timing_stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -20,8 +22,9 @@
 #define PLOT_HEIGHT 180
 #define SLOTS 46 /* slot 0: sizes 0..16; slot k: [2^(k+3), 2^(k+4)) */
 
-static const char *const series_colour[3] = { "#1f5fbf", "#e07000", "#2a9d3a" };
-static const char *const series_name[3] = { "calls", "bytes", "CPU time" };
+enum series { S_CALLS, S_BYTES, S_CPU, S_TIMED, S_COUNT };
+static const char *const series_colour[S_COUNT] = { "#1f5fbf", "#e07000", "#2a9d3a", "#8a2be2" };
+static const char *const series_name[S_COUNT] = { "calls", "bytes", "CPU time", "timed time" };
 
 static unsigned slot_of_bucket(unsigned b)
 {
@@ -38,17 +41,39 @@ static double size_position(uint64_t n)
 	return n <= HIST_EXACT_MAX ? (double)n / (HIST_EXACT_MAX + 1) : log2((double)n) - 3;
 }
 
-/* Each series' share (percent) per slot, for function fn: of its calls, of
- * its bytes, of its CPU time, so that each series adds up to 100%. */
-static void slot_shares(const struct dump *d, int fn, double share[3][SLOTS])
+/* The timed ns per call of each slot of fn (0: none timed), and the time
+ * its calls took in all, from them. */
+static void slot_timing(const struct dump *d, int fn, double per_call[SLOTS], double total[SLOTS])
 {
-	const uint64_t *tables[3] = { d->hist.fn[fn].calls, d->hist.fn[fn].bytes, d->profile.bucket_ns[fn] };
-	for (int s = 0; s < 3; s++) {
-		uint64_t all = sum_buckets(tables[s]);
+	double calls[SLOTS] = { 0 }, timed[SLOTS] = { 0 }, ns[SLOTS] = { 0 };
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		unsigned k = slot_of_bucket(b);
+		calls[k] += (double)d->hist.fn[fn].calls[b];
+		timed[k] += (double)d->timing.calls[fn][b];
+		ns[k] += (double)d->timing.ns[fn][b];
+	}
+	for (unsigned k = 0; k < SLOTS; k++) {
+		per_call[k] = timed[k] ? ns[k] / timed[k] : 0;
+		total[k] = calls[k] * per_call[k];
+	}
+}
+
+/* Each series' share (percent) per slot, for function fn: of its calls, of
+ * its bytes, of its CPU time, of its timed time, so that each series adds
+ * up to 100%. */
+static void slot_shares(const struct dump *d, int fn, double share[S_COUNT][SLOTS], double per_call[SLOTS])
+{
+	const uint64_t *tables[S_CPU + 1] = { d->hist.fn[fn].calls, d->hist.fn[fn].bytes, d->profile.bucket_ns[fn] };
+	double values[S_COUNT][SLOTS] = { { 0 } }, all[S_COUNT] = { 0 };
+	for (int s = 0; s <= S_CPU; s++)
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			values[s][slot_of_bucket(b)] += (double)tables[s][b];
+	slot_timing(d, fn, per_call, values[S_TIMED]);
+	for (int s = 0; s < S_COUNT; s++) {
 		for (unsigned k = 0; k < SLOTS; k++)
-			share[s][k] = 0;
-		for (unsigned b = 0; b < HIST_BUCKETS && all; b++)
-			share[s][slot_of_bucket(b)] += 100.0 * (double)tables[s][b] / (double)all;
+			all[s] += values[s][k];
+		for (unsigned k = 0; k < SLOTS; k++)
+			share[s][k] = all[s] > 0 ? 100.0 * values[s][k] / all[s] : 0;
 	}
 }
 
@@ -65,7 +90,8 @@ static double nice_step(double max, int ticks)
 
 struct figure {
 	unsigned first, last; /* the slots shown, the same in every panel */
-	int series;           /* 2, or 3 with a profile */
+	int series;           /* how many of shown[] */
+	enum series shown[S_COUNT]; /* calls and bytes, then CPU time with a profile, timed time with timed calls */
 };
 
 static double px(const struct figure *f, double position)
@@ -118,24 +144,39 @@ static void draw_threshold(FILE *out, const struct figure *f, const struct dump 
 	        human_size(t, size, sizeof size));
 }
 
+/* Each slot's timed ns per call, above its bars. */
+static void draw_per_call(FILE *out, const struct figure *f, const double per_call[SLOTS], int plot_top)
+{
+	for (unsigned k = f->first; k <= f->last; k++) {
+		if (!(per_call[k] > 0))
+			continue;
+		double ns = per_call[k];
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" fill=\"%s\" text-anchor=\"middle\">%.*f</text>\n",
+		        px(f, k + 0.5), plot_top - 2, series_colour[S_TIMED], ns < 10 ? 1 : 0, ns);
+	}
+}
+
 static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, int fn, int top)
 {
-	double share[3][SLOTS], max = 0;
-	slot_shares(d, fn, share);
+	double share[S_COUNT][SLOTS], per_call[SLOTS], max = 0;
+	slot_shares(d, fn, share, per_call);
 	for (int s = 0; s < f->series; s++)
 		for (unsigned k = f->first; k <= f->last; k++)
-			max = fmax(max, share[s][k]);
+			max = fmax(max, share[f->shown[s]][k]);
 	double step = nice_step(max > 0 ? max : 1, 4), y_max = ceil((max > 0 ? max : 1) / step) * step;
 	int plot_top = top + PLOT_TOP, bottom = plot_top + PLOT_HEIGHT;
 	uint64_t calls = sum_buckets(d->hist.fn[fn].calls);
-	char bytes[32], time[96] = "";
+	char bytes[32], time[96] = "", timed[64] = "";
 	struct cpu_share c;
-	if (f->series == 3 && profile_fn_share(&d->profile, (enum base_function)fn, &c))
+	struct timed_ns n;
+	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c))
 		snprintf(time, sizeof time, "; %.1f%% of CPU time, %.1f ms", 100 * c.share, c.ns / 1e6);
+	if (timing_fn(&d->timing, (enum base_function)fn, &n))
+		snprintf(timed, sizeof timed, "; %.3g ns per call (timed)", n.mean);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s: %" PRIu64
-	        " calls, %s, variant %s%s</text>\n",
+	        " calls, %s, variant %s%s%s</text>\n",
 	        MARGIN_LEFT, top + 22, base_function_names[fn], calls,
-	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn], time);
+	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn], time, timed);
 	draw_x_axis(out, f, bottom, plot_top);
 	for (double v = 0; v <= y_max + step / 2; v += step) {
 		double y = bottom - v / y_max * PLOT_HEIGHT;
@@ -147,12 +188,14 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	double slot_width = px(f, 1) - px(f, 0), bar = slot_width * 0.8 / f->series;
 	for (unsigned k = f->first; k <= f->last; k++)
 		for (int s = 0; s < f->series; s++) {
-			if (share[s][k] <= 0)
+			if (share[f->shown[s]][k] <= 0)
 				continue;
-			double h = share[s][k] / y_max * PLOT_HEIGHT;
+			double h = share[f->shown[s]][k] / y_max * PLOT_HEIGHT;
 			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-			        px(f, k) + slot_width * 0.1 + s * bar, bottom - h, bar, h, series_colour[s]);
+			        px(f, k) + slot_width * 0.1 + s * bar, bottom - h, bar, h, series_colour[f->shown[s]]);
 		}
+	if (d->timing.processes)
+		draw_per_call(out, f, per_call, plot_top);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT, bottom,
 	        SVG_WIDTH - MARGIN_RIGHT, bottom);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT, plot_top,
@@ -162,8 +205,8 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	        "one bar per power of two, 0\u201316 in one); share of", SVG_WIDTH / 2, bottom + 30);
 	for (int s = 0; s < f->series; s++)
 		fprintf(out, "%s <tspan fill=\"%s\" font-weight=\"bold\">%s</tspan>", s == 0 ? "" : s + 1 == f->series ? " and" : ",",
-		        series_colour[s], series_name[s]);
-	fprintf(out, " in each</text>\n");
+		        series_colour[f->shown[s]], series_name[f->shown[s]]);
+	fprintf(out, " in each%s</text>\n", d->timing.processes ? "; above: timed ns per call" : "");
 	if (calls == 0)
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#888\" text-anchor=\"middle\">no calls</text>\n",
 		        SVG_WIDTH / 2, plot_top + PLOT_HEIGHT / 2);
@@ -183,7 +226,13 @@ static void shared_range(const struct dump *d, struct figure *f)
 			}
 	if (f->first > f->last)
 		f->first = f->last = 0;
-	f->series = d->profile.processes ? 3 : 2;
+	f->series = 0;
+	f->shown[f->series++] = S_CALLS;
+	f->shown[f->series++] = S_BYTES;
+	if (d->profile.processes)
+		f->shown[f->series++] = S_CPU;
+	if (d->timing.processes)
+		f->shown[f->series++] = S_TIMED;
 }
 
 int write_svg(const struct dump *d, const char *path)
