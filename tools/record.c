@@ -2,7 +2,9 @@
  * from a command to its report. */
 #include "tools/record.h"
 
+#include "dispatch/config.h"
 #include "tools/cli.h"
+#include "tools/cli_options.h"
 #include "tools/dump_load.h"
 #include "tools/report.h"
 
@@ -118,7 +120,8 @@ int cmd_merge(int argc, char **argv)
 /* ---- record ---- */
 
 static const char record_help[] =
-	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [RUN OPTIONS] -- COMMAND [ARGS...]\n"
+	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [--timing[=N]] [RUN OPTIONS]\n"
+	"                      -- COMMAND [ARGS...]\n"
 	"Runs COMMAND as memshim run does, recording it and every process it starts\n"
 	"(MEMSHIM_HIST=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
 	"prints the report, and exits with COMMAND's exit status.  A process that\n"
@@ -129,10 +132,12 @@ static const char record_help[] =
 	"  --keep           keep the dump of each process in DIR/processes\n"
 	"  --profile[=HZ]   MEMSHIM_PROFILE: also measure the share of CPU time in each\n"
 	"                   function (HZ samples per second of CPU time; default on)\n"
+	"  --timing[=N]     MEMSHIM_TIMING: also time one call in N with the time-stamp\n"
+	"                   counter, for the ns per call by size class (default on: N = 64)\n"
 	"RUN OPTIONS are those of memshim run (--impl, --erms-threshold, ...).\n";
 
 struct record_options {
-	const char *dir, *profile;
+	const char *dir, *profile, *timing;
 	bool keep;
 	int run_from; /* the first argument passed on to memshim run */
 };
@@ -152,6 +157,10 @@ static int parse_record(int argc, char **argv, struct record_options *o)
 			o->profile = "on";
 		else if (strncmp(argv[i], "--profile=", 10) == 0)
 			o->profile = argv[i] + 10;
+		else if (strcmp(argv[i], "--timing") == 0)
+			o->timing = "on";
+		else if (strncmp(argv[i], "--timing=", 9) == 0)
+			o->timing = argv[i] + 9;
 		else
 			break; /* memshim run's options, and --, from here */
 	}
@@ -167,6 +176,12 @@ static int parse_record(int argc, char **argv, struct record_options *o)
 			fprintf(stderr, "memshim record: --profile=%s is not a number of samples per second\n", o->profile);
 			return -1;
 		}
+	}
+	unsigned every;
+	if (o->timing && strcmp(o->timing, "on") != 0 && !cli_whole_number(o->timing, 1, TIMING_MAX_EVERY, &every)) {
+		fprintf(stderr, "memshim record: --timing=%s is not on or a whole number from 1 to %d (one call in N timed)\n",
+		        o->timing, TIMING_MAX_EVERY);
+		return -1;
 	}
 	return 0;
 }
@@ -270,7 +285,8 @@ int cmd_record(int argc, char **argv)
 	snprintf(merged, sizeof merged, "%s/merged", o.dir);
 	char problems_path[4200];
 	int problems = open_problems(o.dir, problems_path, sizeof problems_path);
-	if (setenv("MEMSHIM_HIST", pattern, 1) != 0 || (o.profile && setenv("MEMSHIM_PROFILE", o.profile, 1) != 0))
+	if (setenv("MEMSHIM_HIST", pattern, 1) != 0 || (o.profile && setenv("MEMSHIM_PROFILE", o.profile, 1) != 0) ||
+	    (o.timing && setenv("MEMSHIM_TIMING", o.timing, 1) != 0))
 		return 2;
 	/* Ctrl-C reaches the command; the recording is still merged after it */
 	signal(SIGINT, SIG_IGN);
