@@ -34,7 +34,7 @@
  *                                          [lo,hi) kept, the ns they took (the timer's
  *                                          cost subtracted), the sum of their squares
  *                                          (ns^2), and the timed calls left out as
- *                                          preempted (longer than 100 us + 1 ns a byte)
+ *                                          interrupted (longer than 2 us + 1 ns a byte)
  *   time_site memcpy 40 1200 main+0x1d(zstd)  with call sites on: timed calls and their ns
  *                                          by immediate caller
  *   end                                    the dump is complete

@@ -14,12 +14,19 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-/* Empty timed regions measured at start-up; their median is the timer's cost. */
+/* Empty timed regions measured at start-up; their median is the timer's
+ * cost where a run measures too few beside its calls: fewer than
+ * EMPTY_REGIONS_ENOUGH, against which a tick more or less in the median is
+ * the larger error. */
 #define EMPTY_REGIONS 1001
+#define EMPTY_REGIONS_ENOUGH 1000
+/* One timed call in this many (at random) is followed by an empty region. */
+#define EMPTY_REGION_EVERY 4
 /* A timed call longer than this plus CAP_NS_PER_BYTE a byte was not running
- * all along: a tick's interrupt takes microseconds, a preemption (or the
- * hypervisor's) a scheduler slice, milliseconds. */
-#define CAP_BASE_NS 100000.0
+ * all along: an interrupt or a page fault takes microseconds, a preemption
+ * (or the hypervisor's) a scheduler slice, milliseconds; a copy missing
+ * every cache line of a few KiB, or a MiB from memory, takes less. */
+#define CAP_BASE_NS 2000.0
 #define CAP_NS_PER_BYTE 1.0
 #define CAP_BYTES_MAX (1ull << 40) /* beyond, the cap no longer matters (and would overflow) */
 /* A pair of readings of the counter and the clock further apart than this
@@ -46,7 +53,8 @@ static double cpuid_hz;                /* from CPUID; 0: measured against the cl
 static const char *hz_source;
 static struct clock_pair start_pair;   /* at start-up: measuring the rate from there */
 static double start_hz;                /* the rate over the start-up measurement: the cap's */
-static double overhead_ticks;          /* the timer's own cost per timed region */
+static double start_overhead_ticks;    /* the timer's own cost per timed region, at start-up */
+static double overhead_ticks;          /* the one subtracted in the dump being written */
 static uint64_t cap_base_ticks, cap_ticks_per_byte_q16;
 static struct time_site sites[SITE_TABLE_SIZE];
 static __thread uint32_t random_state __attribute__((tls_model("initial-exec")));
@@ -161,7 +169,7 @@ bool timing_start_up(unsigned n)
 		    "CLOCK_MONOTONIC_RAW cannot be read to measure it");
 		return false;
 	}
-	overhead_ticks = measure_overhead();
+	start_overhead_ticks = measure_overhead();
 	if (!read_pair(&after) || !(after.ns > start_pair.ns) || !(after.ticks > start_pair.ticks)) {
 		say("the time-stamp counter's rate cannot be measured against CLOCK_MONOTONIC_RAW");
 		return false;
@@ -241,6 +249,14 @@ void timing_count(struct timing_counts *c, bool shared, enum base_function fn, u
 	add_square(shared, c->squares[fn][b], ticks);
 	if (caller)
 		count_site((uint64_t)(uintptr_t)caller << 2 | (fn + 1), ticks);
+	if (random_state % EMPTY_REGION_EVERY == 0) {
+		uint64_t start = timing_start();
+		uint64_t empty = timing_end() - start;
+		if (empty <= cap_base_ticks) {
+			add(shared, &c->empty_regions, 1);
+			add(shared, &c->empty_ticks, empty);
+		}
+	}
 }
 
 void timing_add(struct timing_counts *to, const struct timing_counts *from)
@@ -254,6 +270,8 @@ void timing_add(struct timing_counts *to, const struct timing_counts *from)
 			uint64_t hi = __atomic_load_n(&from->squares[fn][b][1], __ATOMIC_RELAXED);
 			to->squares[fn][b][1] += hi + __builtin_add_overflow(to->squares[fn][b][0], lo, &to->squares[fn][b][0]);
 		}
+	to->empty_regions += __atomic_load_n(&from->empty_regions, __ATOMIC_RELAXED);
+	to->empty_ticks += __atomic_load_n(&from->empty_ticks, __ATOMIC_RELAXED);
 }
 
 void timing_restart_in_child(void)
@@ -307,7 +325,10 @@ bool timing_write(int fd, const struct timing_counts *sum)
 	if (!every)
 		return true;
 	int saved_errno = errno;
-	double hz = counter_hz(), ns_per_tick = 1e9 / hz, ov = overhead_ticks;
+	double hz = counter_hz(), ns_per_tick = 1e9 / hz;
+	overhead_ticks = sum->empty_regions >= EMPTY_REGIONS_ENOUGH ? (double)sum->empty_ticks / (double)sum->empty_regions
+	                                                            : start_overhead_ticks;
+	double ov = overhead_ticks;
 	r.every = every;
 	r.tsc_hz = whole(hz);
 	r.overhead_ps = whole(1000 * ov * ns_per_tick);

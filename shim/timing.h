@@ -11,10 +11,15 @@
  * nothing after has started), so a timed call runs alone: its time is the
  * call's latency, not its share of a stream of overlapping calls
  * (BENCHMARKS.md, section 10, measures that difference by size class).  The
- * timer's own cost, the median of empty timed regions at start-up, is
- * subtracted when the dump is written.  A timed call longer than 100 us plus
- * 1 ns a byte was preempted (or the machine's host took the CPU): it is
- * counted apart, not in the time.
+ * timer's own cost is subtracted when the dump is written: the mean of empty
+ * timed regions, one after every fourth timed call or so, so that it is
+ * measured in the same state of the core (its clock, its caches) as the
+ * calls; the median of empty regions at start-up where a run has too few.  A timed call longer than 2 us plus
+ * 1 ns a byte was interrupted (a tick, a page fault, a preemption, the
+ * machine's host taking the CPU): it is counted apart, not in the time.  One
+ * such call among thousands of 10 ns ones would otherwise be a large part
+ * of their sum, and shake the mean from run to run; so the time per call
+ * is that of calls running uninterrupted.
  *
  * The counter must tick at one rate whatever the CPU's clock does
  * (invariant TSC, CPUID 0x80000007); its rate comes from CPUID 0x15 or 0x16,
@@ -34,7 +39,8 @@ struct timing_counts {
 	uint64_t calls[FN_COUNT][HIST_BUCKETS];       /* timed calls kept */
 	uint64_t ticks[FN_COUNT][HIST_BUCKETS];       /* their ticks, the timer's own cost included */
 	uint64_t squares[FN_COUNT][HIST_BUCKETS][2];  /* the sum of their squared ticks: low, high word */
-	uint64_t dropped[FN_COUNT][HIST_BUCKETS];     /* timed calls left out as preempted */
+	uint64_t dropped[FN_COUNT][HIST_BUCKETS];     /* timed calls left out as interrupted */
+	uint64_t empty_regions, empty_ticks;          /* the timer's cost, measured beside the calls */
 };
 
 /* The counter at the start of a timed region. */

@@ -162,7 +162,7 @@ static void print_timing(const struct dump *d)
 	       t->every, (double)t->tsc_hz / 1e9, hz_source_words(t->hz_source), timed, t->processes,
 	       t->processes == 1 ? "" : "es", timing_overhead_ns(t));
 	if (dropped)
-		printf("  (%.0f more timed call%s left out as preempted: longer than 100 us + 1 ns a byte)\n", dropped,
+		printf("  (%.0f more timed call%s left out as interrupted: longer than 2 us + 1 ns a byte)\n", dropped,
 		       dropped == 1 ? "" : "s");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct timed_ns n;

@@ -75,6 +75,32 @@ double timing_total_ns(const struct dump *d, enum base_function fn, uint64_t lo,
 	return total;
 }
 
+double timing_per_call(const struct dump *d, uint64_t lo, uint64_t hi)
+{
+	double calls = 0, timed = 0, timed_ns = 0, known_calls = 0, known_ns = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned k = 0; k < size_class_count; k++) {
+			uint64_t from = size_classes[k].lo > lo ? size_classes[k].lo : lo;
+			uint64_t to = size_classes[k].hi < hi ? size_classes[k].hi : hi;
+			struct sums s = from < to ? sum_range(&d->timing, (enum base_function)fn, from, to)
+			                          : (struct sums){ 0, 0, 0, 0 };
+			double stratum_calls = 0;
+			for (unsigned b = 0; b < HIST_BUCKETS && from < to; b++)
+				if (hist_bucket_lo(b) >= from && hist_bucket_lo(b) < to)
+					stratum_calls += (double)d->hist.fn[fn].calls[b];
+			calls += stratum_calls;
+			timed += s.calls;
+			timed_ns += s.ns;
+			if (s.calls && stratum_calls) {
+				known_calls += stratum_calls;
+				known_ns += stratum_calls * s.ns / s.calls;
+			}
+		}
+	if (!timed || !calls)
+		return 0;
+	return (known_ns + (calls - known_calls) * timed_ns / timed) / calls;
+}
+
 double timing_overhead_ns(const struct dump_timing *t)
 {
 	double calls = 0;

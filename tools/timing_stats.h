@@ -17,7 +17,7 @@
 
 struct timed_ns {
 	double calls;           /* timed calls kept */
-	double dropped;         /* timed calls left out as preempted */
+	double dropped;         /* timed calls left out as interrupted */
 	double mean, low, high; /* ns per call and its 95% interval (low == high with one call) */
 };
 
@@ -32,6 +32,14 @@ bool timing_fn(const struct dump_timing *t, enum base_function fn, struct timed_
  * a class with calls and no timed one takes fn's mean.  0 when fn has no
  * timed call. */
 double timing_total_ns(const struct dump *d, enum base_function fn, uint64_t lo, uint64_t hi);
+
+/* ns per call over the three functions' calls on sizes [lo, hi), estimated
+ * stratum by stratum (function and size class: each stratum's calls, from
+ * the histogram, times its timed mean), which the random share of each
+ * stratum among the timed calls then does not shake; a stratum with calls
+ * and no timed one takes the mean of every timed call on those sizes.  0
+ * when none was timed. */
+double timing_per_call(const struct dump *d, uint64_t lo, uint64_t hi);
 
 /* The timer's cost subtracted, in ns per timed call (over every process). */
 double timing_overhead_ns(const struct dump_timing *t);
