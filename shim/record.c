@@ -43,6 +43,7 @@ static __thread struct slot *my_slot __attribute__((tls_model("initial-exec")));
 static struct entry_set target;
 static unsigned sample_every; /* 0: no call-site sampling */
 static unsigned timing_every; /* 0: no timed calls */
+static bool timing_counts;    /* the slots hold timed calls: timing was on */
 static bool started;          /* start-up has set the two above: detours may be counted down */
 /* Where every call takes the slow path (the shared slot, call sites on):
  * this thread's calls up to its next timed one. */
@@ -386,7 +387,7 @@ void record_sum(struct histogram *out)
 
 void record_sum_timing(struct timing_counts *out)
 {
-	unsigned used = timing_every ? slots_used() : 0;
+	unsigned used = timing_counts ? slots_used() : 0;
 	for (unsigned i = 0; i < used; i++)
 		timing_add(out, &slots[i].timed);
 }
@@ -402,11 +403,11 @@ void record_reset(void)
 	unsigned used = slots_used();
 	for (unsigned i = 0; i < used; i++) {
 		zero_counters((uint64_t *)&slots[i].hist, sizeof slots[i].hist / sizeof(uint64_t));
-		if (timing_every) /* untouched otherwise: no page of them is made */
+		if (timing_counts) /* untouched otherwise: no page of them is made */
 			zero_counters((uint64_t *)&slots[i].timed, sizeof slots[i].timed / sizeof(uint64_t));
 	}
 	callsites_reset();
-	if (timing_every)
+	if (timing_counts)
 		timing_restart_in_child();
 }
 
@@ -431,7 +432,16 @@ bool record_start_timing(unsigned every)
 	if (!timing_start_up(every))
 		return false;
 	timing_every = every;
+	timing_counts = true;
 	return true;
+}
+
+void record_stop_timing(void)
+{
+	if (!timing_every)
+		return;
+	timing_every = 0;
+	timing_say_forbidden();
 }
 
 void record_started(void)

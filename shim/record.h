@@ -34,6 +34,10 @@ bool record_start_callsites(unsigned every);
  * time-stamp counter cannot time calls here. */
 bool record_start_timing(unsigned every);
 
+/* Stops timing calls (the program forbade itself the time-stamp counter);
+ * the calls timed so far are still dumped. */
+void record_stop_timing(void);
+
 /* Start-up is over: call-site sampling and timing are on or off for good,
  * and the common path may count down to its next detour. */
 void record_started(void);

@@ -12,7 +12,9 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Empty timed regions measured at start-up; their median is the timer's
  * cost where a run measures too few beside its calls: fewer than
@@ -59,14 +61,27 @@ static uint64_t cap_base_ticks, cap_ticks_per_byte_q16;
 static struct time_site sites[SITE_TABLE_SIZE];
 static __thread uint32_t random_state __attribute__((tls_model("initial-exec")));
 
-static void say(const char *text)
+static void say(const char *text, const char *then)
 {
 	struct line l;
 	line_start(&l);
 	line_add(&l, "MEMSHIM_TIMING: ");
 	line_add(&l, text);
-	line_add(&l, "; no timed calls");
+	line_add(&l, then);
 	line_emit(&l);
+}
+
+/* Whether this thread may read the counter: prctl PR_SET_TSC forbids it.
+ * The system call itself: the library's own prctl is a wrapper. */
+static bool counter_allowed(void)
+{
+	int mode = 0;
+	return syscall(SYS_prctl, PR_GET_TSC, &mode, 0, 0, 0) != 0 || mode != PR_TSC_SIGSEGV;
+}
+
+void timing_say_forbidden(void)
+{
+	say("the program forbade itself the time-stamp counter (prctl PR_SET_TSC)", "; no more timed calls");
 }
 
 static uint64_t read_counter(void)
@@ -153,12 +168,8 @@ static double measure_overhead(void)
 bool timing_start_up(unsigned n)
 {
 	if (!counter_invariant()) {
-		say("this CPU's time-stamp counter is not invariant (CPUID 0x80000007): its ticks are not time");
-		return false;
-	}
-	int tsc_mode = 0;
-	if (prctl(PR_GET_TSC, &tsc_mode, 0, 0, 0) == 0 && tsc_mode == PR_TSC_SIGSEGV) {
-		say("this process may not read the time-stamp counter (prctl PR_SET_TSC)");
+		say("this CPU's time-stamp counter is not invariant (CPUID 0x80000007): its ticks are not time",
+		    "; no timed calls");
 		return false;
 	}
 	cpuid_hz = rate_from_cpuid(&hz_source);
@@ -166,12 +177,12 @@ bool timing_start_up(unsigned n)
 	start_hz = 1e9; /* until measured: what read_pair allows between its readings */
 	if (!read_pair(&start_pair)) {
 		say("the time-stamp counter's rate is unknown: CPUID 0x15 and 0x16 do not give it, and "
-		    "CLOCK_MONOTONIC_RAW cannot be read to measure it");
+		    "CLOCK_MONOTONIC_RAW cannot be read to measure it", "; no timed calls");
 		return false;
 	}
 	start_overhead_ticks = measure_overhead();
 	if (!read_pair(&after) || !(after.ns > start_pair.ns) || !(after.ticks > start_pair.ticks)) {
-		say("the time-stamp counter's rate cannot be measured against CLOCK_MONOTONIC_RAW");
+		say("the time-stamp counter's rate cannot be measured against CLOCK_MONOTONIC_RAW", "; no timed calls");
 		return false;
 	}
 	start_hz = cpuid_hz ? cpuid_hz : 1e9 * (after.ticks - start_pair.ticks) / (after.ns - start_pair.ns);
@@ -281,12 +292,15 @@ void timing_restart_in_child(void)
 	random_state = 0; /* the child draws its own countdowns */
 }
 
-/* The counter's rate: CPUID's, else measured from start-up to now. */
+/* The counter's rate: CPUID's, else measured from start-up to now (or
+ * over start-up, where this thread may no longer read the counter). */
 static double counter_hz(void)
 {
 	struct clock_pair now;
 	if (cpuid_hz)
 		return cpuid_hz;
+	if (!counter_allowed())
+		return start_hz;
 	if (!read_pair(&now) || !(now.ns > start_pair.ns) || !(now.ticks > start_pair.ticks))
 		return start_hz;
 	return 1e9 * (now.ticks - start_pair.ticks) / (now.ns - start_pair.ns);

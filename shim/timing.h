@@ -78,6 +78,9 @@ void timing_count(struct timing_counts *c, bool shared, enum base_function fn, u
 /* Adds `from` (another thread's, still counting) into `to`. */
 void timing_add(struct timing_counts *to, const struct timing_counts *from);
 
+/* Says that timing stopped: the program forbade itself the counter. */
+void timing_say_forbidden(void);
+
 /* In a forked child: forget the parent's callers. */
 void timing_restart_in_child(void);
 
