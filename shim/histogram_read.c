@@ -317,7 +317,7 @@ static const char *read_cpu_site(struct reading *r, const char *rest)
 static const char *read_function_record(struct reading *r, const char *key, const char *rest)
 {
 	uint64_t v[6];
-	int count = parse_numbers(rest, v, 6);
+	int count = parse_numbers(rest, v, strcmp(key, "timed") == 0 ? 6 : 4);
 	if (r->function < 0)
 		return "counter before any function line";
 	if (count < 0)
