@@ -23,7 +23,7 @@
 #define EMPTY_REGIONS 1001
 #define EMPTY_REGIONS_ENOUGH 1000
 /* One timed call in this many (at random) is followed by an empty region. */
-#define EMPTY_REGION_EVERY 4
+#define EMPTY_REGION_EVERY 8
 /* A timed call longer than this plus CAP_NS_PER_BYTE a byte was not running
  * all along: an interrupt or a page fault takes microseconds, a preemption
  * (or the hypervisor's) a scheduler slice, milliseconds; a copy missing
@@ -205,7 +205,8 @@ unsigned timing_countdown(void)
 	x ^= x >> 17;
 	x ^= x << 5;
 	random_state = x;
-	return every <= 1 ? 1 : 1 + x % (2 * every - 1);
+	/* x scaled to 0..2N-2 with a multiply, not a division: this is on every timed call */
+	return 1 + (unsigned)((uint64_t)x * (2 * every - 1) >> 32);
 }
 
 /* One add-to-memory instruction, as the recording's counters (shim/record.c). */

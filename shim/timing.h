@@ -12,7 +12,7 @@
  * call's latency, not its share of a stream of overlapping calls
  * (BENCHMARKS.md, section 10, measures that difference by size class).  The
  * timer's own cost is subtracted when the dump is written: the mean of empty
- * timed regions, one after every fourth timed call or so, so that it is
+ * timed regions, one after every eighth timed call or so, so that it is
  * measured in the same state of the core (its clock, its caches) as the
  * calls; the median of empty regions at start-up where a run has too few.  A timed call longer than 2 us plus
  * 1 ns a byte was interrupted (a tick, a page fault, a preemption, the
