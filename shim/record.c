@@ -137,6 +137,8 @@ static bool time_this_call(struct slot *s, bool detoured, bool timeable)
 {
 	bool due = false;
 	if (timing_every && every_call_slow(s)) {
+		if (slow_calls_to_timed == 0) /* a new thread: its first gap, drawn like the others */
+			slow_calls_to_timed = timing_countdown();
 		if (slow_calls_to_timed > 1)
 			slow_calls_to_timed--;
 		else if (timeable) {

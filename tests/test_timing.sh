@@ -79,6 +79,19 @@ timed MEMSHIM_TIMING=16 -- threads 40000
 set -- $(timed_count memcpy 300)
 within "four threads: each thread's calls timed" "$(($1 + $2))" 10000 0.1
 expect_eq "threads: nothing on stderr" "$err" ""
+timed MEMSHIM_TIMING=16 -- serial 400
+set -- $(timed_count memcpy 300)
+within "600 threads, the last ones sharing a slot: each thread's calls timed" "$(($1 + $2))" 15000 0.1
+
+timed MEMSHIM_TIMING=16 -- fork 32000
+expect_eq "fork: exits 0" "$rc" 0
+child=$(awk '$1 == "pid" { print $2 }' "$dir"/t.* | sort -n | tail -1)
+dump=$(grep -l "^pid $child\$" "$dir"/t.*)
+set -- $(timed_count memcpy 700)
+within "fork: the child's calls timed in the child's dump" "$(($1 + $2))" 2000 0.15
+parent=$(awk '$1 == "pid" { print $2 }' "$dir"/t.* | sort -n | head -1)
+dump=$(grep -l "^pid $parent\$" "$dir"/t.*)
+expect_eq "fork: none of them in the parent's" "$(timed_count memcpy 700)" "0 0"
 
 timed MEMSHIM_TIMING=16 -- forbid 32000
 expect_eq "prctl PR_SET_TSC: the program runs on" "$rc" 0

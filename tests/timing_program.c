@@ -14,8 +14,12 @@
  *   periodic N     N memcpy calls alternating 24 and 2000 bytes: a period
  *                  that divides any even N of MEMSHIM_TIMING
  *   threads N      N memcpy calls of 300 bytes in each of 4 threads
+ *   serial N       the same in each of 600 threads, one after another: those
+ *                  past the library's 512 slots share one
  *   forbid N       N memcpy calls of 64 bytes, then prctl(PR_SET_TSC,
  *                  PR_TSC_SIGSEGV) and N more
+ *   fork N         a forked child makes N memcpy calls of 700 bytes; the
+ *                  parent waits for it
  *
  * The sizes of `known` are large enough (128 KiB and more, microseconds)
  * that a timed call, which runs alone, takes about what a call in a batch
@@ -26,7 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BATCH_NS 300000.0 /* a batch lasts about this long: several per scheduler slice */
 #define PREEMPTED 1.5     /* a batch this much slower than the fastest fifth had another task in it */
@@ -150,6 +156,21 @@ int main(int argc, char **argv)
 			pthread_create(&t[i], NULL, thread_calls, &n);
 		for (int i = 0; i < 4; i++)
 			pthread_join(t[i], NULL);
+	} else if (strcmp(argv[1], "serial") == 0) {
+		for (int i = 0; i < 600; i++) {
+			pthread_t t;
+			if (pthread_create(&t, NULL, thread_calls, &n) != 0 || pthread_join(t, NULL) != 0)
+				return 1;
+		}
+	} else if (strcmp(argv[1], "fork") == 0) {
+		pid_t child = fork();
+		if (child == 0) {
+			calls(700, n);
+			return 0;
+		}
+		int status;
+		if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+			return 1;
 	} else if (strcmp(argv[1], "forbid") == 0) {
 		calls(64, n);
 		prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
