@@ -130,6 +130,19 @@ static bool every_call_slow(const struct slot *s)
 	return s->shared || sample_every || !started;
 }
 
+/* The calls until the common path next detours, after a slow call
+ * (`detoured`: it came because the countdown ran out; `timed`: it is timed). */
+static unsigned next_detour(const struct slot *s, bool detoured, bool timed)
+{
+	if (every_call_slow(s))
+		return 1;
+	if (!timing_every)
+		return UINT_MAX; /* nothing to detour for: practically never */
+	if (detoured && !timed)
+		return 1; /* a timed call was due on a wrapper that cannot time one: the next call */
+	return timing_countdown();
+}
+
 /* For a call on the slow path: whether to time it (`timeable`: its
  * wrapper can), and the countdown to the thread's next detour.  `detoured`:
  * the call came because the countdown ran out. */
@@ -149,7 +162,7 @@ static bool time_this_call(struct slot *s, bool detoured, bool timeable)
 		due = timeable; /* else the next call detours and is timed */
 	}
 	if (!s->shared)
-		s->detour = every_call_slow(s) ? 1 : !timing_every ? UINT_MAX : detoured && !due ? 1 : timing_countdown();
+		s->detour = next_detour(s, detoured, due);
 	return due;
 }
 
