@@ -1,10 +1,12 @@
 #!/bin/sh
 # The chain of BENCHMARKS.md section 7 for one program: histogram -> tune
 # prediction -> in-process measurement under the suggested setting -> ab
-# verdict.  Records COMMAND under glibc's own functions with the profiler,
-# asks memshim tune for the best setting, records COMMAND again under that
+# verdict.  Records COMMAND under glibc's own functions with the profiler
+# and timed calls, asks memshim tune for the best setting (and its check of
+# the model, size class by size class), records COMMAND again under that
 # setting, and lets memshim ab compare the two, interleaved, with in-function
-# time per call (--profile), until resolved or BUDGET seconds (default 120).
+# time per call, until resolved or BUDGET seconds (default 120): from the
+# timed calls (--timing), then from the profile (--profile).
 # usage: bench/proof-chain.sh NAME [BUDGET] -- COMMAND ARGS...   (after make and tune --calibrate)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,16 +19,18 @@ shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "== $name: $*"
-echo "-- 1. histogram and time under glibc's own functions (memshim record --profile --impl glibc)"
-"$memshim" record -o "$work/glibc" --profile --impl glibc -- "$@" >"$work/glibc.txt" 2>&1
-sed -n '/^time/,/^$/p' "$work/glibc.txt"
+echo "-- 1. histogram and time under glibc's own functions (memshim record --profile --timing --impl glibc)"
+"$memshim" record -o "$work/glibc" --profile --timing --impl glibc -- "$@" >"$work/glibc.txt" 2>&1
+sed -n '/^time/,/^$/p;/^[a-z]*: [0-9]* calls/p;/size class/,/by power/p' "$work/glibc.txt"
 echo "-- 2. memshim tune"
 "$memshim" tune "$work/glibc" >"$work/tune.txt" 2>&1
 sed -n '/^Best setting/,$p' "$work/tune.txt"
 setting=$(sed -n '/^Best setting/{n;p;}' "$work/tune.txt")
 echo "-- 3. time measured under the suggested setting ($setting)"
 # shellcheck disable=SC2086
-env $setting "$memshim" record -o "$work/tuned" --profile -- "$@" >"$work/tuned.txt" 2>&1
-sed -n '/^time/,/^$/p' "$work/tuned.txt"
-echo "-- 4. memshim ab --profile --runs auto --budget $budget: glibc against the setting"
+env $setting "$memshim" record -o "$work/tuned" --profile --timing -- "$@" >"$work/tuned.txt" 2>&1
+sed -n '/^time/,/^$/p;/^[a-z]*: [0-9]* calls/p;/size class/,/by power/p' "$work/tuned.txt"
+echo "-- 4. memshim ab --timing --runs auto --budget $budget: glibc against the setting"
+"$memshim" ab --timing --runs auto --budget "$budget" --impl glibc --env "$setting" -- "$@" 2>&1
+echo "-- 5. memshim ab --profile --runs auto --budget $budget: the same"
 "$memshim" ab --profile --runs auto --budget "$budget" --impl glibc --env "$setting" -- "$@" 2>&1

@@ -31,6 +31,11 @@ struct function_choice {
 #define PROFILE_DEFAULT_HZ 1000
 #define PROFILE_MAX_HZ 100000
 
+/* MEMSHIM_TIMING=on: one call in this many is timed (BENCHMARKS.md, section
+ * 10: what a timed call costs here, and so what this rate adds per call). */
+#define TIMING_DEFAULT_EVERY 64
+#define TIMING_MAX_EVERY 1073741824
+
 /* The size thresholds, and where each value came from. */
 enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
 enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
@@ -46,6 +51,7 @@ struct config {
 	bool hist_end_signals;         /* dump before SIGTERM, SIGINT, SIGHUP end the process */
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
+	unsigned timing_every;         /* MEMSHIM_TIMING: time one call in N with the TSC; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */

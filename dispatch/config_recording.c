@@ -1,5 +1,6 @@
 /* The recording settings: MEMSHIM_HIST, MEMSHIM_HIST_INTERVAL,
- * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_PROFILE and MEMSHIM_PROBLEMS_FD
+ * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_PROFILE, MEMSHIM_TIMING
+ * and MEMSHIM_PROBLEMS_FD
  * (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
@@ -109,6 +110,25 @@ static void read_profile_rate(struct config *c)
 		c->profile_hz = (unsigned)n;
 }
 
+/* MEMSHIM_TIMING: on (one call in TIMING_DEFAULT_EVERY), off, 0, or N: one
+ * call in N (1: every call). */
+static void read_timing_rate(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_TIMING");
+	unsigned long long n;
+	const char *problem;
+	if (!value || same_string(value, "off") || same_string(value, "0"))
+		return;
+	if (same_string(value, "on"))
+		c->timing_every = TIMING_DEFAULT_EVERY;
+	else if ((problem = parse_count(value, 1, TIMING_MAX_EVERY, &n)))
+		warn_bad_value("MEMSHIM_TIMING", value, problem,
+		               "no timed calls (give on, off, or N to time one call in N, 1 to "
+		               TEXT_OF(TIMING_MAX_EVERY) ")", 0);
+	else
+		c->timing_every = (unsigned)n;
+}
+
 /* A whole number from min to max in variable `name`, into *out; false,
  * leaving *out, when it is unset or bad (said once: what is wrong with it,
  * and `instead`, what is used instead). */
@@ -158,16 +178,19 @@ void config_read_recording(struct config *c)
 	               "no call sites", &n))
 		c->callsite_every = (unsigned)n;
 	read_profile_rate(c);
-	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz)) {
+	read_timing_rate(c);
+	if (!c->hist_path[0] &&
+	    (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz || c->timing_every)) {
 		struct line l;
 		line_start(&l);
-		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES and MEMSHIM_PROFILE"
-		             " need MEMSHIM_HIST; ignored");
+		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_TIMING and"
+		             " MEMSHIM_PROFILE need MEMSHIM_HIST; ignored");
 		line_emit(&l);
 		c->hist_interval = 0;
 		c->hist_signal = 0;
 		c->hist_end_signals = false;
 		c->callsite_every = 0;
 		c->profile_hz = 0;
+		c->timing_every = 0;
 	}
 }

@@ -39,6 +39,7 @@ static bool dump_written;            /* dump_path holds a complete dump */
 static int dump_busy;                /* the thread dumping (its id), 0 if none: one dump at a time */
 static int dump_failed_reported;
 static struct histogram snapshot;    /* static: too big for a signal handler's stack */
+static struct timing_counts timing_snapshot;
 
 /* What `err` means for a file being created, in words: the C library's
  * description (not translated: no locale code in a signal handler), in
@@ -235,6 +236,18 @@ static bool take_snapshot(void)
 	return calls != 0;
 }
 
+/* The timed calls, summed over the threads now, when timing is on. */
+static bool write_timing(int fd)
+{
+	uint64_t *p = (uint64_t *)&timing_snapshot;
+	if (!config_get()->timing_every)
+		return true;
+	for (size_t i = 0; i < sizeof timing_snapshot / sizeof *p; i++)
+		p[i] = 0;
+	record_sum_timing(&timing_snapshot);
+	return timing_write(fd, &timing_snapshot);
+}
+
 /* Writes the header and `snapshot`, which take_snapshot() filled. */
 static bool write_dump(int fd, const char *reason)
 {
@@ -243,7 +256,7 @@ static bool write_dump(int fd, const char *reason)
 	if (!hist_write(fd, &h, &snapshot))
 		return false;
 	callsites_write(fd);
-	return profile_write(fd) && hist_write_end(fd);
+	return profile_write(fd) && write_timing(fd) && hist_write_end(fd);
 }
 
 /* Writes the dump to a temporary file, then gives it the dump's name
@@ -445,4 +458,7 @@ void hist_dump_start(void)
 		record_start_callsites(c->callsite_every);
 	if (c->profile_hz)
 		profile_start(c->profile_hz);
+	if (c->timing_every)
+		record_start_timing(c->timing_every);
+	record_started();
 }

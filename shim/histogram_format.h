@@ -25,10 +25,23 @@
  *                                          the function on sizes [lo,hi), and the CPU ns
  *                                          they stand for
  *   cpu_site memcpy 40 40000000 main+0x1d(zstd)  samples and CPU ns by immediate caller
+ *   timing 64 2600000000 14620 monotonic   MEMSHIM_TIMING: one call in N timed; the
+ *                                          time-stamp counter's Hz; the timer's own cost
+ *                                          per timed call in ps (subtracted below); where
+ *                                          the Hz came from: cpuid-0x15, cpuid-0x16, or
+ *                                          monotonic (measured against CLOCK_MONOTONIC_RAW)
+ *   timed 17 18 40 1200 40000 1            in a function section: timed calls on sizes
+ *                                          [lo,hi) kept, the ns they took (the timer's
+ *                                          cost subtracted), the sum of their squares
+ *                                          (ns^2), and the timed calls left out as
+ *                                          interrupted (longer than 2 us + 1 ns a byte)
+ *   time_site memcpy 40 1200 main+0x1d(zstd)  with call sites on: timed calls and their ns
+ *                                          by immediate caller
  *   end                                    the dump is complete
  *
- * Version 2 added the profile, cpu and cpu_site records; version 1 dumps
- * (which have none) are still read.
+ * Version 2 added the profile, cpu and cpu_site records, version 3 the
+ * timing, timed and time_site records; older dumps (which have none of
+ * them) are still read.
  *
  * A call site's frame is "symbol+0xoff(object)" or "object+0xoff".  Since
  * version 2 the object is its full path and carries the offset of the
@@ -43,6 +56,7 @@
  *   sections 3                             first section only: how many follow, this one included
  *   profile_processes 12 0                 after profile: processes with one, and whose
  *                                          program took over the profiling signal
+ *   timing_processes 12                    after timing: processes with timed calls on
  * and "reason merged".  The counts of a section are sums; its variant is
  * "mixed" where its processes disagreed.
  *
@@ -57,7 +71,7 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 2
+#define HIST_FORMAT_VERSION 3
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 
 /* ---- writing: async-signal-safe, no allocation, no stdio ---- */
@@ -107,6 +121,22 @@ struct cpu_site_record {
 bool hist_write_profile(int fd, const struct profile_record *p);
 bool hist_write_cpu_site(int fd, const struct cpu_site_record *c);
 
+/* Timed calls (MEMSHIM_TIMING) of one process, as written: by function and
+ * size bucket, in ns, the timer's own cost subtracted. */
+struct timing_record {
+	uint64_t every;       /* one call in `every` timed */
+	uint64_t tsc_hz;      /* the time-stamp counter's frequency */
+	uint64_t overhead_ps; /* the timer's own cost per timed call, subtracted */
+	const char *hz_source; /* "cpuid-0x15", "cpuid-0x16" or "monotonic" */
+	uint64_t calls[FN_COUNT][HIST_BUCKETS], ns[FN_COUNT][HIST_BUCKETS];
+	uint64_t squares[FN_COUNT][HIST_BUCKETS], dropped[FN_COUNT][HIST_BUCKETS];
+};
+
+/* Written after the profile records, before hist_write_end(); then the
+ * time_site records, one per caller. */
+bool hist_write_timing(int fd, const struct timing_record *t);
+bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame);
+
 struct dump;
 /* For the tools: writes d as a merged dump, one section per program of
  * d->programs.  Uses stdio-free writes like the rest; false if one failed. */
@@ -141,6 +171,18 @@ struct dump_profile {
 	uint64_t bucket_samples[FN_COUNT][HIST_BUCKETS], bucket_ns[FN_COUNT][HIST_BUCKETS];
 };
 
+/* The timed calls of every file read, added up; processes == 0: none had them. */
+struct dump_timing {
+	unsigned processes;   /* files (processes) that timed calls */
+	uint64_t every;       /* of the last such file */
+	uint64_t tsc_hz, overhead_ps;
+	char hz_source[16];
+	double subtracted_ns; /* the timer's cost taken off, over every process */
+	/* the counters by function and bucket come last: merged as one run of uint64_t */
+	uint64_t calls[FN_COUNT][HIST_BUCKETS], ns[FN_COUNT][HIST_BUCKETS];
+	uint64_t squares[FN_COUNT][HIST_BUCKETS], dropped[FN_COUNT][HIST_BUCKETS];
+};
+
 /* One program's part of the dumps read: everything, summed over its processes. */
 struct dump_program {
 	char name[256];
@@ -161,6 +203,9 @@ struct dump {
 	struct dump_profile profile;
 	struct dump_site *cpu_sites; /* not merged: one entry per file and caller */
 	size_t cpu_site_count;
+	struct dump_timing timing;
+	struct dump_site *time_sites; /* timed calls and their ns by caller; one entry per file and caller */
+	size_t time_site_count;
 };
 
 /* Adds the dump in `path` to *d.  On failure returns false and puts a

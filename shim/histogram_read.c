@@ -56,6 +56,8 @@ void hist_dump_free(struct dump *d)
 	free(d->callsites);
 	free_sites(d->cpu_sites, d->cpu_site_count);
 	free(d->cpu_sites);
+	free_sites(d->time_sites, d->time_site_count);
+	free(d->time_sites);
 	for (size_t i = 0; i < d->program_count; i++) {
 		hist_dump_free(d->programs[i].d);
 		free(d->programs[i].d);
@@ -99,7 +101,7 @@ static int function_named(const char *name, size_t len)
 struct reading {
 	struct dump sec;       /* this section's counts */
 	int function;          /* the "function" record in force, or -1 */
-	bool header_seen, end_seen, profile_seen;
+	bool header_seen, end_seen, profile_seen, timing_seen;
 	char program[256];
 	unsigned section, sections; /* this section's index; how many the file says it has (0: one) */
 	struct dump *file;
@@ -139,6 +141,24 @@ static const char *read_cpu_bucket(struct reading *r, const uint64_t *v, int cou
 		return "counter overflow";
 	if (p->fn_samples[fn] > p->samples)
 		return "more samples inside a function than in the profile";
+	return NULL;
+}
+
+static const char *read_timed_bucket(struct reading *r, const uint64_t *v, int count)
+{
+	if (count != 6)
+		return "timed needs lo hi calls ns squares dropped";
+	if (!r->timing_seen)
+		return "timed before the timing line";
+	unsigned b = hist_bucket(v[0]);
+	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
+		return "timed bounds are not a bucket of this format";
+	struct dump_timing *t = &r->sec.timing;
+	int fn = r->function;
+	if (!add_checked(&t->calls[fn][b], v[2]) || !add_checked(&t->ns[fn][b], v[3]) ||
+	    !add_checked(&t->squares[fn][b], v[4]) || !add_checked(&t->dropped[fn][b], v[5]))
+		return "counter overflow";
+	t->subtracted_ns += (double)v[2] * (double)t->overhead_ps / 1000;
 	return NULL;
 }
 
@@ -201,36 +221,103 @@ static const char *read_profile_processes(struct reading *r, const char *rest)
 	return NULL;
 }
 
-static const char *read_cpu_site(struct reading *r, const char *rest)
+static const char *read_timing(struct reading *r, const char *rest)
+{
+	static const char *const sources[] = { "cpuid-0x15", "cpuid-0x16", "monotonic" };
+	if (r->timing_seen)
+		return "a second timing line";
+	const char *source = rest;
+	for (int spaces = 0; source && spaces < 3; spaces++)
+		if ((source = strchr(source, ' ')))
+			source++;
+	char numbers[72];
+	uint64_t v[3];
+	size_t len = source ? (size_t)(source - 1 - rest) : 0;
+	if (!source || len >= sizeof numbers)
+		return "timing needs every, tsc_hz, overhead_ps and the Hz's source";
+	memcpy(numbers, rest, len);
+	numbers[len] = '\0';
+	if (parse_numbers(numbers, v, 3) != 3 || v[0] == 0 || v[1] == 0)
+		return "timing needs every (from 1), tsc_hz (from 1), overhead_ps and the Hz's source";
+	unsigned i = 0;
+	while (i < sizeof sources / sizeof sources[0] && strcmp(source, sources[i]) != 0)
+		i++;
+	if (i == sizeof sources / sizeof sources[0])
+		return "timing: the Hz's source is not cpuid-0x15, cpuid-0x16 or monotonic";
+	r->timing_seen = true;
+	struct dump_timing *t = &r->sec.timing;
+	*t = (struct dump_timing){ .processes = 1, .every = v[0], .tsc_hz = v[1], .overhead_ps = v[2] };
+	strcpy(t->hz_source, source);
+	r->function = -1; /* the timed records name their function again */
+	return NULL;
+}
+
+/* A merged section's count of processes that timed calls. */
+static const char *read_timing_processes(struct reading *r, const char *rest)
+{
+	uint64_t v;
+	if (!r->timing_seen)
+		return "timing_processes before the timing line";
+	if (parse_numbers(rest, &v, 1) != 1 || v == 0 || v > r->sec.processes)
+		return "timing_processes needs processes (1..the section's)";
+	r->sec.timing.processes = (unsigned)v;
+	return NULL;
+}
+
+/* "FN N1 N2 FRAME": a site's function, two counts and one frame (cpu_site, time_site). */
+static const char *read_site_line(const char *rest, int *fn, uint64_t v[2], const char **frame)
 {
 	const char *space = strchr(rest, ' ');
-	int fn = space ? function_named(rest, (size_t)(space - rest)) : -1;
-	if (fn < 0)
-		return "cpu_site needs a function name";
-	uint64_t v[2];
-	const char *frame = strchr(space + 1, ' ');
-	frame = frame ? strchr(frame + 1, ' ') : NULL;
-	if (!frame || frame[1] == '\0' || strchr(frame + 1, ' '))
-		return "cpu_site needs samples, ns and one frame";
+	*fn = space ? function_named(rest, (size_t)(space - rest)) : -1;
+	if (*fn < 0)
+		return "needs a function name";
+	const char *f = strchr(space + 1, ' ');
+	f = f ? strchr(f + 1, ' ') : NULL;
+	if (!f || f[1] == '\0' || strchr(f + 1, ' '))
+		return "needs two counts and one frame";
 	char numbers[48];
-	size_t len = (size_t)(frame - (space + 1));
+	size_t len = (size_t)(f - (space + 1));
 	if (len >= sizeof numbers)
-		return "cpu_site counts too long";
+		return "counts too long";
 	memcpy(numbers, space + 1, len);
 	numbers[len] = '\0';
 	if (parse_numbers(numbers, v, 2) != 2)
-		return "cpu_site needs samples, ns and one frame";
+		return "needs two counts and one frame";
+	*frame = f + 1;
+	return NULL;
+}
+
+static const char *read_time_site(struct reading *r, const char *rest)
+{
+	int fn;
+	uint64_t v[2];
+	const char *frame;
+	if (read_site_line(rest, &fn, v, &frame))
+		return "time_site needs a function name, calls, ns and one frame";
+	if (!r->timing_seen)
+		return "time_site before the timing line";
+	return add_site(&r->sec.time_sites, &r->sec.time_site_count, (enum base_function)fn, v[0], v[1], frame)
+	               ? NULL : "out of memory";
+}
+
+static const char *read_cpu_site(struct reading *r, const char *rest)
+{
+	int fn;
+	uint64_t v[2];
+	const char *frame;
+	if (read_site_line(rest, &fn, v, &frame))
+		return "cpu_site needs a function name, samples, ns and one frame";
 	if (!r->profile_seen || v[0] > r->sec.profile.samples)
 		return "cpu_site without a profile, or with more samples than it";
-	return add_site(&r->sec.cpu_sites, &r->sec.cpu_site_count, (enum base_function)fn, v[0], v[1], frame + 1)
+	return add_site(&r->sec.cpu_sites, &r->sec.cpu_site_count, (enum base_function)fn, v[0], v[1], frame)
 	               ? NULL : "out of memory";
 }
 
 /* Records that only make sense after a "function" line. */
 static const char *read_function_record(struct reading *r, const char *key, const char *rest)
 {
-	uint64_t v[4];
-	int count = parse_numbers(rest, v, 4);
+	uint64_t v[6];
+	int count = parse_numbers(rest, v, strcmp(key, "timed") == 0 ? 6 : 4);
 	if (r->function < 0)
 		return "counter before any function line";
 	if (count < 0)
@@ -250,6 +337,8 @@ static const char *read_function_record(struct reading *r, const char *key, cons
 		return read_pair(&f->zero_calls, &f->zero_bytes, v, count);
 	if (strcmp(key, "cpu") == 0)
 		return read_cpu_bucket(r, v, count);
+	if (strcmp(key, "timed") == 0)
+		return read_timed_bucket(r, v, count);
 	return "unknown record";
 }
 
@@ -332,7 +421,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	if (version < 0)
 		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
 	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-		return "unsupported format version (this memshim reads versions 1 and 2)";
+		return "unsupported format version (this memshim reads versions 1 to 3)";
 	if (r->end_seen) {
 		const char *problem = finish_section(r);
 		if (problem)
@@ -342,7 +431,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	hist_dump_init(&r->sec);
 	r->sec.processes = 1;
 	r->function = -1;
-	r->end_seen = r->profile_seen = false;
+	r->end_seen = r->profile_seen = r->timing_seen = false;
 	strcpy(r->program, "?");
 	r->header_seen = true;
 	return NULL;
@@ -372,6 +461,12 @@ static const char *read_line(struct reading *r, char *line)
 		return read_profile_processes(r, rest);
 	if (strcmp(line, "cpu_site") == 0)
 		return read_cpu_site(r, rest);
+	if (strcmp(line, "timing") == 0)
+		return read_timing(r, rest);
+	if (strcmp(line, "timing_processes") == 0)
+		return read_timing_processes(r, rest);
+	if (strcmp(line, "time_site") == 0)
+		return read_time_site(r, rest);
 	const char *header_problem = read_header_record(r, line, rest);
 	if (header_problem != not_a_header_record)
 		return header_problem;
@@ -413,9 +508,22 @@ static bool profile_merge_overflows(const struct dump_profile *d, const struct d
 	       __builtin_add_overflow(d->wall_ns, r->wall_ns, &sum);
 }
 
+/* Timed calls add up, bucket by bucket. */
+static bool timing_merge_overflows(const struct dump_timing *d, const struct dump_timing *r)
+{
+	const uint64_t *to = d->calls[0], *from = r->calls[0];
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	uint64_t sum;
+	for (size_t i = 0; i < count; i++)
+		if (__builtin_add_overflow(to[i], from[i], &sum))
+			return true;
+	return false;
+}
+
 static bool dump_merge_overflows(const struct dump *to, const struct dump *from)
 {
-	return merge_overflows(to, from) || profile_merge_overflows(&to->profile, &from->profile);
+	return merge_overflows(to, from) || profile_merge_overflows(&to->profile, &from->profile) ||
+	       timing_merge_overflows(&to->timing, &from->timing);
 }
 
 static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
@@ -434,6 +542,23 @@ static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
 	d->process_cpu_ns += r->process_cpu_ns;
 	d->wall_ns += r->wall_ns;
 	d->handler_replaced += r->handler_replaced;
+}
+
+static void merge_timing(struct dump_timing *d, const struct dump_timing *r)
+{
+	if (!r->processes)
+		return;
+	uint64_t *to = d->calls[0];
+	const uint64_t *from = r->calls[0];
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	for (size_t i = 0; i < count; i++)
+		to[i] += from[i];
+	d->processes += r->processes;
+	d->every = r->every;
+	d->tsc_hz = r->tsc_hz;
+	d->overhead_ps = r->overhead_ps;
+	strcpy(d->hz_source, r->hz_source);
+	d->subtracted_ns += r->subtracted_ns;
 }
 
 /* Appends copies of `count` call sites (their text duplicated); false if out of memory. */
@@ -464,10 +589,12 @@ static bool merge_counts(struct dump *to, const struct dump *from)
 	to->erms_threshold = from->erms_threshold;
 	to->stosb_threshold = from->stosb_threshold;
 	merge_profile(&to->profile, &from->profile);
+	merge_timing(&to->timing, &from->timing);
 	to->processes += from->processes;
 	to->files += from->files;
 	return append_sites(&to->callsites, &to->callsite_count, from->callsites, from->callsite_count) &&
-	       append_sites(&to->cpu_sites, &to->cpu_site_count, from->cpu_sites, from->cpu_site_count);
+	       append_sites(&to->cpu_sites, &to->cpu_site_count, from->cpu_sites, from->cpu_site_count) &&
+	       append_sites(&to->time_sites, &to->time_site_count, from->time_sites, from->time_site_count);
 }
 
 /* The entry of program `name` in d, made if new; NULL if out of memory. */

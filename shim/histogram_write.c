@@ -255,6 +255,67 @@ bool hist_write_cpu_site(int fd, const struct cpu_site_record *c)
 	return !w.failed;
 }
 
+/* "timed lo hi calls ns squares dropped" for each bucket with any, under
+ * its function's name. */
+static void write_timed_buckets(struct writer *w, enum base_function fn, const uint64_t *calls, const uint64_t *ns,
+                                const uint64_t *squares, const uint64_t *dropped)
+{
+	bool named = false;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		if (!calls[b] && !dropped[b])
+			continue;
+		if (!named) {
+			put(w, "function ");
+			put(w, base_function_names[fn]);
+			put_char(w, '\n');
+			named = true;
+		}
+		uint64_t r[6] = { hist_bucket_lo(b), hist_bucket_hi(b), calls[b], ns[b], squares[b], dropped[b] };
+		put_record(w, "timed", 6, r);
+	}
+}
+
+/* "timing every tsc_hz overhead_ps source" */
+static void write_timing_line(struct writer *w, uint64_t every, uint64_t hz, uint64_t overhead_ps, const char *source)
+{
+	put_record(w, "timing", 3, (uint64_t[]){ every, hz, overhead_ps });
+	w->len--; /* the source follows on the same line */
+	put_char(w, ' ');
+	put_word(w, source);
+	put_char(w, '\n');
+}
+
+bool hist_write_timing(int fd, const struct timing_record *t)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	write_timing_line(&w, t->every, t->tsc_hz, t->overhead_ps, t->hz_source);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		write_timed_buckets(&w, (enum base_function)fn, t->calls[fn], t->ns[fn], t->squares[fn], t->dropped[fn]);
+	flush(&w);
+	return !w.failed;
+}
+
+static void write_time_site(struct writer *w, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame)
+{
+	put(w, "time_site ");
+	put(w, base_function_names[fn]);
+	put_record(w, "", 2, (uint64_t[]){ calls, ns });
+	w->len--; /* the frame follows on the same line */
+	put_char(w, ' ');
+	put_word(w, frame);
+	put_char(w, '\n');
+}
+
+bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	write_time_site(&w, fn, calls, ns, frame);
+	flush(&w);
+	return !w.failed;
+}
+
 /* ---- merged dumps, for the tools ---- */
 
 static void write_merged_profile(struct writer *w, const struct dump_profile *p)
@@ -265,6 +326,14 @@ static void write_merged_profile(struct writer *w, const struct dump_profile *p)
 	put_record(w, "profile_processes", 2, (uint64_t[]){ p->processes, p->handler_replaced });
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		write_cpu_buckets(w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn]);
+}
+
+static void write_merged_timing(struct writer *w, const struct dump_timing *t)
+{
+	write_timing_line(w, t->every, t->tsc_hz, t->overhead_ps, t->hz_source);
+	put_record(w, "timing_processes", 1, (uint64_t[]){ t->processes });
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		write_timed_buckets(w, (enum base_function)fn, t->calls[fn], t->ns[fn], t->squares[fn], t->dropped[fn]);
 }
 
 /* One program's section: its counts summed over its processes. */
@@ -291,6 +360,10 @@ static void write_section(struct writer *w, const char *program, const struct du
 		write_merged_profile(w, &d->profile);
 	for (size_t i = 0; i < d->cpu_site_count; i++)
 		write_cpu_site(w, d->cpu_sites[i].fn, d->cpu_sites[i].samples, d->cpu_sites[i].ns, d->cpu_sites[i].frames);
+	if (d->timing.processes)
+		write_merged_timing(w, &d->timing);
+	for (size_t i = 0; i < d->time_site_count; i++)
+		write_time_site(w, d->time_sites[i].fn, d->time_sites[i].calls, d->time_sites[i].ns, d->time_sites[i].frames);
 	put(w, "end\n");
 }
 

@@ -8,6 +8,7 @@
 
 #include "shim/entry_set.h"
 #include "shim/histogram_format.h"
+#include "shim/timing.h"
 
 /* The recording entry set for fn, calling `target`'s functions. */
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *target);
@@ -15,6 +16,10 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 /* Adds every thread's counts (those of ended threads too) into *out, which
  * the caller zeroed.  Async-signal-safe. */
 void record_sum(struct histogram *out);
+
+/* Adds every thread's timed calls into *out, which the caller zeroed.
+ * Async-signal-safe. */
+void record_sum_timing(struct timing_counts *out);
 
 /* Forgets every count and call site: in a forked child, which starts its own. */
 void record_reset(void);
@@ -24,5 +29,17 @@ const struct entry_set *record_targets(void);
 
 /* Turns on call-site sampling of one call in `every` (libunwind); false if unavailable. */
 bool record_start_callsites(unsigned every);
+
+/* Turns on timing one call in `every` (shim/timing.h); false (said) if the
+ * time-stamp counter cannot time calls here. */
+bool record_start_timing(unsigned every);
+
+/* Stops timing calls (the program forbade itself the time-stamp counter);
+ * the calls timed so far are still dumped. */
+void record_stop_timing(void);
+
+/* Start-up is over: call-site sampling and timing are on or off for good,
+ * and the common path may count down to its next detour. */
+void record_started(void);
 
 #endif

@@ -3,8 +3,9 @@
  * alike, and reports medians and spreads of wall time, CPU time and, where
  * the kernel lets us count them, cycles and instructions; then a verdict
  * per setting from the runs paired by round (tools/paired_stats.h), and
- * with --profile the CPU time inside the functions per call, from each
- * run's dumps (tools/ab_profile.h). */
+ * with --profile the CPU time inside the functions per call, with --timing
+ * the time per call of the timed calls (overall and by size class), from
+ * each run's dumps (tools/ab_profile.h). */
 #include "config.h"
 
 #include "tools/ab.h"
@@ -18,6 +19,7 @@
 #include "tools/cost_model.h"
 #include "tools/glibc_tunables.h"
 #include "tools/paired_stats.h"
+#include "tools/report_parts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +38,7 @@
 #include <unistd.h>
 
 static const char ab_help[] =
-	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--impl A,B,...]\n"
+	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--timing[=N]] [--impl A,B,...]\n"
 	"                  [--env 'K=V ...']... [--tunables T=V:...]... [--show-output] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND N times under each setting, interleaved (A B C A B C ...), and\n"
 	"prints per setting the median and min..max of wall time, user+system time\n"
@@ -48,11 +50,15 @@ static const char ab_help[] =
 	"too long for the table is a short name (env1, tunables1) that a key names.\n"
 	"  --runs N        runs per setting (default 5); auto: run rounds until every\n"
 	"                  verdict is resolved (CPU time; the in-function time with\n"
-	"                  --profile) or the budget runs out\n"
+	"                  --timing, else --profile) or the budget runs out\n"
 	"  --budget S      the time --runs auto may take, in seconds (default 60)\n"
 	"  --profile[=HZ]  run the library's settings with MEMSHIM_PROFILE (HZ samples\n"
 	"                  per CPU second; default: the library's) and compare the CPU\n"
 	"                  time inside memcpy, memmove and memset per call\n"
+	"  --timing[=N]    run the library's settings with MEMSHIM_TIMING (one call in N\n"
+	"                  timed with the time-stamp counter; default on: N = 64) and\n"
+	"                  compare the time per call inside the three functions, overall\n"
+	"                  and by size class\n"
 	"  --impl LIST     one setting per item: a variant or policy (memshim run --impl),\n"
 	"                  or `none`: without the library\n"
 	"  --env 'K=V ...' one setting: the library with these variables (repeatable)\n"
@@ -99,12 +105,12 @@ struct setting {
 	char text[512];           /* the storage vars point into */
 	unsigned failures;
 	int last_status;
-	char profile_note[200]; /* why a run had no in-function time */
+	struct ab_notes notes; /* why a run had no in-function time */
 };
 
-/* M_FN: CPU ns inside memcpy, memmove and memset per call, from the profile
- * (0: not known for that run). */
-enum measure { M_WALL, M_CPU, M_CYCLES, M_INSTRUCTIONS, M_FN, M_COUNT };
+/* M_FN: CPU ns inside memcpy, memmove and memset per call, from the profile;
+ * M_TIMED: ns per call of the timed calls (0: not known for that run). */
+enum measure { M_WALL, M_CPU, M_CYCLES, M_INSTRUCTIONS, M_FN, M_TIMED, M_COUNT };
 
 struct ab {
 	struct setting settings[MAX_SETTINGS];
@@ -114,10 +120,12 @@ struct ab {
 	double level; /* the intervals' confidence */
 	double budget_s;
 	const char *profile; /* MEMSHIM_PROFILE's value, or NULL */
-	char dump_dir[4096];  /* where the runs' dumps go, with --profile */
+	const char *timing;  /* MEMSHIM_TIMING's value, or NULL */
+	char dump_dir[4096];  /* where the runs' dumps go, with --profile or --timing */
 	char **command;
 	char *preload, *original_preload; /* LD_PRELOAD with and without the library */
 	double *values;                   /* [(setting * M_COUNT + measure) * capacity + run] */
+	double *class_values;             /* M_TIMED by size class: [(setting * AB_CLASSES + class) * capacity + run] */
 	bool counters;                    /* cycles and instructions were counted */
 	char counter_note[160];
 };
@@ -253,7 +261,17 @@ static int parse_profile(const char *value, struct ab *a)
 	return 0;
 }
 
-enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES };
+/* --timing or --timing=N */
+static int parse_timing(const char *value, struct ab *a)
+{
+	unsigned every;
+	if (value && !cli_whole_number(value, 1, TIMING_MAX_EVERY, &every))
+		return usage_error("--timing=\"%s\": expected one call in N timed, N from 1 to %d", value, TIMING_MAX_EVERY);
+	a->timing = value ? value : "on";
+	return 0;
+}
+
+enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_TIMING, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES };
 
 static const struct option ab_options[] = {
 	{ "runs", required_argument, NULL, AB_RUNS },
@@ -262,6 +280,7 @@ static const struct option ab_options[] = {
 	{ "env", required_argument, NULL, AB_ENV },
 	{ "tunables", required_argument, NULL, AB_TUNABLES },
 	{ "profile", optional_argument, NULL, AB_PROFILE },
+	{ "timing", optional_argument, NULL, AB_TIMING },
 	{ "show-output", no_argument, NULL, AB_SHOW_OUTPUT },
 	{ 0 },
 };
@@ -276,6 +295,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case AB_PROFILE:
 		return parse_profile(value, a);
+	case AB_TIMING:
+		return parse_timing(value, a);
 	case AB_RUNS:
 		return parse_runs(value, a);
 	case AB_BUDGET:
@@ -342,8 +363,8 @@ static double read_counter(int fd)
 	return fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v ? (double)v : 0;
 }
 
-/* The setting's variables, then (with --profile, for the library's
- * settings) the profile's, which win: ab reads those dumps back. */
+/* The setting's variables, then (with --profile or --timing, for the
+ * library's settings) theirs, which win: ab reads those dumps back. */
 static void set_environment(const struct ab *a, const struct setting *s)
 {
 	const char *preload = s->preload ? a->preload : a->original_preload;
@@ -353,11 +374,14 @@ static void set_environment(const struct ab *a, const struct setting *s)
 		unsetenv("LD_PRELOAD");
 	for (char *const *v = s->vars; *v; v++)
 		putenv(*v);
-	if (a->profile && s->preload) {
+	if ((a->profile || a->timing) && s->preload) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/h.%%p", a->dump_dir);
 		setenv("MEMSHIM_HIST", path, 1);
-		setenv("MEMSHIM_PROFILE", a->profile, 1);
+		if (a->profile)
+			setenv("MEMSHIM_PROFILE", a->profile, 1);
+		if (a->timing)
+			setenv("MEMSHIM_TIMING", a->timing, 1);
 	}
 }
 
@@ -377,8 +401,9 @@ static void child(const struct ab *a, const struct setting *s, int go)
 	_exit(127);
 }
 
-/* One run of setting s; its measures in out[M_COUNT]; false if it could not start. */
-static bool run_once(struct ab *a, struct setting *s, double *out)
+/* One run of setting s; its measures in out[M_COUNT], M_TIMED by size class
+ * in by_class; false if it could not start. */
+static bool run_once(struct ab *a, struct setting *s, double *out, double by_class[AB_CLASSES])
 {
 	int go[2];
 	if (pipe2(go, O_CLOEXEC) != 0)
@@ -408,7 +433,12 @@ static bool run_once(struct ab *a, struct setting *s, double *out)
 		     1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 	out[M_CYCLES] = read_counter(cycles);
 	out[M_INSTRUCTIONS] = read_counter(instructions);
-	out[M_FN] = a->profile && s->preload ? ab_profile_take(a->dump_dir, s->profile_note, sizeof s->profile_note) : 0;
+	struct ab_fn_time inside = { 0 };
+	if ((a->profile || a->timing) && s->preload)
+		ab_profile_take(a->dump_dir, &inside, &s->notes);
+	out[M_FN] = inside.profile;
+	out[M_TIMED] = inside.timed;
+	memcpy(by_class, inside.timed_class, sizeof inside.timed_class);
 	if (cycles >= 0)
 		close(cycles);
 	if (instructions >= 0)
@@ -425,6 +455,11 @@ static bool run_once(struct ab *a, struct setting *s, double *out)
 static double *series(const struct ab *a, unsigned setting, enum measure m)
 {
 	return a->values + ((size_t)setting * M_COUNT + m) * a->capacity;
+}
+
+static double *class_series(const struct ab *a, unsigned setting, unsigned c)
+{
+	return a->class_values + ((size_t)setting * AB_CLASSES + c) * a->capacity;
 }
 
 struct summary {
@@ -446,20 +481,32 @@ static bool too_short(const struct ab *a, unsigned setting, enum measure m)
 	return (m == M_WALL || m == M_CPU) && summarise(a, setting, m).min < SHORTEST_RUN_S;
 }
 
-/* Every run of the setting has its in-function time. */
-static bool has_fn_time(const struct ab *a, unsigned setting)
+/* An in-function measure: read from the runs' dumps. */
+static bool inside(enum measure m)
 {
-	for (unsigned r = 0; r < a->runs; r++)
-		if (!(series(a, setting, M_FN)[r] > 0))
-			return false;
-	return a->profile != NULL;
+	return m == M_FN || m == M_TIMED;
 }
 
-/* The setting the in-function times are compared with: the first that has them. */
-static int fn_baseline(const struct ab *a)
+/* Every run of the setting has a value in values[0..runs). */
+static bool every_run(const struct ab *a, const double *values)
+{
+	for (unsigned r = 0; r < a->runs; r++)
+		if (!(values[r] > 0))
+			return false;
+	return true;
+}
+
+/* Every run of the setting has its in-function time m (asked for). */
+static bool has_fn_time(const struct ab *a, unsigned setting, enum measure m)
+{
+	return (m == M_FN ? a->profile : a->timing) && every_run(a, series(a, setting, m));
+}
+
+/* The setting the in-function times m are compared with: the first that has them. */
+static int fn_baseline(const struct ab *a, enum measure m)
 {
 	for (unsigned i = 0; i < a->count; i++)
-		if (has_fn_time(a, i))
+		if (has_fn_time(a, i, m))
 			return (int)i;
 	return -1;
 }
@@ -467,8 +514,8 @@ static int fn_baseline(const struct ab *a)
 /* Whether m of setting i can be set against base: both timed. */
 static bool comparable(const struct ab *a, unsigned i, unsigned base, enum measure m)
 {
-	if (m == M_FN)
-		return has_fn_time(a, i) && has_fn_time(a, base);
+	if (inside(m))
+		return has_fn_time(a, i, m) && has_fn_time(a, base, m);
 	return !too_short(a, i, M_WALL) && !too_short(a, base, M_WALL) && !too_short(a, i, m) && !too_short(a, base, m);
 }
 
@@ -503,7 +550,14 @@ static void print_cell(const struct ab *a, unsigned setting, unsigned base, enum
 	if (comparable(a, setting, base, m) && geometric_ratio(a, setting, base, m, &ratio))
 		printf(" %-27s %6.3f", text, ratio);
 	else
-		printf(" %-27s %6s", m == M_FN && !has_fn_time(a, setting) ? "-" : text, "-");
+		printf(" %-27s %6s", inside(m) && !has_fn_time(a, setting, m) ? "-" : text, "-");
+}
+
+/* The baseline of in-function measure m for the table: the first setting that has it. */
+static unsigned table_base(const struct ab *a, enum measure m)
+{
+	int base = fn_baseline(a, m);
+	return base < 0 ? 0 : (unsigned)base;
 }
 
 /* The table's label column: the longest label, at least "setting". */
@@ -525,12 +579,14 @@ static void print_key(const struct ab *a)
 
 static void print_table(const struct ab *a)
 {
-	int fn_base = fn_baseline(a), width = label_width(a);
+	int width = label_width(a);
 	printf("%-*s %-27s %6s %-27s %6s", width, "setting", "wall s", "ratio", "user+sys s", "ratio");
 	if (a->counters)
 		printf(" %-27s %6s %-27s %6s", "cycles (1e6)", "ratio", "instructions (1e6)", "ratio");
 	if (a->profile)
 		printf(" %-27s %6s", "in-function ns per call", "ratio");
+	if (a->timing)
+		printf(" %-27s %6s", "timed ns per call", "ratio");
 	printf("\n");
 	for (unsigned i = 0; i < a->count; i++) {
 		printf("%-*s", width, a->settings[i].label);
@@ -541,7 +597,9 @@ static void print_table(const struct ab *a)
 			print_cell(a, i, 0, M_INSTRUCTIONS, "%.0f (%.0f..%.0f)");
 		}
 		if (a->profile)
-			print_cell(a, i, fn_base < 0 ? 0 : (unsigned)fn_base, M_FN, "%.2f (%.2f..%.2f)");
+			print_cell(a, i, table_base(a, M_FN), M_FN, "%.2f (%.2f..%.2f)");
+		if (a->timing)
+			print_cell(a, i, table_base(a, M_TIMED), M_TIMED, "%.2f (%.2f..%.2f)");
 		printf("\n");
 	}
 	print_key(a);
@@ -558,20 +616,26 @@ static void print_header(const struct ab *a)
 		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST); the library's settings record, so\n"
 		       "  their wall and cpu include a few ns per call that none and tunables settings don't\n",
 		       a->profile);
-	int fn_base = fn_baseline(a);
+	if (a->timing)
+		printf("  timed: ns per call inside the three functions from the calls the library timed with the\n"
+		       "  time-stamp counter (MEMSHIM_TIMING=%s), each size class's mean weighted by its calls;\n"
+		       "  a timed call runs alone, so small copies take longer timed than in a stream of them\n",
+		       a->timing);
+	int fn_base = fn_baseline(a, a->timing ? M_TIMED : M_FN);
 	printf("  each cell: median (min..max) over the runs; ratio, here and in the verdicts: each run\n"
 	       "  over the same round's run of %s", a->settings[0].label);
-	if (a->profile && fn_base > 0)
+	if ((a->profile || a->timing) && fn_base > 0)
 		printf(" (in-function: of %s, the first setting run under\n  the library)", a->settings[fn_base].label);
 	printf(", the geometric mean of those ratios\n");
 }
 
 static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum measure m, const char *what)
 {
-	static const char *const unit[M_COUNT] = { [M_WALL] = "wall", [M_CPU] = "cpu", [M_FN] = "in-function" };
+	static const char *const unit[M_COUNT] = { [M_WALL] = "wall", [M_CPU] = "cpu", [M_FN] = "in-function",
+						   [M_TIMED] = "in-function (timed)" };
 	struct paired_ratio r;
 	char text[200];
-	if (m != M_FN && too_short(a, i, M_WALL)) {
+	if (!inside(m) && too_short(a, i, M_WALL)) {
 		if (m == M_WALL)
 			printf("  %s: too short to time: %.1f ms per run; give it more work\n", a->settings[i].label,
 			       1e3 * summarise(a, i, m).min);
@@ -591,15 +655,32 @@ static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum me
 	}
 }
 
-/* Why a setting has no in-function time. */
-static void print_no_fn_time(const struct ab *a, unsigned i)
+/* Why a setting has no in-function time m. */
+static void print_no_fn_time(const struct ab *a, unsigned i, enum measure m)
 {
+	const char *what = m == M_FN ? "in-function" : "in-function (timed)";
 	if (!a->settings[i].preload)
-		printf("  %s: in-function: not measured: the setting runs without the library (use --impl glibc for\n"
-		       "  glibc's functions under it)\n", a->settings[i].label);
+		printf("  %s: %s: not measured: the setting runs without the library (use --impl glibc for\n"
+		       "  glibc's functions under it)\n", a->settings[i].label, what);
 	else
-		printf("  %s: in-function: not measured: %s\n", a->settings[i].label,
-		       a->settings[i].profile_note);
+		printf("  %s: %s: not measured: %s\n", a->settings[i].label, what,
+		       m == M_FN ? a->settings[i].notes.profile : a->settings[i].notes.timing);
+}
+
+/* Setting i against base, size class by size class, for the classes every
+ * run of both timed calls in. */
+static void print_class_verdicts(const struct ab *a, unsigned i, unsigned base)
+{
+	for (unsigned c = 0; c < size_class_count && c < AB_CLASSES; c++) {
+		struct paired_ratio r;
+		char text[200];
+		if (i == base || !every_run(a, class_series(a, i, c)) || !every_run(a, class_series(a, base, c)) ||
+		    !paired_compare(class_series(a, i, c), class_series(a, base, c), a->runs, a->level, &r))
+			continue;
+		struct paired_verdict v = paired_judge(&r);
+		paired_verdict_text(&r, &v, text, sizeof text);
+		printf("    %-13s %.3f (%.3f..%.3f): %s\n", size_classes[c].name, r.ratio, r.low, r.high, text);
+	}
 }
 
 static bool unresolved(const struct ab *a, unsigned i, unsigned base, enum measure m)
@@ -611,17 +692,29 @@ static bool unresolved(const struct ab *a, unsigned i, unsigned base, enum measu
 /* Whether any verdict print_verdicts gives says "no difference resolvable". */
 static bool any_unresolved(const struct ab *a)
 {
-	int fn_base = fn_baseline(a);
+	int fn_base = fn_baseline(a, M_FN), timed_base = fn_baseline(a, M_TIMED);
 	for (unsigned i = 0; i < a->count; i++)
 		if (unresolved(a, i, 0, M_WALL) || unresolved(a, i, 0, M_CPU) ||
-		    (a->profile && fn_base >= 0 && unresolved(a, i, (unsigned)fn_base, M_FN)))
+		    (fn_base >= 0 && unresolved(a, i, (unsigned)fn_base, M_FN)) ||
+		    (timed_base >= 0 && unresolved(a, i, (unsigned)timed_base, M_TIMED)))
 			return true;
 	return false;
 }
 
+/* The verdict of setting i on in-function measure m, or why it has none. */
+static void print_fn_verdict(const struct ab *a, unsigned i, enum measure m)
+{
+	int base = fn_baseline(a, m);
+	if (!has_fn_time(a, i, m))
+		print_no_fn_time(a, i, m);
+	else
+		print_verdict(a, i, (unsigned)base, m, " per call");
+	if (m == M_TIMED && has_fn_time(a, i, m))
+		print_class_verdicts(a, i, (unsigned)base);
+}
+
 static void print_verdicts(const struct ab *a)
 {
-	int fn_base = fn_baseline(a);
 	printf("\nVerdicts: the ratio of the table and its %.4g%% interval (Student t on the logarithms of\n"
 	       "the per-round ratios%s).\n",
 	       100 * a->level, a->auto_runs ? "; the looks of --runs auto keep 5% in all" : "");
@@ -633,18 +726,19 @@ static void print_verdicts(const struct ab *a)
 	printf("CPU time (user+system) against %s:\n", a->settings[0].label);
 	for (unsigned i = 0; i < a->count; i++)
 		print_verdict(a, i, 0, M_CPU, "");
-	if (!a->profile)
-		return;
-	if (fn_base >= 0)
-		printf("In-function time per call against %s%s:\n", a->settings[fn_base].label,
-		       fn_base > 0 ? ", the first setting run under the library" : "");
-	else
-		printf("In-function time per call:\n");
-	for (unsigned i = 0; i < a->count; i++)
-		if (!has_fn_time(a, i))
-			print_no_fn_time(a, i);
+	for (enum measure m = M_FN; m <= M_TIMED; m++) {
+		if (!(m == M_FN ? a->profile : a->timing))
+			continue;
+		int fn_base = fn_baseline(a, m);
+		const char *what = m == M_FN ? "In-function time per call" : "Timed time per call, overall then by size class";
+		if (fn_base >= 0)
+			printf("%s against %s%s:\n", what, a->settings[fn_base].label,
+			       fn_base > 0 ? ", the first setting run under the library" : "");
 		else
-			print_verdict(a, i, (unsigned)fn_base, M_FN, " per call");
+			printf("%s:\n", what);
+		for (unsigned i = 0; i < a->count; i++)
+			print_fn_verdict(a, i, m);
+	}
 }
 
 static int report_failures(const struct ab *a)
@@ -667,16 +761,20 @@ static int report_failures(const struct ab *a)
 
 /* ---- --runs auto ---- */
 
-/* The measure that settles setting i: its in-function time with --profile
- * when it has one, else CPU time, else (too little CPU) wall time; the
+/* The measure that settles setting i: its in-function time when it has
+ * one (the timed calls', which are many more than the profile's samples,
+ * else the profile's), else CPU time, else (too little CPU) wall time; the
  * setting it is set against in *base. */
 static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
 {
-	int fn_base = fn_baseline(a);
+	static const enum measure in_function[] = { M_TIMED, M_FN };
 	*base = 0;
-	if (fn_base >= 0 && (int)i != fn_base && has_fn_time(a, i)) {
-		*base = (unsigned)fn_base;
-		return M_FN;
+	for (unsigned k = 0; k < sizeof in_function / sizeof in_function[0]; k++) {
+		int fn_base = fn_baseline(a, in_function[k]);
+		if (fn_base >= 0 && (int)i != fn_base && has_fn_time(a, i, in_function[k])) {
+			*base = (unsigned)fn_base;
+			return in_function[k];
+		}
 	}
 	return too_short(a, i, M_CPU) || too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
 }
@@ -764,11 +862,13 @@ static int prepare(struct ab *a)
 	cli_prepare_preload("ab", a->command[0]); /* the line run gives for a program LD_PRELOAD cannot reach */
 	rc = prepare_preload(a);
 	a->level = a->auto_runs ? auto_level() : PAIRED_LEVEL;
-	if (!rc && a->profile && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
+	if (!rc && (a->profile || a->timing) && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);
 		rc = 1;
 	}
 	if (!rc && !(a->values = calloc((size_t)a->count * M_COUNT * a->capacity, sizeof *a->values)))
+		rc = 1;
+	if (!rc && !(a->class_values = calloc((size_t)a->count * AB_CLASSES * a->capacity, sizeof *a->class_values)))
 		rc = 1;
 	return rc;
 }
@@ -776,14 +876,16 @@ static int prepare(struct ab *a)
 /* One run of every setting, in order: round r. */
 static int run_round(struct ab *a, unsigned r)
 {
-	double measures[M_COUNT];
+	double measures[M_COUNT], by_class[AB_CLASSES];
 	for (unsigned i = 0; i < a->count; i++) {
-		if (!run_once(a, &a->settings[i], measures)) {
+		if (!run_once(a, &a->settings[i], measures, by_class)) {
 			fprintf(stderr, "memshim ab: cannot start a run: %s\n", strerror(errno));
 			return 1;
 		}
 		for (enum measure m = 0; m < M_COUNT; m++)
 			series(a, i, m)[r] = m == M_CYCLES || m == M_INSTRUCTIONS ? measures[m] / 1e6 : measures[m];
+		for (unsigned c = 0; c < AB_CLASSES; c++)
+			class_series(a, i, c)[r] = by_class[c];
 	}
 	return 0;
 }
@@ -830,6 +932,7 @@ int cmd_ab(int argc, char **argv)
 	if (a.dump_dir[0])
 		ab_profile_close(a.dump_dir);
 	free(a.values);
+	free(a.class_values);
 	free(a.preload);
 	free(a.original_preload);
 	return rc;

@@ -1,6 +1,8 @@
 #include "tools/ab_profile.h"
 
 #include "shim/histogram_format.h"
+#include "tools/report_parts.h"
+#include "tools/timing_stats.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -20,10 +22,15 @@ bool ab_profile_open(char *dir, size_t size, char *why, size_t why_size)
 	return false;
 }
 
+/* Sets note to text (cut to fit) unless it holds one already. */
 static void note_once(char *note, size_t size, const char *text)
 {
-	if (!note[0])
-		snprintf(note, size, "%s", text);
+	if (note[0])
+		return;
+	size_t len = 0;
+	for (; len + 1 < size && text[len]; len++)
+		note[len] = text[len];
+	note[len] = '\0';
 }
 
 /* Adds every dump in dir to *d and removes it; false (and a note) if one
@@ -53,32 +60,57 @@ static bool take_dumps(const char *dir, struct dump *d, char *note, size_t note_
 	return ok;
 }
 
-double ab_profile_take(const char *dir, char *note, size_t note_size)
+/* The CPU ns inside per call from the profile; 0 (and a note) if unknown. */
+static double profile_per_call(const struct dump *d, double calls, char *note, size_t note_size)
+{
+	double ns = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		ns += (double)d->profile.fn_ns[fn];
+	if (!d->profile.processes)
+		note_once(note, note_size, "the dumps carry no profile (a libmemshim without MEMSHIM_PROFILE?)");
+	else if (!ns)
+		note_once(note, note_size,
+			  "a run had no sample inside the functions: give it more work or a higher --profile=HZ");
+	return d->profile.processes && ns ? ns / calls : 0;
+}
+
+/* The timed ns per call, overall and by size class; 0 (and a note) if unknown. */
+static void timed_per_call(const struct dump *d, struct ab_fn_time *out, char *note, size_t note_size)
+{
+	if (!d->timing.processes) {
+		note_once(note, note_size, "the dumps carry no timed calls (a libmemshim without MEMSHIM_TIMING, or "
+					   "a CPU whose time-stamp counter cannot time them: see the command's stderr)");
+		return;
+	}
+	out->timed = timing_per_call(d, 0, UINT64_MAX);
+	for (unsigned c = 0; c < size_class_count && c < AB_CLASSES; c++)
+		out->timed_class[c] = timing_per_call(d, size_classes[c].lo, size_classes[c].hi);
+	if (!out->timed)
+		note_once(note, note_size, "a run had no timed call: give it more work or a smaller --timing=N");
+}
+
+void ab_profile_take(const char *dir, struct ab_fn_time *out, struct ab_notes *notes)
 {
 	static struct dump d;
 	hist_dump_init(&d);
-	double per_call = 0;
-	if (take_dumps(dir, &d, note, note_size)) {
-		double calls = 0, ns = 0;
-		for (int fn = 0; fn < FN_COUNT; fn++) {
-			ns += (double)d.profile.fn_ns[fn];
+	*out = (struct ab_fn_time){ 0 };
+	if (take_dumps(dir, &d, notes->profile, sizeof notes->profile)) {
+		double calls = 0;
+		for (int fn = 0; fn < FN_COUNT; fn++)
 			for (unsigned b = 0; b < HIST_BUCKETS; b++)
 				calls += (double)d.hist.fn[fn].calls[b];
+		if (!d.files || !calls) {
+			const char *why = !d.files ? "a run left no dump" : "a run made no calls to the three functions";
+			note_once(notes->profile, sizeof notes->profile, why);
+			note_once(notes->timing, sizeof notes->timing, why);
+		} else {
+			out->profile = profile_per_call(&d, calls, notes->profile, sizeof notes->profile);
+			timed_per_call(&d, out, notes->timing, sizeof notes->timing);
 		}
-		if (!d.files)
-			note_once(note, note_size, "a run left no dump");
-		else if (!d.profile.processes)
-			note_once(note, note_size, "the dumps carry no profile (a libmemshim without MEMSHIM_PROFILE?)");
-		else if (!calls)
-			note_once(note, note_size, "a run made no calls to the three functions");
-		else if (!ns)
-			note_once(note, note_size,
-				  "a run had no sample inside the functions: give it more work or a higher --profile=HZ");
-		else
-			per_call = ns / calls;
+	} else {
+		note_once(notes->timing, sizeof notes->timing, notes->profile);
 	}
 	hist_dump_free(&d);
-	return per_call;
 }
 
 void ab_profile_close(const char *dir)

@@ -1,5 +1,6 @@
-/* memshim ab --profile: each run's dumps, and the CPU time per call inside
- * memcpy, memmove and memset that their profiles (MEMSHIM_PROFILE) give. */
+/* memshim ab --profile and --timing: each run's dumps, and the time per
+ * call inside memcpy, memmove and memset that their profiles
+ * (MEMSHIM_PROFILE, CPU time) and timed calls (MEMSHIM_TIMING) give. */
 #ifndef MEMSHIM_AB_PROFILE_H
 #define MEMSHIM_AB_PROFILE_H
 
@@ -10,10 +11,25 @@
  * a reason if it cannot. */
 bool ab_profile_open(char *dir, size_t size, char *why, size_t why_size);
 
-/* Reads and removes every dump in dir (one per process of the run): the
- * CPU ns inside the three functions over their calls.  0 when it is not
- * known, with the reason in note (first one only: note left alone if set). */
-double ab_profile_take(const char *dir, char *note, size_t note_size);
+/* The size classes of memshim report (tools/report_parts.h), at most. */
+#define AB_CLASSES 16
+
+/* What one run's dumps say; 0 where it is not known. */
+struct ab_fn_time {
+	double profile;                 /* CPU ns inside the three functions over their calls */
+	double timed;                   /* ns per call from the timed calls */
+	double timed_class[AB_CLASSES]; /* the same on each size class's calls */
+};
+
+/* Why a run had no in-function time: the first reason seen for each measure. */
+struct ab_notes {
+	char profile[200], timing[200];
+};
+
+/* Reads and removes every dump in dir (one per process of the run) into
+ * *out; a reason in notes where a measure is not known (a note already
+ * there is kept). */
+void ab_profile_take(const char *dir, struct ab_fn_time *out, struct ab_notes *notes);
 
 /* Removes the folder and anything left in it. */
 void ab_profile_close(const char *dir);

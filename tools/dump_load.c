@@ -149,6 +149,7 @@ void dump_merge_sites(struct dump *d)
 {
 	merge_sites(d->callsites, &d->callsite_count);
 	merge_sites(d->cpu_sites, &d->cpu_site_count);
+	merge_sites(d->time_sites, &d->time_site_count);
 	for (size_t i = 0; i < d->program_count; i++)
 		dump_merge_sites(d->programs[i].d);
 }

@@ -126,7 +126,8 @@ int cmd_merge(int argc, char **argv)
 /* ---- record ---- */
 
 static const char record_help[] =
-	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [--sites[=N]] [RUN OPTIONS]\n"
+	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [--sites[=N]] [--timing[=N]]\n"
+	"                      [RUN OPTIONS]\n"
 	"                      -- COMMAND [ARGS...]\n"
 	"Runs COMMAND as memshim run does, recording it and every process it starts\n"
 	"(MEMSHIM_HIST=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
@@ -143,6 +144,8 @@ static const char record_help[] =
 	"  --sites[=N]      MEMSHIM_CALLSITES: record the call sites (the callers, three\n"
 	"                   frames) of one call in N (default 100), for the report's\n"
 	"                   top call sites and report --folded\n"
+	"  --timing[=N]     MEMSHIM_TIMING: also time one call in N with the time-stamp\n"
+	"                   counter, for the ns per call by size class (default on: N = 64)\n"
 	"RUN OPTIONS are those of memshim run (--impl, --erms-threshold, ...).\n";
 
 #define RECORD_DEFAULT_DIR "memshim-record"
@@ -151,18 +154,19 @@ static const char record_help[] =
 
 struct record_options {
 	const char *dir; /* -o; NULL: the default */
-	const char *profile, *sites;
+	const char *profile, *sites, *timing;
 	bool keep;
 };
 
 /* record's own ids, above run's */
-enum { RECORD_KEEP = 64, RECORD_PROFILE, RECORD_SITES, RECORD_OUTPUT = 'o' };
+enum { RECORD_KEEP = 64, RECORD_PROFILE, RECORD_SITES, RECORD_TIMING, RECORD_OUTPUT = 'o' };
 
 static const struct option record_own_options[] = {
 	{ "output", required_argument, NULL, RECORD_OUTPUT },
 	{ "keep", no_argument, NULL, RECORD_KEEP },
 	{ "profile", optional_argument, NULL, RECORD_PROFILE },
 	{ "sites", optional_argument, NULL, RECORD_SITES },
+	{ "timing", optional_argument, NULL, RECORD_TIMING },
 };
 #define RECORD_OWN (sizeof record_own_options / sizeof record_own_options[0])
 
@@ -186,6 +190,12 @@ static int apply_record_option(void *context, int id, const char *name, const ch
 		                       value, RECORD_SITES_MAX);
 	else if (id == RECORD_SITES)
 		o->sites = value ? value : RECORD_SITES_DEFAULT;
+	else if (id == RECORD_TIMING && value && strcmp(value, "on") != 0 &&
+	         !cli_whole_number(value, 1, TIMING_MAX_EVERY, &n))
+		return cli_usage_error("record", "--timing=%s is not on or a whole number from 1 to %d (one call in N timed)",
+		                       value, TIMING_MAX_EVERY);
+	else if (id == RECORD_TIMING)
+		o->timing = value ? value : "on";
 	else
 		return apply_run_option("record", id, name, value);
 	return 0;
@@ -356,7 +366,8 @@ static int set_recording(const struct record_options *o, const char *processes)
 	snprintf(pattern, sizeof pattern, "%s/%%e.%%p", processes);
 	if (setenv("MEMSHIM_HIST", pattern, 1) == 0 &&
 	    (!o->profile || setenv("MEMSHIM_PROFILE", o->profile, 1) == 0) &&
-	    (!o->sites || setenv("MEMSHIM_CALLSITES", o->sites, 1) == 0))
+	    (!o->sites || setenv("MEMSHIM_CALLSITES", o->sites, 1) == 0) &&
+	    (!o->timing || setenv("MEMSHIM_TIMING", o->timing, 1) == 0))
 		return 0;
 	fprintf(stderr, "memshim record: cannot set the recording variables: %s\n", strerror(errno));
 	return CLI_FAILED;

@@ -6,6 +6,7 @@
  * distribution format. */
 #include "tools/report.h"
 
+#include "dispatch/config.h"
 #include "shim/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
@@ -14,6 +15,7 @@
 #include "tools/report_parts.h"
 #include "tools/report_pprof.h"
 #include "tools/symbolize.h"
+#include "tools/timing_stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,7 +28,8 @@ static const char report_help[] =
 	"usage: memshim report [OPTIONS] FILE|DIR...\n"
 	"Merges histogram dumps (written with MEMSHIM_HIST=PATH; a directory stands for\n"
 	"every dump in it) and prints, first, the share of CPU time in each function\n"
-	"when the dumps have a profile (MEMSHIM_PROFILE), then per function totals,\n"
+	"when the dumps have a profile (MEMSHIM_PROFILE), and the time per call when\n"
+	"they have timed calls (MEMSHIM_TIMING), then per function totals,\n"
 	"size percentiles by calls and by bytes, size classes (with their time),\n"
 	"a bar chart, alignment and 4 KiB-aliasing tables, and the top call sites by\n"
 	"time, bytes and calls (named with function and file:line where the objects\n"
@@ -104,6 +107,78 @@ static void print_time(const struct dump *d)
 		       p->handler_replaced, p->handler_replaced == 1 ? "" : "es");
 }
 
+/* ---- time per call (MEMSHIM_TIMING) ---- */
+
+/* "2.03", "45.1", "4903": ns to about three figures. */
+static const char *ns_text(double ns, char *buf, size_t size)
+{
+	snprintf(buf, size, ns < 10 ? "%.2f" : ns < 100 ? "%.1f" : "%.0f", ns);
+	return buf;
+}
+
+/* "2.03 (2.00–2.06)": ns per call and its 95% interval; "381160 (1 call)"
+ * when one timed call gives no interval.  The dash takes 3 bytes. */
+static const char *timed_text(const struct timed_ns *t, char *buf, size_t size)
+{
+	char a[24], b[24], c[24];
+	if (t->calls < 2)
+		snprintf(buf, size, "%s (1 call)", ns_text(t->mean, a, sizeof a));
+	else
+		snprintf(buf, size, "%s (%s\u2013%s)", ns_text(t->mean, a, sizeof a), ns_text(t->low, b, sizeof b),
+		         ns_text(t->high, c, sizeof c));
+	return buf;
+}
+
+/* "2.03 ns per call (95%: 2.00–2.06)" */
+static void print_timed(const struct timed_ns *t)
+{
+	char a[24], b[24], c[24];
+	if (t->calls < 2)
+		printf("%s ns per call (one timed call)", ns_text(t->mean, a, sizeof a));
+	else
+		printf("%s ns per call (95%%: %s\u2013%s)", ns_text(t->mean, a, sizeof a), ns_text(t->low, b, sizeof b),
+		       ns_text(t->high, c, sizeof c));
+}
+
+static const char *hz_source_words(const char *source)
+{
+	return strcmp(source, "monotonic") == 0 ? "its rate measured against CLOCK_MONOTONIC_RAW"
+	       : strcmp(source, "cpuid-0x15") == 0 ? "its rate from CPUID 0x15"
+	       : "its rate from CPUID 0x16";
+}
+
+static void print_timing(const struct dump *d)
+{
+	const struct dump_timing *t = &d->timing;
+	if (!t->processes) {
+		printf("time per call: not measured (MEMSHIM_TIMING=on, or memshim record --timing, times one call in %d)\n",
+		       TIMING_DEFAULT_EVERY);
+		return;
+	}
+	double timed = 0, dropped = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+			timed += (double)t->calls[fn][b];
+			dropped += (double)t->dropped[fn][b];
+		}
+	printf("time per call (MEMSHIM_TIMING): one call in %" PRIu64 " timed with the time-stamp counter, %.3f GHz,\n"
+	       "  %s; %.0f timed calls in %u process%s; the timer's own cost,\n"
+	       "  %.1f ns a timed call, is subtracted\n",
+	       t->every, (double)t->tsc_hz / 1e9, hz_source_words(t->hz_source), timed, t->processes,
+	       t->processes == 1 ? "" : "es", timing_overhead_ns(t));
+	if (dropped)
+		printf("  (%.0f more timed call%s left out as interrupted: longer than 2 us + 1 ns a byte)\n", dropped,
+		       dropped == 1 ? "" : "s");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct timed_ns n;
+		if (!timing_fn(t, (enum base_function)fn, &n))
+			continue;
+		printf("  %s: ", base_function_names[fn]);
+		print_timed(&n);
+		printf(", %.0f timed; about %.1f ms in all\n", n.calls, ms(timing_total_ns(d, (enum base_function)fn, 0, UINT64_MAX)));
+	}
+}
+
 /* ---- programs ---- */
 
 static uint64_t fn_calls(const struct dump *d, int fn) { return sum_buckets(d->hist.fn[fn].calls); }
@@ -168,16 +243,25 @@ static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t
 	const struct dump_profile *p = &d->profile;
 	struct class_sums sums;
 	sum_classes(d, fn, &sums);
-	bool timed = p->processes > 0;
-	printf("  size class      calls%%  bytes%%%s  calls%%                bytes%%\n",
-	       timed ? "  cpu%      ms" : "");
+	bool timed = p->processes > 0, per_call = d->timing.processes > 0;
+	printf("  size class      calls%%  bytes%%%s%s  calls%%                bytes%%\n",
+	       timed ? "  cpu%      ms" : "", per_call ? "  ns per call (95%)     " : "");
 	for (unsigned c = 0; c < size_class_count; c++) {
 		struct cpu_share t;
+		struct timed_ns n;
 		if (!sums.calls[c] && !sums.samples[c])
 			continue;
 		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
 		if (timed && profile_share(p, sums.samples[c], sums.ns[c], &t))
 			printf(" %5.1f%% %7.2f", 100 * t.share, ms(t.ns));
+		else if (timed && per_call)
+			printf(" %14s", "");
+		if (per_call && timing_range(&d->timing, (enum base_function)fn, size_classes[c].lo, size_classes[c].hi, &n)) {
+			char text[80];
+			timed_text(&n, text, sizeof text);
+			printf(n.calls < 2 ? "  %-22s" : "  %-24s", text); /* the dash is 3 bytes, 1 column */
+		} else if (per_call)
+			printf("  %-22s", "-");
 		printf("  ");
 		bar(share(sums.calls[c], calls), 20);
 		printf("  ");
@@ -252,10 +336,17 @@ static void print_function(const struct dump *d, int fn)
 		printf(" (mean %s)", human_size(bytes / calls, b2, sizeof b2));
 	printf(", variant %s\n", d->variant[fn][0] ? d->variant[fn] : "?");
 	struct cpu_share c;
+	struct timed_ns n;
 	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c)) {
 		printf("  time: ");
 		print_share(&c);
 		printf("\n");
+	}
+	if (timing_fn(&d->timing, (enum base_function)fn, &n)) {
+		printf("  time: ");
+		print_timed(&n);
+		printf(", %.0f timed; about %.1f ms in all\n", n.calls,
+		       ms(timing_total_ns(d, (enum base_function)fn, 0, UINT64_MAX)));
 	}
 	if (!calls)
 		return;
@@ -369,6 +460,23 @@ static void print_cpu_sites(const struct dump *d, unsigned top)
 	}
 }
 
+/* Callers by the time their timed calls took (MEMSHIM_TIMING with call sites on). */
+static void print_time_sites(const struct dump *d, unsigned top)
+{
+	if (!d->time_site_count || top == 0)
+		return;
+	printf("\ntop call sites by timed time (the caller; timed calls are one in %" PRIu64 ", so the time\n"
+	       "in calls from there is about %" PRIu64 " times the timed)\n"
+	       "  function    timed calls  timed ms  ns per call  caller\n", d->timing.every, d->timing.every);
+	for (size_t i = 0; i < d->time_site_count && i < top; i++) {
+		const struct dump_site *c = &d->time_sites[i];
+		char readable[1200], mean[24];
+		printf("  %-10s %12" PRIu64 " %9.3f %12s  %s\n", base_function_names[c->fn], c->calls, ms((double)c->ns),
+		       ns_text(c->calls ? (double)c->ns / (double)c->calls : 0, mean, sizeof mean),
+		       frame_readable(c->frames, readable, sizeof readable));
+	}
+}
+
 /* Folded stacks for flamegraph.pl and speedscope: root;...;caller;function bytes */
 static void print_folded_name(const char *frame)
 {
@@ -425,6 +533,19 @@ static void json_share(const struct dump_profile *p, uint64_t samples, uint64_t 
 		printf(", \"cpu_share\": null, \"cpu_share_low\": null, \"cpu_share_high\": null, \"cpu_ns\": null");
 }
 
+/* ", \"timed_calls\": ..., \"ns_per_call\": ..." for fn's sizes [lo, hi), or nulls without timed calls. */
+static void json_timed(const struct dump *d, int fn, uint64_t lo, uint64_t hi)
+{
+	struct timed_ns n;
+	if (timing_range(&d->timing, (enum base_function)fn, lo, hi, &n))
+		printf(", \"timed_calls\": %.0f, \"timed_dropped\": %.0f, \"ns_per_call\": %.6g, \"ns_per_call_low\": %.6g,"
+		       " \"ns_per_call_high\": %.6g, \"timed_total_ns\": %.6g",
+		       n.calls, n.dropped, n.mean, n.low, n.high, timing_total_ns(d, (enum base_function)fn, lo, hi));
+	else
+		printf(", \"timed_calls\": %s, \"timed_dropped\": null, \"ns_per_call\": null, \"ns_per_call_low\": null,"
+		       " \"ns_per_call_high\": null, \"timed_total_ns\": null", d->timing.processes ? "0" : "null");
+}
+
 static void json_frame(const char *frame)
 {
 	struct frame_info f;
@@ -478,6 +599,16 @@ static void json_callsites(const struct dump *d)
 		json_frame(c->frames);
 		printf("}");
 	}
+	printf("],\n \"time_sites\": [");
+	for (size_t i = 0; i < d->time_site_count; i++) {
+		const struct dump_site *c = &d->time_sites[i];
+		printf("%s\n  {\"function\": \"%s\", \"timed_calls\": %" PRIu64 ", \"timed_ns\": %" PRIu64
+		       ", \"ns_per_call\": %.6g, \"frame\": ",
+		       i ? "," : "", base_function_names[c->fn], c->calls, c->ns,
+		       c->calls ? (double)c->ns / (double)c->calls : 0.0);
+		json_frame(c->frames);
+		printf("}");
+	}
 	printf("]");
 }
 
@@ -512,6 +643,7 @@ static void json_classes(const struct dump *d, int fn)
 		       ", \"bytes\": %" PRIu64 ", \"samples\": %" PRIu64,
 		       c ? ", " : "", size_classes[c].name, size_classes[c].lo, size_classes[c].hi, sums.calls[c], sums.bytes[c], sums.samples[c]);
 		json_share(p, sums.samples[c], sums.ns[c]);
+		json_timed(d, fn, size_classes[c].lo, size_classes[c].hi);
 		printf("}");
 	}
 	printf("]");
@@ -529,6 +661,14 @@ static void print_json(const struct dump *d)
 		       p->handler_replaced);
 	else
 		printf("null");
+	const struct dump_timing *t = &d->timing;
+	printf(", \"timing\": ");
+	if (t->processes)
+		printf("{\"processes\": %u, \"every\": %" PRIu64 ", \"tsc_hz\": %" PRIu64 ", \"hz_source\": \"%s\","
+		       " \"overhead_ns\": %.6g, \"subtracted_ns\": %.6g}",
+		       t->processes, t->every, t->tsc_hz, t->hz_source, timing_overhead_ns(t), t->subtracted_ns);
+	else
+		printf("null");
 	printf(", \"functions\": {");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		const struct function_histogram *f = &d->hist.fn[fn];
@@ -536,6 +676,7 @@ static void print_json(const struct dump *d)
 		       fn ? "," : "", base_function_names[fn], d->variant[fn],
 		       sum_buckets(f->calls), sum_buckets(f->bytes));
 		json_share(p, p->fn_samples[fn], p->fn_ns[fn]);
+		json_timed(d, fn, 0, UINT64_MAX);
 		printf(", \"entries\": {");
 		const char *sep = "";
 		for (int e = 0; e < E_COUNT; e++)
@@ -548,9 +689,11 @@ static void print_json(const struct dump *d)
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
 			if (f->calls[b] || p->bucket_samples[fn][b]) {
 				printf("%s{\"lo\": %" PRIu64 ", \"hi\": %" PRIu64 ", \"calls\": %" PRIu64
-				       ", \"bytes\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"cpu_ns\": %" PRIu64 "}",
+				       ", \"bytes\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"cpu_ns\": %" PRIu64
+				       ", \"timed_calls\": %" PRIu64 ", \"timed_ns\": %" PRIu64 ", \"timed_dropped\": %" PRIu64 "}",
 				       sep, hist_bucket_lo(b), hist_bucket_hi(b), f->calls[b], f->bytes[b],
-				       p->bucket_samples[fn][b], p->bucket_ns[fn][b]);
+				       p->bucket_samples[fn][b], p->bucket_ns[fn][b], t->calls[fn][b], t->ns[fn][b],
+				       t->dropped[fn][b]);
 				sep = ", ";
 			}
 		printf("]");
@@ -683,11 +826,13 @@ static void print_text(struct dump *d, const struct report_options *o)
 	printf("%s (%u dump file%s merged)\n", dump_title(d, title, sizeof title), d->files,
 	       d->files == 1 ? "" : "s");
 	print_time(d);
+	print_timing(d);
 	if (o->by_program || d->program_count > 1)
 		print_programs(d, o->by_program ? d->program_count : o->top);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		print_function(d, fn);
 	print_cpu_sites(d, o->top);
+	print_time_sites(d, o->top);
 	print_callsites(d, o->top);
 	if (d->callsite_count && !symbolize_available())
 		printf("(this memshim was built without libdw: call sites show as object+offset)\n");
@@ -715,6 +860,7 @@ int cmd_report(int argc, char **argv)
 	dump_merge_sites(d);
 	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
 	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_amount);
+	qsort(d->time_sites, d->time_site_count, sizeof *d->time_sites, by_amount);
 	if (d->files == 0) {
 		fprintf(stderr, "memshim report: no readable dump\n");
 		status = 1;

@@ -3,9 +3,11 @@
  * power of two with sizes 0-16 in one (their one-byte buckets would
  * otherwise take a third of a log axis), and round y ticks.  Calls and bytes
  * are counted; CPU time is sampled, so each time share is drawn with its 95%
- * interval, and a time bar of few samples is hatched and faded. */
+ * interval, and a time bar of few samples is hatched and faded.  With timed
+ * calls (MEMSHIM_TIMING) each bar group is topped with its ns per call. */
 #include "tools/profile_stats.h"
 #include "tools/report_parts.h"
+#include "tools/timing_stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -47,6 +49,25 @@ static double size_position(uint64_t n)
 
 /* Each series' share (percent) per slot, for function fn: of its calls, of
  * its bytes, of its CPU time, so that each series adds up to 100%. */
+/* The timed ns per call of each slot of fn; 0 where none was timed. */
+static void slot_per_call(const struct dump *d, int fn, double per_call[SLOTS])
+{
+	double timed[SLOTS] = { 0 }, ns[SLOTS] = { 0 };
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		timed[slot_of_bucket(b)] += (double)d->timing.calls[fn][b];
+		ns[slot_of_bucket(b)] += (double)d->timing.ns[fn][b];
+	}
+	for (unsigned k = 0; k < SLOTS; k++)
+		per_call[k] = timed[k] ? ns[k] / timed[k] : 0;
+}
+
+/* Each slot's timed ns per call, above its bars. */
+static void draw_per_call(FILE *out, double x, double ns, int plot_top)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" fill=\"#8a2be2\" text-anchor=\"middle\">%.*f</text>\n", x,
+	        plot_top - 2, ns < 10 ? 1 : 0, ns);
+}
+
 static void slot_shares(const struct dump *d, int fn, double share[3][SLOTS])
 {
 	const uint64_t *tables[3] = { d->hist.fn[fn].calls, d->hist.fn[fn].bytes, d->profile.bucket_ns[fn] };
@@ -170,15 +191,18 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	double step = nice_step(max > 0 ? max : 1, 4), y_max = ceil((max > 0 ? max : 1) / step) * step;
 	int plot_top = top + PLOT_TOP, bottom = plot_top + PLOT_HEIGHT;
 	uint64_t calls = sum_buckets(d->hist.fn[fn].calls);
-	char bytes[32], time[96] = "";
+	char bytes[32], time[96] = "", timed[64] = "";
 	struct cpu_share c;
+	struct timed_ns n;
 	if (f->series == 3 && profile_fn_share(&d->profile, (enum base_function)fn, &c))
 		snprintf(time, sizeof time, "; %.1f%% of CPU time (95%%: %.1f\u2013%.1f%%), %.1f ms", 100 * c.share,
 			 100 * c.low, 100 * c.high, c.ns / 1e6);
+	if (timing_fn(&d->timing, (enum base_function)fn, &n))
+		snprintf(timed, sizeof timed, "; %.3g ns per call (timed)", n.mean);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s: %" PRIu64
-	        " calls, %s, variant %s%s</text>\n",
+	        " calls, %s, variant %s%s%s</text>\n",
 	        MARGIN_LEFT, top + 22, base_function_names[fn], calls,
-	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn], time);
+	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn], time, timed);
 	draw_x_axis(out, f, bottom, plot_top);
 	for (double v = 0; v <= y_max + step / 2; v += step) {
 		double y = bottom - v / y_max * PLOT_HEIGHT;
@@ -187,8 +211,11 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 		fprintf(out, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g%%</text>\n",
 		        MARGIN_LEFT - 6, y + 4, v);
 	}
-	double slot_width = px(f, 1) - px(f, 0), bar = slot_width * 0.8 / f->series;
-	for (unsigned k = f->first; k <= f->last; k++)
+	double slot_width = px(f, 1) - px(f, 0), bar = slot_width * 0.8 / f->series, per_call[SLOTS];
+	slot_per_call(d, fn, per_call);
+	for (unsigned k = f->first; k <= f->last; k++) {
+		if (per_call[k] > 0)
+			draw_per_call(out, px(f, k + 0.5), per_call[k], plot_top);
 		for (int s = 0; s < f->series; s++) {
 			double x = px(f, k) + slot_width * 0.1 + s * bar;
 			if (share[s][k] > 0)
@@ -197,6 +224,7 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 			if (s == TIME_SERIES && samples[k]) /* an empty slot: no whisker, as no bar */
 				draw_interval(out, x + bar / 2, bottom, y_max, (double)samples[k], (double)fn_samples, share[s][k]);
 		}
+	}
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT, bottom,
 	        SVG_WIDTH - MARGIN_RIGHT, bottom);
 	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", MARGIN_LEFT, plot_top,
@@ -207,7 +235,7 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	for (int s = 0; s < f->series; s++)
 		fprintf(out, "%s <tspan fill=\"%s\" font-weight=\"bold\">%s</tspan>", s == 0 ? "" : s + 1 == f->series ? " and" : ",",
 		        series_colour[s], series_name[s]);
-	fprintf(out, " in each</text>\n");
+	fprintf(out, " in each%s</text>\n", d->timing.processes ? "; above the bars: timed ns per call" : "");
 	if (f->series == 3)
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">CPU time: sampled; each bar "
 		        "with its 95%% interval, hatched and faded below %d samples</text>\n", SVG_WIDTH / 2, bottom + 44,

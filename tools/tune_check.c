@@ -1,12 +1,16 @@
 /* memshim tune checks itself: with a profile in the dumps (MEMSHIM_PROFILE),
  * the model's time for the recorded calls under the variant that ran is set
  * against the CPU time measured inside each function, and savings are
- * given as a share of the program's CPU time. */
+ * given as a share of the program's CPU time; with timed calls
+ * (MEMSHIM_TIMING), the model's ns per call is set against the timed ns per
+ * call size class by size class, so that where they disagree says which
+ * sizes the model gets wrong, and how. */
 #include "config.h"
 
 #include "tools/bench.h"
 #include "tools/profile_stats.h"
 #include "tools/report_parts.h"
+#include "tools/timing_stats.h"
 #include "tools/tune.h"
 
 #include <math.h>
@@ -34,6 +38,20 @@ static const char reason_below[] =
 	"the sizes were probably predictable: the model's curves are for sizes drawn at random\n"
 	"    within each size class, so they price in branch mispredictions a program that repeats\n"
 	"    its sizes does not pay; short copies may also overlap with the program's own work";
+
+/* Why a size class's timed ns per call could lie outside the model's: what
+ * the curves assume, and what timing a call does to it. */
+static const char class_cold[] =
+	"the data (or the code) was probably cold: the curves copy buffers that stay in the cache,\n"
+	"      and this is more than a timed call's own difference from them";
+static const char class_read_back[] =
+	"the curves from 512 B hold a read of the destination after each call, which the timed\n"
+	"      call does not";
+static const char class_predictable[] =
+	"the sizes were probably predictable: the curves draw sizes at random in each bucket";
+static const char class_alone[] =
+	"a timed call runs alone, fenced, and takes its latency, where the curves time a stream of\n"
+	"      calls that overlap (BENCHMARKS.md, section 10, has that difference by size class)";
 
 static double monotonic_ns(void)
 {
@@ -176,14 +194,109 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 		printf("    they agree within the ranges\n");
 }
 
+/* How far above a stream of calls a timed call may take, by its latency
+ * alone: at most this many ns plus this share (BENCHMARKS.md, section 10:
+ * up to 1.4 ns below 1 KiB, 3 ns to 2 KiB, 7 ns or 40% at 4 KiB). */
+#define ALONE_NS 2.0
+#define ALONE_SHARE 0.4
+
+/* The likely reason a class's timed ns per call is above (or below) the model's. */
+static const char *class_reason(const struct size_class *k, double timed, double model)
+{
+	if (timed > model)
+		return timed - model > ALONE_NS + ALONE_SHARE * model ? class_cold : class_alone;
+	return k->lo >= TUNE_READ_BACK_FROM ? class_read_back : class_predictable;
+}
+
+/* The model's ns per call for fn's calls on sizes [lo, hi) under the
+ * variant that ran: median and p10..p90 over the rounds; false if none. */
+static bool predicted_per_call(const struct calibration *c, const struct dump *d, enum base_function fn,
+			       uint64_t lo, uint64_t hi, double out[3])
+{
+	static struct cm_workload w;
+	double calls = 0;
+	w.count = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		if (hist_bucket_lo(b) >= lo && hist_bucket_lo(b) < hi && d->hist.fn[fn].calls[b]) {
+			cm_workload_add(&w, (double)d->hist.fn[fn].calls[b], (double)d->hist.fn[fn].bytes[b]);
+			calls += (double)d->hist.fn[fn].calls[b];
+		}
+	if (!calls || !predicted_ns(c, d, fn, &w, out))
+		return false;
+	for (int i = 0; i < 3; i++)
+		out[i] /= calls;
+	return true;
+}
+
+/* "2.03", "45.1", "4903" */
+static const char *ns_figure(double ns, char *out, size_t size)
+{
+	snprintf(out, size, ns < 10 ? "%.2f" : ns < 100 ? "%.1f" : "%.0f", ns);
+	return out;
+}
+
+/* One size class of fn: the model's ns per call against the timed; true
+ * if they disagree beyond the model's p10..p90 and the timed 95%. */
+static bool check_class(const struct calibration *c, const struct dump *d, enum base_function fn,
+			const struct size_class *k, double share)
+{
+	struct timed_ns m;
+	double p[3];
+	char t[6][24], model[80], timed[80];
+	if (!timing_range(&d->timing, fn, k->lo, k->hi, &m) || !predicted_per_call(c, d, fn, k->lo, k->hi, p))
+		return false;
+	snprintf(model, sizeof model, "%s (%s..%s)", ns_figure(p[0], t[0], 24), ns_figure(p[1], t[1], 24),
+		 ns_figure(p[2], t[2], 24));
+	snprintf(timed, sizeof timed, "%s (%s..%s)", ns_figure(m.mean, t[3], 24), ns_figure(m.low, t[4], 24),
+		 ns_figure(m.high, t[5], 24));
+	bool above = m.low > p[2], below = m.high < p[1];
+	printf("    %-13s %6.1f%%  %-24s %-24s %8.0f  ", k->name, 100 * share, model, timed, m.calls);
+	if (above || below)
+		printf("%s the model\n      %s\n", times(m.mean, p[0], t[0], 24), class_reason(k, m.mean, p[0]));
+	else
+		printf("agree\n");
+	return above || below;
+}
+
+/* fn's size classes with timed calls, one line each, and which disagree. */
+static void check_classes(const struct calibration *c, const struct dump *d, enum base_function fn)
+{
+	double calls = 0;
+	char names[200] = "";
+	size_t len = 0;
+	struct timed_ns all;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		calls += (double)d->hist.fn[fn].calls[b];
+	if (!timing_fn(&d->timing, fn, &all)) {
+		printf("  %s (%s): no timed call among its %.0f (one in %llu is timed)\n", base_function_names[fn],
+		       d->variant[fn], calls, (unsigned long long)d->timing.every);
+		return;
+	}
+	printf("  %s (%s), size class by size class: the model's ns per call against the timed ns per call\n"
+	       "    size class     calls   model (p10..p90)         timed (95%%)              timed    timed / model\n",
+	       base_function_names[fn], d->variant[fn]);
+	for (unsigned k = 0; k < size_class_count; k++) {
+		double class_calls = 0;
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			if (hist_bucket_lo(b) >= size_classes[k].lo && hist_bucket_lo(b) < size_classes[k].hi)
+				class_calls += (double)d->hist.fn[fn].calls[b];
+		if (class_calls && check_class(c, d, fn, &size_classes[k], class_calls / calls) && len < sizeof names)
+			len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", size_classes[k].name);
+	}
+	if (len)
+		printf("    the model is off in: %s\n", names);
+	else
+		printf("    the model agrees in every size class with timed calls\n");
+}
+
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT])
 {
 	printf("\nCheck: the model's time for the calls recorded, under the variant that ran (thresholds:\n"
 	       "erms and stosb as recorded, the others built in), against the time measured inside:\n");
-	if (!d->profile.processes) {
+	if (!d->profile.processes && !d->timing.processes) {
 		printf("  no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside\n"
 		       "  MEMSHIM_HIST to measure the time inside, and to know what share of the program's CPU\n"
-		       "  time a saving is\n");
+		       "  time a saving is; with MEMSHIM_TIMING=on to check the model size class by size class\n");
 		return;
 	}
 	if (!tune_ns_per_unit(c)) {
@@ -197,7 +310,11 @@ void tune_check(const struct calibration *c, const struct dump *d, const struct 
 		if (strcmp(d->variant[fn], "mixed") == 0 || !d->variant[fn][0])
 			printf("  %s: no comparison: the dumps ran %s\n", base_function_names[fn],
 			       d->variant[fn][0] ? "different variants" : "an unrecorded variant");
-		else
-			check_function(c, d, (enum base_function)fn, &w[fn]);
+		else {
+			if (d->profile.processes)
+				check_function(c, d, (enum base_function)fn, &w[fn]);
+			if (d->timing.processes)
+				check_classes(c, d, (enum base_function)fn);
+		}
 	}
 }
