@@ -59,6 +59,8 @@ static const char bench_help[] =
 	"                        memset as the column `default`: what a program preloading\n"
 	"                        it gets in this environment (the default's size bands, or\n"
 	"                        MEMSHIM_IMPL/MEMSHIM_MEMCPY..., with the exported stub)\n"
+	"  --every-placement     the class case with each class's data in L1, spread over\n"
+	"                        half the L2, and cold (default: hot to 32K, cold beyond)\n"
 	"  --peer NAME=PATH[:PREFIX]\n"
 	"                        also time another library's PREFIXmemcpy, PREFIXmemmove\n"
 	"                        and PREFIXmemset (no PREFIX: memcpy, ...) as the column\n"
@@ -89,7 +91,7 @@ struct peer_spec {
 };
 
 struct options {
-	bool quick, stub, with_default;
+	bool quick, stub, with_default, every_placement;
 	unsigned functions; /* bit per enum base_function */
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;
@@ -191,13 +193,14 @@ static int parse_peer(const char *value, struct options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_DEFAULT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_DEFAULT, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
 	{ "stub", no_argument, NULL, BENCH_STUB },
 	{ "default", no_argument, NULL, BENCH_DEFAULT },
+	{ "every-placement", no_argument, NULL, BENCH_EVERY_PLACEMENT },
 	{ "functions", required_argument, NULL, BENCH_FUNCTIONS },
 	{ "cases", required_argument, NULL, BENCH_CASES },
 	{ "sizes", required_argument, NULL, BENCH_SIZES },
@@ -214,7 +217,8 @@ static const struct option bench_options[] = {
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct options *o = context;
-	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && *value == '\0')
+	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && id != BENCH_EVERY_PLACEMENT &&
+	    *value == '\0')
 		return usage_error("%s needs a value", name);
 	switch (id) {
 	case BENCH_QUICK:
@@ -225,6 +229,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_DEFAULT:
 		o->with_default = true;
+		return 0;
+	case BENCH_EVERY_PLACEMENT:
+		o->every_placement = true;
 		return 0;
 	case BENCH_FUNCTIONS:
 		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);
@@ -545,7 +552,10 @@ static void plan_alias(struct plan *p, enum base_function fn, bool quick)
 		}
 }
 
-static void plan_classes(struct plan *p, enum base_function fn)
+/* Each size class with its data where the built-in plan puts it (hot to
+ * 32 KiB, cold beyond), or with every_placement in L1, spread over half the
+ * L2, and cold. */
+static void plan_classes(struct plan *p, enum base_function fn, bool every_placement)
 {
 	static const struct {
 		size_t lo, hi;
@@ -554,14 +564,18 @@ static void plan_classes(struct plan *p, enum base_function fn)
 			{ 257, 1024, "257-1K" },  { 1025, 4096, "1K-4K" },     { 4097, 32768, "4K-32K" },
 			{ 32769, 262144, "32K-256K" }, { 262145, 4u << 20, "256K-4M" }, { (4u << 20) + 1, 32u << 20, "4M-32M" } };
 	for (int overlap = 0; overlap <= (fn == FN_MEMMOVE); overlap++)
-		for (unsigned i = 0; i < sizeof classes / sizeof classes[0]; i++) {
-			struct bench_case c = { .fn = fn, .kind = CASE_CLASS, .cold = i >= 6, .overlap = overlap,
-						.lo = classes[i].lo, .hi = classes[i].hi, .src_offset = -1,
-						.dst_offset = -1 };
-			snprintf(c.label, sizeof c.label, "%s", classes[i].label);
-			snprintf(c.align, sizeof c.align, "random");
-			add(p, c);
-		}
+		for (unsigned i = 0; i < sizeof classes / sizeof classes[0]; i++)
+			for (int place = 0; place < 3; place++) {
+				if (!every_placement && place != (i >= 6 ? 2 : 0))
+					continue;
+				struct bench_case c = { .fn = fn, .kind = CASE_CLASS, .cold = place == 2, .overlap = overlap,
+							.lo = classes[i].lo, .hi = classes[i].hi, .src_offset = -1,
+							.dst_offset = -1,
+							.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
+				snprintf(c.label, sizeof c.label, "%s", classes[i].label);
+				snprintf(c.align, sizeof c.align, "random");
+				add(p, c);
+			}
 }
 
 /* A built-in distribution is for the function its name starts with, if any. */
@@ -608,7 +622,7 @@ static void plan_cases(struct plan *p, const struct options *o, const struct dis
 		if (o->cases & (1u << CASE_ALIAS))
 			plan_alias(p, fn, o->quick);
 		if (o->cases & (1u << CASE_CLASS))
-			plan_classes(p, fn);
+			plan_classes(p, fn, o->every_placement);
 		if (o->cases & (1u << CASE_DIST))
 			plan_dists(p, fn, d);
 	}
