@@ -24,42 +24,52 @@ extern void *__memset_chk(void *, int, size_t, size_t);
 extern void __explicit_bzero_chk(void *, size_t, size_t);
 extern void *__mempcpy(void *, const void *, size_t);
 
-/* How a call of fn is served: sizes up to *bound by `first`, larger ones by
- * the returned set.  One band (or recording, whose wrappers serve every
- * size and hand the call to the bands themselves): first everywhere.  Two
- * bands: the second band's variant directly.  More: the band dispatcher,
- * from the second band on. */
-static const struct entry_set *split_entries(enum base_function fn, const struct entry_set **first, size_t *bound)
+/* The member of fn's entry points in e: memcpy, memmove or memset's own,
+ * or one that follows it (mempcpy, __memcpy_chk, bzero, ...). */
+#define MEMBER(e, member) ((void *)(e)->member)
+
+/* How calls of fn are served: the first two bands by the stub itself
+ * (bounds and entry sets into bound[] and first[]), the rest by the
+ * returned set: the third band's variant, or the band dispatcher from the
+ * third band on.  One band, or recording (whose wrappers serve every size
+ * and hand the call to the bands themselves): first[0] everywhere. */
+static const struct entry_set *split_entries(enum base_function fn, size_t bound[2],
+                                             const struct entry_set *first[2])
 {
 	const struct config *c = config_get();
 	const struct band_list *bands = &c->choice[fn].bands;
-	*bound = SIZE_MAX;
+	bound[0] = bound[1] = SIZE_MAX;
 	if (c->hist_path[0]) {
-		*first = record_entries(fn, banded_entries(fn, bands));
-		return *first;
+		first[0] = first[1] = record_entries(fn, banded_entries(fn, bands));
+		return first[0];
 	}
-	*first = bands->variant[0]->entries();
-	if (bands->count == 1)
-		return *first;
-	*bound = bands->upper[0];
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned b = i < bands->count ? i : bands->count - 1;
+		first[i] = bands->variant[b]->entries();
+		if (i + 1 < bands->count)
+			bound[i] = bands->upper[i];
+	}
+	if (bands->count <= 2)
+		return first[bands->count - 1];
 	struct band_list rest;
-	rest.count = bands->count - 1;
+	rest.count = bands->count - 2;
 	for (unsigned i = 0; i < rest.count; i++) {
-		rest.upper[i] = bands->upper[i + 1];
-		rest.variant[i] = bands->variant[i + 1];
+		rest.upper[i] = bands->upper[i + 2];
+		rest.variant[i] = bands->variant[i + 2];
 	}
 	return banded_entries(fn, &rest);
 }
 
-/* Each exported name: the first band's function and bound into the stub's
- * slots, the rest as the resolver's result. */
+/* Each exported name: its first two bands into the stub's slots, the rest
+ * as the resolver's result. */
 #define EXPORT_IFUNC(symbol, size_reg, fn, member)                                                  \
-	extern struct export_band0 memshim_band0_##symbol;                                            \
+	extern struct export_bands memshim_bands_##symbol;                                            \
 	static __typeof__(symbol) *resolve_##symbol(void)                                             \
 	{                                                                                             \
-		const struct entry_set *first;                                                            \
-		const struct entry_set *rest = split_entries(fn, &first, &memshim_band0_##symbol.bound);  \
-		memshim_band0_##symbol.first = (void *)first->member;                                     \
+		const struct entry_set *first[2];                                                         \
+		const struct entry_set *rest = split_entries(fn, memshim_bands_##symbol.bound, first);     \
+		memshim_bands_##symbol.function[0] = MEMBER(first[0], member);                            \
+		memshim_bands_##symbol.function[1] = MEMBER(first[1], member);                            \
 		return rest->member;                                                                      \
 	}                                                                                             \
 	MEMSHIM_EXPORT_BANDED_STUB(symbol, size_reg, resolve_##symbol)

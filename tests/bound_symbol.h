@@ -2,7 +2,7 @@
  * own PLT GOT slot for the name (after at least one call, with lazy
  * binding), follows memshim's exported stub (dispatch/export_stub.h) to
  * what it calls, and asks dladdr what lives there.  A stub that splits the
- * sizes between two functions is shown as "bands:FIRST|REST". */
+ * sizes is shown as "bands:FIRST|SECOND" or "bands:FIRST|SECOND|REST". */
 #ifndef MEMSHIM_TESTS_BOUND_SYMBOL_H
 #define MEMSHIM_TESTS_BOUND_SYMBOL_H
 
@@ -30,17 +30,20 @@ static inline const char *symbol_at(void *target)
 /* What the function at `code` calls: itself if it is not memshim's stub. */
 static inline const char *through_stub(void *code)
 {
-	static char texts[8][256]; /* a caller may print several in one printf */
+	static char texts[8][384]; /* a caller may print several in one printf */
 	static unsigned next;
-	char *both = texts[next++ % 8];
-	size_t bound;
-	void *first, *rest;
-	if (!export_stub_decode(code, &bound, &first, &rest))
+	char *text = texts[next++ % 8];
+	struct export_bands bands;
+	void *rest;
+	if (!export_stub_decode(code, &bands, &rest))
 		return symbol_at(code);
-	if (bound == SIZE_MAX)
-		return symbol_at(first);
-	snprintf(both, sizeof texts[0], "bands:%s|%s", symbol_at(first), symbol_at(rest));
-	return both;
+	if (bands.bound[0] == SIZE_MAX)
+		return symbol_at(bands.function[0]);
+	int len = snprintf(text, sizeof texts[0], "bands:%s|%s", symbol_at(bands.function[0]),
+	                   symbol_at(bands.function[1]));
+	if (bands.bound[1] != SIZE_MAX)
+		snprintf(text + len, sizeof texts[0] - (size_t)len, "|%s", symbol_at(rest));
+	return text;
 }
 
 static inline const char *bound_symbol(const char *name)

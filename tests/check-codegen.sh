@@ -83,14 +83,15 @@ if [ -n "$ifuncs" ]; then
 else
 	echo "ok: no indirect function exported under a C library name"
 fi
-# The string functions: the first band's compare, a branch, and two jumps
-# through slots; exec* and _exit: one jump.
-banded_stub='cmp +0x[0-9a-f]+\(%rip\),%rSIZE ja +[0-9a-f]+ <[^>]*> jmp +\*0x[0-9a-f]+\(%rip\) jmp +\*0x[0-9a-f]+\(%rip\)'
+# The string functions: twice a band's compare, a branch and a jump through
+# a slot, then the last slot's jump; exec* and _exit: one jump.
+band='cmp +0x[0-9a-f]+\(%rip\),%rSIZE ja +[0-9a-f]+ <[^>]*> jmp +\*0x[0-9a-f]+\(%rip\)'
+banded_stub="$band $band jmp +\\*0x[0-9a-f]+\\(%rip\\)"
 for f in memcpy memmove memset mempcpy __memcpy_chk bzero explicit_bzero execve _exit; do
 	case $f in
 	execve | _exit) lines=2 shape='jmp +\*0x[0-9a-f]+\(%rip\)' ;;
-	*bzero) lines=5 shape=$(echo "$banded_stub" | sed 's/SIZE/si/') ;; # bzero(s, n): n in %rsi
-	*) lines=5 shape=$(echo "$banded_stub" | sed 's/SIZE/dx/') ;;
+	*bzero) lines=8 shape=$(echo "$banded_stub" | sed 's/SIZE/si/g') ;; # bzero(s, n): n in %rsi
+	*) lines=8 shape=$(echo "$banded_stub" | sed 's/SIZE/dx/g') ;;
 	esac
 	body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<$f>:/,/^\$/" | sed -n "2,${lines}p" |
 		sed -E 's/^ *[0-9a-f]+:[[:space:]]+//; s/ *#.*//' | tr '\n' ' ' | sed 's/ *$//')

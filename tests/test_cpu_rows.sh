@@ -6,9 +6,9 @@ now=$top_builddir/tests/show_binding_now
 rows=${top_srcdir:-.}/data/cpu-rows
 awk_rows() { ${AWK:-awk} -f "${top_srcdir:-.}/dispatch/cpu_rows.awk" "$@" 2>&1; }
 
-# Bands: the exported stub sends the first band to its variant and the rest
-# to the second band's (with two) or to the band dispatcher (with more);
-# one band is the variant itself.
+# Bands: the exported stub sends the first two bands to their variants and
+# the rest to the third band's (with three) or to the band dispatcher (with
+# more); one band is the variant itself.
 preloaded env MEMSHIM_MEMCPY=glibc:64,sse2 MEMSHIM_MEMSET=scalar:256,glibc "$now"
 expect_eq "MEMSHIM_MEMCPY=glibc:64,sse2: memcpy" "$(bound memcpy)" "bands:libc|memshim_memcpy_sse2"
 expect_eq "mempcpy follows" "$(bound mempcpy)" "bands:libc|memshim_mempcpy_sse2"
@@ -16,7 +16,10 @@ expect_eq "__memcpy_chk follows" "$(bound __memcpy_chk)" "bands:libc|memshim_mem
 expect_eq "bzero follows memset's bands" "$(bound bzero)" "bands:memshim_bzero_scalar|libc"
 expect_eq "nothing on stderr" "$err" ""
 preloaded env MEMSHIM_MEMMOVE=glibc:64,sse2:4K,scalar "$now"
-expect_match "three bands: the dispatcher (not exported) from the second on" "$(bound memmove)" '^bands:libc\|.*libmemshim'
+expect_eq "three bands: no dispatcher" "$(bound memmove)" "bands:libc|memshim_memmove_sse2|memshim_memmove_scalar"
+preloaded env MEMSHIM_MEMMOVE=glibc:64,sse2:4K,scalar:64K,erms "$now"
+expect_match "four bands: the dispatcher (not exported) from the third on" "$(bound memmove)" \
+	'^bands:libc\|memshim_memmove_sse2\|.*libmemshim'
 expect_eq "the dispatcher is not exported" "$(nm -D "$MEMSHIM_LIBRARY" | grep -c '_banded$')" 0
 preloaded env MEMSHIM_MEMCPY=sse2 "$now"
 expect_eq "one band is the variant itself" "$(bound memcpy)" memshim_memcpy_sse2

@@ -32,9 +32,9 @@ static double now_ns(void)
  * the function has one band); NULL if it is not memshim's stub. */
 static void *stub_target(const void *code)
 {
-	size_t bound;
-	void *first, *rest;
-	return export_stub_decode(code, &bound, &first, &rest) ? first : NULL;
+	struct export_bands bands;
+	void *rest;
+	return export_stub_decode(code, &bands, &rest) ? bands.function[0] : NULL;
 }
 
 static char src[512 + 64], dst[512 + 64];

@@ -16,8 +16,9 @@
  * calibration to the next, and each band costs a little at every call.
  * So within KEEP_NEIGHBOUR_RATIO of the best a class keeps the variant of
  * the class below it (or, in a second pass, takes that of the class above);
- * else the first in the table's order within TIE_RATIO of the best; and
- * adjacent classes with one variant make one band. */
+ * else the first in the table's order within that ratio of the best (the
+ * table lists each variant before its *_erms form, identical below the rep
+ * movsb threshold); and adjacent classes with one variant make one band. */
 #include "config.h"
 
 #include "tools/variant_choice.h"
@@ -74,8 +75,8 @@ static double worst_placement(const struct band_ratios *r, int k)
 }
 
 /* The row that serves class k: `previous` (the class below's) where it is
- * nearly the best or, with no win beyond the tie, ties with glibc; else the
- * earliest qualifier within the tie of the best, if that beats glibc. */
+ * nearly the best or, with no win beyond the margin, ties with glibc; else,
+ * if the best beats glibc, the earliest qualifier nearly as good as it. */
 static const struct band_ratios *choose_class(const struct band_ratios *rows, unsigned n, int k,
 					      const struct band_ratios *glibc, const struct band_ratios *previous)
 {
@@ -92,9 +93,9 @@ static const struct band_ratios *choose_class(const struct band_ratios *rows, un
 		return previous;
 	if (!wins)
 		return glibc;
-	double tie = class_score(best, k) * TIE_RATIO;
+	double near = class_score(best, k) * KEEP_NEIGHBOUR_RATIO;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) && class_score(&rows[v], k) <= tie)
+		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) && class_score(&rows[v], k) <= near)
 			return &rows[v];
 	return best;
 }
