@@ -99,6 +99,28 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 	c->ratio_count += s->variant_count;
 }
 
+/* Below its rep movsb (or stosb) threshold a *_erms variant runs the very
+ * code of the variant it is named after: in the classes wholly below it the
+ * twin's measurement stands for both, so that noise between two runs of
+ * the same code cannot make a band. */
+static void merge_twins(const struct calibration *c, struct band_ratios *rows, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const char *suffix = strstr(rows[i].variant, "_erms");
+		if (!suffix || suffix[5])
+			continue;
+		size_t threshold = rows[i].fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+		for (unsigned j = 0; j < n; j++)
+			if (strlen(rows[j].variant) == (size_t)(suffix - rows[i].variant) &&
+			    strncmp(rows[j].variant, rows[i].variant, strlen(rows[j].variant)) == 0)
+				for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi < threshold; k++)
+					for (int p = 0; p < PLACE_COUNT; p++) {
+						rows[i].ratio[k][p] = rows[j].ratio[k][p];
+						rows[i].low[k][p] = rows[j].low[k][p];
+					}
+	}
+}
+
 void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar)
 {
 	static struct bench_variant candidates[BENCH_MAX_VARIANTS];
@@ -110,6 +132,7 @@ void tune_choose_variants(struct calibration *c, struct bench_settings *s, struc
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		unsigned first = c->ratio_count;
 		measure_function(c, s, (enum base_function)fn, bar);
+		merge_twins(c, &c->ratios[first], c->ratio_count - first);
 		variant_choose(&c->ratios[first], c->ratio_count - first, c->choice[fn], sizeof c->choice[fn],
 			       c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* its bounds in K and M, as people write them */
