@@ -29,6 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#ifndef MEMSHIM_COMMIT
+#define MEMSHIM_COMMIT "unknown"
+#endif
 
 static const char cpu_row_help[] =
 	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
@@ -127,9 +132,10 @@ static void this_cpu(struct row_cpu *cpu, const char *how)
 	time_t now = time(NULL);
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	snprintf(cpu->measured, sizeof cpu->measured,
-		 "%s family %u model %u, L1d %zu KiB, L2 %zu KiB, L3 %zu MiB, glibc %s; %s; memshim %s, %s",
+		 "%s family %u model %u, L1d %zu KiB, L2 %zu KiB, L3 %zu MiB, %ld CPUs, glibc %s; %s; "
+		 "memshim %s at commit %s, %s",
 		 f->vendor, f->family, f->model, f->l1d_bytes >> 10, f->l2_bytes >> 10, f->l3_bytes >> 20,
-		 gnu_get_libc_version(), how, PACKAGE_VERSION, date);
+		 sysconf(_SC_NPROCESSORS_ONLN), gnu_get_libc_version(), how, PACKAGE_VERSION, MEMSHIM_COMMIT, date);
 }
 
 static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data)
@@ -252,8 +258,8 @@ static int parse_cpu(const char *text, const char *csv, struct row_cpu *cpu)
 	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u (%s); memshim bench's class cases from %s, made on that machine; "
-		 "row by memshim cpu-row --from-bench, memshim %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, date);
+		 "row by memshim cpu-row --from-bench, memshim %s at commit %s, %s",
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, MEMSHIM_COMMIT, date);
 	return CLI_OK;
 }
 
