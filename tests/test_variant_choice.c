@@ -1,6 +1,7 @@
 /* The calibration's band choice (tools/variant_choice.c) on synthetic
  * ratios whose answer is known: a loss beyond noise disqualifies a variant
- * in that class, a wide interval around a high median does not, glibc
+ * in that class (past 3% whatever the interval, past 2% with the interval
+ * above 1), a wide interval around a small loss does not, glibc
  * serves where nothing beats it beyond the tie, near-ties keep the
  * neighbouring band's variant, and adjacent classes merge into one band. */
 #include "tools/variant_choice.h"
@@ -69,7 +70,13 @@ int main(void)
 	      strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
 
 	cell(&rows[1], 0, PLACE_COLD, 1.10, 0.8);
-	check("the same median with an interval down below 1 does not", strcmp(choose(rows, 2, why), "fast") == 0);
+	check("beyond 3% a median loses whatever its interval", strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
+
+	cell(&rows[1], 0, PLACE_COLD, 1.025, 0.8);
+	check("a median within 3% with an interval down below 1 does not", strcmp(choose(rows, 2, why), "fast") == 0);
+
+	cell(&rows[1], 0, PLACE_COLD, 1.025, 1.01);
+	check("the same median with its interval above 1 does", strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
 
 	rows[1] = row("fast", 0.99);
 	check("a win within the tie is no win: glibc", strcmp(choose(rows, 2, why), "glibc") == 0);

@@ -2,11 +2,10 @@
  * ratios to glibc by size class and placement (tools/tune_choose.c
  * measures them).
  *
- * In each class a variant qualifies when in no placement it loses to glibc
- * beyond noise: more than TIE_RATIO times glibc's time, with the median's
- * interval wholly above 1.  Nobody knows where a program's data lives, so a
- * class must not lose anywhere; and a cell whose rounds spread widely must
- * not decide by chance.  Of those that qualify, the one with the least
+ * In each class a variant qualifies when in no placement it loses to glibc:
+ * a median more than LOSS_RATIO times glibc's time, or more than TIE_RATIO
+ * with the median's interval wholly above 1.  Nobody knows where a
+ * program's data lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
  * geometric mean over the placements serves the class, if that beats
  * glibc by more than 5%; else glibc does.
  *
@@ -50,10 +49,14 @@ const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
  * a hair come and go between calibrations. */
 #define KEEP_NEIGHBOUR_RATIO 1.05
 
+/* A median past this loses whatever its interval: a default may be at most
+ * 3% slower than glibc anywhere, noise included. */
+#define LOSS_RATIO 1.03
+
 static bool loses_in_class(const struct band_ratios *r, int k)
 {
 	for (int p = 0; p < PLACE_COUNT; p++)
-		if (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1)
+		if (r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1))
 			return true;
 	return false;
 }
