@@ -122,11 +122,13 @@ expect_eq "MEMSHIM_MEMSET=Movsq falls back to MEMSHIM_IMPL" "$(bound memset)" "m
 expect_eq "MEMSHIM_MEMSET=Movsq leaves memcpy alone" "$(bound memcpy)" "memshim_memcpy_scalar"
 
 # A variant this CPU cannot run is a bad value too, with its own reason.
-for v in $("$tool" info | awk '/^Variants:/ { on = 1; next } on && /^[^ ]/ { on = 0 }
-		on && $2 == "NOT" { print $1 }'); do
+unusable=$("$tool" info | awk '/^Variants:/ { on = 1; next } on && /^[^ ]/ { on = 0 }
+		on && $2 == "NOT" { print $1 }')
+for v in $unusable; do
 	bad MEMSHIM_IMPL "$v" "$default_all"
 	expect_match "MEMSHIM_IMPL=$v (not usable here): the reason" "$err" 'is not supported'
 done
+[ -n "$unusable" ] || skip "MEMSHIM_IMPL naming a variant the CPU cannot run: this CPU runs every variant"
 
 # ---- thresholds: bytes, with K/M/G/T, at most 1 TiB ----
 threshold_of() { # threshold_of memcpy|memset ENV...: the threshold memshim info shows

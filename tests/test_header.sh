@@ -56,7 +56,7 @@ if command -v "$CXX" >/dev/null; then
 		fail "a C++ program with memshim.h does not compile: $(cat "$scratch/err")"
 	fi
 else
-	echo "skip: no C++ compiler ($CXX)"
+	skip "C++: no C++ compiler ($CXX)"
 fi
 
 # The header's declarations against the library's exports.

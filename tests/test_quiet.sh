@@ -43,7 +43,7 @@ expect_eq "LD_PRELOAD bash -c 'ls / | sort': nothing on stderr" "$err" ""
 
 # ---- autoconf ----
 if ! command -v autoconf >/dev/null || ! command -v autoheader >/dev/null; then
-	echo "SKIP: autoconf is not installed"
+	skip "autoconf under the library: autoconf is not installed"
 	finish
 	exit $?
 fi

@@ -57,7 +57,7 @@ if $CC -O1 -fno-builtin -static -o static p.c 2>/dev/null; then
 	run_tool "a static program found on PATH" '^memshim run: static is statically linked' static \
 		PATH="$scratch:$PATH"
 else
-	echo "skip: no static C library (libc6-dev) for a static program"
+	skip "static programs: no static C library (libc6-dev)"
 fi
 if $CC -O1 -fno-builtin -static-pie -o static-pie p.c 2>/dev/null; then
 	run_tool "a static PIE" 'static-pie is statically linked' ./static-pie
@@ -82,6 +82,6 @@ if $CC -O1 -fno-builtin -fsanitize=address -o asan p.c 2>/dev/null && ./asan >/d
 	expect_eq "ASan by hand: LD_PRELOAD=$runtime:libmemshim.so runs" "$?:$(cat out)" "3:7"
 	expect_eq "ASan by hand: and records" "$(ls h.* 2>/dev/null | wc -l)" 1
 else
-	echo "skip: cannot build an AddressSanitizer program (libasan)"
+	skip "ASan programs: cannot build one (libasan)"
 fi
 finish

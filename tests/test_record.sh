@@ -180,7 +180,7 @@ if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
 	"$tool" report --folded sites100/merged >"$scratch/folded" 2>"$scratch/err"
 	expect_match "record --sites (one call in 100): stacks too" "$?:$(cat "$scratch/folded")" '^0:.*;main;sequence;mem(cpy|move|set) [0-9]+$'
 else
-	echo "SKIP: readable call sites (built without libunwind or libdw)"
+	skip "readable call sites (built without libunwind or libdw)"
 fi
 
 # --folded without call sites: status 1, and why.

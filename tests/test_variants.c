@@ -429,7 +429,7 @@ int main(int argc, char **argv)
 		if (!wanted)
 			continue;
 		if (!variant_usable(i)) {
-			printf("%-8s not usable on this machine: skipped\n", v);
+			printf("SKIP: %s: not usable on this machine\n", v);
 			continue;
 		}
 		struct functions f = variant_functions(v);
