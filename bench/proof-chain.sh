@@ -7,6 +7,10 @@
 # setting, and lets memshim ab compare the two, interleaved, with in-function
 # time per call, until resolved or BUDGET seconds (default 120): from the
 # timed calls (--timing), then from the profile (--profile).
+# It reads the calibration file memshim tune --calibrate wrote; without
+# one, it makes a quick one in its temporary folder (so that tune does not
+# keep one in the user's cache), and says so.  It writes nothing else
+# outside that folder, which it removes at the end.
 # usage: bench/proof-chain.sh NAME [BUDGET] -- COMMAND ARGS...   (after make and tune --calibrate)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +27,13 @@ echo "-- 1. histogram and time under glibc's own functions (memshim record --pro
 "$memshim" record -o "$work/glibc" --profile --timing --impl glibc -- "$@" >"$work/glibc.txt" 2>&1
 sed -n '/^time/,/^$/p;/^[a-z]*: [0-9]* calls/p;/size class/,/by power/p' "$work/glibc.txt"
 echo "-- 2. memshim tune"
-"$memshim" tune "$work/glibc" >"$work/tune.txt" 2>&1
+calibration=${MEMSHIM_CONFIG:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/memshim/calibration}
+if [ ! -f "$calibration" ]; then
+	echo "(no calibration file at $calibration: a quick one, in a temporary folder)"
+	calibration=$work/calibration
+	"$memshim" tune --calibrate --quick --calibration "$calibration" >/dev/null 2>&1
+fi
+"$memshim" tune --calibration "$calibration" "$work/glibc" >"$work/tune.txt" 2>&1
 sed -n '/^Best setting/,$p' "$work/tune.txt"
 setting=$(sed -n '/^Best setting/{n;p;}' "$work/tune.txt")
 echo "-- 3. time measured under the suggested setting ($setting)"
