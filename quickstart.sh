@@ -16,10 +16,11 @@
 set -eu
 cd "$(dirname "$0")"
 
-# The first of ./memshim-recording, ./memshim-recording-2, ... not there yet.
+# The first of ./memshim-recording, ./memshim-recording-2, ... not there yet
+# (nor its plot or calibration).
 recording=memshim-recording
 n=1
-while [ -e "$recording" ] || [ -e "$recording.svg" ]; do
+while [ -e "$recording" ] || [ -e "$recording.svg" ] || [ -e "$recording.calibration" ]; do
 	n=$((n + 1))
 	recording=memshim-recording-$n
 done
