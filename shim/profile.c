@@ -8,6 +8,8 @@
  * SIGEV_THREAD_ID timers on the thread's own CPU clock. */
 #include "shim/profile.h"
 
+#include "dispatch/config.h"
+
 #include "dispatch/message.h"
 #include "shim/callsites.h"
 #include "shim/histogram_format.h"
@@ -198,6 +200,14 @@ static void find_code(void)
 	for (unsigned i = 0; i < sizeof functions / sizeof functions[0]; i++)
 		if (functions[i])
 			dl_iterate_phdr(add_segment_of, functions[i]);
+	/* With size bands the targets are the band dispatcher: each band's
+	 * variant may live elsewhere (glibc's in the C library). */
+	const struct config *c = config_get();
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned b = 0; b < c->choice[fn].bands.count; b++) {
+			const struct entry_set *e = c->choice[fn].bands.variant[b]->entries();
+			dl_iterate_phdr(add_segment_of, (void *)e->memcpy);
+		}
 }
 
 bool profile_start(unsigned hz)

@@ -41,3 +41,27 @@ finish() {
 	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 }
+
+# The variant or bands (text form) policy $1 picks for function $2 (default
+# memcpy) on this CPU, as `memshim info` lists the policies.
+picked_by() {
+	"$T_MEMSHIM_TOOL" info | awk -v p="$1" -v f="${2:-memcpy}" \
+		'$1 == p && $2 == "memcpy" { for (i = 2; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v } }'
+}
+
+# What show_binding prints for function $1 bound to variant or bands $2:
+# memshim_FN_VARIANT (libc for glibc's), and for bands the exported stub's
+# "bands:FIRST|SECOND[|REST]" (dispatch/export_stub.h), the rest from the
+# fourth band on being the library's band dispatcher.
+binding_of() {
+	variant_binding() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; fi; }
+	fn=$1
+	# shellcheck disable=SC2046
+	set -- $(printf '%s\n' "$2" | sed 's/:[0-9][0-9]*[KMG]\{0,1\}//g' | tr ',' ' ')
+	case $# in
+	1) variant_binding "$fn" "$1" ;;
+	2) echo "bands:$(variant_binding "$fn" "$1")|$(variant_binding "$fn" "$2")" ;;
+	3) echo "bands:$(variant_binding "$fn" "$1")|$(variant_binding "$fn" "$2")|$(variant_binding "$fn" "$3")" ;;
+	*) echo "bands:$(variant_binding "$fn" "$1")|$(variant_binding "$fn" "$2")|$MEMSHIM_LIBRARY" ;;
+	esac
+}

@@ -23,13 +23,11 @@ tool=$T_MEMSHIM_TOOL
 unset MEMSHIM_IMPL MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET \
 	MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD MEMSHIM_VERBOSE
 
-default=$("$tool" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
-default_memset=$("$tool" info | awk '$1 == "memset" && $2 == "->" { print $3 }')
-expect_match "memshim info names a default variant" "$default" '^[a-z0-9_]+$'
+default=$(picked_by default memcpy)
+default_memset=$(picked_by default memset)
+expect_match "memshim info names a default variant or bands" "$default" '^[a-z0-9_]+(:[0-9]+[KMG]?,[a-z0-9_]+)*$'
 # What a bad MEMSHIM_IMPL falls back to, as the message says it.
 default_all="the default policy ($("$tool" info | awk '$1 == "default" && $2 == "memcpy" { sub(/^ *default +/, ""); sub(/ \(.*$/, ""); print }'))"
-# A binding to variant $2 of function $1 as show_binding prints it.
-binding_of() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; fi; }
 
 ten_k=$(head -c 10240 /dev/zero | tr '\0' 'x')
 ten_k_digits=$(head -c 10240 /dev/zero | tr '\0' '7')
@@ -113,7 +111,7 @@ for name in MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET; do
 		# The fallback is what MEMSHIM_IMPL chose, or the default without it.
 		bad "$name" "$value" scalar MEMSHIM_IMPL=scalar
 	done
-	fn_default=$("$tool" info | awk -v f="$(echo "${name#MEMSHIM_}" | tr A-Z a-z)" '$1 == f && $2 == "->" { print $3 }')
+	fn_default=$(picked_by default "$(echo "${name#MEMSHIM_}" | tr A-Z a-z)")
 	bad "$name" Erms "$fn_default"
 	bad "$name" Erms movsq MEMSHIM_IMPL=movsq MEMSHIM_VERBOSE=0
 done

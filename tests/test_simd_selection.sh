@@ -8,14 +8,7 @@ copier=$top_builddir/tests/.libs/libcopier.so
 
 # The `usable` column of `memshim info` for a variant: usable or NOT.
 usable() { "$T_MEMSHIM_TOOL" info | awk -v v="$1" '$1 == v && NF > 2 { print $2 }'; }
-# The variant `memshim info` says policy $1 picks for function $2 (default memcpy) on this CPU.
-picked_by() {
-	"$T_MEMSHIM_TOOL" info | awk -v p="$1" -v f="${2:-memcpy}" \
-		'$1 == p && $2 == "memcpy" { for (i = 2; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v } }'
-}
-# What a call bound to variant $2 of function $1 looks like in show_binding's output.
-binding_of() { if [ "$2" = glibc ]; then echo libc; else echo "memshim_$1_$2"; fi; }
-default=$("$T_MEMSHIM_TOOL" info | awk '$1 == "memcpy" && $2 == "->" { print $3 }')
+default=$(picked_by default memcpy)
 
 # Every usable vector row binds its own functions, in both binding modes.
 for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms; do
@@ -47,21 +40,15 @@ if [ "$(usable avx512)" = usable ]; then width=avx512
 elif [ "$(usable avx2)" = usable ]; then width=avx2
 else width=sse2; fi
 if printf '%s\n' "$cpu" | grep -q 'ERMS yes'; then expected_auto=${width}_erms; else expected_auto=$width; fi
-# Measured: AMD family 0x19 with AVX-512 (dispatch/auto_policy.c): evex for
-# memcpy and memmove, glibc's memset; there the default is auto, elsewhere glibc.
-measured=no
-family=$(printf '%s\n' "$cpu" | awk '/^CPU:/ { print $4 }')
-if [ "$(usable evex)" = usable ] && printf '%s\n' "$cpu" | grep -q '^CPU: AuthenticAMD' && [ "$family" -ge 25 ]; then
-	measured=yes
-	expected_auto=evex
-fi
-expect_eq "auto picks the measured best, else the widest usable vectors, with rep movsb on ERMS" "$auto" "$expected_auto"
-if [ $measured = yes ]; then
-	expect_eq "auto's memset on the measured CPU is glibc's" "$(picked_by auto memset)" glibc
-	expect_eq "the default policy is auto where measured" "$default:$(picked_by default memset)" "$auto:glibc"
+# Where this CPU class has a shipped row, auto and the default are its
+# bands (tests/test_bands checks which row each CPU class gets); elsewhere
+# auto is the widest vectors and the default glibc's own.
+if printf '%s\n' "$cpu" | grep -q '^Shipped CPU row: none'; then
+	expect_eq "auto picks the widest usable vectors, with rep movsb on ERMS" "$auto" "$expected_auto"
+	expect_eq "auto's memset: the same vectors" "$(picked_by auto memset)" "$expected_auto"
+	expect_eq "the default policy is glibc's own without a row" "$default:$(picked_by default memset)" "glibc:glibc"
 else
-	expect_eq "auto's memset elsewhere: the same vectors" "$(picked_by auto memset)" "$expected_auto"
-	expect_eq "the default policy is glibc where auto was not measured" "$default:$(picked_by default memset)" "glibc:glibc"
+	expect_eq "with a row, auto is the row's bands" "$auto:$(picked_by auto memset)" "$default:$(picked_by default memset)"
 fi
 
 for policy in kernel auto; do
@@ -71,8 +58,9 @@ for policy in kernel auto; do
 		expect_eq "MEMSHIM_IMPL=$policy binds $f" "$(bound $f)" "$(binding_of $f "$(picked_by $policy $f)")"
 	done
 	expect_eq "MEMSHIM_IMPL=$policy binds bzero" "$(bound bzero)" "$(binding_of bzero "$(picked_by $policy memset)")"
+	case $picked in *,*) shown="up to [0-9]+ B: ${picked%%:*}" ;; *) shown=$picked ;; esac
 	expect_match "MEMSHIM_IMPL=$policy: verbose line gives the policy's reason" "$err" \
-		"^memshim: memcpy -> $picked.* \[MEMSHIM_IMPL=$policy: [^]]+\]"
+		"^memshim: memcpy -> $shown.* \[MEMSHIM_IMPL=$policy: [^]]+\]"
 done
 
 # A per-function variable may name a policy too.
@@ -111,7 +99,7 @@ done
 # memshim run accepts policies and the new thresholds.
 "$T_MEMSHIM_TOOL" run --impl auto --nt-threshold 1G --verbose -- "$now" >"$scratch/out" 2>"$scratch/err"
 out=$(cat "$scratch/out")
-expect_eq "memshim run --impl auto" "$(bound memcpy)" "memshim_memcpy_$auto"
+expect_eq "memshim run --impl auto" "$(bound memcpy)" "$(binding_of memcpy "$auto")"
 expect_match "memshim run --nt-threshold" "$(cat "$scratch/err")" 'non-temporal from 1073741824 B'
 
 finish
