@@ -61,22 +61,26 @@ int main(void)
 	check("one variant that wins everywhere: one band", strcmp(choose(rows, 2, why), "fast") == 0);
 
 	classes(&rows[1], 0, 1, 1.10); /* loses up to 64 B */
-	check("glibc below 64 B, the variant above: two bands",
-	      strcmp(choose(rows, 2, why), "glibc:64,fast") == 0 && strstr(why, "glibc to 64 B; fast above 64 B 0.70x"));
+	check("losing below 64 B: glibc for the small sizes (to 1 KiB, one band), the variant above",
+	      strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0 && strstr(why, "glibc to 1 KiB; fast above 1 KiB 0.70x"));
 
 	rows[1] = row("fast", 0.7);
 	cell(&rows[1], 0, PLACE_COLD, 1.10, 1.05);
-	check("a loss beyond noise in one placement disqualifies that class",
-	      strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
+	check("a loss beyond noise in one placement of a small class disqualifies it for the small band",
+	      strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
 
 	cell(&rows[1], 0, PLACE_COLD, 1.10, 0.8);
-	check("beyond 3% a median loses whatever its interval", strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
+	check("beyond 3% a median loses whatever its interval", strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
 
 	cell(&rows[1], 0, PLACE_COLD, 1.025, 0.8);
 	check("a median within 3% with an interval down below 1 does not", strcmp(choose(rows, 2, why), "fast") == 0);
 
 	cell(&rows[1], 0, PLACE_COLD, 1.025, 1.01);
-	check("the same median with its interval above 1 does", strcmp(choose(rows, 2, why), "glibc:16,fast") == 0);
+	check("the same median with its interval above 1 does", strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
+
+	rows[1] = row("fast", 0.7);
+	classes(&rows[1], 6, 6, 1.10);
+	check("a larger class where it loses is glibc's band", strcmp(choose(rows, 2, why), "fast:32768,glibc:262144,fast") == 0);
 
 	rows[1] = row("fast", 0.99);
 	check("a win within the tie is no win: glibc", strcmp(choose(rows, 2, why), "glibc") == 0);
@@ -88,8 +92,8 @@ int main(void)
 	check("near-ties keep one variant: no band for a hair",
 	      strcmp(choose(rows, 3, why), "first") == 0);
 
-	check("a variant within the tie below and a clear win above serves every size",
-	      (classes(&rows[2], 5, 8, 0.50), strcmp(choose(rows, 3, why), "second") == 0));
+	check("the earlier of two near-ties takes the small sizes; a clear win above its own band",
+	      (classes(&rows[2], 5, 8, 0.50), strcmp(choose(rows, 3, why), "first:1024,second") == 0));
 
 	classes(&rows[1], 0, 4, 0.70);
 	check("clear wins on both sides make two bands", strcmp(choose(rows, 3, why), "first:4K,second") == 0 ||

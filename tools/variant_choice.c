@@ -2,7 +2,8 @@
  * ratios to glibc by size class and placement (tools/tune_choose.c
  * measures them).
  *
- * In each class a variant qualifies when in no placement it loses to glibc:
+ * The small classes (to 1 KiB) take one variant together; in each larger
+ * class a variant qualifies when in no placement it loses to glibc:
  * a median more than LOSS_RATIO times glibc's time, or more than TIE_RATIO
  * with the median's interval wholly above 1.  Nobody knows where a
  * program's data lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
@@ -143,6 +144,46 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 	}
 }
 
+/* The classes up to 1 KiB make one band: a band bound among small sizes
+ * costs their calls a compare that a program's mixed sizes mispredict, and
+ * past the first two bands a dispatch (0.3-0.4 ns, 10% of a small copy;
+ * BENCHMARKS.md section 11), which a per-class ratio does not see. */
+#define SMALL_CLASSES 4
+
+static double small_score(const struct band_ratios *r)
+{
+	double log_sum = 0;
+	for (int k = 0; k < SMALL_CLASSES; k++)
+		log_sum += log(class_score(r, k));
+	return exp(log_sum / SMALL_CLASSES);
+}
+
+static bool loses_small(const struct band_ratios *r)
+{
+	for (int k = 0; k < SMALL_CLASSES; k++)
+		if (loses_in_class(r, k))
+			return true;
+	return false;
+}
+
+/* The one row for every small class: the earliest qualifier nearly as good
+ * as the best, if the best beats glibc by the margin; else glibc. */
+static const struct band_ratios *choose_small(const struct band_ratios *rows, unsigned n,
+					      const struct band_ratios *glibc)
+{
+	const struct band_ratios *best = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_small(&rows[v]) && (!best || small_score(&rows[v]) < small_score(best)))
+			best = &rows[v];
+	if (!best || small_score(best) * KEEP_NEIGHBOUR_RATIO >= 1)
+		return glibc;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_small(&rows[v]) &&
+		    small_score(&rows[v]) <= small_score(best) * KEEP_NEIGHBOUR_RATIO)
+			return &rows[v];
+	return best;
+}
+
 void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
 		    size_t why_size)
 {
@@ -157,9 +198,10 @@ void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, si
 		return;
 	}
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-		serves[k] = choose_class(rows, n, k, glibc, k ? serves[k - 1] : glibc);
+		serves[k] = k < SMALL_CLASSES ? choose_small(rows, n, glibc)
+			    : choose_class(rows, n, k, glibc, serves[k - 1]);
 	/* and from the top down, so a class joins the band above it when it can */
-	for (int k = CHOICE_CLASS_COUNT - 2; k >= 0; k--)
+	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
 		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in_class(serves[k + 1], k) &&
 		    class_score(serves[k + 1], k) <= class_score(serves[k], k) * KEEP_NEIGHBOUR_RATIO)
 			serves[k] = serves[k + 1];
