@@ -54,16 +54,16 @@ struct export_bands {
 	void *function[2];
 };
 
+/* The start of an exported function `name` in assembly. */
+#define MEMSHIM_STUB_START(name) ".text\n.globl " #name "\n.type " #name ", @function\n.p2align 4\n" #name ":\n"
+
 /* Defines the exported function `name`, which jumps to what `resolver`
  * (a static function of the caller's file, returning the target) picks:
  * one indirect jump, for exports that have no size (exec*, _exit). */
 #define MEMSHIM_EXPORT_STUB(name, resolver)                                                        \
 	extern __typeof__(name) memshim_target_##name                                                  \
 		__attribute__((ifunc(MEMSHIM_STRINGIFY(resolver)), visibility("hidden")));                 \
-	__asm__(".text\n"                                                                              \
-	        ".globl " #name "\n"                                                                   \
-	        ".type " #name ", @function\n"                                                         \
-	        ".p2align 4\n" #name ":\n"                                                             \
+	__asm__(MEMSHIM_STUB_START(name)                                                               \
 	        "\tjmp *memshim_target_" #name "@GOTPCREL(%rip)\n"                                     \
 	        ".size " #name ", . - " #name "\n")
 
@@ -75,10 +75,7 @@ struct export_bands {
 		{ { SIZE_MAX, SIZE_MAX }, { 0, 0 } };                                                      \
 	extern __typeof__(name) memshim_target_##name                                                  \
 		__attribute__((ifunc(MEMSHIM_STRINGIFY(resolver)), visibility("hidden")));                 \
-	__asm__(".text\n"                                                                              \
-	        ".globl " #name "\n"                                                                   \
-	        ".type " #name ", @function\n"                                                         \
-	        ".p2align 4\n" #name ":\n"                                                             \
+	__asm__(MEMSHIM_STUB_START(name)                                                               \
 	        "\tcmp memshim_bands_" #name "(%rip), %" size_reg "\n"                                 \
 	        "\tja 1f\n"                                                                            \
 	        "\tjmp *memshim_bands_" #name "+16(%rip)\n"                                            \

@@ -116,6 +116,14 @@ static void feature_lists(const char *features, char *required, char *excluded, 
 		snprintf(excluded, size, "-");
 }
 
+/* Today's date, 2026-12-01, into out (16 bytes). */
+static const char *today(char out[16])
+{
+	time_t now = time(NULL);
+	strftime(out, 16, "%Y-%m-%d", gmtime(&now));
+	return out;
+}
+
 static void this_cpu(struct row_cpu *cpu, const char *how)
 {
 	const struct cpu_features *f = cpu_features();
@@ -129,13 +137,12 @@ static void this_cpu(struct row_cpu *cpu, const char *how)
 	if (len && cpu->features[len - 1] == ',')
 		cpu->features[len - 1] = '\0';
 	char date[16];
-	time_t now = time(NULL);
-	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u, L1d %zu KiB, L2 %zu KiB, L3 %zu MiB, %ld CPUs, glibc %s; %s; "
 		 "memshim %s at commit %s, %s",
 		 f->vendor, f->family, f->model, f->l1d_bytes >> 10, f->l2_bytes >> 10, f->l3_bytes >> 20,
-		 sysconf(_SC_NPROCESSORS_ONLN), gnu_get_libc_version(), how, PACKAGE_VERSION, MEMSHIM_COMMIT, date);
+		 sysconf(_SC_NPROCESSORS_ONLN), gnu_get_libc_version(), how, PACKAGE_VERSION, MEMSHIM_COMMIT,
+		 today(date));
 }
 
 static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data)
@@ -177,15 +184,6 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 static const char *const bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "17-64", "65-256", "257-1K", "1K-4K",
 							       "4K-32K", "32K-256K", "256K-4M", "4M-32M" };
 
-static bool is_candidate(const char *variant)
-{
-	static const char *const prefixes[] = { "glibc", "sse2", "avx2", "avx512", "evex" };
-	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (strncmp(variant, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	return false;
-}
-
 /* The ratios row of fn and variant in c, added if new. */
 static struct band_ratios *ratios_of(struct calibration *c, enum base_function fn, const char *variant)
 {
@@ -206,7 +204,7 @@ static void take_line(struct calibration *c, const char *line, unsigned *cells)
 	char fn_name[16], variant[24], kind[24], size[24];
 	double ratio;
 	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%lf", fn_name,
-		   variant, kind, size, &ratio) != 5 || strcmp(kind, "class") != 0 || !is_candidate(variant))
+		   variant, kind, size, &ratio) != 5 || strcmp(kind, "class") != 0 || !tune_is_candidate(variant))
 		return;
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
@@ -254,12 +252,11 @@ static int parse_cpu(const char *text, const char *csv, struct row_cpu *cpu)
 	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
 		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
 	char date[16];
-	time_t now = time(NULL);
-	strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u (%s); memshim bench's class cases from %s, made on that machine; "
 		 "row by memshim cpu-row --from-bench, memshim %s at commit %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, MEMSHIM_COMMIT, date);
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, MEMSHIM_COMMIT,
+		 today(date));
 	return CLI_OK;
 }
 

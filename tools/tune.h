@@ -126,6 +126,8 @@ int tune_measure(struct calibration *c, enum calibration_level level);
 struct bench_settings;
 struct progress;
 void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar);
+/* Whether the band choice weighs variant `name`: glibc's and the vector ones. */
+bool tune_is_candidate(const char *name);
 /* The largest size a band draws (for the buffers), and the steps. */
 size_t tune_choice_largest(void);
 unsigned tune_choice_steps(void);

@@ -33,7 +33,7 @@ size_t tune_choice_largest(void)
 
 unsigned tune_choice_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * PLACE_COUNT; }
 
-static bool is_candidate(const char *name)
+bool tune_is_candidate(const char *name)
 {
 	static const char *const prefixes[] = { "glibc", "sse2", "avx2", "avx512", "evex" };
 	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
@@ -47,7 +47,7 @@ static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < BENCH_MAX_VARIANTS; i++) {
 		const struct variant *row = &variant_table[i];
-		if (!variant_usable(row) || !is_candidate(row->name))
+		if (!variant_usable(row) || !tune_is_candidate(row->name))
 			continue;
 		const struct entry_set *e = row->entries();
 		v[n] = (struct bench_variant){ .name = row->name, .set = e->memset };
