@@ -56,7 +56,7 @@ echo
 echo "== 4. measuring this machine: the quick calibration (about 10 s), kept in"
 echo "   ./$recording.calibration for this recording only (your preloaded programs keep theirs)"
 calibration=$(pwd)/$recording.calibration
-MEMSHIM_CONFIG=$calibration ./tools/memshim tune --calibrate --quick | sed -n 's/^  \(mem[a-z]* *->\)/   \1/p'
+./tools/memshim tune --calibrate --quick --calibration "$calibration" | sed -n 's/^  \(mem[a-z]* *->\)/   \1/p'
 export MEMSHIM_CONFIG="$calibration"
 
 echo
