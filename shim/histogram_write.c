@@ -234,16 +234,24 @@ bool hist_write_profile(int fd, const struct profile_record *p)
 	return !w.failed;
 }
 
-static void write_cpu_site(struct writer *w, enum base_function fn, uint64_t samples, uint64_t ns,
-                           const char *frame)
+/* "KEY FN N1 N2 FRAME": a site's two counts and its frame (cpu_site, time_site). */
+static void write_site(struct writer *w, const char *key, enum base_function fn, uint64_t n1, uint64_t n2,
+                       const char *frame)
 {
-	put(w, "cpu_site ");
+	put(w, key);
+	put_char(w, ' ');
 	put(w, base_function_names[fn]);
-	put_record(w, "", 2, (uint64_t[]){ samples, ns });
+	put_record(w, "", 2, (uint64_t[]){ n1, n2 });
 	w->len--; /* the frame follows on the same line */
 	put_char(w, ' ');
 	put_word(w, frame);
 	put_char(w, '\n');
+}
+
+static void write_cpu_site(struct writer *w, enum base_function fn, uint64_t samples, uint64_t ns,
+                           const char *frame)
+{
+	write_site(w, "cpu_site", fn, samples, ns, frame);
 }
 
 bool hist_write_cpu_site(int fd, const struct cpu_site_record *c)
@@ -298,13 +306,7 @@ bool hist_write_timing(int fd, const struct timing_record *t)
 
 static void write_time_site(struct writer *w, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame)
 {
-	put(w, "time_site ");
-	put(w, base_function_names[fn]);
-	put_record(w, "", 2, (uint64_t[]){ calls, ns });
-	w->len--; /* the frame follows on the same line */
-	put_char(w, ' ');
-	put_word(w, frame);
-	put_char(w, '\n');
+	write_site(w, "time_site", fn, calls, ns, frame);
 }
 
 bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame)

@@ -194,7 +194,7 @@ static const struct {
 	double batch_ns;
 } level_settings[] = {
 	[CALIBRATE_TINY] = { 3, 20e3 },
-	[CALIBRATE_QUICK] = { 5, 40e3 },
+	[CALIBRATE_QUICK] = { 4, 40e3 },
 	[CALIBRATE_FULL] = { 7, 100e3 },
 };
 
