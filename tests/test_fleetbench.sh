@@ -60,4 +60,21 @@ SQL
 else
 	echo "SKIP: sqlite3 is not installed (the real-program round trip)"
 fi
+
+# A function with no calls gets no file (an empty distribution is a line
+# fleetbench's reader refuses), and one line says so.
+cat >"$scratch/nomemset.c" <<'C'
+#include <string.h>
+int main(void) { static char a[64], b[64]; volatile size_t n = 40; memcpy(a, b, n); memmove(a + 1, a, n); return a[0]; }
+C
+if ${CC:-cc} -O0 -fno-builtin -o "$scratch/nomemset" "$scratch/nomemset.c" 2>/dev/null; then
+	mkdir "$scratch/nm"
+	MEMSHIM_HIST="$scratch/nm/h.%p" LD_PRELOAD="$MEMSHIM_LIBRARY" "$scratch/nomemset"
+	"$tool" report --fleetbench-csv "$scratch/nm/out-" "$scratch"/nm/h.* >/dev/null 2>"$scratch/nm.err"
+	expect_eq "no memset calls: status 0, one line" "$?:$(wc -l <"$scratch/nm.err")" "0:1"
+	expect_match "it names the file not written" "$(cat "$scratch/nm.err")" 'no memset calls recorded: .*out-Memset\.csv not written$'
+	expect_eq "and writes the others only" "$(cd "$scratch/nm" && ls out-*)" "$(printf 'out-Memcpy.csv\nout-Memmove.csv')"
+else
+	skip "no C compiler: a function without calls in --fleetbench-csv"
+fi
 finish

@@ -725,6 +725,10 @@ static int write_fleetbench(const struct dump *d, const char *prefix)
 		uint64_t calls = sum_buckets(f->calls);
 		char path[4096];
 		snprintf(path, sizeof path, "%s%s.csv", prefix, names[fn]);
+		if (!calls) { /* no distribution: an empty first line is one fleetbench's reader refuses */
+			fprintf(stderr, "memshim report: no %s calls recorded: %s not written\n", base_function_names[fn], path);
+			continue;
+		}
 		FILE *out = fopen(path, "w");
 		if (!out) {
 			fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
