@@ -4,17 +4,15 @@
 
 #include "dispatch/early_env.h"
 
-/* Whether f has feature `name` (the names a row file may use). */
-static bool has_feature(const struct cpu_features *f, const char *name)
+bool cpu_has_feature(const struct cpu_features *f, const char *name)
 {
 	if (same_string(name, "erms"))
 		return f->erms;
 	if (same_string(name, "fsrm"))
 		return f->fsrm;
-	if (same_string(name, "avx2"))
-		return f->avx2;
-	/* what the AVX-512 variants need (dispatch/variants.c) */
-	return same_string(name, "avx512") && f->avx512f && f->avx512bw && f->avx512vl && f->bmi2;
+	/* avx2, avx512: what the variants of that name need (dispatch/variants.c) */
+	const struct variant *v = variant_named(name);
+	return v && v->usable && v->usable(f);
 }
 
 /* Whether every space-separated name in `names` is (wanted) or is not a feature of f. */
@@ -29,7 +27,7 @@ static bool features_are(const struct cpu_features *f, const char *names, bool w
 		name[len] = '\0';
 		if (*names == ' ')
 			names++;
-		if (has_feature(f, name) != wanted)
+		if (cpu_has_feature(f, name) != wanted)
 			return false;
 	}
 	return true;

@@ -25,6 +25,9 @@ struct cpu_row {
 extern const struct cpu_row cpu_rows[];
 extern const unsigned cpu_row_count;
 
+/* Whether f has the feature a row may name: erms, fsrm, avx2 or avx512. */
+bool cpu_has_feature(const struct cpu_features *f, const char *name);
+
 /* The first row that serves a CPU with features f, or NULL.  f is a
  * parameter so that tests can describe a CPU other than the one they run on. */
 const struct cpu_row *cpu_row_for(const struct cpu_features *f);

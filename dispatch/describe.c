@@ -11,8 +11,8 @@ void config_describe_bands(const struct band_list *b, enum base_function fn, str
 		if (b->count > 1) {
 			line_add(l, i ? "; " : "");
 			line_add(l, i + 1 < b->count ? "up to " : "above ");
-			line_add_number(l, i + 1 < b->count ? b->upper[i] : b->upper[i - 1]);
-			line_add(l, " B: ");
+			line_add_bytes(l, i + 1 < b->count ? b->upper[i] : b->upper[i - 1]);
+			line_add(l, ": ");
 		}
 		line_add(l, v->name);
 		if (v->describe_thresholds)

@@ -82,3 +82,18 @@ void line_emit(struct line *l)
 	out.text[out.len++] = '\n';
 	raw_syscall3(SYS_write, 2, (long)out.text, (long)out.len);
 }
+
+void line_add_bytes(struct line *l, unsigned long long n)
+{
+	static const char *const units[] = { " GiB", " MiB", " KiB" };
+	for (unsigned i = 0; n && i < 3; i++) {
+		unsigned shift = 30 - 10 * i;
+		if (n % (1ull << shift) == 0) {
+			line_add_number(l, n >> shift);
+			line_add(l, units[i]);
+			return;
+		}
+	}
+	line_add_number(l, n);
+	line_add(l, " B");
+}

@@ -24,6 +24,8 @@ void line_add_char(struct line *l, char c);
 void line_add_quoted(struct line *l, const char *s, size_t max_chars);
 void line_add_number(struct line *l, unsigned long long n);
 void line_add_hex(struct line *l, unsigned long long n);
+/* Adds n bytes as "300 B", "64 KiB", "4 MiB" or "1 GiB": the largest unit that divides it. */
+void line_add_bytes(struct line *l, unsigned long long n);
 /* Writes n in decimal into out (no terminating NUL); returns the length. */
 size_t format_decimal(unsigned long long n, char out[20]);
 

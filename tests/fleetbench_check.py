@@ -17,20 +17,15 @@ line 3's keys are alignments, the largest at most 64 (a cache line), read
 as the powers of two 1, 2, 4 ... up to it."""
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_lines  # noqa: E402
+from check_lines import check  # noqa: E402
 
 NAMES = {"memcpy": "Memcpy", "memmove": "Memmove", "memset": "Memset"}
 INT_MAX = 2**31 - 1
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global failed
-    if ok:
-        print("ok: " + what)
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, ": " + detail if detail else ""))
 
 
 def convert_line(line):
@@ -137,7 +132,7 @@ def main():
     for name, fn in report["functions"].items():
         if fn["calls"]:
             check_function(name, fn, prefix, draws_prefix)
-    return 1 if failed else 0
+    return check_lines.status()
 
 
 if __name__ == "__main__":

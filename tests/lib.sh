@@ -65,3 +65,22 @@ binding_of() {
 	*) echo "bands:$(variant_binding "$fn" "$1")|$(variant_binding "$fn" "$2")|$MEMSHIM_LIBRARY" ;;
 	esac
 }
+
+# Runs a checker that prints "ok: ..." and "FAIL: ..." lines (the Python
+# ones, tests/check_lines.py) and counts them as this test's, each with
+# WHAT before it; a checker that fails without a FAIL line fails too.
+# run_checker WHAT COMMAND...
+run_checker() {
+	what=$1
+	shift
+	"$@" >"$scratch/checker.out" 2>&1
+	status=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok: "*) pass "$what: ${line#ok: }" ;;
+		"FAIL: "*) fail "$what: ${line#FAIL: }" ;;
+		*) echo "$line" ;;
+		esac
+	done <"$scratch/checker.out"
+	[ $status -eq 0 ] || grep -q '^FAIL' "$scratch/checker.out" || fail "$what: the checker failed (status $status)"
+}

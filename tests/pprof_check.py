@@ -11,19 +11,14 @@ stack, and the totals beside report --json's.  Exits 1 if a check failed."""
 import argparse
 import gzip
 import json
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_lines  # noqa: E402
+from check_lines import check  # noqa: E402
+
 FUNCTIONS = ("memcpy", "memmove", "memset")
-failed = 0
-
-
-def check(what, ok, detail=""):
-    global failed
-    if ok:
-        print("ok: " + what)
-    else:
-        failed += 1
-        print("FAIL: %s%s" % (what, ": " + detail if detail else ""))
 
 
 def load(pb2_dir, path):
@@ -231,7 +226,7 @@ def main():
     check_mappings(v, [b.split("=", 1) for b in args.build_id])
     if args.written:
         check_time(v, args.written)
-    return 1 if failed else 0
+    return check_lines.status()
 
 
 if __name__ == "__main__":

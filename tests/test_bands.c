@@ -5,19 +5,12 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
+#include "tests/unit_check.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failed, passed;
-
-static void check(const char *what, int ok)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failed += !ok;
-	passed += ok;
-}
 
 static void syntax(void)
 {
@@ -146,6 +139,5 @@ int main(void)
 	syntax();
 	classes();
 	shipped_rows();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return checks_finish();
 }

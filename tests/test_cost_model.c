@@ -1,16 +1,10 @@
 /* The cost model on synthetic curves and workloads whose answers are known. */
 #include "tools/cost_model.h"
+#include "tests/unit_check.h"
 
 #include <math.h>
 #include <stdio.h>
 
-static int failed;
-
-static void check(const char *what, int ok)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failed += !ok;
-}
 
 /* cost = fixed + size / per_unit in round 0, 1% dearer each later round. */
 static void linear(struct cm_curve *c, double fixed, double per_unit)
@@ -127,6 +121,5 @@ int main(void)
 	check("the sum's median lies within its p10..p90", sum.p10 <= sum.median && sum.median <= sum.p90);
 	check("the saving's median lies within its p10..p90, and is the middle round's",
 	      save.p10 <= save.median && save.median <= save.p90 && fabs(save.median - 0.5) < 1e-12);
-	printf("%d failed\n", failed);
-	return failed != 0;
+	return checks_finish();
 }

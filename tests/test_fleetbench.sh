@@ -25,16 +25,7 @@ round_trip() {
 		"$tool" bench --distribution "$what-$f.csv" --draws $draws >"$what-draws-$f.txt" 2>err
 		expect_eq "$what: bench --draws reads $what-$f.csv" "$?:$(cat err)" "0:"
 	done
-	python3 "$top_srcdir/tests/fleetbench_check.py" "$what.json" "$what-" "$what-draws-" >check 2>&1
-	status=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok: "*) pass "$what: ${line#ok: }" ;;
-		"FAIL: "*) fail "$what: ${line#FAIL: }" ;;
-		*) echo "$line" ;;
-		esac
-	done <check
-	[ $status -eq 0 ] || grep -q '^FAIL' check || fail "$what: the checker failed (status $status)"
+	run_checker "$what" python3 "$top_srcdir/tests/fleetbench_check.py" "$what.json" "$what-" "$what-draws-"
 }
 
 # Known calls: memcpy 100, 4096 and 17 bytes, memmove 200 bytes overlapping

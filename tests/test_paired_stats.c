@@ -1,17 +1,12 @@
 /* memshim ab's paired comparison on inputs whose answers are known. */
 #include "tools/paired_stats.h"
 
+#include "tests/unit_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int failed;
-
-static void check(const char *what, int ok)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failed += !ok;
-}
 
 /* The verdict's words for x against base. */
 static const char *verdict_of(const double *x, const double *base, unsigned n, struct paired_ratio *r)
@@ -90,5 +85,5 @@ int main(void)
 	check("one run: no comparison", !paired_compare(base, base, 1, PAIRED_LEVEL, &r));
 	double zero[2] = { 0, 1 };
 	check("a zero time: no comparison", !paired_compare(zero, base, 2, PAIRED_LEVEL, &r));
-	return failed ? 1 : 0;
+	return checks_finish();
 }

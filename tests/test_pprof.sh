@@ -42,16 +42,7 @@ mkdir pb2 && protoc --proto_path="$top_srcdir/tools/pprof" --python_out=pb2 "$to
 decode() {
 	what=$1
 	shift
-	"$python" "$top_srcdir/tests/pprof_check.py" pb2 "$@" >"$scratch/check" 2>&1
-	status=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok: "*) pass "$what: ${line#ok: }" ;;
-		"FAIL: "*) fail "$what: ${line#FAIL: }" ;;
-		*) echo "$line" ;;
-		esac
-	done <"$scratch/check"
-	[ $status -eq 0 ] || grep -q '^FAIL' "$scratch/check" || fail "$what: the decoder failed (status $status)"
+	run_checker "$what" "$python" "$top_srcdir/tests/pprof_check.py" pb2 "$@"
 }
 build_id() { readelf -n "$1" | awk '/Build ID/ { print $3 }'; }
 written() { stat -c %Y "$@" | sort -n | sed -n '1p;$p' | tr '\n' ' '; }

@@ -58,7 +58,7 @@ for policy in kernel auto; do
 		expect_eq "MEMSHIM_IMPL=$policy binds $f" "$(bound $f)" "$(binding_of $f "$(picked_by $policy $f)")"
 	done
 	expect_eq "MEMSHIM_IMPL=$policy binds bzero" "$(bound bzero)" "$(binding_of bzero "$(picked_by $policy memset)")"
-	case $picked in *,*) shown="up to [0-9]+ B: ${picked%%:*}" ;; *) shown=$picked ;; esac
+	case $picked in *,*) shown="up to [0-9]+ [KMG]?i?B: ${picked%%:*}" ;; *) shown=$picked ;; esac
 	expect_match "MEMSHIM_IMPL=$policy: verbose line gives the policy's reason" "$err" \
 		"^memshim: memcpy -> $shown.* \[MEMSHIM_IMPL=$policy: [^]]+\]"
 done

@@ -5,18 +5,11 @@
  * serves where nothing beats it beyond the tie, near-ties keep the
  * neighbouring band's variant, and adjacent classes merge into one band. */
 #include "tools/variant_choice.h"
+#include "tests/unit_check.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int failed, passed;
-
-static void check(const char *what, int ok)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failed += !ok;
-	passed += ok;
-}
 
 /* Every cell at `ratio`, its interval from ratio - 0.01. */
 static struct band_ratios row(const char *name, double ratio)
@@ -106,6 +99,5 @@ int main(void)
 
 	check("glibc alone: glibc", strcmp(choose(rows, 1, why), "glibc") == 0);
 
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return checks_finish();
 }

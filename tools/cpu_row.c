@@ -19,6 +19,7 @@
 #include "tools/cpu_row.h"
 
 #include "dispatch/cpu_features.h"
+#include "dispatch/cpu_rows.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/tune.h"
@@ -93,7 +94,7 @@ struct row_cpu {
 
 static const char *const feature_names[] = { "erms", "fsrm", "avx2", "avx512" };
 
-static bool has_feature(const char *list, const char *name)
+static bool listed_feature(const char *list, const char *name)
 {
 	size_t len = strlen(name);
 	for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
@@ -107,7 +108,7 @@ static void feature_lists(const char *features, char *required, char *excluded, 
 {
 	required[0] = excluded[0] = '\0';
 	for (unsigned i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
-		char *list = has_feature(features, feature_names[i]) ? required : excluded;
+		char *list = listed_feature(features, feature_names[i]) ? required : excluded;
 		snprintf(list + strlen(list), size - strlen(list), "%s%s", *list ? "," : "", feature_names[i]);
 	}
 	if (!*required)
@@ -130,12 +131,11 @@ static void this_cpu(struct row_cpu *cpu, const char *how)
 	snprintf(cpu->vendor, sizeof cpu->vendor, "%s", f->vendor);
 	cpu->family = f->family;
 	cpu->model = f->model;
-	snprintf(cpu->features, sizeof cpu->features, "%s%s%s%s", f->erms ? "erms," : "", f->fsrm ? "fsrm," : "",
-		 f->avx2 ? "avx2," : "", f->avx512f && f->avx512bw && f->avx512vl && f->bmi2 ? "avx512," : "");
-	cpu->features[strcspn(cpu->features, "\n")] = '\0';
-	size_t len = strlen(cpu->features);
-	if (len && cpu->features[len - 1] == ',')
-		cpu->features[len - 1] = '\0';
+	cpu->features[0] = '\0';
+	for (unsigned i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++)
+		if (cpu_has_feature(f, feature_names[i]))
+			snprintf(cpu->features + strlen(cpu->features), sizeof cpu->features - strlen(cpu->features),
+				 "%s%s", cpu->features[0] ? "," : "", feature_names[i]);
 	char date[16];
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u, L1d %zu KiB, L2 %zu KiB, L3 %zu MiB, %ld CPUs, glibc %s; %s; "

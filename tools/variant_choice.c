@@ -54,20 +54,24 @@ const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
  * 3% slower than glibc anywhere, noise included. */
 #define LOSS_RATIO 1.03
 
-static bool loses_in_class(const struct band_ratios *r, int k)
+/* Whether r loses to glibc in a placement of a class in [first, last]. */
+static bool loses_in(const struct band_ratios *r, int first, int last)
 {
-	for (int p = 0; p < PLACE_COUNT; p++)
-		if (r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1))
-			return true;
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1))
+				return true;
 	return false;
 }
 
-static double class_score(const struct band_ratios *r, int k)
+/* r's geometric mean ratio to glibc over the classes [first, last] and the placements. */
+static double score(const struct band_ratios *r, int first, int last)
 {
 	double log_sum = 0;
-	for (int p = 0; p < PLACE_COUNT; p++)
-		log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
-	return exp(log_sum / PLACE_COUNT);
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
+	return exp(log_sum / ((last - first + 1) * PLACE_COUNT));
 }
 
 static double worst_placement(const struct band_ratios *r, int k)
@@ -78,28 +82,27 @@ static double worst_placement(const struct band_ratios *r, int k)
 	return worst;
 }
 
-/* The row that serves class k: `previous` (the class below's) where it is
- * nearly the best or, with no win beyond the margin, ties with glibc; else,
- * if the best beats glibc, the earliest qualifier nearly as good as it. */
-static const struct band_ratios *choose_class(const struct band_ratios *rows, unsigned n, int k,
-					      const struct band_ratios *glibc, const struct band_ratios *previous)
+/* The row that serves the classes [first, last]: `previous` (the class
+ * below's) where it is nearly the best or, with no win beyond the margin,
+ * ties with glibc; else, if the best beats glibc, the earliest qualifier
+ * nearly as good as it. */
+static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
+					     const struct band_ratios *glibc, const struct band_ratios *previous)
 {
 	const struct band_ratios *best = NULL;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) &&
-		    (!best || class_score(&rows[v], k) < class_score(best, k)))
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) &&
+		    (!best || score(&rows[v], first, last) < score(best, first, last)))
 			best = &rows[v];
-	bool wins = best && class_score(best, k) * KEEP_NEIGHBOUR_RATIO < 1;
-	/* the neighbour's variant, if nearly the best or, where nothing beats
-	 * glibc, if it ties with glibc */
-	if (previous != glibc && !loses_in_class(previous, k) &&
-	    class_score(previous, k) <= (wins ? class_score(best, k) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
+	bool wins = best && score(best, first, last) * KEEP_NEIGHBOUR_RATIO < 1;
+	if (previous != glibc && !loses_in(previous, first, last) &&
+	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
 		return previous;
 	if (!wins)
 		return glibc;
-	double near = class_score(best, k) * KEEP_NEIGHBOUR_RATIO;
+	double near = score(best, first, last) * KEEP_NEIGHBOUR_RATIO;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in_class(&rows[v], k) && class_score(&rows[v], k) <= near)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) && score(&rows[v], first, last) <= near)
 			return &rows[v];
 	return best;
 }
@@ -150,40 +153,6 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
  * BENCHMARKS.md section 11), which a per-class ratio does not see. */
 #define SMALL_CLASSES 4
 
-static double small_score(const struct band_ratios *r)
-{
-	double log_sum = 0;
-	for (int k = 0; k < SMALL_CLASSES; k++)
-		log_sum += log(class_score(r, k));
-	return exp(log_sum / SMALL_CLASSES);
-}
-
-static bool loses_small(const struct band_ratios *r)
-{
-	for (int k = 0; k < SMALL_CLASSES; k++)
-		if (loses_in_class(r, k))
-			return true;
-	return false;
-}
-
-/* The one row for every small class: the earliest qualifier nearly as good
- * as the best, if the best beats glibc by the margin; else glibc. */
-static const struct band_ratios *choose_small(const struct band_ratios *rows, unsigned n,
-					      const struct band_ratios *glibc)
-{
-	const struct band_ratios *best = NULL;
-	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_small(&rows[v]) && (!best || small_score(&rows[v]) < small_score(best)))
-			best = &rows[v];
-	if (!best || small_score(best) * KEEP_NEIGHBOUR_RATIO >= 1)
-		return glibc;
-	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_small(&rows[v]) &&
-		    small_score(&rows[v]) <= small_score(best) * KEEP_NEIGHBOUR_RATIO)
-			return &rows[v];
-	return best;
-}
-
 void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
 		    size_t why_size)
 {
@@ -198,12 +167,12 @@ void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, si
 		return;
 	}
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-		serves[k] = k < SMALL_CLASSES ? choose_small(rows, n, glibc)
-			    : choose_class(rows, n, k, glibc, serves[k - 1]);
+		serves[k] = k < SMALL_CLASSES ? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc)
+			    : choose_span(rows, n, k, k, glibc, serves[k - 1]);
 	/* and from the top down, so a class joins the band above it when it can */
 	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
-		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in_class(serves[k + 1], k) &&
-		    class_score(serves[k + 1], k) <= class_score(serves[k], k) * KEEP_NEIGHBOUR_RATIO)
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
+		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
 			serves[k] = serves[k + 1];
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
 		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
