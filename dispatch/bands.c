@@ -138,11 +138,3 @@ void band_list_format(const struct band_list *b, char out[BAND_TEXT_MAX])
 		append_bytes(out, &len, b->upper[i]);
 	}
 }
-
-const struct variant *band_list_variant_at(const struct band_list *b, size_t n)
-{
-	unsigned i = 0;
-	while (n > b->upper[i])
-		i++;
-	return b->variant[i];
-}

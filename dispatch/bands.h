@@ -42,7 +42,4 @@ bool band_text_is_list(const char *text);
 /* Writes the text form into out (BAND_TEXT_MAX bytes). */
 void band_list_format(const struct band_list *b, char out[BAND_TEXT_MAX]);
 
-/* The variant that serves a call of n bytes. */
-const struct variant *band_list_variant_at(const struct band_list *b, size_t n);
-
 #endif

@@ -31,9 +31,9 @@ static void syntax(void)
 	check("an empty name", band_list_parse(":64,sse2", &b) != NULL);
 	check("a bound that is not a number", band_list_parse("glibc:lots,sse2", &b) != NULL);
 	check("eleven bands", band_list_parse("sse2:1,sse2:2,sse2:3,sse2:4,sse2:5,sse2:6,sse2:7,sse2:8,sse2:9,sse2:10,sse2", &b) != NULL);
-	check("the variant at a size", !band_list_parse("glibc:64,sse2", &b) &&
-					       strcmp(band_list_variant_at(&b, 64)->name, "glibc") == 0 &&
-					       strcmp(band_list_variant_at(&b, 65)->name, "sse2") == 0);
+	check("a bound is the largest size of its band: 64 B is glibc's, 65 sse2's",
+	      !band_list_parse("glibc:64,sse2", &b) && b.upper[0] == 64 && strcmp(b.variant[0]->name, "glibc") == 0 &&
+		      b.upper[1] == SIZE_MAX && strcmp(b.variant[1]->name, "sse2") == 0);
 }
 
 /* A described CPU: vendor, family, model and the features the rows test. */
