@@ -1,5 +1,5 @@
 /* memshim ab's paired comparison on inputs whose answers are known. */
-#include "tools/paired_stats.h"
+#include "tools/util/paired_stats.h"
 
 #include "tests/unit_check.h"
 

@@ -35,7 +35,7 @@ if [ -z "$python" ] || ! command -v protoc >/dev/null; then
 	echo "SKIP: the decoder needs protoc and Python's protobuf (Debian: protobuf-compiler, python3-protobuf)"
 	exit 77
 fi
-mkdir pb2 && protoc --proto_path="$top_srcdir/tools/pprof" --python_out=pb2 "$top_srcdir/tools/pprof/profile.proto" ||
+mkdir pb2 && protoc --proto_path="$top_srcdir/tools/report/pprof" --python_out=pb2 "$top_srcdir/tools/report/pprof/profile.proto" ||
 	exit 1
 
 # decode WHAT PROFILE REPORT.json [ARGS]: the checker's lines, each a pass or a fail.

@@ -4,7 +4,7 @@
  * above 1), a wide interval around a small loss does not, glibc
  * serves where nothing beats it beyond the tie, near-ties keep the
  * neighbouring band's variant, and adjacent classes merge into one band. */
-#include "tools/variant_choice.h"
+#include "tools/util/variant_choice.h"
 #include "tests/unit_check.h"
 
 #include <stdio.h>

@@ -8,18 +8,18 @@
  * each run's dumps (tools/ab_profile.h). */
 #include "config.h"
 
-#include "tools/ab.h"
-#include "tools/bench.h"
+#include "tools/commands.h"
+#include "tools/util/measure.h"
 
 #include "dispatch/config.h"
-#include "tools/ab_profile.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
-#include "tools/cli_reach.h"
-#include "tools/cost_model.h"
-#include "tools/glibc_tunables.h"
-#include "tools/paired_stats.h"
-#include "tools/report_parts.h"
+#include "tools/ab/profile.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/cli_reach.h"
+#include "tools/util/cost_model.h"
+#include "tools/util/glibc_tunables.h"
+#include "tools/util/paired_stats.h"
+#include "tools/util/report_parts.h"
 
 #include <errno.h>
 #include <fcntl.h>

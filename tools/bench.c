@@ -9,11 +9,11 @@
 
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
-#include "tools/bench.h"
-#include "tools/caches.h"
-#include "tools/progress.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
+#include "tools/util/measure.h"
+#include "tools/util/caches.h"
+#include "tools/util/progress.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -16,14 +16,14 @@
  * choice.  Nothing of the user's is written: only the -o file. */
 #include "config.h"
 
-#include "tools/cpu_row.h"
+#include "tools/commands.h"
 
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
-#include "tools/tune.h"
-#include "tools/variant_choice.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/calibration.h"
+#include "tools/util/variant_choice.h"
 
 #include <gnu/libc-version.h>
 #include <stdio.h>

@@ -6,16 +6,14 @@
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "dispatch/variants.h"
-#include "tools/ab.h"
-#include "tools/bench.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
-#include "tools/cli_reach.h"
-#include "tools/cpu_row.h"
-#include "tools/glibc_info.h"
-#include "tools/record.h"
-#include "tools/report.h"
-#include "tools/tune.h"
+#include "tools/commands.h"
+#include "tools/util/measure.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/cli_reach.h"
+#include "tools/util/glibc_info.h"
+#include "tools/util/launch.h"
+#include "tools/util/calibration.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,7 +53,7 @@ static void print_cpu_row(const struct cpu_features *f)
 	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
 }
 
-static int cmd_info(int argc, char **argv)
+int cmd_info(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, info_help, false))
 		return 0;

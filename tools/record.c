@@ -1,12 +1,12 @@
 /* memshim merge and memshim record: many dumps into one file, and one step
  * from a command to its report. */
-#include "tools/record.h"
+#include "tools/util/launch.h"
 
 #include "dispatch/config.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
-#include "tools/dump_load.h"
-#include "tools/report.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/dump_load.h"
+#include "tools/commands.h"
 
 #include <dirent.h>
 #include <errno.h>

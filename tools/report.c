@@ -4,18 +4,18 @@
  * chart, alignment and aliasing tables, programs, call sites; or the same as
  * JSON, folded stacks, an SVG plot (tools/report_svg.c), or fleetbench's
  * distribution format. */
-#include "tools/report.h"
+#include "tools/commands.h"
 
 #include "dispatch/config.h"
 #include "shim/histogram_format.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
-#include "tools/dump_load.h"
-#include "tools/profile_stats.h"
-#include "tools/report_parts.h"
-#include "tools/report_pprof.h"
-#include "tools/symbolize.h"
-#include "tools/timing_stats.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/dump_load.h"
+#include "tools/util/profile_stats.h"
+#include "tools/util/report_parts.h"
+#include "tools/report/pprof.h"
+#include "tools/util/symbolize.h"
+#include "tools/util/timing_stats.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -9,11 +9,11 @@
 #include "dispatch/bands.h"
 #include "dispatch/thresholds.h"
 #include "shim/histogram_format.h"
-#include "tools/cli.h"
-#include "tools/cli_options.h"
-#include "tools/dump_load.h"
-#include "tools/report_parts.h"
-#include "tools/tune.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/dump_load.h"
+#include "tools/util/report_parts.h"
+#include "tools/util/calibration.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,0 +1,621 @@
+/* memshim bench: the table on stdout, the CSV file and the SVG chart. */
+#include "config.h"
+
+#include "dispatch/cpu_features.h"
+#include "tools/util/measure.h"
+#include "tools/util/caches.h"
+#include "tools/util/report_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const function_names[FN_COUNT] = { "memcpy", "memmove", "memset" };
+
+/* "4K", "64M" for whole multiples, else the plain number of bytes. */
+static const char *size_text(size_t n, char *buf, size_t size)
+{
+	if (n >= (1u << 20) && n % (1u << 20) == 0)
+		snprintf(buf, size, "%zuM", n >> 20);
+	else if (n >= 1024 && n % 1024 == 0)
+		snprintf(buf, size, "%zuK", n >> 10);
+	else
+		snprintf(buf, size, "%zu", n);
+	return buf;
+}
+
+/* A time per call for the glibc column, in at most 8 characters: "2.7 ns",
+ * "58 ms" (report's helper) for ns, "58.5M" for cycles. */
+static const char *time_text(const struct bench_settings *s, double t, char *buf, size_t size)
+{
+	if (strcmp(s->clock.unit, "ns") == 0)
+		return human_duration(t, buf, size);
+	if (t >= 1e9)
+		snprintf(buf, size, "%.3gG", t / 1e9);
+	else if (t >= 1e6)
+		snprintf(buf, size, "%.3gM", t / 1e6);
+	else if (t >= 1e4)
+		snprintf(buf, size, "%.3gk", t / 1e3);
+	else
+		snprintf(buf, size, t < 10 ? "%.2f" : t < 1000 ? "%.1f" : "%.0f", t);
+	return buf;
+}
+
+static const char *row_label(const struct bench_case *c, char *buf, size_t size)
+{
+	char n[24];
+	if (c->kind == CASE_SWEEP)
+		snprintf(buf, size, "%s", size_text(c->lo, n, sizeof n));
+	else if (c->kind == CASE_ALIGN || c->kind == CASE_ALIAS)
+		snprintf(buf, size, "%s %s", size_text(c->lo, n, sizeof n), c->align);
+	else
+		snprintf(buf, size, "%s", c->label);
+	return buf;
+}
+
+static const char *function_label(const struct bench_case *c)
+{
+	return c->overlap ? "memmove-overlap" : function_names[c->fn];
+}
+
+/* Where a case's data lives: "hot" (one room, in L1 for small calls), "l2"
+ * (spread over a set of half the L2) or "cold" (flushed before each pass). */
+static const char *placement(const struct bench_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
+
+/* ---- the text: tables of ratios that fit TEXT_WIDTH columns ---- */
+
+/* Every table fits this many columns; what does not (each variant's own
+ * time, p10, p90) is in --csv. */
+#define TEXT_WIDTH 100
+#define LABEL_MAX 20    /* row labels longer than this widen nothing: their row does */
+#define GLIBC_WIDTH 9   /* " 58.5 ms" */
+#define RATIO_WIDTH 5   /* " 0.42", " 10.3", "  103" */
+
+/* A column's heading: the variant's name where every column's name fits,
+ * else a letter (A, B, ...) that the header's key names. */
+static bool columns_by_letter;
+
+static unsigned column_width(const struct bench_settings *s, unsigned v)
+{
+	size_t name = strlen(s->variants[v].name) + 1;
+	return columns_by_letter || name < RATIO_WIDTH ? RATIO_WIDTH : (unsigned)name;
+}
+
+static void column_heading(FILE *out, const struct bench_settings *s, unsigned v)
+{
+	unsigned letter = v - (v > s->glibc);
+	if (columns_by_letter)
+		fprintf(out, " %*c", RATIO_WIDTH - 1, 'A' + letter);
+	else
+		fprintf(out, " %*s", (int)column_width(s, v) - 1, s->variants[v].name);
+}
+
+/* Decides the headings: names if a table of every variant fits with them. */
+static void choose_headings(const struct bench_settings *s)
+{
+	unsigned width = 17 + GLIBC_WIDTH;
+	columns_by_letter = false;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (v != s->glibc)
+			width += column_width(s, v);
+	columns_by_letter = width > TEXT_WIDTH;
+}
+
+/* "columns:  A fsrm, B erms, ...", wrapped at TEXT_WIDTH. */
+static void print_key(FILE *out, const struct bench_settings *s)
+{
+	unsigned used = (unsigned)fprintf(out, "columns: ");
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		if (v == s->glibc)
+			continue;
+		bool last = v + 1 == s->variant_count || (v + 2 == s->variant_count && s->glibc == v + 1);
+		unsigned item = (unsigned)strlen(s->variants[v].name) + 5;
+		if (used + item > TEXT_WIDTH)
+			used = (unsigned)fprintf(out, "\n         ") - 1;
+		used += (unsigned)fprintf(out, " %c %s%s", 'A' + (v - (v > s->glibc)), s->variants[v].name, last ? "" : ",");
+	}
+	fprintf(out, "\n");
+}
+
+void report_header(FILE *out, const struct bench_settings *s)
+{
+	const struct cpu_features *f = cpu_features();
+	char l3[24], span[24];
+	choose_headings(s);
+	fprintf(out, "memshim bench\n");
+	fprintf(out, "clock:    %s\n", s->clock.description);
+	fprintf(out, "CPU:      %s family %u model %u, L3 %s, %s\n", f->vendor, f->family, f->model,
+		size_text(tool_cache_sizes()->l3, l3, sizeof l3), s->pinning);
+	fprintf(out, "method:   %u rounds, variants interleaved (order rotated each round) on the same calls;\n"
+		     "          glibc's column: its median time per call over the rounds; the others: the\n"
+		     "          median of the per-round ratios to glibc's time (< 1: faster than glibc);\n"
+		     "          each variant's own times and spread are in --csv.  cold: calls spread over\n"
+		     "          %s, each pass flushed from the caches (clflush) before it is timed, and\n"
+		     "          %u rounds where a cold pass holds few calls (large sizes)\n",
+		s->rounds, size_text(s->cold_bytes, span, sizeof span), bench_rounds_with_few_calls(s));
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		const struct bench_variant *p = &s->variants[v];
+		if (!p->peer_file)
+			continue;
+		fprintf(out, "peer:     %s = %s (", p->name, p->peer_file);
+		const char *separator = "";
+		for (int fn = 0; fn < FN_COUNT; fn++)
+			if (bench_variant_has(p, fn)) {
+				fprintf(out, "%s%s", separator, function_names[fn]);
+				separator = ", ";
+			}
+		fprintf(out, ")\n");
+	}
+	if (columns_by_letter)
+		print_key(out, s);
+	fflush(out);
+}
+
+static bool same_group(const struct bench_case *a, const struct bench_case *b)
+{
+	return a->fn == b->fn && a->kind == b->kind && a->cold == b->cold && a->hot_set == b->hot_set &&
+	       a->overlap == b->overlap;
+}
+
+/* A class row's label: "0-16 hot", "32K-256K cold". */
+static const char *class_label(const struct bench_case *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s %s", c->label, placement(c));
+	return buf;
+}
+
+static const char *label_of(const struct bench_case *c, char *buf, size_t size)
+{
+	return c->kind == CASE_CLASS ? class_label(c, buf, size) : row_label(c, buf, size);
+}
+
+/* The widest label of rows[0..n), at least `heading`'s, at most LABEL_MAX. */
+static unsigned label_width(const struct bench_result *const *rows, size_t n, const char *heading)
+{
+	size_t width = strlen(heading);
+	for (size_t i = 0; i < n; i++) {
+		char label[96];
+		size_t len = strlen(label_of(&rows[i]->c, label, sizeof label));
+		width = len > width ? len : width;
+	}
+	return (unsigned)(width < LABEL_MAX ? width : LABEL_MAX);
+}
+
+static void print_ratio(FILE *out, double x)
+{
+	if (!(x > 0))
+		fprintf(out, " %*s", RATIO_WIDTH - 1, "-");
+	else
+		fprintf(out, x < 9.995 ? " %*.2f" : x < 99.95 ? " %*.1f" : " %*.0f", RATIO_WIDTH - 1, x);
+}
+
+/* The columns of fn from `first` on that fit beside a label of `label`
+ * columns; returns the one after the last. */
+static unsigned block_end(const struct bench_settings *s, enum base_function fn, unsigned first, unsigned label)
+{
+	unsigned width = label + GLIBC_WIDTH, v = first;
+	for (; v < s->variant_count; v++) {
+		if (v == s->glibc || !bench_variant_has(&s->variants[v], fn))
+			continue;
+		if (width + column_width(s, v) > TEXT_WIDTH && v > first)
+			break;
+		width += column_width(s, v);
+	}
+	return v;
+}
+
+/* Rows rows[0..n) of one function as a table: label, glibc's time, each
+ * variant's ratio; in blocks of columns when they do not fit side by side. */
+static void ratio_table(FILE *out, const struct bench_settings *s, const struct bench_result *const *rows, size_t n,
+			const char *heading)
+{
+	enum base_function fn = rows[0]->c.fn;
+	unsigned label = label_width(rows, n, heading);
+	for (unsigned first = 0, end; first < s->variant_count; first = end) {
+		end = block_end(s, fn, first, label);
+		fprintf(out, "%-*s %*s", (int)label, heading, GLIBC_WIDTH - 1, "glibc");
+		for (unsigned v = first; v < end; v++)
+			if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
+				column_heading(out, s, v);
+		fprintf(out, "\n");
+		for (size_t i = 0; i < n; i++) {
+			char text[96], t[32];
+			fprintf(out, "%-*s %*s", (int)label, label_of(&rows[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
+				time_text(s, rows[i]->median[s->glibc], t, sizeof t));
+			for (unsigned v = first; v < end; v++)
+				if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
+					print_ratio(out, rows[i]->ratio[v]);
+			fprintf(out, "\n");
+		}
+	}
+}
+
+static void group_heading(FILE *out, const struct bench_case *c)
+{
+	char set[24];
+	if (c->hot_set)
+		fprintf(out, "\n%s: %s, hot buffers spread over %s\n", function_label(c), case_kind_names[c->kind],
+			size_text(c->hot_set, set, sizeof set));
+	else
+		fprintf(out, "\n%s: %s, %s buffers\n", function_label(c), case_kind_names[c->kind],
+			c->cold ? "cold" : "hot");
+}
+
+static const char *first_column(const struct bench_case *c)
+{
+	return c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets";
+}
+
+static bool same_class_table(const struct bench_case *a, const struct bench_case *b)
+{
+	return a->kind == CASE_CLASS && b->kind == CASE_CLASS && a->fn == b->fn && a->overlap == b->overlap;
+}
+
+/* Whether r[i] is the first size class of its function (memmove with
+ * overlap apart): where its table and its summary go. */
+static bool first_class(const struct bench_result *r, size_t i)
+{
+	return r[i].c.kind == CASE_CLASS && !(i > 0 && same_class_table(&r[i - 1].c, &r[i].c));
+}
+
+/* The size classes of the function of r[i], into rows (room for n). */
+static size_t class_rows(const struct bench_result *r, size_t n, size_t i, const struct bench_result **rows)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++)
+		if (same_class_table(&r[j].c, &r[i].c))
+			rows[k++] = &r[j];
+	return k;
+}
+
+static void class_tables(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+			 const struct bench_result **rows)
+{
+	for (size_t i = 0; i < n; i++)
+		if (first_class(r, i)) {
+			fprintf(out, "\n%s: size classes, random sizes in the class, random offsets\n",
+				function_label(&r[i].c));
+			ratio_table(out, s, rows, class_rows(r, n, i, rows), "class");
+		}
+}
+
+/* ---- the summary: per function, the fastest variant in each size class ---- */
+
+/* The variant other than glibc with the least ratio in a row, among those
+ * faster than glibc beyond noise (interval wholly below 1) if `beyond_noise`;
+ * -1 if none. */
+static int fastest(const struct bench_settings *s, const struct bench_result *r, bool beyond_noise)
+{
+	int best = -1;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (v != s->glibc && bench_variant_has(&s->variants[v], r->c.fn) && r->ratio[v] > 0 &&
+		    (!beyond_noise || r->ratio_high[v] < 1) && (best < 0 || r->ratio[v] < r->ratio[best]))
+			best = (int)v;
+	return best;
+}
+
+/* The variant with the least geometric mean ratio over rows[0..k). */
+static int best_overall(const struct bench_settings *s, const struct bench_result *const *rows, size_t k,
+			double *mean)
+{
+	int best = -1;
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		if (v == s->glibc || !bench_variant_has(&s->variants[v], rows[0]->c.fn))
+			continue;
+		double logs = 0;
+		for (size_t i = 0; i < k; i++)
+			logs += log(rows[i]->ratio[v] > 0 ? rows[i]->ratio[v] : 1);
+		if (best < 0 || logs / k < *mean) {
+			best = (int)v;
+			*mean = logs / k;
+		}
+	}
+	*mean = exp(*mean);
+	return best;
+}
+
+static void summary_row(FILE *out, const struct bench_settings *s, const struct bench_result *r)
+{
+	char label[96], t[32];
+	int v = fastest(s, r, true), least = fastest(s, r, false);
+	fprintf(out, "  %-14s %8s  ", class_label(&r->c, label, sizeof label),
+		time_text(s, r->median[s->glibc], t, sizeof t));
+	if (v >= 0)
+		fprintf(out, "%-15s %.2fx (%.2f..%.2f)\n", s->variants[v].name, r->ratio[v], r->ratio_low[v],
+			r->ratio_high[v]);
+	else if (least >= 0)
+		fprintf(out, "none beyond noise; the least: %s %.2fx (%.2f..%.2f)\n", s->variants[least].name,
+			r->ratio[least], r->ratio_low[least], r->ratio_high[least]);
+	else
+		fprintf(out, "-\n");
+}
+
+/* Where variant v is slower than glibc beyond noise (its interval wholly
+ * above 1), wrapped at TEXT_WIDTH; `used` columns are taken already. */
+static void print_losses(FILE *out, unsigned used, unsigned v, const struct bench_result *const *rows, size_t k)
+{
+	unsigned losses = 0;
+	used += (unsigned)fprintf(out, " slower than glibc beyond noise in:");
+	for (size_t i = 0; i < k; i++) {
+		char label[96], item[128];
+		if (!(rows[i]->ratio_low[v] > 1))
+			continue;
+		int len = snprintf(item, sizeof item, " %s (%.2fx)", class_label(&rows[i]->c, label, sizeof label),
+				   rows[i]->ratio[v]);
+		if (losses)
+			used += (unsigned)fprintf(out, ",");
+		if (used + (unsigned)len > TEXT_WIDTH)
+			used = (unsigned)fprintf(out, "\n   ") - 1;
+		used += (unsigned)fprintf(out, "%s", item);
+		losses++;
+	}
+	fprintf(out, "%s\n", losses ? "" : " none");
+}
+
+static void function_summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+			     size_t first, const struct bench_result **rows)
+{
+	size_t k = class_rows(r, n, first, rows);
+	double mean = 0;
+	fprintf(out, "\n%s\n  %-14s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
+		"x glibc (95% interval)");
+	for (size_t i = 0; i < k; i++)
+		summary_row(out, s, rows[i]);
+	int v = best_overall(s, rows, k, &mean);
+	if (v < 0)
+		return;
+	fprintf(out, "  one variant for every class: %s, %.2fx glibc's time (geometric mean over the\n",
+		s->variants[v].name, mean);
+	print_losses(out, (unsigned)fprintf(out, "  classes);"), (unsigned)v, rows, k);
+}
+
+static void summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
+		    const struct bench_result **rows)
+{
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!first_class(r, i))
+			continue;
+		if (!any)
+			fprintf(out, "\nSummary: in each size class the fastest variant of those faster than glibc beyond\n"
+				     "noise (the 95%% interval of the median per-round ratio wholly below 1), and its\n"
+				     "time as a multiple of glibc's; then the one variant that does best over all the\n"
+				     "classes, and where it loses to glibc\n");
+		any = true;
+		function_summary(out, s, r, n, i, rows);
+	}
+	if (!any)
+		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
+}
+
+void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+{
+	const struct bench_result **rows = malloc((n ? n : 1) * sizeof *rows); /* a table's rows */
+	if (!rows) {
+		fprintf(out, "(out of memory: no table)\n");
+		return;
+	}
+	for (size_t i = 0, end; i < n; i = end) {
+		end = i + 1;
+		if (r[i].c.kind == CASE_CLASS)
+			continue;
+		rows[0] = &r[i];
+		while (end < n && same_group(&r[i].c, &r[end].c))
+			rows[end - i] = &r[end], end++;
+		group_heading(out, &r[i].c);
+		ratio_table(out, s, rows, end - i, first_column(&r[i].c));
+	}
+	class_tables(out, s, r, n, rows);
+	summary(out, s, r, n, rows);
+	free(rows);
+}
+
+void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+{
+	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_case *c = &r[i].c;
+		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
+		for (unsigned v = 0; v < s->variant_count; v++)
+			if (bench_variant_has(&s->variants[v], c->fn))
+				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g\n", function_names[c->fn],
+					s->variants[v].name, kind, c->label, c->align, placement(c),
+					r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit, r[i].ratio[v],
+					r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0);
+	}
+}
+
+/* ---- SVG ---- */
+
+#define PANEL_W 460.0
+#define PANEL_H 260.0
+#define LEFT 80.0
+#define GAP_X 120.0
+#define ROW_H 340.0
+#define LEGEND_Y 40.0    /* the legend's first row */
+#define LEGEND_ROW 18.0  /* and each further one */
+#define LEGEND_CHAR 7.2  /* a character of a 12 px sans-serif name, at most */
+
+/* A colour per variant, glibc black: the strong colours of Sasha
+ * Trubetskoy's "List of 20 Simple, Distinct Colors" (the pale ones would
+ * vanish on white), and a few more as far from them.  With more variants
+ * than colours (peers), the colours repeat, dashed. */
+static const char *const colours[] = { "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4",
+				       "#f032e6", "#469990", "#9a6324", "#800000", "#808000", "#000075",
+				       "#a9a9a9", "#b8a000", "#ff69b4", "#00c49a" };
+#define COLOUR_COUNT (sizeof colours / sizeof colours[0])
+
+/* The stroke of variant v's line: colour, width and dashes. */
+static void stroke(FILE *out, const struct bench_settings *s, unsigned v)
+{
+	unsigned i = v - (v > s->glibc);
+	if (v == s->glibc)
+		fprintf(out, "stroke=\"#000000\" stroke-width=\"2.4\"");
+	else
+		fprintf(out, "stroke=\"%s\" stroke-width=\"1.6\"%s", colours[i % COLOUR_COUNT],
+			i >= COLOUR_COUNT ? " stroke-dasharray=\"6,3\"" : "");
+}
+
+struct panel {
+	double x, y;             /* top left of the plotting area */
+	double x0, x1;           /* log2 of the sizes at the edges */
+	double y0, y1;           /* the values at the edges (log10 when log_y) */
+	bool log_y;
+};
+
+static double px(const struct panel *p, double size) { return p->x + (log2(size) - p->x0) / (p->x1 - p->x0) * PANEL_W; }
+
+static double py(const struct panel *p, double value)
+{
+	double v = p->log_y ? log10(value) : value;
+	return p->y + PANEL_H - (v - p->y0) / (p->y1 - p->y0) * PANEL_H;
+}
+
+static bool charted(const struct bench_result *r, int fn)
+{
+	return (int)r->c.fn == fn && r->c.kind == CASE_SWEEP && !r->c.cold && r->c.lo > 0;
+}
+
+static double value_of(const struct bench_result *r, unsigned v, bool throughput)
+{
+	return throughput ? (r->median[v] > 0 ? r->mean_bytes / r->median[v] : 0) : r->median[v];
+}
+
+static void axes(FILE *out, const struct panel *p, const char *title, const char *y_label)
+{
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
+		p->x, p->y, PANEL_W, PANEL_H);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
+		p->x + PANEL_W / 2, p->y - 10, title);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">size (bytes, log scale)</text>\n",
+		p->x + PANEL_W / 2, p->y + PANEL_H + 38);
+	fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
+		p->x - 58, p->y + PANEL_H / 2, y_label);
+	char n[24];
+	for (int e = 0; e <= 26; e += 2) { /* 1, 4, 16 ... 64M */
+		if (e < p->x0 - 1e-9 || e > p->x1 + 1e-9)
+			continue;
+		double x = px(p, ldexp(1, e));
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, p->y, x,
+			p->y + PANEL_H);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x, p->y + PANEL_H + 16,
+			size_text((size_t)1 << e, n, sizeof n));
+	}
+}
+
+static void y_ticks(FILE *out, const struct panel *p)
+{
+	for (int k = 0; k <= (p->log_y ? 12 : 5); k++) { /* decades, or fifths */
+		double v = p->log_y ? pow(10, p->y0 + k) : p->y0 + (p->y1 - p->y0) * k / 5;
+		if (p->log_y && log10(v) > p->y1 + 1e-9)
+			break;
+		double y = py(p, v);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", p->x, y,
+			p->x + PANEL_W, y);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", p->x - 6, y + 4, v);
+	}
+}
+
+static void lines(FILE *out, const struct bench_settings *s, const struct panel *p, const struct bench_result *r,
+		  size_t n, int fn, bool throughput)
+{
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		fprintf(out, "<polyline fill=\"none\" ");
+		stroke(out, s, v);
+		fprintf(out, " points=\"");
+		for (size_t i = 0; i < n; i++)
+			if (charted(&r[i], fn) && value_of(&r[i], v, throughput) > 0)
+				fprintf(out, "%.1f,%.1f ", px(p, (double)r[i].c.lo), py(p, value_of(&r[i], v, throughput)));
+		fprintf(out, "\"/>\n");
+	}
+}
+
+/* The panel's ranges: sizes on log2, times on log10, throughput linear from 0. */
+static bool fit(const struct bench_settings *s, struct panel *p, const struct bench_result *r, size_t n, int fn,
+		bool throughput)
+{
+	double lo = INFINITY, hi = 0, small = INFINITY, large = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!charted(&r[i], fn))
+			continue;
+		small = fmin(small, (double)r[i].c.lo);
+		large = fmax(large, (double)r[i].c.lo);
+		for (unsigned v = 0; v < s->variant_count; v++) {
+			double x = value_of(&r[i], v, throughput);
+			if (x > 0)
+				lo = fmin(lo, x), hi = fmax(hi, x);
+		}
+	}
+	if (large == 0 || hi == 0)
+		return false;
+	p->x0 = floor(log2(small) / 2) * 2;
+	p->x1 = fmax(ceil(log2(large) / 2) * 2, p->x0 + 2);
+	p->log_y = !throughput;
+	p->y0 = throughput ? 0 : floor(log10(lo));
+	p->y1 = throughput ? hi * 1.05 : fmax(ceil(log10(hi)), p->y0 + 1);
+	return true;
+}
+
+static double legend_entry(const struct bench_variant *v) { return 30 + LEGEND_CHAR * strlen(v->name) + 18; }
+
+/* The legend in rows that fit the image's width; draws it if `out`, and
+ * returns how many rows it takes. */
+static unsigned legend(FILE *out, const struct bench_settings *s, double width)
+{
+	double x = LEFT, y = LEGEND_Y;
+	unsigned rows = 1;
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		double w = legend_entry(&s->variants[v]);
+		if (x + w > width - 10 && x > LEFT) {
+			x = LEFT;
+			y += LEGEND_ROW;
+			rows++;
+		}
+		if (out) {
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", x, y - 4, x + 24, y - 4);
+			stroke(out, s, v);
+			fprintf(out, "/>\n<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 30, y, s->variants[v].name);
+		}
+		x += w;
+	}
+	return rows;
+}
+
+void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+{
+	int rows = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (size_t i = 0; i < n; i++)
+			if (charted(&r[i], fn)) {
+				rows++;
+				break;
+			}
+	double width = LEFT + 2 * PANEL_W + GAP_X + 40;
+	double top = LEGEND_Y + legend(NULL, s, width) * LEGEND_ROW + 12; /* the panels start below the legend */
+	double height = top + (rows ? rows : 1) * ROW_H;
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		     "font-family=\"sans-serif\" font-size=\"12\">\n", width, height, width, height);
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(out, "<text x=\"%.1f\" y=\"20\" font-size=\"15\">memshim bench: fixed sizes, hot buffers, median of %u rounds</text>\n",
+		LEFT, s->rounds);
+	legend(out, s, width);
+	int row = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		char title[64], y_label[32];
+		for (int col = 0; col < 2; col++) {
+			struct panel p = { .x = LEFT + col * (PANEL_W + GAP_X), .y = top + row * ROW_H + 20 };
+			if (!fit(s, &p, r, n, fn, col == 1))
+				continue;
+			snprintf(title, sizeof title, "%s: %s", function_names[fn], col ? "throughput" : "time per call");
+			snprintf(y_label, sizeof y_label, col ? "bytes per %s" : "%s per call (log scale)", s->clock.unit);
+			axes(out, &p, title, y_label);
+			y_ticks(out, &p);
+			lines(out, s, &p, r, n, fn, col == 1);
+			row += col == 1;
+		}
+	}
+	if (!rows)
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no sweep results to chart</text>\n", LEFT, top + 40);
+	fprintf(out, "</svg>\n");
+}

@@ -1,0 +1,277 @@
+/* Writing and reading the calibration file (format: tools/tune.h and
+ * dispatch/calibration.h).  Written to a temporary name in the same folder,
+ * flushed to disk and renamed, so a program starting meanwhile reads the
+ * old file or the new, never half, and neither a crash nor Ctrl-C leaves
+ * half a file under the real name. */
+#include "tools/util/calibration.h"
+
+#include "dispatch/calibration.h"
+#include "tools/util/progress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Creates the folders above path (mkdir -p of its dirname). */
+static void make_parents(const char *path)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+}
+
+static void write_curve(FILE *f, const struct named_curve *n)
+{
+	const struct cm_curve *c = &n->curve;
+	fprintf(f, "curve %s %s %u\n", base_function_names[n->fn], n->name, c->points);
+	for (unsigned p = 0; p < c->points; p++) {
+		fprintf(f, "%.0f", c->size[p]);
+		for (unsigned r = 0; r < c->rounds; r++)
+			fprintf(f, " %.6g", c->cost[p][r]);
+		fputc('\n', f);
+	}
+}
+
+/* The temporary file being written, for the signal handler; "" if none. */
+static char temporary[4200];
+
+static void on_stop_signal(int sig)
+{
+	if (temporary[0])
+		unlink(temporary);
+	if (progress_showing())
+		(void)!write(STDERR_FILENO, "\n", 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void calibration_guard_signals(void)
+{
+	struct sigaction a = { .sa_handler = on_stop_signal };
+	sigemptyset(&a.sa_mask);
+	sigaction(SIGINT, &a, NULL);
+	sigaction(SIGTERM, &a, NULL);
+}
+
+static void write_choices(FILE *f, const struct calibration *c)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn][0] ? c->choice[fn] : "glibc",
+			c->choice_why[fn][0] ? c->choice_why[fn] : "no choice measured");
+}
+
+static void write_ratios(FILE *f, const struct calibration *c)
+{
+	for (unsigned i = 0; i < c->ratio_count; i++) {
+		const struct band_ratios *r = &c->ratios[i];
+		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
+		for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
+			for (int p = 0; p < PLACE_COUNT; p++)
+				fprintf(f, " %.4f", r->ratio[b][p]);
+		fputc('\n', f);
+	}
+}
+
+/* The file's data and the folder's new entry on disk. */
+static bool sync_file(FILE *f, const char *path)
+{
+	bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	int d = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d >= 0) {
+		fsync(d); /* best effort: some file systems refuse a folder's fsync */
+		close(d);
+	}
+	return ok;
+}
+
+bool calibration_write(const char *path, const struct calibration *c, char *why, size_t why_size)
+{
+	char name[sizeof temporary];
+	snprintf(name, sizeof name, "%s.%ld.tmp", path, (long)getpid());
+	make_parents(path);
+	snprintf(temporary, sizeof temporary, "%s", name); /* before the file exists: a signal may come at once */
+	FILE *f = fopen(name, "w");
+	if (!f) {
+		snprintf(why, why_size, "cannot write %s: %s", name, strerror(errno));
+		temporary[0] = '\0';
+		return false;
+	}
+	fprintf(f, "%s\ncpu %s %u %u\nauto_movsb %zu\nauto_stosb %zu\nnt %zu\n", CALIBRATION_FORMAT, c->vendor,
+		c->family, c->model, c->auto_movsb, c->auto_stosb, c->nt);
+	write_choices(f, c);
+	fprintf(f, "unit %s\nclock %s\nrounds %u\n", c->unit, c->clock, c->rounds);
+	write_ratios(f, c);
+	for (unsigned i = 0; i < c->count; i++)
+		write_curve(f, &c->curves[i]);
+	fprintf(f, "end\n");
+	bool ok = !ferror(f) & sync_file(f, path);
+	ok &= !fclose(f);
+	if (ok && rename(name, path) == 0) {
+		temporary[0] = '\0';
+		return true;
+	}
+	snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
+	unlink(name);
+	temporary[0] = '\0';
+	return false;
+}
+
+/* ---- reading ---- */
+
+struct reader {
+	FILE *f;
+	unsigned line;
+	char text[8192];
+};
+
+static bool next(struct reader *r)
+{
+	if (!fgets(r->text, sizeof r->text, r->f))
+		return false;
+	r->line++;
+	r->text[strcspn(r->text, "\n")] = '\0';
+	return true;
+}
+
+static int function_named(const char *name);
+
+/* "choice FN BANDS WHY" for fn. */
+static bool read_choice(struct reader *r, struct calibration *c, int fn)
+{
+	char fn_name[16];
+	int at = 0;
+	if (!next(r) || sscanf(r->text, "choice %15s %319s %n", fn_name, c->choice[fn], &at) != 2 || !at ||
+	    function_named(fn_name) != fn)
+		return false;
+	snprintf(c->choice_why[fn], sizeof c->choice_why[fn], "%s", r->text + at);
+	return true;
+}
+
+/* Versions 2 and 3 have the choice lines; version 1 goes straight on to
+ * "unit".  *version is the file's. */
+static bool read_head(struct reader *r, struct calibration *c, int *version)
+{
+	if (!next(r))
+		return false;
+	*version = strcmp(r->text, CALIBRATION_FORMAT) == 0 ? 3 : strcmp(r->text, CALIBRATION_FORMAT_2) == 0 ? 2
+		 : strcmp(r->text, CALIBRATION_FORMAT_1) == 0 ? 1 : 0;
+	bool v2 = *version >= 2;
+	if (!*version)
+		return false;
+	if (!(next(r) && sscanf(r->text, "cpu %15s %u %u", c->vendor, &c->family, &c->model) == 3 && next(r) &&
+	      sscanf(r->text, "auto_movsb %zu", &c->auto_movsb) == 1 && next(r) &&
+	      sscanf(r->text, "auto_stosb %zu", &c->auto_stosb) == 1 && next(r) &&
+	      sscanf(r->text, "nt %zu", &c->nt) == 1))
+		return false;
+	for (int fn = 0; v2 && fn < FN_COUNT; fn++)
+		if (!read_choice(r, c, fn))
+			return false;
+	return next(r) && sscanf(r->text, "unit %15s", c->unit) == 1 && next(r) &&
+	       sscanf(r->text, "clock %255[^\n]", c->clock) == 1 && next(r) &&
+	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
+}
+
+/* "ratios FN VARIANT" and CHOICE_CLASS_COUNT x PLACE_COUNT ratios. */
+static bool read_ratios(struct reader *r, struct calibration *c)
+{
+	char fn_name[16];
+	int at = 0;
+	if (c->ratio_count == TUNE_MAX_RATIOS)
+		return false;
+	struct band_ratios *row = &c->ratios[c->ratio_count];
+	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, row->variant, &at) != 2 || function_named(fn_name) < 0)
+		return false;
+	row->fn = (enum base_function)function_named(fn_name);
+	char *s = r->text + at, *end;
+	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
+		for (int p = 0; p < PLACE_COUNT; p++, s = end) {
+			row->ratio[b][p] = strtod(s, &end);
+			if (end == s || !(row->ratio[b][p] >= 0))
+				return false;
+			row->low[b][p] = row->ratio[b][p]; /* the file keeps medians only */
+		}
+	c->ratio_count++;
+	return *s == '\0';
+}
+
+static int function_named(const char *name)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (strcmp(name, base_function_names[fn]) == 0)
+			return fn;
+	return -1;
+}
+
+/* One grid line: the size, then one cost per round. */
+static bool read_point(struct reader *r, struct cm_curve *c, unsigned p)
+{
+	char *s = r->text, *end;
+	c->size[p] = strtod(s, &end);
+	if (end == s || (p > 0 && c->size[p] < c->size[p - 1]))
+		return false;
+	for (unsigned k = 0; k < c->rounds; k++) {
+		s = end;
+		c->cost[p][k] = strtod(s, &end);
+		if (end == s || !(c->cost[p][k] >= 0))
+			return false;
+	}
+	return *end == '\0';
+}
+
+static bool read_curve(struct reader *r, struct calibration *c)
+{
+	char fn_name[16], name[24];
+	unsigned points;
+	if (c->count == TUNE_MAX_CURVES ||
+	    sscanf(r->text, "curve %15s %23s %u", fn_name, name, &points) != 3 || function_named(fn_name) < 0 ||
+	    points < 1 || points > CM_MAX_POINTS)
+		return false;
+	struct named_curve *n = &c->curves[c->count];
+	n->fn = (enum base_function)function_named(fn_name);
+	snprintf(n->name, sizeof n->name, "%s", name);
+	n->curve.points = points;
+	n->curve.rounds = c->rounds;
+	for (unsigned p = 0; p < points; p++)
+		if (!next(r) || !read_point(r, &n->curve, p))
+			return false;
+	cm_curve_finish(&n->curve);
+	c->count++;
+	return true;
+}
+
+bool calibration_read(const char *path, struct calibration *c, char *why, size_t why_size)
+{
+	struct reader *r = calloc(1, sizeof *r);
+	if (!r || !(r->f = fopen(path, "r"))) {
+		snprintf(why, why_size, "cannot read %s: %s", path, r ? strerror(errno) : "out of memory");
+		free(r);
+		return false;
+	}
+	memset(c, 0, sizeof *c);
+	int version;
+	bool ok = read_head(r, c, &version);
+	/* version 2's ratios are by four bands: kept by nobody, skipped */
+	while (ok && next(r) && strcmp(r->text, "end") != 0)
+		ok = strncmp(r->text, "ratios ", 7) != 0 ? read_curve(r, c) : version < 3 || read_ratios(r, c);
+	ok = ok && strcmp(r->text, "end") == 0;
+	if (!ok)
+		snprintf(why, why_size, "%s line %u is not what a calibration file of this memshim has (run memshim tune --calibrate again)",
+			 path, r->line);
+	fclose(r->f);
+	free(r);
+	return ok;
+}

@@ -1,0 +1,142 @@
+/* memshim tune --calibrate: which size bands the default policy gives each
+ * function on this machine, and which variant serves each band.
+ *
+ * Each candidate (glibc's own functions, and every vector variant this CPU
+ * runs, with and without its rep movsb band, at the thresholds just picked)
+ * is timed against glibc's, interleaved, in each size class of
+ * tools/variant_choice.c (0-16 B up to 4-16 MiB), each in three placements
+ * of its data: L1-resident (every call on the same buffers), L2-resident
+ * (calls spread over half the L2) and cold (flushed from every cache
+ * before each pass).  Calls of 1 KiB and more are timed with a read of the
+ * destination after each (tools/bench.h, read_back), so that stores that
+ * bypass the cache pay for it there.
+ *
+ * The ratios go to tools/variant_choice.c, which picks the bands. */
+#include "config.h"
+
+#include "dispatch/auto_policy.h"
+#include "dispatch/cpu_features.h"
+#include "dispatch/thresholds.h"
+#include "tools/util/measure.h"
+#include "tools/util/caches.h"
+#include "tools/util/progress.h"
+#include "tools/util/calibration.h"
+#include "tools/util/variant_choice.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t tune_choice_largest(void)
+{
+	return choice_classes[CHOICE_CLASS_COUNT - 1].hi;
+}
+
+unsigned tune_choice_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * PLACE_COUNT; }
+
+bool tune_is_candidate(const char *name)
+{
+	static const char *const prefixes[] = { "glibc", "sse2", "avx2", "avx512", "evex" };
+	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < variant_count && n < BENCH_MAX_VARIANTS; i++) {
+		const struct variant *row = &variant_table[i];
+		if (!variant_usable(row) || !tune_is_candidate(row->name))
+			continue;
+		const struct entry_set *e = row->entries();
+		v[n] = (struct bench_variant){ .name = row->name, .set = e->memset };
+		v[n].copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
+		v[n].copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
+		if (strcmp(row->name, "glibc") == 0)
+			*glibc = n;
+		n++;
+	}
+	return n;
+}
+
+/* The thresholds picked from the curves, in force for the candidates. */
+static void set_thresholds(const struct calibration *c)
+{
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	memshim_thresholds = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
+						  .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb,
+						  .nt = c->nt, .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
+}
+
+static void measure_function(struct calibration *c, const struct bench_settings *s, enum base_function fn,
+			     struct progress *bar)
+{
+	struct band_ratios *rows = &c->ratios[c->ratio_count];
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		rows[v] = (struct band_ratios){ .fn = fn };
+		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
+	}
+	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
+		for (int p = 0; p < PLACE_COUNT; p++) {
+			char detail[80];
+			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
+				 choice_classes[b].name, placement_names[p]);
+			progress_step(bar, detail);
+			struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
+						 .hi = choice_classes[b].hi, .cold = p == PLACE_COLD,
+						 .read_back = choice_classes[b].lo >= TUNE_READ_BACK_FROM,
+						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
+						 .src_offset = -1, .dst_offset = -1 };
+			struct bench_result r;
+			bench_measure(s, &bc, &r); /* more rounds for the huge band cold: few calls a pass */
+			for (unsigned v = 0; v < s->variant_count; v++) {
+				rows[v].ratio[b][p] = r.ratio[v];
+				rows[v].low[b][p] = r.ratio_low[v];
+			}
+		}
+	c->ratio_count += s->variant_count;
+}
+
+/* Below its rep movsb (or stosb) threshold a *_erms variant runs the very
+ * code of the variant it is named after: in the classes wholly below it the
+ * twin's measurement stands for both, so that noise between two runs of
+ * the same code cannot make a band. */
+static void merge_twins(const struct calibration *c, struct band_ratios *rows, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const char *suffix = strstr(rows[i].variant, "_erms");
+		if (!suffix || suffix[5])
+			continue;
+		size_t threshold = rows[i].fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+		for (unsigned j = 0; j < n; j++)
+			if (strlen(rows[j].variant) == (size_t)(suffix - rows[i].variant) &&
+			    strncmp(rows[j].variant, rows[i].variant, strlen(rows[j].variant)) == 0)
+				for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi < threshold; k++)
+					for (int p = 0; p < PLACE_COUNT; p++) {
+						rows[i].ratio[k][p] = rows[j].ratio[k][p];
+						rows[i].low[k][p] = rows[j].low[k][p];
+					}
+	}
+}
+
+void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar)
+{
+	static struct bench_variant candidates[BENCH_MAX_VARIANTS];
+	s->variants = candidates;
+	s->variant_count = load_candidates(candidates, &s->glibc);
+	s->round_times = NULL;
+	set_thresholds(c);
+	c->ratio_count = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		unsigned first = c->ratio_count;
+		measure_function(c, s, (enum base_function)fn, bar);
+		merge_twins(c, &c->ratios[first], c->ratio_count - first);
+		variant_choose(&c->ratios[first], c->ratio_count - first, c->choice[fn], sizeof c->choice[fn],
+			       c->choice_why[fn], CALIBRATION_WHY_MAX);
+		struct band_list bands; /* its bounds in K and M, as people write them */
+		if (!band_list_parse(c->choice[fn], &bands))
+			band_list_format(&bands, c->choice[fn]);
+	}
+}

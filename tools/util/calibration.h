@@ -1,0 +1,144 @@
+/* memshim tune: the pieces shared by its files.
+ *
+ * The calibration file (dispatch/calibration.h has its first eight lines,
+ * the library's part) goes on with what memshim tune measured:
+ *
+ *   unit cycles                    the unit of every cost below
+ *   clock CPU cycles (...)         how they were taken
+ *   rounds 11                      costs per grid size
+ *   ratios memcpy evex 0.61 ...    the band choice's measurements: the
+ *                                  median ratio to glibc's time in each size
+ *                                  class (0-16 B ... 4-16 MiB) and placement
+ *                                  (l1, l2, cold), class by class
+ *   curve memcpy avx2 44           function, measured curve, grid sizes;
+ *   0 3.1 3.0 ...                  then one line per size: the mean size
+ *   ...                            of the calls timed, each round's cost
+ *   end
+ *
+ * The measured curves are each usable variant with its thresholds at
+ * "never" (erms: its scalar part; the vector variants: the cached loop),
+ * and NAME:nt for the vector variants with non-temporal stores from the
+ * first size where they could pay (16 KiB).  The *_erms rows and every threshold
+ * are composed from these (tune.c).  From 512 B on (the sizes a threshold
+ * can apply to) a cost includes reading the destination after the call:
+ * non-temporal stores leave it in memory, not in the cache, and a program
+ * that uses what it copied pays for that (tools/bench.h, read_back).
+ *
+ * A version 1 file (no choice lines, no ratios) is read as well. */
+#ifndef MEMSHIM_TUNE_H
+#define MEMSHIM_TUNE_H
+
+/* From this size on a threshold can apply (beyond 8 vectors of the widest),
+ * and the curves' costs include reading the destination back. */
+#define TUNE_READ_BACK_FROM (8 * 64)
+
+#include "dispatch/bands.h"
+#include "dispatch/calibration.h"
+#include "dispatch/config.h"
+#include "dispatch/variants.h"
+#include "tools/util/cost_model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
+#define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
+
+/* The band choice (tune_choose.c) measures each function in these size
+ * classes, each in these placements of its data; bands are runs of
+ * classes, so a band bound is a class's upper bound. */
+enum { CHOICE_CLASS_COUNT = 9 };
+_Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
+enum placement { PLACE_L1, PLACE_L2, PLACE_COLD, PLACE_COUNT };
+struct choice_class {
+	size_t lo, hi;
+	const char *name; /* "0-16 B", ... */
+};
+extern const struct choice_class choice_classes[CHOICE_CLASS_COUNT];
+extern const char *const placement_names[PLACE_COUNT];
+
+/* One candidate's measurements for one function. */
+struct band_ratios {
+	enum base_function fn;
+	char variant[24];
+	double ratio[CHOICE_CLASS_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
+	double low[CHOICE_CLASS_COUNT][PLACE_COUNT];   /* its ~95% lower bound (not in the file) */
+};
+
+#define TUNE_MAX_RATIOS (FN_COUNT * 16)
+
+struct named_curve {
+	enum base_function fn;
+	char name[24];
+	struct cm_curve curve;
+};
+
+struct calibration {
+	char vendor[16];
+	unsigned family, model;
+	size_t auto_movsb, auto_stosb, nt; /* the library's part */
+	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default policy's bands per function */
+	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
+	unsigned ratio_count;
+	struct band_ratios ratios[TUNE_MAX_RATIOS];
+	char unit[16], clock[256];
+	unsigned rounds, count;
+	struct named_curve curves[TUNE_MAX_CURVES];
+};
+
+/* tune.c */
+int cmd_tune(int argc, char **argv);
+const struct cm_curve *calibration_curve(const struct calibration *c, enum base_function fn, const char *name);
+/* The best values of the thresholds t[] (in: the starting point) for
+ * running each function fn with variant[fn] on workload w[fn] (functions
+ * without calls are left out); the predicted total. */
+double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], double t[T_COUNT]);
+/* The built-in thresholds of this CPU, the ones the library starts from. */
+void tune_builtin_thresholds(double t[T_COUNT]);
+/* The cost of fn's workload w under `variant` with thresholds t, in round
+ * (or CM_MEDIAN); -1 if a curve it needs is missing. */
+double tune_function_cost(const struct calibration *c, enum base_function fn, const char *variant,
+			  const double t[T_COUNT], const struct cm_workload *w, unsigned round);
+
+/* tune_check.c: the model against what the dumps' profile measured. */
+struct dump;
+/* ns per unit of the calibration's costs (cycles: the rate measured now); 0 if unknown. */
+double tune_ns_per_unit(const struct calibration *c);
+/* The line under a predicted saving (in the calibration's unit): how much
+ * of the program's CPU time it is, or why that is unknown. */
+void tune_print_share(const struct calibration *c, const struct dump *d, double saving);
+/* Per function with calls: the model's time under the variant that ran
+ * against the time measured inside, and when they disagree, why likely. */
+void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT]);
+
+/* How long a calibration takes: tiny, about a second (for the tests);
+ * quick, at most 10 s; full, at most 30 s (on a 2-vCPU VM). */
+enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
+
+/* tune_calibrate.c: measures the curves into c, picks the auto policy's
+ * thresholds, and chooses each function's variant, with a progress line on
+ * a terminal.  Exit status. */
+int tune_measure(struct calibration *c, enum calibration_level level);
+
+/* tune_choose.c: the variant choice, with the thresholds in c already
+ * picked (and in force); `steps` counted on the progress line. */
+struct bench_settings;
+struct progress;
+void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar);
+/* Whether the band choice weighs variant `name`: glibc's and the vector ones. */
+bool tune_is_candidate(const char *name);
+/* The largest size a band draws (for the buffers), and the steps. */
+size_t tune_choice_largest(void);
+unsigned tune_choice_steps(void);
+
+/* tune_file.c.  calibration_write writes a temporary file in the same
+ * folder and renames it over path once it is complete and on disk; a
+ * SIGINT or SIGTERM meanwhile removes the temporary file (the old file,
+ * if any, stays as it was). */
+bool calibration_write(const char *path, const struct calibration *c, char *why, size_t why_size);
+/* Installs that SIGINT/SIGTERM handler (it also ends a progress line). */
+void calibration_guard_signals(void);
+bool calibration_read(const char *path, struct calibration *c, char *why, size_t why_size);
+
+#endif

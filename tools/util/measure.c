@@ -1,0 +1,475 @@
+/* memshim bench: placing the calls, timing them, and the statistics.
+ *
+ * One case is timed as batches: a pass over an array of prepared calls
+ * (size, source, destination), repeated so that a hot batch lasts long
+ * enough for the clock.  Each round prepares fresh calls and times one batch
+ * of every variant on the same calls, the variants' order rotated from round
+ * to round so none always runs first; the report takes the median over the
+ * rounds, which a busy neighbour on this shared machine moves far less than
+ * a mean. */
+#include "config.h"
+
+#include "tools/util/measure.h"
+#include "tools/util/caches.h"
+
+#include <cpuid.h>
+#include <emmintrin.h>
+#include <immintrin.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096u
+#define MAX_CALLS 4096u
+/* A hot pass moves at most this much: enough calls to draw many sizes, few
+ * enough that a pass of large calls stays short. */
+#define HOT_PASS_BYTES (16u << 20)
+/* A cold pass moves at most this much, flushed before it: bounded time and
+ * memory whatever the size of the caches. */
+#define COLD_PASS_BYTES (16u << 20)
+
+/* ---- clock ---- */
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t read_counter(int fd)
+{
+	uint64_t v = 0;
+	return read(fd, &v, sizeof v) == (ssize_t)sizeof v ? v : 0;
+}
+
+/* A counter that opens but never counts (some hypervisors) is no clock. */
+static bool counter_counts(int fd)
+{
+	uint64_t before = read_counter(fd), start = monotonic_ns();
+	volatile unsigned sink = 0;
+	while (monotonic_ns() - start < 1000000)
+		sink++;
+	return read_counter(fd) > before;
+}
+
+const char *bench_no_counter_reason(int error)
+{
+	switch (error) {
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		return "none on this CPU or VM";
+	case EACCES:
+	case EPERM:
+		return "perf events not allowed (perf_event_paranoid)";
+	case ENOSYS:
+		return "this kernel has no perf events";
+	default:
+		return "perf_event_open cannot open one here";
+	}
+}
+
+void bench_clock_open(struct bench_clock *clock)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof attr,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.exclude_kernel = 1, /* the calls run in user space; interrupts do not */
+		.exclude_hv = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	const char *why = fd < 0 ? bench_no_counter_reason(errno) : NULL;
+	if (fd >= 0 && !counter_counts(fd)) {
+		close(fd);
+		fd = -1;
+		why = "it counts nothing here";
+	}
+	clock->perf_fd = fd;
+	clock->unit = fd >= 0 ? "cycles" : "ns";
+	if (fd >= 0)
+		snprintf(clock->description, sizeof clock->description,
+			 "CPU cycles (perf_event_open PERF_COUNT_HW_CPU_CYCLES, user only)");
+	else
+		snprintf(clock->description, sizeof clock->description,
+			 "clock_gettime(CLOCK_MONOTONIC) ns (no CPU cycle counter: %s)", why);
+}
+
+uint64_t bench_clock_now(const struct bench_clock *clock)
+{
+	return clock->perf_fd >= 0 ? read_counter(clock->perf_fd) : monotonic_ns();
+}
+
+void bench_pin(char *what, size_t size)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	if (cpu >= 0 && sched_setaffinity(0, sizeof set, &set) == 0)
+		snprintf(what, size, "pinned to CPU %d", cpu);
+	else
+		snprintf(what, size, "not pinned to a CPU (%s)", strerror(errno));
+}
+
+/* ---- buffers ---- */
+
+static char *arena;
+static size_t arena_size;
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+size_t bench_cold_span(void)
+{
+	size_t twice_l3 = 2 * tool_cache_sizes()->l3;
+	return twice_l3 < BENCH_COLD_SPAN_MAX ? twice_l3 : BENCH_COLD_SPAN_MAX;
+}
+
+bool bench_buffers_init(size_t largest_size, size_t cold_bytes)
+{
+	/* An overlapping memmove of the largest size takes three spans (below). */
+	size_t want = round_up(3 * (round_up(largest_size, PAGE) + 2 * PAGE), 2u << 20);
+	arena_size = want > cold_bytes ? want : round_up(cold_bytes, 2u << 20);
+	void *p = mmap(NULL, arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "memshim bench: cannot map %zu MiB of buffers: %s\n", arena_size >> 20,
+			strerror(errno));
+		return false;
+	}
+	arena = p;
+	/* Every page faulted in now, so no fault lands inside a timing. */
+	memset(arena, 0x11, arena_size);
+	return true;
+}
+
+/* ---- placing calls ---- */
+
+struct call {
+	uint32_t src, dst, size; /* offsets into the arena; the arena is < 4 GiB */
+};
+
+static struct call calls[MAX_CALLS];
+
+/* The room one call of `size` bytes takes for its source or its destination:
+ * the size, plus two pages for an offset into the first one. */
+static size_t span_for(size_t size) { return round_up(size, PAGE) + 2 * PAGE; }
+
+static size_t draw_size(const struct bench_case *c, uint64_t *rng)
+{
+	if (c->dist)
+		return size_dist_draw(c->dist, bench_random(rng));
+	return c->lo + (c->hi > c->lo ? bench_random(rng) % (c->hi - c->lo + 1) : 0);
+}
+
+/* A random offset into a page, a multiple of the distribution's alignment. */
+static size_t random_offset(const struct bench_case *c, uint64_t *rng)
+{
+	unsigned align = c->dist ? size_dist_draw_align(c->dist, bench_random(rng)) : 1;
+	return (bench_random(rng) % PAGE) / align * align;
+}
+
+/* Source and destination of one call whose room starts at `base`.  The
+ * destination room follows the source room, which is a whole number of
+ * pages, so (dst - src) mod 4096 is the offsets' difference: 2048 apart
+ * unless the case asks otherwise, far from 4 KiB aliasing. */
+static void place(const struct bench_case *c, size_t base, size_t span, bool overlap, uint64_t *rng,
+		  struct call *call)
+{
+	size_t so = c->src_offset >= 0 ? (size_t)c->src_offset : random_offset(c, rng);
+	size_t dof = c->dst_offset >= 0 ? (size_t)c->dst_offset : random_offset(c, rng);
+	if (c->kind != CASE_ALIAS && c->dst_offset >= 0)
+		dof += PAGE / 2;
+	if (!overlap) {
+		call->src = (uint32_t)(base + so);
+		call->dst = (uint32_t)(base + span + dof);
+		return;
+	}
+	/* Overlapping: the destination within `size` bytes of the source, either side. */
+	size_t n = call->size;
+	long shift = n > 1 ? (long)(bench_random(rng) % (2 * n - 1)) - (long)(n - 1) : 0;
+	call->src = (uint32_t)(base + span + so);
+	call->dst = (uint32_t)((long)call->src + (shift ? shift : 1));
+}
+
+static bool draws_overlap(const struct bench_case *c, uint64_t *rng)
+{
+	if (c->fn != FN_MEMMOVE)
+		return false;
+	if (c->dist && c->dist->overlap > 0)
+		return size_dist_draw_overlap(c->dist, bench_random(rng));
+	return c->overlap;
+}
+
+static size_t case_max_size(const struct bench_case *c) { return c->dist ? c->dist->max : c->hi; }
+
+/* Fills calls[0..n): hot ones all in one room at the arena's start, or each
+ * in its own room over the first hot_set bytes; cold ones each in its own
+ * room, spread over the whole arena. */
+static double prepare_calls(const struct bench_case *c, size_t n, uint64_t *rng)
+{
+	bool spread = c->cold || c->hot_set;
+	size_t hot_span = span_for(case_max_size(c));
+	size_t limit = c->cold || c->hot_set > arena_size ? arena_size : c->hot_set;
+	size_t stride = limit / n / PAGE * PAGE, cursor = 0;
+	double bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct call *call = &calls[i];
+		call->size = (uint32_t)draw_size(c, rng);
+		bool overlap = draws_overlap(c, rng);
+		size_t span = spread ? span_for(call->size) : hot_span;
+		size_t room = (overlap ? 3 : 2) * span, base = 0;
+		if (spread) {
+			if (cursor + room > limit)
+				cursor = 0;
+			base = cursor;
+			cursor += room > stride ? room : stride;
+		}
+		place(c, base, span, overlap, rng, call);
+		bytes += call->size;
+	}
+	return bytes / (double)n;
+}
+
+/* How many calls a pass makes: many, to draw many sizes and offsets, but a
+ * bounded number of bytes. */
+static size_t calls_per_pass(const struct bench_case *c)
+{
+	double mean = c->dist ? c->dist->mean : (double)(c->lo + c->hi) / 2;
+	double budget = c->cold ? COLD_PASS_BYTES : HOT_PASS_BYTES;
+	double n = mean > 0 ? budget / mean : MAX_CALLS;
+	return n < 1 ? 1 : n > MAX_CALLS ? MAX_CALLS : (size_t)n;
+}
+
+/* Flushes the lines of arena[from, from + n) from every cache level. */
+typedef void flush_fn(size_t from, size_t n);
+
+static void flush_lines(size_t from, size_t n)
+{
+	for (size_t a = from & ~(size_t)63; a < from + n; a += 64)
+		_mm_clflush(arena + a);
+}
+
+/* CLFLUSHOPT flushes the same lines without ordering each against the
+ * others: under a hypervisor CLFLUSH of a cold pass's 32 MiB was most of a
+ * calibration's time (perf, BENCHMARKS.md section 6). */
+__attribute__((target("clflushopt"))) static void flush_lines_unordered(size_t from, size_t n)
+{
+	for (size_t a = from & ~(size_t)63; a < from + n; a += 64)
+		_mm_clflushopt(arena + a);
+}
+
+static flush_fn *line_flusher(void)
+{
+	unsigned eax, ebx = 0, ecx, edx;
+	if (__get_cpuid_max(0, NULL) >= 7)
+		__cpuid_count(7, 0, eax, ebx, ecx, edx);
+	return (ebx >> 23) & 1 ? flush_lines_unordered : flush_lines;
+}
+
+/* Every line of a cold pass's buffers leaves every cache level (and is
+ * written back if dirty) before the pass: cold without a working set
+ * larger than the caches, in time bounded by the pass's own bytes. */
+static void flush_calls(size_t n)
+{
+	static flush_fn *flush;
+	if (!flush)
+		flush = line_flusher();
+	for (size_t i = 0; i < n; i++) {
+		flush(calls[i].src, calls[i].size);
+		flush(calls[i].dst, calls[i].size);
+	}
+	_mm_mfence(); /* orders CLFLUSHOPT too: every line is out before the pass starts */
+}
+
+/* ---- timing ---- */
+
+/* noinline: each pass is a real loop of indirect calls, whatever the caller. */
+__attribute__((noinline)) static void run_copies(copy_fn *f, size_t n, unsigned reps)
+{
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++)
+			f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+}
+
+__attribute__((noinline)) static void run_sets(set_fn *f, size_t n, unsigned reps)
+{
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++)
+			f(arena + calls[i].dst, 0x5a, calls[i].size);
+}
+
+static volatile unsigned read_sink;
+
+/* One load per cache line of p[0..n): what a caller that uses the copy
+ * pays next, cheap if the stores left the lines in the cache, a trip to
+ * memory if they streamed past it. */
+static inline unsigned read_lines(const volatile unsigned char *p, size_t n)
+{
+	unsigned sum = 0;
+	for (size_t a = 0; a < n; a += 64)
+		sum += p[a];
+	return n ? sum + p[n - 1] : sum;
+}
+
+/* The passes of read_back cases: each call, then a read of its destination. */
+__attribute__((noinline)) static void run_copies_read(copy_fn *f, size_t n, unsigned reps)
+{
+	unsigned sum = 0;
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+			sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
+		}
+	read_sink = sum;
+}
+
+__attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n, unsigned reps)
+{
+	unsigned sum = 0;
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			f(arena + calls[i].dst, 0x5a, calls[i].size);
+			sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
+		}
+	read_sink = sum;
+}
+
+static void run_pass(const struct bench_variant *v, const struct bench_case *c, size_t n, unsigned reps)
+{
+	if (c->fn == FN_MEMSET)
+		(c->read_back ? run_sets_read : run_sets)(v->set, n, reps);
+	else
+		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n, reps);
+}
+
+/* Repetitions that make a hot batch last about s->batch_ns (one for cold:
+ * a repeated cold pass would find its data in the cache). */
+static unsigned calibrate(const struct bench_settings *s, const struct bench_case *c, size_t n)
+{
+	if (c->cold)
+		return 1;
+	const struct bench_variant *g = &s->variants[s->glibc];
+	run_pass(g, c, n, 1); /* brings the buffers and the code in */
+	uint64_t start = monotonic_ns();
+	run_pass(g, c, n, 1);
+	double pass = (double)(monotonic_ns() - start);
+	double reps = pass > 0 ? s->batch_ns / pass : 1000;
+	return reps < 1 ? 1 : reps > 100000 ? 100000 : (unsigned)reps;
+}
+
+static double time_batch(const struct bench_settings *s, const struct bench_variant *v,
+			 const struct bench_case *c, size_t n, unsigned reps)
+{
+	uint64_t start = bench_clock_now(&s->clock);
+	run_pass(v, c, n, reps);
+	uint64_t end = bench_clock_now(&s->clock);
+	return (double)(end - start) / ((double)n * reps);
+}
+
+/* ---- statistics ---- */
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of v[0..n) (sorted in place), interpolated between ranks. */
+static double quantile(double *v, unsigned n, double q)
+{
+	qsort(v, n, sizeof *v, by_value);
+	double rank = q * (n - 1);
+	unsigned lo = (unsigned)rank;
+	return lo + 1 < n ? v[lo] + (rank - lo) * (v[lo + 1] - v[lo]) : v[lo];
+}
+
+/* The ranks of sorted v[0..n) that bound its median with about 95%
+ * confidence: the number of values below the median is binomial(n, 1/2),
+ * so n/2 -+ 1.96 sqrt(n)/2 ranks. */
+static void median_interval(const double *sorted, unsigned n, double *low, double *high)
+{
+	double half = 0.98 * sqrt((double)n);
+	int lo = (int)floor(n / 2.0 - half), hi = (int)ceil(n / 2.0 + half) - 1;
+	*low = sorted[lo < 0 ? 0 : lo];
+	*high = sorted[hi >= (int)n ? n - 1 : (unsigned)hi];
+}
+
+static void summarise(const struct bench_settings *s, unsigned rounds, double t[][BENCH_MAX_ROUNDS],
+		      struct bench_result *r)
+{
+	double ratio[BENCH_MAX_ROUNDS];
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
+		for (unsigned k = 0; k < rounds; k++)
+			ratio[k] = t[s->glibc][k] > 0 ? t[v][k] / t[s->glibc][k] : 1;
+		r->ratio[v] = quantile(ratio, rounds, 0.5); /* sorts ratio */
+		median_interval(ratio, rounds, &r->ratio_low[v], &r->ratio_high[v]);
+		r->median[v] = quantile(t[v], rounds, 0.5);
+		r->p10[v] = quantile(t[v], rounds, 0.1);
+		r->p90[v] = quantile(t[v], rounds, 0.9);
+	}
+}
+
+/* A cold pass of large calls holds only a call or two (COLD_PASS_BYTES), and
+ * one call's ratio to glibc's swings widely: on Zen 4 from about 0.5 to 1.2
+ * for 4-32 MiB copies, so that 7 rounds put evex at 1.43x glibc's time and
+ * 21 at 0.91x (BENCHMARKS.md, section 6).  Such cases get FEW_CALLS_FACTOR
+ * times the rounds, unless the caller keeps each round's times
+ * (round_times has room for s->rounds only). */
+#define FEW_CALLS 4
+#define FEW_CALLS_FACTOR 3
+
+unsigned bench_rounds_with_few_calls(const struct bench_settings *s)
+{
+	unsigned more = s->rounds * FEW_CALLS_FACTOR;
+	return s->round_times ? s->rounds : more < BENCH_MAX_ROUNDS ? more : BENCH_MAX_ROUNDS;
+}
+
+static unsigned rounds_for(const struct bench_settings *s, const struct bench_case *c, size_t n)
+{
+	return c->cold && n < FEW_CALLS ? bench_rounds_with_few_calls(s) : s->rounds;
+}
+
+void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r)
+{
+	static double t[BENCH_MAX_COLUMNS][BENCH_MAX_ROUNDS];
+	size_t n = calls_per_pass(c);
+	unsigned rounds = rounds_for(s, c, n);
+	uint64_t rng = 0x6d656d7368696dull ^ ((uint64_t)c->fn << 56) ^ ((uint64_t)c->kind << 48) ^ c->lo ^
+		       ((uint64_t)c->hi << 20);
+	double bytes = 0;
+	unsigned reps = 1;
+	for (unsigned round = 0; round < rounds; round++) {
+		/* Fresh sizes and offsets each round: more of the distribution seen. */
+		double mean = prepare_calls(c, n, &rng);
+		bytes += mean;
+		if (round == 0)
+			reps = calibrate(s, c, n);
+		for (unsigned k = 0; k < s->variant_count; k++) {
+			unsigned v = (k + round) % s->variant_count;
+			if (!bench_variant_has(&s->variants[v], c->fn)) {
+				t[v][round] = 0; /* the report leaves it out */
+				continue;
+			}
+			if (c->cold)
+				flush_calls(n);
+			t[v][round] = time_batch(s, &s->variants[v], c, n, reps);
+		}
+	}
+	r->c = *c;
+	r->rounds = rounds;
+	r->mean_bytes = bytes / rounds;
+	for (unsigned v = 0; s->round_times && v < s->variant_count; v++) /* before summarise sorts them */
+		memcpy(s->round_times + v * s->rounds, t[v], s->rounds * sizeof t[v][0]);
+	summarise(s, rounds, t, r);
+}

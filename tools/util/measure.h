@@ -1,0 +1,134 @@
+/* memshim bench: the pieces shared by its files.
+ *
+ * A case is one thing to time (a function, where its sizes come from, how
+ * the buffers are placed, hot or cold); every case is timed for every
+ * variant, interleaved, over several rounds, and gives one result. */
+#ifndef MEMSHIM_BENCH_H
+#define MEMSHIM_BENCH_H
+
+#include "dispatch/variants.h"
+#include "tools/util/size_dist.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_MAX_VARIANTS 16 /* of the library */
+#define BENCH_MAX_PEERS 4     /* other libraries' functions, beside them (--peer) */
+#define BENCH_MAX_COLUMNS (BENCH_MAX_VARIANTS + BENCH_MAX_PEERS)
+#define BENCH_MAX_ROUNDS 1001
+
+/* What a case measures; the order is the order of the report. */
+enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_KIND_COUNT };
+
+extern const char *const case_kind_names[CASE_KIND_COUNT]; /* "sweep", ... (for --cases, CSV) */
+
+struct bench_case {
+	enum base_function fn;
+	enum case_kind kind;
+	bool cold;      /* data beyond the caches: flushed from them before each timed pass */
+	size_t hot_set; /* not cold: the calls spread over this many bytes (0: all in one room) */
+	bool read_back; /* each call's destination read after it, in the timing */
+	bool overlap;   /* memmove with overlapping source and destination */
+	char label[64]; /* the size ("4096"), class ("257-1K") or distribution name */
+	char align[16]; /* "s1/d0" (offsets mod 64), "4k+16" (dst - src mod 4096), "random" */
+	/* Sizes: uniform in [lo, hi], or drawn from dist when it is set. */
+	size_t lo, hi;
+	const struct size_dist *dist;
+	/* Offsets of source and destination from a 4 KiB boundary; -1: random. */
+	int src_offset, dst_offset;
+};
+
+/* The variants under test, called through pointers into the dlopen'ed
+ * library, and the peers: another library's functions, called the same way. */
+typedef void *copy_fn(void *, const void *, size_t);
+typedef void *set_fn(void *, int, size_t);
+
+struct bench_variant {
+	const char *name;
+	copy_fn *copy[FN_COUNT]; /* memcpy and memmove; NULL for memset */
+	set_fn *set;
+	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
+};
+
+/* A peer may lack a function: it is then left out of that function's cases. */
+static inline bool bench_variant_has(const struct bench_variant *v, enum base_function fn)
+{
+	return fn == FN_MEMSET ? v->set != NULL : v->copy[fn] != NULL;
+}
+
+struct bench_clock {
+	int perf_fd;      /* a CPU-cycle counter, or -1 for CLOCK_MONOTONIC */
+	const char *unit; /* "cycles" or "ns" */
+	char description[160];
+};
+
+struct bench_settings {
+	const struct bench_variant *variants;
+	unsigned variant_count;
+	unsigned glibc; /* index of the baseline in variants */
+	unsigned rounds;
+	double batch_ns;      /* how long one timed batch of hot calls should last */
+	size_t cold_bytes;    /* the span cold calls are spread over (bench_cold_span) */
+	struct bench_clock clock;
+	char pinning[80];     /* "pinned to CPU 1", or why not */
+	/* If set, bench_measure also keeps each round's time per call here,
+	 * at [variant * rounds + round] (memshim tune's spread needs them). */
+	double *round_times;
+};
+
+struct bench_result {
+	struct bench_case c;
+	unsigned rounds;   /* rounds timed: s->rounds, or more for a cold case of few calls a pass */
+	double mean_bytes; /* bytes per call, averaged over every call timed */
+	double median[BENCH_MAX_COLUMNS], p10[BENCH_MAX_COLUMNS], p90[BENCH_MAX_COLUMNS];
+	double ratio[BENCH_MAX_COLUMNS]; /* median over rounds of this variant / glibc */
+	/* About 95% for that median, from the order statistics of the per-round
+	 * ratios (distribution-free; min..max with fewer than 9 rounds). */
+	double ratio_low[BENCH_MAX_COLUMNS], ratio_high[BENCH_MAX_COLUMNS];
+};
+
+/* The subcommand (bench.c). */
+int cmd_bench(int argc, char **argv);
+
+/* memshim bench --stub, on the loaded library (tools/bench_stub.c): exit status. */
+int bench_stub(void *library, unsigned rounds);
+
+/* bench_measure.c */
+/* The rounds bench_measure times a cold case of few calls a pass with. */
+unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
+
+/* The span cold calls are spread over: twice the last-level cache, at most
+ * BENCH_COLD_SPAN_MAX.  Cold data is flushed from the caches, not pushed out
+ * by a working set larger than them, so a bigger span buys nothing but
+ * memory and time on a machine with a large L3. */
+#define BENCH_COLD_SPAN_MAX (64u << 20)
+size_t bench_cold_span(void);
+void bench_clock_open(struct bench_clock *clock);
+
+/* Why perf_event_open gave no cycle counter (its errno), in words. */
+const char *bench_no_counter_reason(int error);
+uint64_t bench_clock_now(const struct bench_clock *clock);
+/* Pins this thread to the CPU it runs on; fills `what` with the outcome. */
+void bench_pin(char *what, size_t size);
+/* Maps and touches the buffer every case uses; false (and a message) if it cannot. */
+bool bench_buffers_init(size_t largest_size, size_t cold_bytes);
+void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r);
+
+/* bench_report.c */
+void report_header(FILE *out, const struct bench_settings *s);
+void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+
+/* A small, fast, reproducible random generator (splitmix64). */
+static inline uint64_t bench_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif

@@ -1,0 +1,190 @@
+/* The rule that picks a function's size bands from the calibration's
+ * ratios to glibc by size class and placement (tools/tune_choose.c
+ * measures them).
+ *
+ * The small classes (to 1 KiB) take one variant together; in each larger
+ * class a variant qualifies when in no placement it loses to glibc:
+ * a median more than LOSS_RATIO times glibc's time, or more than TIE_RATIO
+ * with the median's interval wholly above 1.  Nobody knows where a
+ * program's data lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
+ * geometric mean over the placements serves the class, if that beats
+ * glibc by more than 5%; else glibc does.
+ *
+ * Near-ties decide the stability of the result: variants that share their
+ * code at a size (avx2 and avx2_erms below the rep movsb threshold) measure
+ * within noise of each other, and a choice by a hair would flip from one
+ * calibration to the next, and each band costs a little at every call.
+ * So within KEEP_NEIGHBOUR_RATIO of the best a class keeps the variant of
+ * the class below it (or, in a second pass, takes that of the class above);
+ * else the first in the table's order within that ratio of the best (the
+ * table lists each variant before its *_erms form, identical below the rep
+ * movsb threshold); and adjacent classes with one variant make one band. */
+#include "config.h"
+
+#include "tools/util/variant_choice.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = {
+	{ 0, 16, "0-16 B" },
+	{ 17, 64, "17-64 B" },
+	{ 65, 256, "65-256 B" },
+	{ 257, 1024, "257 B-1 KiB" },
+	{ 1025, 4096, "1-4 KiB" },
+	{ 4097, 32u << 10, "4-32 KiB" },
+	{ (32u << 10) + 1, 256u << 10, "32-256 KiB" },
+	{ (256u << 10) + 1, 4u << 20, "256 KiB-4 MiB" },
+	{ (4u << 20) + 1, 16u << 20, "4-16 MiB" },
+};
+const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
+
+/* Within 2% of glibc counts as a tie: the same cell of three full
+ * calibrations on the shared development machine spread over 0.023
+ * (median of max - min over 180 cells; BENCHMARKS.md section 5). */
+#define TIE_RATIO 1.02
+/* A class leaves glibc only for a variant faster by more than this, and
+ * keeps its neighbour's variant unless another is better by more than this:
+ * a band costs a compare or a dispatch at every call, and bands that win by
+ * a hair come and go between calibrations. */
+#define KEEP_NEIGHBOUR_RATIO 1.05
+
+/* A median past this loses whatever its interval: a default may be at most
+ * 3% slower than glibc anywhere, noise included. */
+#define LOSS_RATIO 1.03
+
+/* Whether r loses to glibc in a placement of a class in [first, last]. */
+static bool loses_in(const struct band_ratios *r, int first, int last)
+{
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1))
+				return true;
+	return false;
+}
+
+/* r's geometric mean ratio to glibc over the classes [first, last] and the placements. */
+static double score(const struct band_ratios *r, int first, int last)
+{
+	double log_sum = 0;
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
+	return exp(log_sum / ((last - first + 1) * PLACE_COUNT));
+}
+
+static double worst_placement(const struct band_ratios *r, int k)
+{
+	double worst = 0;
+	for (int p = 0; p < PLACE_COUNT; p++)
+		worst = r->ratio[k][p] > worst ? r->ratio[k][p] : worst;
+	return worst;
+}
+
+/* The row that serves the classes [first, last]: `previous` (the class
+ * below's) where it is nearly the best or, with no win beyond the margin,
+ * ties with glibc; else, if the best beats glibc, the earliest qualifier
+ * nearly as good as it. */
+static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
+					     const struct band_ratios *glibc, const struct band_ratios *previous)
+{
+	const struct band_ratios *best = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) &&
+		    (!best || score(&rows[v], first, last) < score(best, first, last)))
+			best = &rows[v];
+	bool wins = best && score(best, first, last) * KEEP_NEIGHBOUR_RATIO < 1;
+	if (previous != glibc && !loses_in(previous, first, last) &&
+	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
+		return previous;
+	if (!wins)
+		return glibc;
+	double near = score(best, first, last) * KEEP_NEIGHBOUR_RATIO;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) && score(&rows[v], first, last) <= near)
+			return &rows[v];
+	return best;
+}
+
+/* Appends text to out (size bytes), cut to fit. */
+static void append(char *out, size_t size, const char *text)
+{
+	size_t len = strlen(out);
+	snprintf(out + len, size - len, "%s", text);
+}
+
+/* n as "64 B", "4 KiB" or "16 MiB". */
+static void size_text(size_t n, char *out, size_t size)
+{
+	if (n && n % (1u << 20) == 0)
+		snprintf(out, size, "%zu MiB", n >> 20);
+	else if (n && n % 1024 == 0)
+		snprintf(out, size, "%zu KiB", n >> 10);
+	else
+		snprintf(out, size, "%zu B", n);
+}
+
+/* "glibc to 64 B" or "avx2 above 64 B 0.55-0.97x" for the band of classes
+ * first..last, with the range of its worst placements' ratios. */
+static void describe_band(const struct band_ratios *r, int first, int last, char *why, size_t why_size)
+{
+	double lo = 1e9, hi = 0;
+	for (int k = first; k <= last; k++) {
+		double w = worst_placement(r, k);
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	bool top = last + 1 == CHOICE_CLASS_COUNT;
+	char bound[24], text[160];
+	size_text(top ? choice_classes[first].lo - 1 : choice_classes[last].hi, bound, sizeof bound);
+	snprintf(text, sizeof text, "%s%s %s%s%s", why[0] ? "; " : "", r->variant,
+		 !top ? "to" : first ? "above" : "at every size", first || !top ? " " : "", first || !top ? bound : "");
+	append(why, why_size, text);
+	if (strcmp(r->variant, "glibc") != 0) {
+		snprintf(text, sizeof text, lo < hi ? " %.2f-%.2fx" : " %.2fx", lo, hi);
+		append(why, why_size, text);
+	}
+}
+
+/* The classes up to 1 KiB make one band: a band bound among small sizes
+ * costs their calls a compare that a program's mixed sizes mispredict, and
+ * past the first two bands a dispatch (0.3-0.4 ns, 10% of a small copy;
+ * BENCHMARKS.md section 11), which a per-class ratio does not see. */
+#define SMALL_CLASSES 4
+
+void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
+		    size_t why_size)
+{
+	const struct band_ratios *glibc = NULL, *serves[CHOICE_CLASS_COUNT];
+	for (unsigned v = 0; v < n; v++)
+		if (strcmp(rows[v].variant, "glibc") == 0)
+			glibc = &rows[v];
+	choice[0] = why[0] = '\0';
+	if (!glibc) {
+		snprintf(choice, choice_size, "glibc");
+		snprintf(why, why_size, "glibc was not measured");
+		return;
+	}
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = k < SMALL_CLASSES ? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc)
+			    : choose_span(rows, n, k, k, glibc, serves[k - 1]);
+	/* and from the top down, so a class joins the band above it when it can */
+	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
+		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
+			serves[k] = serves[k + 1];
+	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
+		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
+			continue;
+		char band[64];
+		if (k + 1 < CHOICE_CLASS_COUNT)
+			snprintf(band, sizeof band, "%s%s:%zu", choice[0] ? "," : "", serves[k]->variant, choice_classes[k].hi);
+		else
+			snprintf(band, sizeof band, "%s%s", choice[0] ? "," : "", serves[k]->variant);
+		append(choice, choice_size, band);
+		describe_band(serves[k], first, k, why, why_size);
+		first = k + 1;
+	}
+	append(why, why_size, " (worst placement's ratio to glibc)");
+}

@@ -1,0 +1,15 @@
+/* memshim tune --calibrate's band choice from measured ratios
+ * (tools/variant_choice.c). */
+#ifndef MEMSHIM_VARIANT_CHOICE_H
+#define MEMSHIM_VARIANT_CHOICE_H
+
+#include "tools/util/calibration.h"
+
+#include <stddef.h>
+
+/* Writes the chosen bands of rows[0..n) (their text form: "glibc" when no
+ * variant wins anywhere) into choice, and one line saying why into why. */
+void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
+		    size_t why_size);
+
+#endif
