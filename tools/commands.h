@@ -8,7 +8,11 @@
 int cmd_info(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+/* memshim record [-o DIR] [--keep] [--profile[=HZ]] [--sites[=N]] -- CMD
+ * ARGS: records CMD and its children, merges, reports; exits with CMD's
+ * status. */
 int cmd_record(int argc, char **argv);
+/* memshim merge -o OUT FILE|DIR...: one dump of many. */
 int cmd_merge(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_ab(int argc, char **argv);

@@ -1,12 +1,11 @@
-/* memshim merge and memshim record: many dumps into one file, and one step
- * from a command to its report. */
-#include "tools/util/launch.h"
+/* memshim record: one step from a command to its report. */
+#include "tools/commands.h"
 
 #include "dispatch/config.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
-#include "tools/util/dump_load.h"
-#include "tools/commands.h"
+#include "tools/util/dump_merge.h"
+#include "tools/util/launch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,112 +17,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static const char merge_help[] =
-	"usage: memshim merge -o|--output OUT FILE|DIR...\n"
-	"Adds up histogram dumps (a directory stands for every dump in it) into one\n"
-	"dump, OUT, with one section per program, which memshim report and tune read\n"
-	"like the dumps it adds up.  OUT is written to OUT.tmp, then renamed; it may\n"
-	"not be one of the inputs.  A dump that cannot be read is named and left out;\n"
-	"the exit status is then 1, as when OUT cannot be written.\n";
-
-/* Whether OUT is the same file as one of the inputs. */
-static bool is_input(const char *out, const struct dump_inputs *in)
-{
-	struct stat o, i;
-	if (stat(out, &o) != 0)
-		return false;
-	for (size_t k = 0; k < in->count; k++)
-		if (stat(in->paths[k], &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
-			return true;
-	return false;
-}
-
-/* Writes d as one merged dump at out, through out.tmp; false (with a message) if it failed. */
-static bool write_merged(const char *command, const char *out, const struct dump *d)
-{
-	size_t size = strlen(out) + 5;
-	char *tmp = malloc(size);
-	if (!tmp)
-		return false;
-	snprintf(tmp, size, "%s.tmp", out);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	bool ok = fd >= 0 && hist_write_merged(fd, d);
-	int saved = errno;
-	if (fd >= 0 && close(fd) != 0 && ok) {
-		ok = false;
-		saved = errno;
-	}
-	if (ok && rename(tmp, out) != 0) {
-		ok = false;
-		saved = errno;
-	}
-	if (!ok) {
-		fprintf(stderr, "memshim %s: cannot write %s: %s\n", command, fd >= 0 ? out : tmp, strerror(saved));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok;
-}
-
-/* Reads the inputs and writes them merged to out; *written says whether
- * it was.  The exit status: 0, 1 (some left out, or nothing written), or 2
- * (out is an input). */
-static int merge(const char *command, const char *out, char *const *args, size_t n, struct dump_inputs *in,
-                 bool *written)
-{
-	unsigned bad = 0;
-	*written = false;
-	if (!dump_inputs_expand(command, args, n, in, &bad)) {
-		fprintf(stderr, "memshim %s: out of memory\n", command);
-		return CLI_FAILED;
-	}
-	if (is_input(out, in)) {
-		fprintf(stderr, "memshim %s: %s is one of the inputs; give another -o\n", command, out);
-		return CLI_USAGE;
-	}
-	static struct dump d;
-	hist_dump_init(&d);
-	bad += dump_load_inputs(command, in, &d);
-	dump_merge_sites(&d);
-	if (d.processes == 0)
-		fprintf(stderr, "memshim %s: no readable dump\n", command);
-	else
-		*written = write_merged(command, out, &d);
-	hist_dump_free(&d);
-	return bad || !*written ? CLI_FAILED : CLI_OK;
-}
-
-static int apply_merge_option(void *context, int id, const char *name, const char *value)
-{
-	(void)id;
-	if (!value[0])
-		return cli_usage_error("merge", "%s needs a file name", name);
-	*(const char **)context = value;
-	return 0;
-}
-
-int cmd_merge(int argc, char **argv)
-{
-	if (cli_wants_help(argc, argv, merge_help, false))
-		return 0;
-	static const struct option options[] = { { "output", required_argument, NULL, 'o' }, { 0 } };
-	const struct cli_syntax syntax = { "merge", options, false };
-	const char *out = NULL;
-	int first, rc = cli_parse_options(argc, argv, &syntax, apply_merge_option, &out, &first);
-	if (rc)
-		return rc;
-	if (!out || first >= argc)
-		return cli_usage_error("merge", "needs -o OUT and at least one dump");
-	struct dump_inputs in;
-	bool written;
-	rc = merge("merge", out, argv + first, (size_t)(argc - first), &in, &written);
-	dump_inputs_free(&in);
-	return rc;
-}
-
-/* ---- record ---- */
 
 static const char record_help[] =
 	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [--sites[=N]] [--timing[=N]]\n"
@@ -382,7 +275,7 @@ static void merge_and_report(const struct record_options *o, const char *dir, co
 	char *dirs[] = { (char *)processes };
 	struct dump_inputs in;
 	bool written;
-	merge("record", merged, dirs, 1, &in, &written);
+	dump_merge_files("record", merged, dirs, 1, &in, &written);
 	if (written && !o->keep)
 		remove_merged(&in, processes);
 	dump_inputs_free(&in);
@@ -390,7 +283,7 @@ static void merge_and_report(const struct record_options *o, const char *dir, co
 		return;
 	fflush(stdout);
 	char *report_args[] = { "report", merged, NULL };
-	cmd_report(2, report_args);
+	cli_run_command(2, report_args);
 	printf("\nthe merged dump: %s%s\n", merged,
 	       numbered ? " (" RECORD_DEFAULT_DIR " holds an earlier recording, kept as it was)" : "");
 }

@@ -50,8 +50,18 @@ static int help(int argc, char **argv, const struct cli_command *commands)
 	return c->run(2, args);
 }
 
+/* The table cli_main was given, for cli_run_command. */
+static const struct cli_command *command_table;
+
+int cli_run_command(int argc, char **argv)
+{
+	const struct cli_command *c = command_named(command_table, argv[0]);
+	return c->run(argc, argv);
+}
+
 int cli_main(int argc, char **argv, const struct cli_command *commands)
 {
+	command_table = commands;
 	if (argc < 2) {
 		print_usage(stderr, commands);
 		return 2;

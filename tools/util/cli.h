@@ -14,6 +14,11 @@ struct cli_command {
  * help, COMMAND's help for help COMMAND, and the version for --version or -V. */
 int cli_main(int argc, char **argv, const struct cli_command *commands);
 
+/* Runs the command argv[0] of the table cli_main was given, as if named on
+ * the command line: one command reaches another through the table, never
+ * through the other's code (record shows its recording with report). */
+int cli_run_command(int argc, char **argv);
+
 /* Prints `help` and returns true when argv (before a "--" if stop_at_dashes)
  * holds -h or --help. */
 bool cli_wants_help(int argc, char **argv, const char *help, bool stop_at_dashes);

@@ -1,19 +1,9 @@
-#ifndef MEMSHIM_RECORD_H
-#define MEMSHIM_RECORD_H
+/* Starting a program with the library preloaded and run's options set, as
+ * memshim run does; record starts the command it records the same way. */
+#ifndef MEMSHIM_LAUNCH_H
+#define MEMSHIM_LAUNCH_H
 
 #include <getopt.h>
-
-/* memshim merge -o OUT FILE|DIR...: one dump of many. */
-int cmd_merge(int argc, char **argv);
-
-/* memshim record [-o DIR] [--keep] [--profile[=HZ]] [--sites[=N]] -- CMD
- * ARGS: records CMD and its children, merges, reports; exits with CMD's
- * status. */
-int cmd_record(int argc, char **argv);
-
-/* ---- memshim run, in tools/memshim.c; record takes its options too ---- */
-
-int cmd_run(int argc, char **argv);
 
 /* run's options, ended by a zero row; their ids are below 64. */
 extern const struct option run_options[];

@@ -1,0 +1,105 @@
+/* memshim info: what this machine and environment make of the library. */
+#include "config.h"
+
+#include "dispatch/config.h"
+#include "dispatch/cpu_features.h"
+#include "dispatch/cpu_rows.h"
+#include "dispatch/variants.h"
+#include "tools/commands.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/glibc_info.h"
+
+#include <stdio.h>
+
+static const char *yes_no(bool b) { return b ? "yes" : "no"; }
+
+static void print_size(const char *label, size_t bytes)
+{
+	if (bytes == 0)
+		printf("  %-4s unknown\n", label);
+	else if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+		printf("  %-4s %zu MiB\n", label, bytes >> 20);
+	else
+		printf("  %-4s %zu KiB\n", label, bytes >> 10);
+}
+
+static const char info_help[] =
+	"usage: memshim info\n"
+	"Prints the CPU features that decide the choice of variant, the variants,\n"
+	"and what each function resolves to in a program started with the current\n"
+	"environment (MEMSHIM_* variables), and why; then, beside it, glibc's own\n"
+	"choice here and its thresholds (ld.so --list-diagnostics).\n";
+
+/* Where the default's bands come from when no calibration file decides. */
+static void print_cpu_row(const struct cpu_features *f)
+{
+	const struct cpu_row *r = cpu_row_for(f);
+	if (!r) {
+		printf("Shipped CPU row: none for this CPU class (%u rows; `memshim tune --calibrate` measures this machine)\n",
+		       cpu_row_count);
+		return;
+	}
+	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv, info_help, false))
+		return 0;
+	static const struct option none[] = { { 0 } };
+	const struct cli_syntax syntax = { "info", none, false };
+	int first, rc = cli_parse_options(argc, argv, &syntax, NULL, NULL, &first);
+	if (rc)
+		return rc;
+	if (first < argc)
+		return cli_usage_error("info", "unexpected argument %s", argv[first]);
+	const struct cpu_features *f = cpu_features();
+	printf("CPU: %s, family %u (0x%x), model %u (0x%x)\n", f->vendor, f->family, f->family,
+	       f->model, f->model);
+	printf("  ERMS %s  FSRM %s  FZRM %s  FSRS %s  FSRC %s\n", yes_no(f->erms), yes_no(f->fsrm),
+	       yes_no(f->fzrm), yes_no(f->fsrs), yes_no(f->fsrc));
+	printf("  AVX2 %s  AVX-512 F %s  BW %s  VL %s  BMI2 %s  (vector features count only if the OS saves their state)\n",
+	       yes_no(f->avx2), yes_no(f->avx512f), yes_no(f->avx512bw), yes_no(f->avx512vl), yes_no(f->bmi2));
+	printf("Caches:\n");
+	print_size("L1d", f->l1d_bytes);
+	print_size("L2", f->l2_bytes);
+	print_size("L3", f->l3_bytes);
+
+	printf("Variants:\n");
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *v = &variant_table[i];
+		printf("  %-13s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
+	}
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
+	struct band_list picks;
+	const char *why, *policy;
+	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
+		printf("  %-8s", policy);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			char text[BAND_TEXT_MAX];
+			config_policy(i, (enum base_function)fn, &picks, &why);
+			band_list_format(&picks, text);
+			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
+		}
+		printf(" (%s)\n", why);
+	}
+	print_cpu_row(f);
+
+	const struct config *c = config_get();
+	printf("A program started now with this environment gets:\n");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct line l;
+		line_start(&l);
+		config_describe(c, (enum base_function)fn, &l);
+		printf("  %.*s\n", (int)l.len, l.text);
+	}
+	printf("  (mempcpy and __memcpy_chk follow memcpy; __memmove_chk and bcopy follow memmove;\n"
+	       "   __memset_chk, bzero and explicit_bzero follow memset)\n");
+	struct line l;
+	line_start(&l);
+	config_describe_thresholds(c, &l);
+	printf("  %.*s\n", (int)l.len, l.text);
+	glibc_info_print();
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* memshim run: a program with the library preloaded. */
+#include "config.h"
+
+#include "tools/commands.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/launch.h"
+
+static const char run_help[] =
+	"usage: memshim run [OPTIONS] -- COMMAND [ARGS...]\n"
+	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set).\n"
+	"Options set the matching MEMSHIM_* variables:\n"
+	"  --impl VARIANT          MEMSHIM_IMPL: the variant (or policy: kernel, auto)\n"
+	"                          for every function\n"
+	"  --erms-threshold BYTES  MEMSHIM_ERMS_THRESHOLD (erms: rep movsb from here)\n"
+	"  --stosb-threshold BYTES MEMSHIM_STOSB_THRESHOLD (erms: rep stosb from here)\n"
+	"  --auto-movsb-threshold BYTES  MEMSHIM_AUTO_MOVSB_THRESHOLD (*_erms vector\n"
+	"                          variants: rep movsb from here)\n"
+	"  --auto-stosb-threshold BYTES  MEMSHIM_AUTO_STOSB_THRESHOLD (*_erms vector\n"
+	"                          variants: rep stosb from here)\n"
+	"  --nt-threshold BYTES    MEMSHIM_NT_THRESHOLD (vector variants: non-temporal\n"
+	"                          stores from here)\n"
+	"  --verbose               MEMSHIM_VERBOSE=1: print the choice at start\n"
+	"The library is $MEMSHIM_LIBRARY if set, else the installed one.  A program\n"
+	"LD_PRELOAD cannot reach (static, Go without cgo) is run all the same, after\n"
+	"one line that says so.\n"
+	"Exit status: COMMAND's own; 126 when it cannot be run, 127 when it is not\n"
+	"found; 1 when the library is not found; 2 for a usage error.\n";
+
+int cmd_run(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv, run_help, true))
+		return 0;
+	const struct cli_syntax syntax = { "run", run_options, true };
+	int first, rc = cli_parse_options(argc, argv, &syntax, apply_run_option, "run", &first);
+	if (rc)
+		return rc;
+	return run_exec("run", argv + first);
+}

@@ -1,0 +1,17 @@
+/* Many dumps added up into one merged dump file. */
+#ifndef MEMSHIM_DUMP_MERGE_H
+#define MEMSHIM_DUMP_MERGE_H
+
+#include "tools/util/dump_load.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads the dumps args[0..n) name (files and directories, expanded into
+ * *in, which the caller frees with dump_inputs_free) and writes them merged
+ * to out, through out.tmp; *written says whether it was.  The exit status:
+ * 0, 1 (some left out, or nothing written), or 2 (out is an input). */
+int dump_merge_files(const char *command, const char *out, char *const *args, size_t n, struct dump_inputs *in,
+                     bool *written);
+
+#endif

@@ -1,0 +1,120 @@
+#include "config.h"
+
+#include "tools/util/launch.h"
+
+#include "dispatch/config.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
+#include "tools/util/cli_reach.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The options of `memshim run`; each sets a MEMSHIM_* variable. */
+enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT };
+
+static const char *const size_variables[] = {
+	[RUN_ERMS] = "MEMSHIM_ERMS_THRESHOLD",
+	[RUN_STOSB] = "MEMSHIM_STOSB_THRESHOLD",
+	[RUN_AUTO_MOVSB] = "MEMSHIM_AUTO_MOVSB_THRESHOLD",
+	[RUN_AUTO_STOSB] = "MEMSHIM_AUTO_STOSB_THRESHOLD",
+	[RUN_NT] = "MEMSHIM_NT_THRESHOLD",
+};
+
+const struct option run_options[] = {
+	{ "impl", required_argument, NULL, RUN_IMPL },
+	{ "verbose", no_argument, NULL, RUN_VERBOSE },
+	{ "erms-threshold", required_argument, NULL, RUN_ERMS },
+	{ "stosb-threshold", required_argument, NULL, RUN_STOSB },
+	{ "auto-movsb-threshold", required_argument, NULL, RUN_AUTO_MOVSB },
+	{ "auto-stosb-threshold", required_argument, NULL, RUN_AUTO_STOSB },
+	{ "nt-threshold", required_argument, NULL, RUN_NT },
+	{ 0 },
+};
+
+static int set_variable(const char *command, const char *variable, const char *value)
+{
+	if (setenv(variable, value, 1) == 0)
+		return 0;
+	fprintf(stderr, "memshim %s: cannot set %s: %s\n", command, variable, strerror(errno));
+	return CLI_FAILED;
+}
+
+int apply_run_option(void *command_name, int id, const char *option, const char *value)
+{
+	const char *command = command_name;
+	if (id == RUN_VERBOSE)
+		return set_variable(command, "MEMSHIM_VERBOSE", "1");
+	if (id == RUN_IMPL) {
+		if (!config_name_known(value)) {
+			const char *meant = config_name_in_other_case(value);
+			fprintf(stderr, "memshim %s: --impl \"%s\" is not a variant or policy%s%s%s; try `memshim info`\n",
+			        command, value, meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
+			return CLI_USAGE;
+		}
+		return set_variable(command, "MEMSHIM_IMPL", value);
+	}
+	unsigned long long n;
+	const char *problem = parse_byte_count(value, 1ull << 40, &n);
+	if (problem) {
+		fprintf(stderr, "memshim %s: %s \"%s\" %s\n", command, option, value, problem);
+		return CLI_USAGE;
+	}
+	return set_variable(command, size_variables[id], value);
+}
+
+/* A relative MEMSHIM_HIST is taken by each process from the directory it
+ * starts in; made absolute here, every process of the command dumps where
+ * the user meant. */
+static int absolute_hist_path(const char *command)
+{
+	const char *path = getenv("MEMSHIM_HIST");
+	char cwd[PATH_MAX];
+	if (!path || !*path || path[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof cwd)) {
+		fprintf(stderr, "memshim %s: MEMSHIM_HIST=%s is relative and the working directory is unknown\n",
+		        command, path);
+		return -1;
+	}
+	size_t size = strlen(cwd) + strlen(path) + 2;
+	char *absolute = malloc(size);
+	if (!absolute)
+		return -1;
+	snprintf(absolute, size, "%s/%s", cwd, path);
+	int rc = setenv("MEMSHIM_HIST", absolute, 1);
+	free(absolute);
+	return rc;
+}
+
+/* As a shell does: 127 when there is no such command, 126 when there is
+ * one that cannot be run. */
+static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
+
+int run_exec(const char *command, char **argv)
+{
+	cli_prepare_preload(command, argv[0]);
+	if (cli_preload_library() != 0 || absolute_hist_path(command) != 0)
+		return CLI_FAILED;
+	execvp(argv[0], argv);
+	int error = errno;
+	fprintf(stderr, "memshim %s: cannot run %s: %s\n", command, argv[0], strerror(error));
+	return exec_failure_status(error);
+}
+
+int run_check(const char *command, const char *program)
+{
+	char *found = cli_find_program(program);
+	if (found) {
+		free(found);
+		return 0;
+	}
+	/* a path to a file that is there cannot be run; anything else is not found */
+	int error = strchr(program, '/') && access(program, F_OK) == 0 ? EACCES : ENOENT;
+	fprintf(stderr, "memshim %s: cannot run %s: %s\n", command, program, strerror(error));
+	return exec_failure_status(error);
+}
