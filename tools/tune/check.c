@@ -11,7 +11,8 @@
 #include "tools/util/profile_stats.h"
 #include "tools/util/report_parts.h"
 #include "tools/util/timing_stats.h"
-#include "tools/util/calibration.h"
+#include "tools/util/tune_model.h"
+#include "tools/tune/tune.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * flushed to disk and renamed, so a program starting meanwhile reads the
  * old file or the new, never half, and neither a crash nor Ctrl-C leaves
  * half a file under the real name. */
-#include "tools/util/calibration.h"
+#include "tools/tune/tune.h"
 
 #include "dispatch/calibration.h"
 #include "tools/util/progress.h"

@@ -22,6 +22,7 @@
 #include "tools/util/caches.h"
 #include "tools/util/progress.h"
 #include "tools/util/calibration.h"
+#include "tools/util/tune_model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* memshim tune: the pieces shared by its files.
+/* A calibration: this machine's measured cost curves and the choices made
+ * from them, which memshim tune writes and reads and cpu-row measures.
  *
  * The calibration file (dispatch/calibration.h has its first eight lines,
  * the library's part) goes on with what memshim tune measured:
@@ -19,14 +20,14 @@
  * "never" (erms: its scalar part; the vector variants: the cached loop),
  * and NAME:nt for the vector variants with non-temporal stores from the
  * first size where they could pay (16 KiB).  The *_erms rows and every threshold
- * are composed from these (tune.c).  From 512 B on (the sizes a threshold
+ * are composed from these (tune_model.c).  From 512 B on (the sizes a threshold
  * can apply to) a cost includes reading the destination after the call:
  * non-temporal stores leave it in memory, not in the cache, and a program
- * that uses what it copied pays for that (tools/bench.h, read_back).
+ * that uses what it copied pays for that (tools/util/measure.h, read_back).
  *
  * A version 1 file (no choice lines, no ratios) is read as well. */
-#ifndef MEMSHIM_TUNE_H
-#define MEMSHIM_TUNE_H
+#ifndef MEMSHIM_TOOLS_CALIBRATION_H
+#define MEMSHIM_TOOLS_CALIBRATION_H
 
 /* From this size on a threshold can apply (beyond 8 vectors of the widest),
  * and the curves' costs include reading the destination back. */
@@ -44,7 +45,7 @@
 /* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
 #define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
 
-/* The band choice (tune_choose.c) measures each function in these size
+/* The band choice (band_choice.c) measures each function in these size
  * classes, each in these placements of its data; bands are runs of
  * classes, so a band bound is a class's upper bound. */
 enum { CHOICE_CLASS_COUNT = 9 };
@@ -86,42 +87,16 @@ struct calibration {
 	struct named_curve curves[TUNE_MAX_CURVES];
 };
 
-/* tune.c */
-int cmd_tune(int argc, char **argv);
-const struct cm_curve *calibration_curve(const struct calibration *c, enum base_function fn, const char *name);
-/* The best values of the thresholds t[] (in: the starting point) for
- * running each function fn with variant[fn] on workload w[fn] (functions
- * without calls are left out); the predicted total. */
-double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
-		       const struct cm_workload w[FN_COUNT], double t[T_COUNT]);
-/* The built-in thresholds of this CPU, the ones the library starts from. */
-void tune_builtin_thresholds(double t[T_COUNT]);
-/* The cost of fn's workload w under `variant` with thresholds t, in round
- * (or CM_MEDIAN); -1 if a curve it needs is missing. */
-double tune_function_cost(const struct calibration *c, enum base_function fn, const char *variant,
-			  const double t[T_COUNT], const struct cm_workload *w, unsigned round);
-
-/* tune_check.c: the model against what the dumps' profile measured. */
-struct dump;
-/* ns per unit of the calibration's costs (cycles: the rate measured now); 0 if unknown. */
-double tune_ns_per_unit(const struct calibration *c);
-/* The line under a predicted saving (in the calibration's unit): how much
- * of the program's CPU time it is, or why that is unknown. */
-void tune_print_share(const struct calibration *c, const struct dump *d, double saving);
-/* Per function with calls: the model's time under the variant that ran
- * against the time measured inside, and when they disagree, why likely. */
-void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT]);
-
 /* How long a calibration takes: tiny, about a second (for the tests);
  * quick, at most 10 s; full, at most 30 s (on a 2-vCPU VM). */
 enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
 
-/* tune_calibrate.c: measures the curves into c, picks the auto policy's
+/* calibrate.c: measures the curves into c, picks the auto policy's
  * thresholds, and chooses each function's variant, with a progress line on
  * a terminal.  Exit status. */
 int tune_measure(struct calibration *c, enum calibration_level level);
 
-/* tune_choose.c: the variant choice, with the thresholds in c already
+/* band_choice.c: the variant choice, with the thresholds in c already
  * picked (and in force); `steps` counted on the progress line. */
 struct bench_settings;
 struct progress;
@@ -131,14 +106,5 @@ bool tune_is_candidate(const char *name);
 /* The largest size a band draws (for the buffers), and the steps. */
 size_t tune_choice_largest(void);
 unsigned tune_choice_steps(void);
-
-/* tune_file.c.  calibration_write writes a temporary file in the same
- * folder and renames it over path once it is complete and on disk; a
- * SIGINT or SIGTERM meanwhile removes the temporary file (the old file,
- * if any, stays as it was). */
-bool calibration_write(const char *path, const struct calibration *c, char *why, size_t why_size);
-/* Installs that SIGINT/SIGTERM handler (it also ends a progress line). */
-void calibration_guard_signals(void);
-bool calibration_read(const char *path, struct calibration *c, char *why, size_t why_size);
 
 #endif

@@ -1,0 +1,367 @@
+/* memshim tune's prediction: for the dumps' calls, each variant ranked at
+ * its best thresholds, then the best setting as an environment line (and
+ * glibc's tunables that carry its thresholds over), with its predicted
+ * saving against the default and against glibc. */
+#include "tools/tune/tune.h"
+
+#include "dispatch/bands.h"
+#include "dispatch/thresholds.h"
+#include "dispatch/variants.h"
+#include "shim/histogram_format.h"
+#include "tools/util/dump_load.h"
+#include "tools/util/report_parts.h"
+#include "tools/util/tune_model.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- figures for people, as memshim report prints them ---- */
+
+/* A cost in the calibration's unit: a time ("216 ms") when it is ns, else
+ * a count ("216 million cycles"). */
+static const char *cost_text(const struct calibration *c, double cost, char *buf, size_t size)
+{
+	if (strcmp(c->unit, "ns") == 0)
+		return human_duration(cost, buf, size);
+	if (fabs(cost) >= 1e9)
+		snprintf(buf, size, "%.3g billion %s", cost / 1e9, c->unit);
+	else if (fabs(cost) >= 1e6)
+		snprintf(buf, size, "%.3g million %s", cost / 1e6, c->unit);
+	else
+		snprintf(buf, size, "%.0f %s", cost, c->unit);
+	return buf;
+}
+
+/* "what the time is" in the calibration's unit: "time" or "cycles". */
+static const char *cost_kind(const struct calibration *c) { return strcmp(c->unit, "ns") == 0 ? "time" : c->unit; }
+
+/* A threshold as a size ("3 KiB"), or "never". */
+static const char *threshold_text(double t, char *buf, size_t size)
+{
+	if (t >= CM_NEVER)
+		snprintf(buf, size, "never");
+	else
+		human_size((uint64_t)t, buf, size);
+	return buf;
+}
+
+/* The name memshim info gives threshold t: "auto_movsb" for MEMSHIM_AUTO_MOVSB_THRESHOLD. */
+static const char *threshold_name(enum threshold_name t, char *buf, size_t size)
+{
+	const char *variable = config_threshold_variable(t) + strlen("MEMSHIM_");
+	size_t n = strlen(variable) - strlen("_THRESHOLD"), i;
+	for (i = 0; i < n && i + 1 < size; i++)
+		buf[i] = (char)tolower((unsigned char)variable[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+static const char *const origin_words[] = { [FROM_BUILTIN] = "built-in", [FROM_FILE] = "calibration file",
+					    [FROM_ENVIRONMENT] = "environment" };
+
+/* ---- the prediction ---- */
+
+struct candidate {
+	const char *variant;
+	double t[T_COUNT];
+	double rounds[CM_MAX_ROUNDS]; /* fn's total in each calibration round */
+	double total;                 /* their median */
+	/* Against glibc round by round: the median, p10 and p90 of the
+	 * per-round differences as fractions of glibc's total; what the
+	 * ranking goes by (a round's curves were measured together, so a slow
+	 * spell of the machine in one round is set against itself). */
+	struct cm_spread vs_glibc;
+	bool has_glibc; /* false: no glibc curve to set it against */
+};
+
+/* By the difference to glibc, else (no glibc curve) by the total. */
+static int by_cost(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	double u = x->has_glibc ? x->vs_glibc.median : x->total, v = y->has_glibc ? y->vs_glibc.median : y->total;
+	return (u > v) - (u < v);
+}
+
+/* "auto_movsb 3 KiB, nt 22 KiB": the thresholds variant reads in fn. */
+static void thresholds_text(enum base_function fn, const char *variant, const double t[T_COUNT], char *out,
+			    size_t size)
+{
+	enum threshold_name used[2] = { tune_band_threshold(fn, variant), tune_above_threshold(variant) };
+	size_t len = 0;
+	out[0] = '\0';
+	for (int i = 0; i < 2; i++) {
+		char name[24], value[32];
+		if (used[i] != T_COUNT && len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s%s %s", len ? ", " : "",
+						threshold_name(used[i], name, sizeof name),
+						threshold_text(t[used[i]], value, sizeof value));
+	}
+}
+
+static const struct candidate *glibc_candidate(const struct candidate *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(r[i].variant, "glibc") == 0)
+			return &r[i];
+	return NULL;
+}
+
+/* Each candidate's per-round differences to glibc's. */
+static void against_glibc(const struct calibration *c, struct candidate *r, unsigned n)
+{
+	const struct candidate *glibc = glibc_candidate(r, n);
+	for (unsigned i = 0; i < n && glibc; i++) {
+		double v[CM_MAX_ROUNDS];
+		for (unsigned k = 0; k < c->rounds; k++)
+			v[k] = glibc->rounds[k] > 0 ? (r[i].rounds[k] - glibc->rounds[k]) / glibc->rounds[k] : 0;
+		r[i].vs_glibc = (struct cm_spread){ cm_quantile(v, c->rounds, 0.5), cm_quantile(v, c->rounds, 0.1),
+						    cm_quantile(v, c->rounds, 0.9) };
+		r[i].has_glibc = true;
+	}
+}
+
+/* Every usable variant at its own best thresholds for fn alone, best first. */
+static unsigned rank_variants(const struct calibration *c, enum base_function fn, const struct cm_workload *w,
+			      struct candidate *out)
+{
+	static struct cm_workload only[FN_COUNT];
+	unsigned n = 0;
+	memset(only, 0, sizeof only);
+	only[fn] = *w;
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *v = &variant_table[i];
+		const char *chosen[FN_COUNT] = { v->name, v->name, v->name };
+		if (!variant_usable(v))
+			continue;
+		memset(&out[n], 0, sizeof out[n]);
+		out[n].variant = v->name;
+		tune_builtin_thresholds(out[n].t);
+		if (tune_thresholds(c, chosen, only, out[n].t) < 0)
+			continue; /* a curve missing: left out */
+		double sorted[CM_MAX_ROUNDS];
+		for (unsigned r = 0; r < c->rounds; r++)
+			sorted[r] = out[n].rounds[r] = tune_function_cost(c, fn, v->name, out[n].t, w, r);
+		out[n++].total = cm_quantile(sorted, c->rounds, 0.5);
+	}
+	against_glibc(c, out, n);
+	qsort(out, n, sizeof *out, by_cost);
+	return n;
+}
+
+static void print_ranking(const struct calibration *c, enum base_function fn, const struct function_histogram *h,
+			  const struct candidate *r, unsigned n)
+{
+	const struct candidate *glibc = glibc_candidate(r, n);
+	char bytes[32], cost[48], low[48], high[48];
+	printf("\n%s: %llu calls, %s; predicted %s in %s, each variant at its best thresholds\n",
+	       base_function_names[fn], (unsigned long long)sum_buckets(h->calls),
+	       human_size(sum_buckets(h->bytes), bytes, sizeof bytes), cost_kind(c), base_function_names[fn]);
+	if (glibc) {
+		double v[CM_MAX_ROUNDS];
+		memcpy(v, glibc->rounds, sizeof v);
+		struct cm_spread g = { glibc->total, cm_quantile(v, c->rounds, 0.1), cm_quantile(v, c->rounds, 0.9) };
+		printf("glibc: %s (p10..p90 over the %u calibration rounds: %s .. %s); each variant against it\n"
+		       "round by round: the median of the per-round differences, and their p10..p90:\n",
+		       cost_text(c, g.median, cost, sizeof cost), c->rounds, cost_text(c, g.p10, low, sizeof low),
+		       cost_text(c, g.p90, high, sizeof high));
+		printf("  %-14s %9s %21s  %s\n", "variant", "vs glibc", "p10..p90", "thresholds");
+	} else
+		printf("(no glibc curve: each variant's median over the %u calibration rounds)\n  %-14s %14s  %s\n",
+		       c->rounds, "variant", "predicted", "thresholds");
+	for (unsigned i = 0; i < n; i++) {
+		char text[160], range[48];
+		thresholds_text(fn, r[i].variant, r[i].t, text, sizeof text);
+		snprintf(range, sizeof range, "%+.1f%% .. %+.1f%%", 100 * r[i].vs_glibc.p10, 100 * r[i].vs_glibc.p90);
+		if (glibc)
+			printf("  %-14s %+8.1f%% %21s  %s\n", r[i].variant, 100 * r[i].vs_glibc.median, range, text);
+		else
+			printf("  %-14s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
+	}
+}
+
+/* The environment line: MEMSHIM_IMPL when every function with calls takes
+ * the same variant and all have calls, else one variable per function; then
+ * every threshold those variants read. */
+static void print_env_line(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
+			   const double t[T_COUNT])
+{
+	static const char *const variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET" };
+	bool same = w[0].count && w[1].count && w[2].count && strcmp(variant[0], variant[1]) == 0 &&
+		    strcmp(variant[1], variant[2]) == 0;
+	bool used[T_COUNT] = { false };
+	const char *sep = "";
+	if (same)
+		printf("MEMSHIM_IMPL=%s", variant[0]), sep = " ";
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count)
+			continue;
+		if (!same)
+			printf("%s%s=%s", sep, variables[fn], variant[fn]), sep = " ";
+		enum threshold_name b = tune_band_threshold((enum base_function)fn, variant[fn]);
+		enum threshold_name a = tune_above_threshold(variant[fn]);
+		if (b != T_COUNT)
+			used[b] = true;
+		if (a != T_COUNT)
+			used[a] = true;
+	}
+	for (int th = 0; th < T_COUNT; th++)
+		if (used[th])
+			printf(" %s=%.0f", config_threshold_variable((enum threshold_name)th), t[th]);
+	printf("\n");
+}
+
+/* glibc's x86 string functions (2.36: sysdeps/x86/dl-cacheinfo.h, read for
+ * the names and bounds) take three thresholds from GLIBC_TUNABLES: rep movsb
+ * from x86_rep_movsb_threshold (ignored below 8 of its vectors: 512 B with
+ * AVX-512), rep stosb from x86_rep_stosb_threshold, and for memcpy and
+ * memmove non-temporal stores from x86_non_temporal_threshold (ignored below
+ * 0x4040; the line gives at least these bounds).  That is the shape of our vector variants: vectors, a rep band
+ * in the *_erms rows, then non-temporal stores; so their thresholds carry
+ * over to glibc's own code, and a user can keep that part of the gain
+ * without the preload.  glibc's code below the thresholds stays its own
+ * (and on AMD, 2.36 stops rep movsb at the L2 size whatever is set). */
+#define GLIBC_MIN_REP_MOVSB 512
+#define GLIBC_MIN_NON_TEMPORAL 0x4040
+
+static double at_least(double value, double min) { return value < min ? min : value; }
+
+static void print_glibc_tunables(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
+				 const double t[T_COUNT])
+{
+	bool movsb = false, stosb = false, nt = false;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count || tune_above_threshold(variant[fn]) == T_COUNT)
+			continue;
+		enum threshold_name band = tune_band_threshold((enum base_function)fn, variant[fn]);
+		movsb |= band == T_AUTO_MOVSB;
+		stosb |= band == T_AUTO_STOSB;
+		nt |= fn != FN_MEMSET; /* glibc 2.36's memset has no non-temporal path */
+	}
+	if (!movsb && !stosb && !nt)
+		return;
+	const char *sep = "=";
+	printf("GLIBC_TUNABLES");
+	if (movsb)
+		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_AUTO_MOVSB], GLIBC_MIN_REP_MOVSB)),
+			sep = ":";
+	if (stosb)
+		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_AUTO_STOSB], 1)), sep = ":";
+	if (nt)
+		printf("%sglibc.cpu.x86_non_temporal_threshold=%.0f", sep, at_least(t[T_NT], GLIBC_MIN_NON_TEMPORAL));
+	printf("\n  (without the library: glibc's own functions with this setting's thresholds;\n"
+	       "   below them glibc's code is its own, so the prediction above is not theirs:\n"
+	       "   memshim ab --tunables with the value after GLIBC_TUNABLES= measures it)\n");
+}
+
+/* Predicted total of a whole setting (variants and thresholds) against
+ * base's, and the saving, each the median over the calibration's rounds of
+ * the per-round figures whose p10..p90 it prints beside. */
+static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
+			  const double *tb, const char *const base[FN_COUNT], const double *tbase,
+			  const struct cm_workload w[FN_COUNT], const struct dump *d)
+{
+	static struct band_terms mine_terms, base_terms;
+	char cost[48];
+	if (!tune_band_terms(c, best, w, tb, &mine_terms) || !tune_band_terms(c, base, w, tbase, &base_terms))
+		return;
+	double theirs = cm_sum_spread(base_terms.t, base_terms.n, c->rounds).median;
+	struct cm_spread saving =
+		cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
+	printf("  against %s: %s;\n    saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
+	       label, cost_text(c, theirs, cost, sizeof cost), 100 * saving.median, c->rounds, 100 * saving.p10,
+	       100 * saving.p90);
+	tune_print_share(c, d, saving.median * theirs);
+}
+
+/* "the default (memcpy evex, memmove evex, memset glibc; thresholds: nt [calibration file])":
+ * the thresholds its variants read, each with where it came from. */
+static void default_label(const struct tune_default *def, char *out, size_t size)
+{
+	bool used[T_COUNT] = { false };
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list bands;
+		if (band_list_parse(def->variant[fn], &bands))
+			continue;
+		for (unsigned b = 0; b < bands.count; b++) {
+			enum threshold_name band = tune_band_threshold((enum base_function)fn, bands.variant[b]->name);
+			enum threshold_name above = tune_above_threshold(bands.variant[b]->name);
+			if (band != T_COUNT)
+				used[band] = true;
+			if (above != T_COUNT)
+				used[above] = true;
+		}
+	}
+	size_t len = (size_t)snprintf(out, size, "the default (memcpy %s, memmove %s, memset %s", def->variant[FN_MEMCPY],
+				      def->variant[FN_MEMMOVE], def->variant[FN_MEMSET]);
+	const char *separator = "; thresholds: ";
+	for (int t = 0; t < T_COUNT; t++) {
+		char name[24], value[32];
+		if (!used[t] || len >= size)
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s%s %s [%s]", separator,
+					threshold_name((enum threshold_name)t, name, sizeof name),
+					threshold_text(def->t[t], value, sizeof value), origin_words[def->origin[t]]);
+		separator = ", ";
+	}
+	if (len < size)
+		snprintf(out + len, size - len, ")");
+}
+
+static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
+			     const struct cm_workload w[FN_COUNT], const struct dump *d, const struct tune_default *def)
+{
+	const char *glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	struct cm_setting s[FN_COUNT];
+	struct cm_term terms[FN_COUNT];
+	int fns[FN_COUNT];
+	unsigned n;
+	char label[3 * BAND_TEXT_MAX + 200], median[48], p10[48], p90[48];
+	if (!tune_terms(c, best, w, t, s, terms, fns, &n))
+		return;
+	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
+	printf("\nBest setting:\n");
+	print_env_line(best, w, t);
+	print_glibc_tunables(best, w, t);
+	printf("Predicted: %s in these functions (p10..p90 over the %u calibration rounds: %s .. %s)\n",
+	       cost_text(c, spread.median, median, sizeof median), c->rounds, cost_text(c, spread.p10, p10, sizeof p10),
+	       cost_text(c, spread.p90, p90, sizeof p90));
+	default_label(def, label, sizeof label);
+	print_against(c, label, best, t, def->variant, def->t, w, d);
+	print_against(c, "glibc", best, t, glibc, def->t, w, d);
+}
+
+int tune_predict(const struct calibration *c, const struct dump *d, const struct tune_default *def)
+{
+	static struct cm_workload w[FN_COUNT];
+	static struct candidate ranked[FN_COUNT][32];
+	const char *best[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	double t[T_COUNT];
+	tune_builtin_thresholds(t);
+	printf("memshim tune: %u dump(s); costs in %s (%s)\n", d->files, c->unit, c->clock);
+	printf("Each figure is the median over the calibration's %u rounds of that figure's own per-round\n"
+	       "values (so medians need not add up), p10..p90 their spread.\n", c->rounds);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		w[fn].count = 0;
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			cm_workload_add(&w[fn], (double)d->hist.fn[fn].calls[b], (double)d->hist.fn[fn].bytes[b]);
+		if (!w[fn].count)
+			continue;
+		unsigned n = rank_variants(c, (enum base_function)fn, &w[fn], ranked[fn]);
+		if (!n)
+			continue;
+		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n);
+		best[fn] = ranked[fn][0].variant;
+		memcpy(t, ranked[fn][0].t, sizeof t); /* a start; shared thresholds are settled jointly below */
+	}
+	if (!w[0].count && !w[1].count && !w[2].count) {
+		printf("The dumps hold no calls: nothing to tune.\n");
+		return 0;
+	}
+	tune_thresholds(c, best, w, t);
+	print_prediction(c, best, t, w, d, def);
+	tune_check(c, d, w);
+	return 0;
+}

@@ -1,0 +1,197 @@
+/* The model of memshim tune: what a setting (a variant or size bands, and
+ * thresholds) costs a recorded workload, composed from a calibration's
+ * measured curves (tools/util/cost_model.h) the way each variant's code
+ * chooses its pieces by size; and the thresholds that cost it least.  Both
+ * tune's prediction and the calibration (picking the auto policy's
+ * thresholds) ask it. */
+#include "tools/util/tune_model.h"
+
+#include "dispatch/auto_policy.h"
+#include "dispatch/cpu_features.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const struct cm_curve *calibration_curve(const struct calibration *c, enum base_function fn, const char *name)
+{
+	for (unsigned i = 0; i < c->count; i++)
+		if (c->curves[i].fn == fn && strcmp(c->curves[i].name, name) == 0)
+			return &c->curves[i].curve;
+	return NULL;
+}
+
+void tune_builtin_thresholds(double t[T_COUNT])
+{
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	t[T_ERMS] = ERMS_THRESHOLD_DEFAULT;
+	t[T_STOSB] = STOSB_THRESHOLD_DEFAULT;
+	t[T_AUTO_MOVSB] = (double)builtin.auto_movsb;
+	t[T_AUTO_STOSB] = (double)builtin.auto_stosb;
+	t[T_NT] = (double)builtin.nt;
+}
+
+/* Bytes per vector of a vector variant ("avx2", "avx2_erms"); 0 for others. */
+static unsigned vector_width(const char *variant)
+{
+	static const struct {
+		const char *prefix;
+		unsigned width;
+	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 }, { "evex", 32 } };
+	for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++)
+		if (strncmp(variant, widths[i].prefix, strlen(widths[i].prefix)) == 0)
+			return widths[i].width;
+	return 0;
+}
+
+static bool has_band(const char *variant)
+{
+	return strcmp(variant, "erms") == 0 || strstr(variant, "_erms") != NULL;
+}
+
+/* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
+enum threshold_name tune_band_threshold(enum base_function fn, const char *variant)
+{
+	if (!has_band(variant))
+		return T_COUNT;
+	if (strcmp(variant, "erms") == 0)
+		return fn == FN_MEMSET ? T_STOSB : T_ERMS;
+	return fn == FN_MEMSET ? T_AUTO_STOSB : T_AUTO_MOVSB;
+}
+
+enum threshold_name tune_above_threshold(const char *variant)
+{
+	return vector_width(variant) ? T_NT : T_COUNT;
+}
+
+/* The setting `variant` with thresholds t makes of fn's curves: how the
+ * variant's code chooses its pieces by size.  False if a curve is missing. */
+static bool compose(const struct calibration *c, enum base_function fn, const char *variant,
+		    const double t[T_COUNT], struct cm_setting *s)
+{
+	unsigned width = vector_width(variant);
+	enum threshold_name band = tune_band_threshold(fn, variant);
+	char base[24], nt[32];
+	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
+	const char *band_suffix = strstr(variant, "_erms");
+	snprintf(base, sizeof base, "%.*s", band_suffix ? (int)(band_suffix - variant) : (int)strlen(variant), variant);
+	snprintf(nt, sizeof nt, "%s:nt", base);
+	*s = cm_fixed(calibration_curve(c, fn, width ? base : variant));
+	if (band != T_COUNT) {
+		s->band = calibration_curve(c, fn, "fsrm"); /* rep movsb / rep stosb */
+		s->band_from = t[band];
+	}
+	if (width) {
+		s->above = calibration_curve(c, fn, nt);
+		s->above_from = t[T_NT];
+		s->floor = 8.0 * width; /* up to 8 vectors: the short-copy code, always */
+	}
+	return s->below && (band == T_COUNT || s->band) && (!width || s->above);
+}
+
+/* The buckets of w whose mean size is in (lo, hi]. */
+static void workload_part(const struct cm_workload *w, double lo, double hi, struct cm_workload *out)
+{
+	out->count = 0;
+	for (unsigned i = 0; i < w->count; i++)
+		if (w->size[i] > lo && w->size[i] <= hi) {
+			out->size[out->count] = w->size[i];
+			out->calls[out->count++] = w->calls[i];
+		}
+}
+
+/* Adds fn's terms under `setting` (a variant, or bands in their text
+ * form) to bt; false if it is not one or a curve is missing. */
+static bool add_band_terms(const struct calibration *c, enum base_function fn, const char *setting,
+			   const struct cm_workload *w, const double t[T_COUNT], struct band_terms *bt)
+{
+	struct band_list bands;
+	if (band_list_parse(setting, &bands))
+		return false;
+	double lo = -1;
+	for (unsigned b = 0; b < bands.count; b++) {
+		double hi = b + 1 < bands.count ? (double)bands.upper[b] : HUGE_VAL;
+		workload_part(w, lo, hi, &bt->w[bt->n]);
+		lo = hi;
+		if (!compose(c, fn, bands.variant[b]->name, t, &bt->s[bt->n]))
+			return false;
+		bt->t[bt->n] = (struct cm_term){ &bt->s[bt->n], &bt->w[bt->n] };
+		bt->n++;
+	}
+	return true;
+}
+
+bool tune_band_terms(const struct calibration *c, const char *const setting[FN_COUNT],
+		     const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct band_terms *bt)
+{
+	bt->n = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (w[fn].count && !add_band_terms(c, (enum base_function)fn, setting[fn], &w[fn], t, bt))
+			return false;
+	return true;
+}
+
+double tune_function_cost(const struct calibration *c, enum base_function fn, const char *setting,
+			  const double t[T_COUNT], const struct cm_workload *w, unsigned round)
+{
+	static struct band_terms bt;
+	bt.n = 0;
+	return add_band_terms(c, fn, setting, w, t, &bt) ? cm_sum(bt.t, bt.n, round) : -1;
+}
+
+/* The fields of the settings that follow threshold t. */
+static unsigned fields_of(enum threshold_name t, const char *const variant[FN_COUNT], struct cm_setting *s,
+			  const int *fns, unsigned n, double **fields)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (tune_band_threshold((enum base_function)fns[i], variant[fns[i]]) == t)
+			fields[k++] = &s[fns[i]].band_from;
+		if (tune_above_threshold(variant[fns[i]]) == t)
+			fields[k++] = &s[fns[i]].above_from;
+	}
+	return k;
+}
+
+/* Builds a term per function with calls; false if a curve is missing. */
+bool tune_terms(const struct calibration *c, const char *const variant[FN_COUNT],
+		const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct cm_setting *s,
+		struct cm_term *terms, int *fns, unsigned *n)
+{
+	*n = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count)
+			continue;
+		if (!compose(c, (enum base_function)fn, variant[fn], t, &s[fn]))
+			return false;
+		terms[*n] = (struct cm_term){ &s[fn], &w[fn] };
+		fns[(*n)++] = fn;
+	}
+	return true;
+}
+
+/* Each threshold in turn set to its best value given the others; three
+ * passes, since a shared threshold (NT for every vector variant, erms for
+ * memcpy and memmove) moves the best value of the others little. */
+double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], double t[T_COUNT])
+{
+	static double candidates[512];
+	unsigned candidate_count = cm_threshold_candidates(candidates, 512), n;
+	struct cm_setting s[FN_COUNT];
+	struct cm_term terms[FN_COUNT];
+	int fns[FN_COUNT];
+	if (!tune_terms(c, variant, w, t, s, terms, fns, &n))
+		return -1;
+	for (int pass = 0; pass < 3; pass++)
+		for (int th = 0; th < T_COUNT; th++) {
+			double *fields[2 * FN_COUNT];
+			unsigned k = fields_of((enum threshold_name)th, variant, s, fns, n, fields);
+			if (k) {
+				cm_best_threshold(terms, n, fields, k, candidates, candidate_count);
+				t[th] = *fields[0];
+			}
+		}
+	return cm_sum(terms, n, CM_MEDIAN);
+}

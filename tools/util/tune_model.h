@@ -1,0 +1,58 @@
+/* The model of memshim tune: what a setting (a variant or size bands, and
+ * thresholds) costs a recorded workload, composed from a calibration's
+ * curves, and the thresholds that cost it least. */
+#ifndef MEMSHIM_TUNE_MODEL_H
+#define MEMSHIM_TUNE_MODEL_H
+
+#include "dispatch/bands.h"
+#include "dispatch/config.h"
+#include "tools/util/calibration.h"
+#include "tools/util/cost_model.h"
+
+#include <stdbool.h>
+
+/* The curve `name` ("avx2", "avx2:nt") of fn in c; NULL if it has none. */
+const struct cm_curve *calibration_curve(const struct calibration *c, enum base_function fn, const char *name);
+
+/* The built-in thresholds of this CPU, the ones the library starts from. */
+void tune_builtin_thresholds(double t[T_COUNT]);
+
+/* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
+enum threshold_name tune_band_threshold(enum base_function fn, const char *variant);
+
+/* The threshold its non-temporal stores start at (the vector variants'); T_COUNT if none. */
+enum threshold_name tune_above_threshold(const char *variant);
+
+/* A setting of every function as terms: one per band of each function
+ * with calls, each band's variant on the calls of its sizes. */
+#define BAND_TERMS_MAX (FN_COUNT * MAX_BANDS)
+struct band_terms {
+	struct cm_setting s[BAND_TERMS_MAX];
+	struct cm_workload w[BAND_TERMS_MAX];
+	struct cm_term t[BAND_TERMS_MAX];
+	unsigned n;
+};
+
+/* The terms of setting[fn] (a variant, or bands in their text form) for
+ * each function with calls in w; false if one is not a setting or a curve
+ * is missing. */
+bool tune_band_terms(const struct calibration *c, const char *const setting[FN_COUNT],
+                     const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct band_terms *bt);
+
+/* A term per function with calls in w, variant[fn] on all of its calls (its
+ * setting in s[fn], the functions in fns[0..*n)); false if a curve is missing. */
+bool tune_terms(const struct calibration *c, const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
+                const double t[T_COUNT], struct cm_setting *s, struct cm_term *terms, int *fns, unsigned *n);
+
+/* The cost of fn's workload w under `variant` with thresholds t, in round
+ * (or CM_MEDIAN); -1 if a curve it needs is missing. */
+double tune_function_cost(const struct calibration *c, enum base_function fn, const char *variant,
+			  const double t[T_COUNT], const struct cm_workload *w, unsigned round);
+
+/* The best values of the thresholds t[] (in: the starting point) for
+ * running each function fn with variant[fn] on workload w[fn] (functions
+ * without calls are left out); the predicted total. */
+double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], double t[T_COUNT]);
+
+#endif
