@@ -9,13 +9,13 @@
 #include "config.h"
 
 #include "tools/commands.h"
-#include "tools/util/measure.h"
 
 #include "dispatch/config.h"
 #include "tools/ab/profile.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
+#include "tools/util/clock.h"
 #include "tools/util/cost_model.h"
 #include "tools/util/glibc_tunables.h"
 #include "tools/util/paired_stats.h"
@@ -32,7 +32,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -341,27 +340,7 @@ static int parse_options(int argc, char **argv, struct ab *a)
 
 /* ---- running ---- */
 
-static double seconds_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* A user-space counter on pid and every process it starts, counting from its exec. */
-static int open_counter(pid_t pid, unsigned long long config)
-{
-	struct perf_event_attr attr = { .type = PERF_TYPE_HARDWARE, .size = sizeof attr, .config = config,
-					.disabled = 1, .inherit = 1, .enable_on_exec = 1, .exclude_kernel = 1,
-					.exclude_hv = 1 };
-	return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-static double read_counter(int fd)
-{
-	unsigned long long v = 0;
-	return fd >= 0 && read(fd, &v, sizeof v) == (ssize_t)sizeof v ? (double)v : 0;
-}
+static double seconds_now(void) { return 1e-9 * (double)monotonic_ns(); }
 
 /* The setting's variables, then (with --profile or --timing, for the
  * library's settings) theirs, which win: ab reads those dumps back. */
@@ -416,10 +395,10 @@ static bool run_once(struct ab *a, struct setting *s, double *out, double by_cla
 		close(go[1]);
 		return false;
 	}
-	int cycles = open_counter(pid, PERF_COUNT_HW_CPU_CYCLES);
-	int instructions = open_counter(pid, PERF_COUNT_HW_INSTRUCTIONS);
+	int cycles = counter_open(pid, PERF_COUNT_HW_CPU_CYCLES);
+	int instructions = counter_open(pid, PERF_COUNT_HW_INSTRUCTIONS);
 	if (cycles < 0 && !a->counter_note[0])
-		snprintf(a->counter_note, sizeof a->counter_note, "not counted: %s", bench_no_counter_reason(errno));
+		snprintf(a->counter_note, sizeof a->counter_note, "not counted: %s", counter_failure_reason(errno));
 	a->counters = cycles >= 0 && instructions >= 0;
 	int status;
 	struct rusage usage;
@@ -431,8 +410,8 @@ static bool run_once(struct ab *a, struct setting *s, double *out, double by_cla
 	out[M_WALL] = seconds_now() - start;
 	out[M_CPU] = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
 		     1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-	out[M_CYCLES] = read_counter(cycles);
-	out[M_INSTRUCTIONS] = read_counter(instructions);
+	out[M_CYCLES] = (double)counter_read(cycles);
+	out[M_INSTRUCTIONS] = (double)counter_read(instructions);
 	struct ab_fn_time inside = { 0 };
 	if ((a->profile || a->timing) && s->preload)
 		ab_profile_take(a->dump_dir, &inside, &s->notes);

@@ -1,28 +1,20 @@
 /* memshim bench: times every usable variant, glibc's included as the
- * baseline, for memcpy, memmove and memset on this machine.
- *
- * The variants are called as memshim_<fn>_<variant> through pointers into
- * the dlopen'ed library, so each, glibc's too, costs one indirect call; so
- * are a peer's (--peer: another library, such as AOCL-LibMem).  What is timed
- * is listed in bench_help; how, in bench_measure.c. */
+ * baseline, for memcpy, memmove and memset on this machine; so are a peer's
+ * (--peer: another library, such as AOCL-LibMem).  What is timed is listed
+ * in bench_help; which functions, in bench/library.c; how, in
+ * util/measure.c. */
 #include "config.h"
 
 #include "dispatch/config.h"
-#include "dispatch/cpu_features.h"
-#include "tools/util/measure.h"
-#include "tools/util/caches.h"
-#include "tools/util/progress.h"
+#include "tools/bench/bench.h"
+#include "tools/commands.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/progress.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *const case_kind_names[CASE_KIND_COUNT] = { "sweep", "align", "alias4k", "class", "dist" };
 
 static const char bench_help[] =
 	"usage: memshim bench [OPTIONS]\n"
@@ -75,48 +67,7 @@ static const char bench_help[] =
 	"The library is $MEMSHIM_LIBRARY if set, else the one next to this program or\n"
 	"installed; the distributions $MEMSHIM_DISTRIBUTIONS, else likewise.\n";
 
-#define MAX_DISTRIBUTIONS 16
-#define BENCH_MAX_DRAWS 100000000
-#define MAX_SIZES 128
-#define MAX_RESULTS 4096
-
-/* --peer NAME=PATH[:PREFIX] */
-#define PEER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
-#define PEER_PREFIX_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
-
-struct peer_spec {
-	char name[16];
-	char path[4096];
-	char prefix[64]; /* of the symbols: "__folly_" for __folly_memcpy */
-};
-
-struct options {
-	bool quick, stub, with_default, every_placement;
-	unsigned functions; /* bit per enum base_function */
-	unsigned cases;     /* bit per enum case_kind */
-	const char *variants;
-	const char *csv, *svg;
-	const char *distributions[MAX_DISTRIBUTIONS];
-	unsigned distribution_count;
-	size_t sizes[MAX_SIZES];
-	unsigned size_count;
-	unsigned rounds, draws;
-	struct peer_spec peers[BENCH_MAX_PEERS];
-	unsigned peer_count;
-};
-
 /* ---- arguments ---- */
-
-static int usage_error(const char *format, ...)
-{
-	va_list args;
-	va_start(args, format);
-	fputs("memshim bench: ", stderr);
-	vfprintf(stderr, format, args);
-	fputs(" (see memshim bench --help)\n", stderr);
-	va_end(args);
-	return 2;
-}
 
 /* Sets a bit for each comma-separated item of `list` found in names[0..count). */
 static int parse_names(const char *option, const char *list, const char *const *names, unsigned count,
@@ -129,7 +80,7 @@ static int parse_names(const char *option, const char *list, const char *const *
 		while (i < count && !(strlen(names[i]) == len && strncmp(names[i], p, len) == 0))
 			i++;
 		if (i == count)
-			return usage_error("%s: \"%.*s\" is not one of its choices", option, (int)len, p);
+			return cli_usage_error("bench", "%s: \"%.*s\" is not one of its choices", option, (int)len, p);
 		*bits |= 1u << i;
 		p += len;
 		if (*p == '\0')
@@ -137,7 +88,7 @@ static int parse_names(const char *option, const char *list, const char *const *
 	}
 }
 
-static int parse_sizes(const char *list, struct options *o)
+static int parse_sizes(const char *list, struct bench_options *o)
 {
 	o->size_count = 0;
 	for (const char *p = list;; p++) {
@@ -147,9 +98,9 @@ static int parse_sizes(const char *list, struct options *o)
 		unsigned long long n;
 		const char *problem = len < 31 ? parse_byte_count(item, 64ull << 20, &n) : "is too long";
 		if (problem)
-			return usage_error("--sizes: \"%s\" %s (sizes go up to 64M)", item, problem);
+			return cli_usage_error("bench", "--sizes: \"%s\" %s (sizes go up to 64M)", item, problem);
 		if (o->size_count == MAX_SIZES)
-			return usage_error("--sizes: more than %d sizes", MAX_SIZES);
+			return cli_usage_error("bench", "--sizes: more than %d sizes", MAX_SIZES);
 		o->sizes[o->size_count++] = (size_t)n;
 		p += len;
 		if (*p == '\0')
@@ -157,19 +108,19 @@ static int parse_sizes(const char *list, struct options *o)
 	}
 }
 
-static int parse_rounds(const char *value, struct options *o)
+static int parse_rounds(const char *value, struct bench_options *o)
 {
 	if (!cli_whole_number(value, 3, BENCH_MAX_ROUNDS, &o->rounds))
-		return usage_error("--rounds \"%s\" is not a number from 3 to %d", value, BENCH_MAX_ROUNDS);
+		return cli_usage_error("bench", "--rounds \"%s\" is not a number from 3 to %d", value, BENCH_MAX_ROUNDS);
 	return 0;
 }
 
 /* NAME=PATH[:PREFIX]; the prefix follows the last ':', so that a path with a
  * ':' in it can be given with an empty prefix after it. */
-static int parse_peer(const char *value, struct options *o)
+static int parse_peer(const char *value, struct bench_options *o)
 {
 	if (o->peer_count == BENCH_MAX_PEERS)
-		return usage_error("more than %d --peer libraries", BENCH_MAX_PEERS);
+		return cli_usage_error("bench", "more than %d --peer libraries", BENCH_MAX_PEERS);
 	struct peer_spec *p = &o->peers[o->peer_count];
 	size_t name_len = strcspn(value, "=");
 	const char *path = value + name_len + (value[name_len] == '=');
@@ -177,14 +128,14 @@ static int parse_peer(const char *value, struct options *o)
 	size_t path_len = colon ? (size_t)(colon - path) : strlen(path);
 	const char *prefix = colon ? colon + 1 : "";
 	if (value[name_len] != '=' || name_len == 0 || path_len == 0)
-		return usage_error("--peer \"%s\" is not NAME=PATH[:PREFIX]", value);
+		return cli_usage_error("bench", "--peer \"%s\" is not NAME=PATH[:PREFIX]", value);
 	if (name_len >= sizeof p->name || strspn(value, PEER_NAME_CHARS) < name_len)
-		return usage_error("--peer: the name \"%.*s\" is not up to %zu letters, digits, '_' or '-'",
+		return cli_usage_error("bench", "--peer: the name \"%.*s\" is not up to %zu letters, digits, '_' or '-'",
 				   (int)name_len, value, sizeof p->name - 1);
 	if (path_len >= sizeof p->path)
-		return usage_error("--peer %.*s: the path is too long", (int)name_len, value);
+		return cli_usage_error("bench", "--peer %.*s: the path is too long", (int)name_len, value);
 	if (strlen(prefix) >= sizeof p->prefix || prefix[strspn(prefix, PEER_PREFIX_CHARS)] != '\0')
-		return usage_error("--peer %.*s: \"%s\" is not a symbol prefix (a path with a ':' in it "
+		return cli_usage_error("bench", "--peer %.*s: \"%s\" is not a symbol prefix (a path with a ':' in it "
 				   "needs a ':' at its end)", (int)name_len, value, prefix);
 	snprintf(p->name, sizeof p->name, "%.*s", (int)name_len, value);
 	snprintf(p->path, sizeof p->path, "%.*s", (int)path_len, path);
@@ -216,10 +167,10 @@ static const struct option bench_options[] = {
 
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
-	struct options *o = context;
+	struct bench_options *o = context;
 	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && id != BENCH_EVERY_PLACEMENT &&
 	    *value == '\0')
-		return usage_error("%s needs a value", name);
+		return cli_usage_error("bench", "%s needs a value", name);
 	switch (id) {
 	case BENCH_QUICK:
 		o->quick = true;
@@ -254,439 +205,32 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_DRAWS:
 		if (!cli_whole_number(value, 1, BENCH_MAX_DRAWS, &o->draws))
-			return usage_error("--draws \"%s\" is not a whole number from 1 to %d", value, BENCH_MAX_DRAWS);
+			return cli_usage_error("bench", "--draws \"%s\" is not a whole number from 1 to %d", value, BENCH_MAX_DRAWS);
 		return 0;
 	default: /* BENCH_DISTRIBUTION */
 		if (o->distribution_count == MAX_DISTRIBUTIONS)
-			return usage_error("more than %d --distribution files", MAX_DISTRIBUTIONS);
+			return cli_usage_error("bench", "more than %d --distribution files", MAX_DISTRIBUTIONS);
 		o->distributions[o->distribution_count++] = value;
 		return 0;
 	}
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
+static int parse_options(int argc, char **argv, struct bench_options *o)
 {
-	*o = (struct options){ .functions = (1u << FN_COUNT) - 1, .cases = (1u << CASE_KIND_COUNT) - 1 };
+	*o = (struct bench_options){ .functions = (1u << FN_COUNT) - 1, .cases = (1u << CASE_KIND_COUNT) - 1 };
 	const struct cli_syntax syntax = { "bench", bench_options, false };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
 		return rc;
 	if (first < argc)
-		return usage_error("unexpected argument \"%s\"", argv[first]);
+		return cli_usage_error("bench", "unexpected argument \"%s\"", argv[first]);
 	if (o->stub && o->peer_count)
-		return usage_error("--stub times the library's own entry points, not a --peer's");
+		return cli_usage_error("bench", "--stub times the library's own entry points, not a --peer's");
 	if (!o->rounds)
 		o->rounds = o->quick ? 7 : 15;
 	return 0;
 }
 
-/* ---- the variants, from the library ---- */
-
-static void *must_find(void *library, const char *symbol)
-{
-	void *p = dlsym(library, symbol);
-	if (!p)
-		fprintf(stderr, "memshim bench: the library has no %s\n", symbol);
-	return p;
-}
-
-static bool load_variant(void *library, const char *name, struct bench_variant *v)
-{
-	char symbol[96];
-	v->name = name;
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		snprintf(symbol, sizeof symbol, "memshim_%s_%s", base_function_names[fn], name);
-		void *p = must_find(library, symbol);
-		if (!p)
-			return false;
-		/* POSIX lets a data pointer from dlsym name a function. */
-		if (fn == FN_MEMSET)
-			*(void **)&v->set = p;
-		else
-			*(void **)&v->copy[fn] = p;
-	}
-	return true;
-}
-
-/* Whether `name` is in the comma-separated `list`. */
-static bool listed(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-	for (const char *p = list; *p; p += *p == ',') {
-		size_t item = strcspn(p, ",");
-		if (item == len && strncmp(p, name, len) == 0)
-			return true;
-		p += item;
-	}
-	return false;
-}
-
-/* Every name in the list is a usable variant of the library; 2 if not. */
-static int check_variant_list(const char *list, const char *(*name_of)(unsigned), int (*usable)(unsigned))
-{
-	for (const char *p = list; *p; p += *p == ',') {
-		size_t len = strcspn(p, ",");
-		unsigned i = 0;
-		const char *name;
-		while ((name = name_of(i)) && !(strlen(name) == len && strncmp(name, p, len) == 0))
-			i++;
-		if (!name)
-			return usage_error("--variants: \"%.*s\" is not a variant of the library", (int)len, p);
-		if (!usable(i))
-			return usage_error("--variants: %s cannot run on this machine", name);
-		p += len;
-	}
-	return 0;
-}
-
-/* Fills variants[] from the library: the listed ones (all if none) that can
- * run here, and glibc's, the baseline, in any case.  Exit status on failure. */
-static void *open_library(void)
-{
-	const char *path = cli_library_path();
-	void *library = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-	if (!library && path)
-		fprintf(stderr, "memshim bench: cannot load %s: %s\n", path, dlerror());
-	return library;
-}
-
-static int load_variants(const char *list, struct bench_variant *variants, unsigned *count, unsigned *glibc)
-{
-	void *library = open_library();
-	if (!library)
-		return 1;
-	const char *(*name_of)(unsigned) = (const char *(*)(unsigned))must_find(library, "memshim_variant_name");
-	int (*usable)(unsigned) = (int (*)(unsigned))must_find(library, "memshim_variant_usable");
-	if (!name_of || !usable)
-		return 1;
-	if (list && check_variant_list(list, name_of, usable))
-		return 2;
-	*count = 0;
-	*glibc = BENCH_MAX_VARIANTS;
-	const char *name;
-	for (unsigned i = 0; (name = name_of(i)) && *count < BENCH_MAX_VARIANTS; i++) {
-		bool is_glibc = strcmp(name, "glibc") == 0;
-		if (!usable(i) || (list && !is_glibc && !listed(list, name)))
-			continue;
-		if (!load_variant(library, name, &variants[*count]))
-			return 1;
-		if (is_glibc)
-			*glibc = *count;
-		(*count)++;
-	}
-	if (*glibc == BENCH_MAX_VARIANTS) {
-		fprintf(stderr, "memshim bench: the library's glibc variant, the baseline, cannot run here\n");
-		return 1;
-	}
-	return 0; /* the library stays loaded: its functions are called until exit */
-}
-
-/* The library's exported functions as one more column: the bands or
- * variant its resolvers chose in this environment, reached through the
- * exported stub as a preloaded program reaches them. */
-static int load_default(struct bench_variant *variants, unsigned *count)
-{
-	void *library = open_library();
-	if (!library)
-		return 1;
-	struct bench_variant *v = &variants[(*count)++];
-	*v = (struct bench_variant){ .name = "default" };
-	*(void **)&v->copy[FN_MEMCPY] = must_find(library, "memcpy");
-	*(void **)&v->copy[FN_MEMMOVE] = must_find(library, "memmove");
-	*(void **)&v->set = must_find(library, "memset");
-	return v->copy[FN_MEMCPY] && v->copy[FN_MEMMOVE] && v->set ? 0 : 1;
-}
-
-/* ---- the peers: other libraries' functions ---- */
-
-/* dlsym searches a library's dependencies too: a peer without memset would
- * give the C library's.  Only a definition in the peer's own file counts. */
-static void *own_symbol(void *library, const char *symbol)
-{
-	struct link_map *own, *found;
-	Dl_info info;
-	void *p = dlsym(library, symbol);
-	if (!p || dlinfo(library, RTLD_DI_LINKMAP, &own) != 0 ||
-	    !dladdr1(p, &info, (void **)&found, RTLD_DL_LINKMAP))
-		return NULL;
-	return found == own ? p : NULL;
-}
-
-/* RTLD_LOCAL: the peer's memcpy is only called through its pointer, never
- * bound in place of the one this program calls. */
-static int load_peer(const struct peer_spec *p, struct bench_variant *v)
-{
-	void *library = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
-	if (!library)
-		return usage_error("--peer %s: %s", p->name, dlerror());
-	*v = (struct bench_variant){ .name = p->name, .peer_file = p->path };
-	char symbol[96];
-	bool any = false;
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		snprintf(symbol, sizeof symbol, "%s%s", p->prefix, base_function_names[fn]);
-		void *f = own_symbol(library, symbol);
-		any |= f != NULL;
-		if (fn == FN_MEMSET)
-			*(void **)&v->set = f;
-		else
-			*(void **)&v->copy[fn] = f;
-	}
-	if (!any) {
-		dlclose(library);
-		return usage_error("--peer %s: %s defines none of %smemcpy, %smemmove, %smemset", p->name, p->path,
-				   p->prefix, p->prefix, p->prefix);
-	}
-	return 0; /* it stays loaded, like the library */
-}
-
-/* Appends the peers to variants[], after the library's. */
-static int load_peers(const struct options *o, struct bench_variant *variants, unsigned *count)
-{
-	for (unsigned i = 0; i < o->peer_count; i++) {
-		for (unsigned k = 0; k < *count; k++)
-			if (strcmp(variants[k].name, o->peers[i].name) == 0)
-				return usage_error("--peer %s: a variant or another peer has that name", o->peers[i].name);
-		int rc = load_peer(&o->peers[i], &variants[*count]);
-		if (rc)
-			return rc;
-		(*count)++;
-	}
-	return 0;
-}
-
-/* ---- the cases ---- */
-
-struct plan {
-	struct bench_case *cases;
-	size_t count;
-};
-
-static void add(struct plan *p, struct bench_case c)
-{
-	if (p->count < MAX_RESULTS)
-		p->cases[p->count++] = c;
-}
-
-static struct bench_case fixed(enum base_function fn, enum case_kind kind, size_t size, bool cold, int so,
-			       int dof)
-{
-	struct bench_case c = { .fn = fn, .kind = kind, .cold = cold, .lo = size, .hi = size,
-				.src_offset = so, .dst_offset = dof };
-	snprintf(c.label, sizeof c.label, "%zu", size);
-	if (fn == FN_MEMSET) /* no source */
-		snprintf(c.align, sizeof c.align, "d%d", dof);
-	else
-		snprintf(c.align, sizeof c.align, "s%d/d%d", so, dof);
-	return c;
-}
-
-/* Sweep sizes: coarse (two per power of two) outside 512 B .. 64 KiB, where
- * the variants' thresholds lie, eight per power of two inside. */
-static unsigned default_sweep(bool quick, size_t *sizes)
-{
-	static const size_t quick_sizes[] = { 0, 8, 16, 32, 64, 128, 256, 512, 768, 1024, 1536, 2048,
-					      3072, 4096, 8192, 16384, 32768, 65536, 262144, 1u << 20,
-					      4u << 20, 16u << 20, 64u << 20 };
-	unsigned n = 0;
-	if (quick) {
-		for (; n < sizeof quick_sizes / sizeof quick_sizes[0]; n++)
-			sizes[n] = quick_sizes[n];
-		return n;
-	}
-	static const size_t small[] = { 0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384 };
-	for (; n < sizeof small / sizeof small[0]; n++)
-		sizes[n] = small[n];
-	for (size_t base = 512; base < 65536; base *= 2)
-		for (size_t step = 0; step < 8; step++)
-			sizes[n++] = base + step * base / 8;
-	for (size_t base = 65536; base <= (64u << 20); base *= 2) {
-		sizes[n++] = base;
-		if (base < (64u << 20))
-			sizes[n++] = base + base / 2;
-	}
-	return n;
-}
-
-static bool power_of_4_from_64(size_t n) { return n >= 64 && (n & (n - 1)) == 0 && __builtin_ctzl(n) % 2 == 0; }
-
-static void plan_sweep(struct plan *p, enum base_function fn, const struct options *o)
-{
-	size_t sizes[MAX_SIZES];
-	unsigned n = o->size_count ? o->size_count : default_sweep(o->quick, sizes);
-	const size_t *list = o->size_count ? o->sizes : sizes;
-	for (unsigned i = 0; i < n; i++)
-		add(p, fixed(fn, CASE_SWEEP, list[i], false, 0, 0));
-	/* Cold: every size given, else every fourth power of two (--quick: fewer). */
-	for (unsigned i = 0; i < n; i++)
-		if (o->size_count || (power_of_4_from_64(list[i]) && (!o->quick || __builtin_ctzl(list[i]) % 4 == 2)))
-			add(p, fixed(fn, CASE_SWEEP, list[i], true, 0, 0));
-}
-
-static void plan_align(struct plan *p, enum base_function fn, bool quick)
-{
-	static const int copy_pairs[][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 0, 8 }, { 0, 32 }, { 7, 33 }, { 63, 63 } };
-	static const int set_pairs[][2] = { { 0, 0 }, { 0, 1 }, { 0, 8 }, { 0, 32 }, { 0, 63 } };
-	static const size_t quick_sizes[] = { 64, 4096 }, sizes[] = { 16, 64, 256, 1024, 4096, 65536 };
-	const int(*pairs)[2] = fn == FN_MEMSET ? set_pairs : copy_pairs;
-	unsigned pair_count = fn == FN_MEMSET ? 5 : 7, size_count = quick ? 2 : 6;
-	for (unsigned s = 0; s < size_count; s++)
-		for (unsigned i = 0; i < pair_count; i++)
-			add(p, fixed(fn, CASE_ALIGN, quick ? quick_sizes[s] : sizes[s], false, pairs[i][0],
-				     pairs[i][1]));
-}
-
-/* (dst - src) mod 4096 just above 0 makes a copy's loads look as if they
- * depend on its stores of a moment ago; 2048 is the unaffected reference. */
-static void plan_alias(struct plan *p, enum base_function fn, bool quick)
-{
-	static const int deltas[] = { 0, 16, 64, 4080, 2048 };
-	static const size_t quick_sizes[] = { 4096 }, sizes[] = { 1024, 4096, 65536 };
-	if (fn == FN_MEMSET)
-		return; /* one buffer: nothing to alias */
-	for (unsigned s = 0; s < (quick ? 1u : 3u); s++)
-		for (unsigned i = 0; i < sizeof deltas / sizeof deltas[0]; i++) {
-			struct bench_case c = fixed(fn, CASE_ALIAS, quick ? quick_sizes[s] : sizes[s], false, 0, deltas[i]);
-			snprintf(c.align, sizeof c.align, deltas[i] > 2048 ? "4k-%d" : "4k+%d",
-				 deltas[i] > 2048 ? 4096 - deltas[i] : deltas[i]);
-			add(p, c);
-		}
-}
-
-/* Each size class with its data where the built-in plan puts it (hot to
- * 32 KiB, cold beyond), or with every_placement in L1, spread over half the
- * L2, and cold. */
-static void plan_classes(struct plan *p, enum base_function fn, bool every_placement)
-{
-	static const struct {
-		size_t lo, hi;
-		const char *label;
-	} classes[] = { { 0, 16, "0-16" },	  { 17, 64, "17-64" },	       { 65, 256, "65-256" },
-			{ 257, 1024, "257-1K" },  { 1025, 4096, "1K-4K" },     { 4097, 32768, "4K-32K" },
-			{ 32769, 262144, "32K-256K" }, { 262145, 4u << 20, "256K-4M" }, { (4u << 20) + 1, 32u << 20, "4M-32M" } };
-	for (int overlap = 0; overlap <= (fn == FN_MEMMOVE); overlap++)
-		for (unsigned i = 0; i < sizeof classes / sizeof classes[0]; i++)
-			for (int place = 0; place < 3; place++) {
-				if (!every_placement && place != (i >= 6 ? 2 : 0))
-					continue;
-				struct bench_case c = { .fn = fn, .kind = CASE_CLASS, .cold = place == 2, .overlap = overlap,
-							.lo = classes[i].lo, .hi = classes[i].hi, .src_offset = -1,
-							.dst_offset = -1,
-							.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
-				snprintf(c.label, sizeof c.label, "%s", classes[i].label);
-				snprintf(c.align, sizeof c.align, "random");
-				add(p, c);
-			}
-}
-
-/* A built-in distribution is for the function its name starts with, if any. */
-static bool dist_fits(const struct size_dist *d, enum base_function fn)
-{
-	for (int f = 0; f < FN_COUNT; f++)
-		if (strncasecmp(d->name, base_function_names[f], strlen(base_function_names[f])) == 0)
-			return f == (int)fn;
-	return true;
-}
-
-struct distributions {
-	struct size_dist *list[MAX_DISTRIBUTIONS * FN_COUNT + 32];
-	unsigned count;
-	bool explicit; /* from --distribution: for every function */
-};
-
-static void plan_dists(struct plan *p, enum base_function fn, const struct distributions *d)
-{
-	/* In each placement: a distribution's ratio depends on where the data lives. */
-	for (int place = 0; place < 3; place++)
-		for (unsigned i = 0; i < d->count; i++) {
-			int only = d->list[i]->function;
-			if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
-				continue;
-			struct bench_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
-						.dst_offset = -1, .cold = place == 2,
-						.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
-			snprintf(c.label, sizeof c.label, "%s", d->list[i]->name);
-			snprintf(c.align, sizeof c.align, "random");
-			add(p, c);
-		}
-}
-
-static void plan_cases(struct plan *p, const struct options *o, const struct distributions *d)
-{
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		if (!(o->functions & (1u << fn)))
-			continue;
-		if (o->cases & (1u << CASE_SWEEP))
-			plan_sweep(p, fn, o);
-		if (o->cases & (1u << CASE_ALIGN))
-			plan_align(p, fn, o->quick);
-		if (o->cases & (1u << CASE_ALIAS))
-			plan_alias(p, fn, o->quick);
-		if (o->cases & (1u << CASE_CLASS))
-			plan_classes(p, fn, o->every_placement);
-		if (o->cases & (1u << CASE_DIST))
-			plan_dists(p, fn, d);
-	}
-}
-
-/* ---- distributions ---- */
-
-/* A file that cannot be read fails the command (1), as in every command; no usage error. */
-static int unreadable(const char *error)
-{
-	fprintf(stderr, "memshim bench: --distribution: %s\n", error);
-	return 1;
-}
-
-static int load_explicit(const struct options *o, struct distributions *d)
-{
-	char error[400];
-	d->explicit = true;
-	for (unsigned i = 0; i < o->distribution_count; i++) {
-		if (size_dist_is_dump(o->distributions[i])) {
-			unsigned n = size_dist_load_dump(o->distributions[i], d->list + d->count, error, sizeof error);
-			if (!n)
-				return unreadable(error);
-			d->count += n;
-			continue;
-		}
-		d->list[d->count] = size_dist_load(o->distributions[i], error, sizeof error);
-		if (!d->list[d->count])
-			return unreadable(error);
-		d->count++;
-	}
-	return 0;
-}
-
-/* The built-in ones: fleet-wide for each function (--quick), else also each
- * workload and a uniform 384..4096 B.  Missing ones are only a warning. */
-static void load_builtin(bool quick, struct distributions *d)
-{
-	static const char *const workloads[] = { "Fleet", "0", "1", "2", "3", "4", "5", "6", "7", "8" };
-	static const char *const prefixes[] = { "Memcpy", "Memmove", "Memset" };
-	const char *dir = bench_distribution_dir();
-	if (!dir) {
-		fprintf(stderr, "memshim bench: no built-in distributions found (set MEMSHIM_DISTRIBUTIONS)\n");
-		return;
-	}
-	char path[4096], error[400];
-	for (unsigned w = 0; w < (quick ? 1u : 10u); w++)
-		for (unsigned f = 0; f < 3; f++) {
-			snprintf(path, sizeof path, "%s/fleetbench/%s_%s.csv", dir, prefixes[f], workloads[w]);
-			if ((d->list[d->count] = size_dist_load(path, error, sizeof error)))
-				d->count++;
-			else
-				fprintf(stderr, "memshim bench: skipping a built-in distribution: %s\n", error);
-		}
-	snprintf(path, sizeof path, "%s/llvm-libc/Uniform384To4096.csv", dir);
-	if (!quick && (d->list[d->count] = size_dist_load(path, error, sizeof error)))
-		d->count++;
-}
-
-static void free_distributions(struct distributions *d)
-{
-	for (unsigned i = 0; i < d->count; i++)
-		size_dist_free(d->list[i]);
-}
 
 /* ---- running ---- */
 
@@ -696,7 +240,7 @@ static FILE *open_output(const char *option, const char *path)
 		return NULL;
 	FILE *f = fopen(path, "w");
 	if (!f)
-		usage_error("%s: cannot write %s: %s", option, path, strerror(errno));
+		cli_usage_error("bench", "%s: cannot write %s: %s", option, path, strerror(errno));
 	return f;
 }
 
@@ -746,22 +290,22 @@ static int close_output(FILE *f, const char *path)
 	return 0;
 }
 
-static int print_draws(const struct options *o, struct distributions *d)
+static int print_draws(const struct bench_options *o, struct distributions *d)
 {
 	if (!o->distribution_count)
-		load_builtin(o->quick, d);
+		bench_load_builtin_distributions(o->quick, d);
 	int rc = d->count ? 0 : 1;
 	for (unsigned i = 0; i < d->count && !rc; i++)
 		rc = size_dist_print_draws(stdout, d->list[i], o->draws);
-	free_distributions(d);
+	bench_free_distributions(d);
 	return rc;
 }
 
-static int bench_with(const struct options *o, struct bench_settings *s, struct distributions *d)
+static int bench_with(const struct bench_options *o, struct bench_settings *s, struct distributions *d)
 {
 	static struct bench_case cases[MAX_RESULTS];
 	struct plan p = { cases, 0 };
-	plan_cases(&p, o, d);
+	bench_plan_cases(&p, o, d);
 	FILE *csv = open_output("--csv", o->csv);
 	FILE *svg = csv || !o->csv ? open_output("--svg", o->svg) : NULL;
 	if ((o->csv && !csv) || (o->svg && !svg)) {
@@ -779,33 +323,33 @@ int cmd_bench(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, bench_help, false))
 		return 0;
-	struct options o;
+	struct bench_options o;
 	int rc = parse_options(argc, argv, &o);
 	if (!rc && o.stub) {
-		void *library = open_library();
+		void *library = bench_open_library();
 		return library ? bench_stub(library, o.rounds) : 1;
 	}
 	struct distributions d = { .count = 0 };
 	if (!rc && o.distribution_count)
-		rc = load_explicit(&o, &d);
+		rc = bench_load_distributions(&o, &d);
 	if (!rc && o.draws)
 		return print_draws(&o, &d);
 	static struct bench_variant variants[BENCH_MAX_COLUMNS];
 	struct bench_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = bench_cold_span(),
 				    .batch_ns = o.quick ? 100e3 : 300e3 };
 	if (!rc)
-		rc = load_variants(o.variants, variants, &s.variant_count, &s.glibc);
+		rc = bench_load_variants(o.variants, variants, &s.variant_count, &s.glibc);
 	if (!rc && o.with_default)
-		rc = load_default(variants, &s.variant_count);
+		rc = bench_load_default(variants, &s.variant_count);
 	if (!rc)
-		rc = load_peers(&o, variants, &s.variant_count);
+		rc = bench_load_peers(&o, variants, &s.variant_count);
 	if (!rc && !o.distribution_count && (o.cases & (1u << CASE_DIST)))
-		load_builtin(o.quick, &d);
+		bench_load_builtin_distributions(o.quick, &d);
 	if (!rc) {
 		bench_clock_open(&s.clock);
 		bench_pin(s.pinning, sizeof s.pinning);
 		rc = bench_with(&o, &s, &d);
 	}
-	free_distributions(&d);
+	bench_free_distributions(&d);
 	return rc;
 }

@@ -1,6 +1,8 @@
+/* The call-size distributions memshim bench reads: CSV files (either format
+ * of data/distributions/README.md), histogram dumps, and the built-in ones. */
 #include "config.h"
 
-#include "tools/util/size_dist.h"
+#include "tools/bench/bench.h"
 #include "tools/util/cli.h"
 
 #include "shim/histogram_format.h"
@@ -11,100 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* The largest size a distribution may hold: the sweep's largest too. */
 #define DIST_MAX_SIZE (64ull << 20)
 /* fleetbench's files are tens of KiB; anything much larger is not one of them. */
 #define DIST_MAX_FILE (16u << 20)
-
-static int by_size(const void *a, const void *b)
-{
-	const struct size_prob *x = a, *y = b;
-	return (x->size > y->size) - (x->size < y->size);
-}
-
-struct size_dist *size_dist_from_table(const char *name, const struct size_prob *table, size_t count,
-				       char *error, size_t error_size)
-{
-	struct size_prob *sorted = malloc((count ? count : 1) * sizeof *sorted);
-	struct size_dist *d = calloc(1, sizeof *d);
-	if (!sorted || !d) {
-		free(sorted);
-		free(d);
-		snprintf(error, error_size, "out of memory");
-		return NULL;
-	}
-	/* Sorted, so that the largest size and a reader's view are in order. */
-	memcpy(sorted, table, count * sizeof *sorted);
-	qsort(sorted, count, sizeof *sorted, by_size);
-	double total = 0;
-	for (size_t i = 0; i < count; i++)
-		if (sorted[i].probability > 0)
-			total += sorted[i].probability;
-	d->sizes = malloc((count ? count : 1) * sizeof *d->sizes);
-	d->cumulative = malloc((count ? count : 1) * sizeof *d->cumulative);
-	if (total <= 0 || !d->sizes || !d->cumulative) {
-		snprintf(error, error_size, total <= 0 ? "has no size with a positive probability" : "out of memory");
-		free(sorted);
-		size_dist_free(d);
-		return NULL;
-	}
-	snprintf(d->name, sizeof d->name, "%s", name);
-	d->function = -1;
-	double running = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (sorted[i].probability <= 0)
-			continue; /* never drawn: keep the table to what occurs */
-		running += sorted[i].probability / total;
-		d->sizes[d->count] = sorted[i].size;
-		d->cumulative[d->count++] = running;
-		d->mean += (double)sorted[i].size * sorted[i].probability / total;
-		d->max = sorted[i].size;
-	}
-	d->cumulative[d->count - 1] = 1.0; /* rounding must not leave the last size unreachable */
-	free(sorted);
-	return d;
-}
-
-void size_dist_free(struct size_dist *d)
-{
-	if (!d)
-		return;
-	free(d->sizes);
-	free(d->cumulative);
-	free(d);
-}
-
-static double unit_interval(uint64_t random) { return (double)(random >> 11) * 0x1p-53; }
-
-size_t size_dist_draw(const struct size_dist *d, uint64_t random)
-{
-	double u = unit_interval(random);
-	size_t lo = 0, hi = d->count - 1;
-	while (lo < hi) { /* the first size whose cumulative probability exceeds u */
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->cumulative[mid] > u)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return d->sizes[lo];
-}
-
-unsigned size_dist_draw_align(const struct size_dist *d, uint64_t random)
-{
-	double u = unit_interval(random);
-	for (unsigned i = 0; i < d->align_count; i++)
-		if (d->align_cumulative[i] > u)
-			return d->align[i];
-	return 1;
-}
-
-bool size_dist_draw_overlap(const struct size_dist *d, uint64_t random)
-{
-	return unit_interval(random) < d->overlap;
-}
 
 /* ---- reading files ---- */
 
@@ -364,4 +279,64 @@ const char *bench_distribution_dir(void)
 	/* build tree: tools/memshim and data/; installed: bin/ and share/memshim/ */
 	return cli_locate("MEMSHIM_DISTRIBUTIONS", "data/distributions", "share/memshim/distributions",
 	                  MEMSHIM_PKGDATADIR "/distributions");
+}
+
+/* ---- distributions ---- */
+
+/* A file that cannot be read fails the command (1), as in every command; no usage error. */
+static int unreadable(const char *error)
+{
+	fprintf(stderr, "memshim bench: --distribution: %s\n", error);
+	return 1;
+}
+
+int bench_load_distributions(const struct bench_options *o, struct distributions *d)
+{
+	char error[400];
+	d->explicit = true;
+	for (unsigned i = 0; i < o->distribution_count; i++) {
+		if (size_dist_is_dump(o->distributions[i])) {
+			unsigned n = size_dist_load_dump(o->distributions[i], d->list + d->count, error, sizeof error);
+			if (!n)
+				return unreadable(error);
+			d->count += n;
+			continue;
+		}
+		d->list[d->count] = size_dist_load(o->distributions[i], error, sizeof error);
+		if (!d->list[d->count])
+			return unreadable(error);
+		d->count++;
+	}
+	return 0;
+}
+
+/* The built-in ones: fleet-wide for each function (--quick), else also each
+ * workload and a uniform 384..4096 B.  Missing ones are only a warning. */
+void bench_load_builtin_distributions(bool quick, struct distributions *d)
+{
+	static const char *const workloads[] = { "Fleet", "0", "1", "2", "3", "4", "5", "6", "7", "8" };
+	static const char *const prefixes[] = { "Memcpy", "Memmove", "Memset" };
+	const char *dir = bench_distribution_dir();
+	if (!dir) {
+		fprintf(stderr, "memshim bench: no built-in distributions found (set MEMSHIM_DISTRIBUTIONS)\n");
+		return;
+	}
+	char path[4096], error[400];
+	for (unsigned w = 0; w < (quick ? 1u : 10u); w++)
+		for (unsigned f = 0; f < 3; f++) {
+			snprintf(path, sizeof path, "%s/fleetbench/%s_%s.csv", dir, prefixes[f], workloads[w]);
+			if ((d->list[d->count] = size_dist_load(path, error, sizeof error)))
+				d->count++;
+			else
+				fprintf(stderr, "memshim bench: skipping a built-in distribution: %s\n", error);
+		}
+	snprintf(path, sizeof path, "%s/llvm-libc/Uniform384To4096.csv", dir);
+	if (!quick && (d->list[d->count] = size_dist_load(path, error, sizeof error)))
+		d->count++;
+}
+
+void bench_free_distributions(struct distributions *d)
+{
+	for (unsigned i = 0; i < d->count; i++)
+		size_dist_free(d->list[i]);
 }

@@ -6,7 +6,7 @@
  * through report --fleetbench-csv) without a benchmark's noise. */
 #include "config.h"
 
-#include "tools/util/measure.h"
+#include "tools/bench/bench.h"
 #include "tools/util/size_dist.h"
 
 #include <inttypes.h>

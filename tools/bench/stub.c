@@ -5,7 +5,7 @@
  * and times calls to each through a function pointer, interleaved in each
  * round with the order alternating, for 8, 64 and 256 bytes in cache; per
  * size the medians and the median of the per-round ratios stub/direct. */
-#include "tools/util/measure.h"
+#include "tools/bench/bench.h"
 
 #include "dispatch/export_stub.h"
 
@@ -21,13 +21,6 @@ enum { STUB_CALLS = 200000 };
 static const size_t stub_sizes[] = { 8, 64, 256 };
 #define STUB_SIZES (sizeof stub_sizes / sizeof stub_sizes[0])
 
-static double now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
 /* The function the stub at `code` calls for small sizes (its only one when
  * the function has one band); NULL if it is not memshim's stub. */
 static void *stub_target(const void *code)
@@ -42,10 +35,10 @@ static char src[512 + 64], dst[512 + 64];
 /* ns per call of `copy` for n bytes; the offsets vary so not every copy is aligned. */
 static double time_calls(copy_fn *volatile copy, size_t n)
 {
-	double start = now_ns();
+	double start = (double)monotonic_ns();
 	for (long c = 0; c < STUB_CALLS; c++)
 		copy(dst + (c & 7), src + (c & 15), n);
-	return (now_ns() - start) / STUB_CALLS;
+	return ((double)monotonic_ns() - start) / STUB_CALLS;
 }
 
 static int by_value(const void *a, const void *b)

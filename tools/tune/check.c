@@ -7,7 +7,7 @@
  * sizes the model gets wrong, and how. */
 #include "config.h"
 
-#include "tools/util/measure.h"
+#include "tools/util/clock.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/report_parts.h"
 #include "tools/util/timing_stats.h"
@@ -54,13 +54,6 @@ static const char class_alone[] =
 	"a timed call runs alone, fenced, and takes its latency, where the curves time a stream of\n"
 	"      calls that overlap (BENCHMARKS.md, section 10, has that difference by size class)";
 
-static double monotonic_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return 1e9 * (double)t.tv_sec + (double)t.tv_nsec;
-}
-
 /* The cycle counter's rate now, in ns per cycle; 0 if there is none. */
 static double measure_ns_per_cycle(void)
 {
@@ -68,9 +61,9 @@ static double measure_ns_per_cycle(void)
 	bench_clock_open(&clock);
 	if (clock.perf_fd < 0)
 		return 0;
-	double start = monotonic_ns(), cycles = (double)bench_clock_now(&clock), now;
+	double start = (double)monotonic_ns(), cycles = (double)bench_clock_now(&clock), now;
 	volatile unsigned spin = 0;
-	while ((now = monotonic_ns()) - start < RATE_SPIN_NS)
+	while ((now = (double)monotonic_ns()) - start < RATE_SPIN_NS)
 		spin++;
 	cycles = (double)bench_clock_now(&clock) - cycles;
 	close(clock.perf_fd);

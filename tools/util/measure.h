@@ -1,12 +1,14 @@
-/* memshim bench: the pieces shared by its files.
+/* The measuring engine of memshim bench, tune's calibration and cpu-row:
+ * cases timed for every variant, interleaved, over several rounds.
  *
  * A case is one thing to time (a function, where its sizes come from, how
  * the buffers are placed, hot or cold); every case is timed for every
  * variant, interleaved, over several rounds, and gives one result. */
-#ifndef MEMSHIM_BENCH_H
-#define MEMSHIM_BENCH_H
+#ifndef MEMSHIM_MEASURE_H
+#define MEMSHIM_MEASURE_H
 
 #include "dispatch/variants.h"
+#include "tools/util/clock.h"
 #include "tools/util/size_dist.h"
 
 #include <stdbool.h>
@@ -21,8 +23,6 @@
 
 /* What a case measures; the order is the order of the report. */
 enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_KIND_COUNT };
-
-extern const char *const case_kind_names[CASE_KIND_COUNT]; /* "sweep", ... (for --cases, CSV) */
 
 struct bench_case {
 	enum base_function fn;
@@ -58,12 +58,6 @@ static inline bool bench_variant_has(const struct bench_variant *v, enum base_fu
 	return fn == FN_MEMSET ? v->set != NULL : v->copy[fn] != NULL;
 }
 
-struct bench_clock {
-	int perf_fd;      /* a CPU-cycle counter, or -1 for CLOCK_MONOTONIC */
-	const char *unit; /* "cycles" or "ns" */
-	char description[160];
-};
-
 struct bench_settings {
 	const struct bench_variant *variants;
 	unsigned variant_count;
@@ -89,13 +83,6 @@ struct bench_result {
 	double ratio_low[BENCH_MAX_COLUMNS], ratio_high[BENCH_MAX_COLUMNS];
 };
 
-/* The subcommand (bench.c). */
-int cmd_bench(int argc, char **argv);
-
-/* memshim bench --stub, on the loaded library (tools/bench_stub.c): exit status. */
-int bench_stub(void *library, unsigned rounds);
-
-/* bench_measure.c */
 /* The rounds bench_measure times a cold case of few calls a pass with. */
 unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
 
@@ -105,22 +92,9 @@ unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
  * memory and time on a machine with a large L3. */
 #define BENCH_COLD_SPAN_MAX (64u << 20)
 size_t bench_cold_span(void);
-void bench_clock_open(struct bench_clock *clock);
-
-/* Why perf_event_open gave no cycle counter (its errno), in words. */
-const char *bench_no_counter_reason(int error);
-uint64_t bench_clock_now(const struct bench_clock *clock);
-/* Pins this thread to the CPU it runs on; fills `what` with the outcome. */
-void bench_pin(char *what, size_t size);
 /* Maps and touches the buffer every case uses; false (and a message) if it cannot. */
 bool bench_buffers_init(size_t largest_size, size_t cold_bytes);
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r);
-
-/* bench_report.c */
-void report_header(FILE *out, const struct bench_settings *s);
-void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
-void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
-void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
 
 /* A small, fast, reproducible random generator (splitmix64). */
 static inline uint64_t bench_random(uint64_t *state)

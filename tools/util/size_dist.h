@@ -1,7 +1,7 @@
-/* Call-size distributions for memshim bench: sizes drawn the way real
- * programs call, so that a branch predictor cannot learn one size. */
-#ifndef MEMSHIM_BENCH_DIST_H
-#define MEMSHIM_BENCH_DIST_H
+/* Call-size distributions: sizes drawn the way real programs call, so that
+ * a branch predictor cannot learn one size (memshim bench's dist case). */
+#ifndef MEMSHIM_SIZE_DIST_H
+#define MEMSHIM_SIZE_DIST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,24 +29,11 @@ struct size_dist {
 };
 
 /* Builds a distribution from a table of sizes and weights: the entry point
- * for any source of sizes (a CSV file below; a histogram dump of recorded
- * calls can plug in here).  NULL and a message in `error` if the table is
- * empty or has no positive weight. */
+ * for any source of sizes (CSV files and histogram dumps: bench/bench.h).
+ * NULL and a message in `error` if the table is empty or has no positive
+ * weight. */
 struct size_dist *size_dist_from_table(const char *name, const struct size_prob *table, size_t count,
 				       char *error, size_t error_size);
-
-/* Reads a CSV file in either format of data/distributions/README.md:
- * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
-struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
-
-/* Reads a histogram dump (shim/histogram_format.h): a distribution for
- * each function with calls, named "memcpy:FILE" and for that function
- * only, one size per bucket (its mean) weighted by its calls.  Puts up to
- * FN_COUNT in out and returns how many; 0 and a message on failure. */
-unsigned size_dist_load_dump(const char *path, struct size_dist **out, char *error, size_t error_size);
-
-/* Whether the file starts like a histogram dump. */
-int size_dist_is_dump(const char *path);
 
 void size_dist_free(struct size_dist *d);
 
@@ -58,13 +45,5 @@ unsigned size_dist_draw_align(const struct size_dist *d, uint64_t random);
 
 /* Whether a memmove call's buffers overlap, from 64 random bits. */
 bool size_dist_draw_overlap(const struct size_dist *d, uint64_t random);
-
-/* memshim bench --draws (tools/bench_draws.c): n draws of sizes, alignments
- * and overlaps, each value's count beside its probability; 1 on failure. */
-int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
-
-/* The folder holding the built-in distributions: $MEMSHIM_DISTRIBUTIONS, the
- * build tree, the installed share/memshim, or the configured one; NULL if none. */
-const char *bench_distribution_dir(void);
 
 #endif

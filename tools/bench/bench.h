@@ -1,0 +1,108 @@
+/* memshim bench's own parts: its options, the variants and peers it loads,
+ * the cases it plans, the distributions they draw from, and its output.
+ * The timing itself is the measuring engine's (tools/util/measure.h). */
+#ifndef MEMSHIM_BENCH_H
+#define MEMSHIM_BENCH_H
+
+#include "dispatch/variants.h"
+#include "tools/util/measure.h"
+#include "tools/util/size_dist.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define MAX_DISTRIBUTIONS 16
+#define BENCH_MAX_DRAWS 100000000
+#define MAX_SIZES 128
+#define MAX_RESULTS 4096
+
+/* --peer NAME=PATH[:PREFIX] */
+#define PEER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+#define PEER_PREFIX_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+struct peer_spec {
+	char name[16];
+	char path[4096];
+	char prefix[64]; /* of the symbols: "__folly_" for __folly_memcpy */
+};
+
+struct bench_options {
+	bool quick, stub, with_default, every_placement;
+	unsigned functions; /* bit per enum base_function */
+	unsigned cases;     /* bit per enum case_kind */
+	const char *variants;
+	const char *csv, *svg;
+	const char *distributions[MAX_DISTRIBUTIONS];
+	unsigned distribution_count;
+	size_t sizes[MAX_SIZES];
+	unsigned size_count;
+	unsigned rounds, draws;
+	struct peer_spec peers[BENCH_MAX_PEERS];
+	unsigned peer_count;
+};
+
+/* The distributions the dist case draws from. */
+struct distributions {
+	struct size_dist *list[MAX_DISTRIBUTIONS * FN_COUNT + 32];
+	unsigned count;
+	bool explicit; /* from --distribution: for every function */
+};
+
+extern const char *const case_kind_names[CASE_KIND_COUNT]; /* "sweep", ... (for --cases, CSV) */
+
+/* plan.c: the cases the options ask for, in the order of the report. */
+struct plan {
+	struct bench_case *cases;
+	size_t count;
+};
+void bench_plan_cases(struct plan *p, const struct bench_options *o, const struct distributions *d);
+
+/* library.c: the library (dlopen'ed; NULL and a message if it cannot be),
+ * and variants[] filled from it: the listed ones (all if none) that can run
+ * here and glibc's, the baseline, in any case; --default's exported
+ * functions; the --peer libraries'.  Each returns the exit status. */
+void *bench_open_library(void);
+int bench_load_variants(const char *list, struct bench_variant *variants, unsigned *count, unsigned *glibc);
+int bench_load_default(struct bench_variant *variants, unsigned *count);
+int bench_load_peers(const struct bench_options *o, struct bench_variant *variants, unsigned *count);
+
+/* distributions.c: --distribution's files (exit status), or the built-in
+ * ones; bench_free_distributions frees either. */
+int bench_load_distributions(const struct bench_options *o, struct distributions *d);
+void bench_load_builtin_distributions(bool quick, struct distributions *d);
+void bench_free_distributions(struct distributions *d);
+
+/* Reads a CSV file in either format of data/distributions/README.md:
+ * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
+struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
+
+/* Reads a histogram dump (shim/histogram_format.h): a distribution for
+ * each function with calls, named "memcpy:FILE" and for that function
+ * only, one size per bucket (its mean) weighted by its calls.  Puts up to
+ * FN_COUNT in out and returns how many; 0 and a message on failure. */
+unsigned size_dist_load_dump(const char *path, struct size_dist **out, char *error, size_t error_size);
+
+/* Whether the file starts like a histogram dump. */
+int size_dist_is_dump(const char *path);
+
+/* The folder holding the built-in distributions: $MEMSHIM_DISTRIBUTIONS, the
+ * build tree, the installed share/memshim, or the configured one; NULL if none. */
+const char *bench_distribution_dir(void);
+
+/* draws.c, memshim bench --draws: n draws of sizes, alignments and overlaps,
+ * each value's count beside its probability; 1 on failure. */
+int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
+
+/* stub.c, memshim bench --stub, on the loaded library: exit status. */
+int bench_stub(void *library, unsigned rounds);
+
+/* output.c and output_svg.c: the text, --csv and --svg.  A size as the
+ * tables write it: "4K", "64M" for whole multiples, else the plain number. */
+const char *bench_size_text(size_t n, char *buf, size_t size);
+void report_header(FILE *out, const struct bench_settings *s);
+void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+
+#endif
