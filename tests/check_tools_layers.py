@@ -12,7 +12,10 @@ the .h of the same name are one module):
     another file defines (record.h declaring cmd_run of memshim.c) is a
     dependency the includes do not show.
 Each graph must have no circle (a strongly connected component of more than
-one module) and no edge against the layers.  Prints one line per problem and
+one module) and no edge against the layers; and a module that uses another's
+symbols includes a header that may declare them: that module's own, its
+folder's (tools/bench/bench.h), or for a command tools/commands.h (a header
+that declares what a module of another layer defines hides a dependency).  Prints one line per problem and
 exits 1 if there is any; else prints what it checked.
 
 usage: check_tools_layers.py SRCDIR [BUILDDIR]  (BUILDDIR: where the objects are)
@@ -138,6 +141,40 @@ def check(kind, graph):
     return problems
 
 
+def declaring_headers(module):
+    """Where module's functions may be declared: its own header, its
+    folder's (tools/bench/bench.h), or for a command tools/commands.h."""
+    parts = module.split('/')
+    found = {module}
+    if len(parts) == 3:
+        found.add('/'.join(parts[:2] + [parts[1]]))
+    if layer_of(module)[0] == 1:
+        found.add('tools/commands')
+    return found
+
+
+def reachable(includes, a):
+    seen, todo = set(), [a]
+    while todo:
+        for b in includes.get(todo.pop(), ()):
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
+
+
+def owners(includes, links):
+    """A module using another's symbols without including a header that may declare them."""
+    problems = []
+    for a in sorted(links):
+        seen = reachable(includes, a)
+        for b in sorted(links[a]):
+            if not declaring_headers(b) & seen:
+                problems.append('links: %s uses symbols of %s but includes no header of it (%s)' %
+                                (a, b, ', '.join(h + '.h' for h in sorted(declaring_headers(b)))))
+    return problems
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__.strip().splitlines()[-1])
@@ -150,6 +187,8 @@ def main():
         if not graph:
             problems.append('%s: no modules found' % kind)
         problems += check(kind, graph)
+    if len(graphs) == 2:
+        problems += owners(graphs[0][1], graphs[1][1])
     for p in problems:
         print(p)
     if not problems:

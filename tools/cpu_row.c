@@ -22,7 +22,8 @@
 #include "dispatch/cpu_rows.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
-#include "tools/util/calibration.h"
+#include "tools/util/band_choice.h"
+#include "tools/util/calibrate.h"
 #include "tools/util/variant_choice.h"
 
 #include <gnu/libc-version.h>

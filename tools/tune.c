@@ -7,6 +7,7 @@
 #include "dispatch/thresholds.h"
 #include "tools/commands.h"
 #include "tools/tune/tune.h"
+#include "tools/util/calibrate.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/dump_load.h"

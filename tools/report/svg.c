@@ -5,6 +5,7 @@
  * are counted; CPU time is sampled, so each time share is drawn with its 95%
  * interval, and a time bar of few samples is hatched and faded.  With timed
  * calls (MEMSHIM_TIMING) each bar group is topped with its ns per call. */
+#include "tools/report/report.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/report_parts.h"
 #include "tools/util/timing_stats.h"

@@ -20,6 +20,7 @@
 #include "tools/util/measure.h"
 #include "tools/util/caches.h"
 #include "tools/util/progress.h"
+#include "tools/util/band_choice.h"
 #include "tools/util/calibration.h"
 #include "tools/util/variant_choice.h"
 

@@ -21,7 +21,8 @@
 #include "tools/util/measure.h"
 #include "tools/util/caches.h"
 #include "tools/util/progress.h"
-#include "tools/util/calibration.h"
+#include "tools/util/band_choice.h"
+#include "tools/util/calibrate.h"
 #include "tools/util/tune_model.h"
 
 #include <stdlib.h>

@@ -87,24 +87,4 @@ struct calibration {
 	struct named_curve curves[TUNE_MAX_CURVES];
 };
 
-/* How long a calibration takes: tiny, about a second (for the tests);
- * quick, at most 10 s; full, at most 30 s (on a 2-vCPU VM). */
-enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
-
-/* calibrate.c: measures the curves into c, picks the auto policy's
- * thresholds, and chooses each function's variant, with a progress line on
- * a terminal.  Exit status. */
-int tune_measure(struct calibration *c, enum calibration_level level);
-
-/* band_choice.c: the variant choice, with the thresholds in c already
- * picked (and in force); `steps` counted on the progress line. */
-struct bench_settings;
-struct progress;
-void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar);
-/* Whether the band choice weighs variant `name`: glibc's and the vector ones. */
-bool tune_is_candidate(const char *name);
-/* The largest size a band draws (for the buffers), and the steps. */
-size_t tune_choice_largest(void);
-unsigned tune_choice_steps(void);
-
 #endif

@@ -36,7 +36,4 @@ const char *dump_title(const struct dump *d, char *buf, size_t size);
  * threshold, or "mixed"). */
 uint64_t variant_threshold(const struct dump *d, int fn, const char **what);
 
-/* The figure of memshim report --svg; prints why and returns -1 if it cannot be written. */
-int write_svg(const struct dump *d, const char *path);
-
 #endif

@@ -1,0 +1,120 @@
+/* memshim report's top call sites: by bytes, by CPU time and by time per call. */
+#include "config.h"
+
+#include "tools/report/report.h"
+
+#include "dispatch/config.h"
+#include "tools/util/symbolize.h"
+#include "tools/util/timing_stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Call sites, the largest amount (bytes, or CPU ns) first, then by function
+ * and frames so that the order is the same on every run. */
+int by_amount(const void *a, const void *b)
+{
+	const struct dump_site *x = a, *y = b;
+	if (x->amount != y->amount)
+		return x->amount < y->amount ? 1 : -1;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return strcmp(x->frames, y->frames);
+}
+
+static int by_calls(const void *a, const void *b)
+{
+	const struct dump_site *x = a, *y = b;
+	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : by_amount(a, b);
+}
+
+/* The frames of a call site, space-separated in the dump, one by one. */
+const char *next_frame(const char **text, char *buf, size_t size)
+{
+	const char *s = *text;
+	if (!*s)
+		return NULL;
+	const char *space = strchr(s, ' ');
+	size_t len = space ? (size_t)(space - s) : strlen(s);
+	snprintf(buf, size, "%.*s", (int)(len < size ? len : size - 1), s);
+	*text = space ? space + 1 : s + len;
+	return buf;
+}
+
+static void print_site_frames(const char *frames)
+{
+	char raw[1024], readable[1200];
+	const char *first = "";
+	for (const char *f; (f = next_frame(&frames, raw, sizeof raw)) != NULL;
+	     first = "\n                                                         <- ")
+		printf("%s%s", first, frame_readable(f, readable, sizeof readable));
+	printf("\n");
+}
+
+void print_callsites(struct dump *d, unsigned top)
+{
+	if (!d->callsite_count || top == 0)
+		return;
+	uint64_t calls = 0, bytes = 0;
+	for (size_t i = 0; i < d->callsite_count; i++) {
+		calls += d->callsites[i].calls;
+		bytes += d->callsites[i].bytes;
+	}
+	int (*order[2])(const void *, const void *) = { by_amount, by_calls };
+	const char *title[2] = { "bytes", "calls" };
+	for (int o = 0; o < 2; o++) {
+		qsort(d->callsites, d->callsite_count, sizeof *d->callsites, order[o]);
+		printf("\ntop call sites by %s (%" PRIu64 " sampled calls; the caller, then its callers)\n"
+		       "  bytes%%  calls%%      calls      bytes  mean size  function\n",
+		       title[o], calls);
+		for (size_t i = 0; i < d->callsite_count && i < top; i++) {
+			const struct dump_site *c = &d->callsites[i];
+			char mean[32], all[32];
+			printf("  %5.1f%%  %5.1f%%  %9" PRIu64 "  %9s  %9s  %-7s  ", share(c->bytes, bytes), share(c->calls, calls),
+			       c->calls, human_size(c->bytes, all, sizeof all),
+			       human_size(c->calls ? c->bytes / c->calls : 0, mean, sizeof mean), base_function_names[c->fn]);
+			print_site_frames(c->frames);
+		}
+	}
+	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
+}
+
+void print_cpu_sites(const struct dump *d, unsigned top)
+{
+	if (!d->cpu_site_count || top == 0)
+		return;
+	printf("\ntop call sites by time (the caller of the function in progress when sampled)\n");
+	for (size_t i = 0; i < d->cpu_site_count && i < top; i++) {
+		const struct dump_site *c = &d->cpu_sites[i];
+		struct cpu_share t;
+		char readable[1200];
+		if (!profile_share(&d->profile, c->samples, c->ns, &t))
+			continue;
+		printf("  %-7s ", base_function_names[c->fn]);
+		print_share(&t);
+		printf("  %s\n", frame_readable(c->frames, readable, sizeof readable));
+	}
+}
+
+/* Callers by the time their timed calls took (MEMSHIM_TIMING with call sites on). */
+void print_time_sites(const struct dump *d, unsigned top)
+{
+	if (!d->time_site_count || top == 0)
+		return;
+	printf("\ntop call sites by timed time (the caller; timed calls are one in %" PRIu64 ", so the time\n"
+	       "in calls from there is about %" PRIu64 " times the timed)\n"
+	       "  function    timed calls  timed ms  ns per call  caller\n", d->timing.every, d->timing.every);
+	for (size_t i = 0; i < d->time_site_count && i < top; i++) {
+		const struct dump_site *c = &d->time_sites[i];
+		char readable[1200], mean[24];
+		printf("  %-10s %12" PRIu64 " %9.3f %12s  %s\n", base_function_names[c->fn], c->calls, ms((double)c->ns),
+		       ns_text(c->calls ? (double)c->ns / (double)c->calls : 0, mean, sizeof mean),
+		       frame_readable(c->frames, readable, sizeof readable));
+	}
+}
+
+/* Folded stacks for flamegraph.pl and speedscope: root;...;caller;function bytes */

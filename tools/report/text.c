@@ -1,0 +1,326 @@
+/* memshim report's text: the share of CPU time and the time per call, the
+ * programs, and per function totals, size percentiles by calls and by
+ * bytes, size classes, a bar chart, alignment and aliasing tables. */
+#include "config.h"
+
+#include "tools/report/report.h"
+
+#include "dispatch/config.h"
+#include "tools/util/symbolize.h"
+#include "tools/util/timing_stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bucket holding the p-th percentile of `counts` (calls or bytes). */
+static unsigned percentile_bucket(const uint64_t *counts, double p)
+{
+	uint64_t all = sum_buckets(counts), seen = 0;
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		seen += counts[b];
+		if (all && (double)seen >= p / 100.0 * (double)all)
+			return b;
+	}
+	return HIST_BUCKETS - 1;
+}
+
+static void bar(double percent, int width)
+{
+	int cells = (int)lround(percent / 100.0 * width);
+	for (int i = 0; i < width; i++)
+		fputs(i < cells ? "#" : (i == 0 && percent > 0 ? "." : " "), stdout);
+}
+
+/* ---- time (MEMSHIM_PROFILE) ---- */
+
+/* "13.8% of CPU time (12.1–15.6%), 5.4 ms" */
+void print_share(const struct cpu_share *c)
+{
+	printf("%.1f%% of CPU time (%.1f\u2013%.1f%%), %.1f ms", 100 * c->share, 100 * c->low, 100 * c->high,
+	       ms(c->ns));
+}
+
+void print_time(const struct dump *d)
+{
+	const struct dump_profile *p = &d->profile;
+	struct cpu_share c;
+	if (!p->processes || !profile_fn_share(p, FN_MEMCPY, &c)) {
+		printf("time: not measured (MEMSHIM_PROFILE=on, or memshim record --profile, measures each function's share)\n");
+		return;
+	}
+	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s): %" PRIu64 " samples over %.1f ms of CPU time"
+	       " in %u profiled process%s\n",
+	       p->rate_hz, p->samples, ms((double)p->process_cpu_ns), p->processes,
+	       p->processes == 1 ? "" : "es");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		profile_fn_share(p, (enum base_function)fn, &c);
+		printf("  %s: ", base_function_names[fn]);
+		print_share(&c);
+		printf("\n");
+	}
+	if (p->handler_replaced)
+		printf("  (%u process%s installed its own handler for the profiling signal: its time is undercounted)\n",
+		       p->handler_replaced, p->handler_replaced == 1 ? "" : "es");
+}
+
+/* ---- time per call (MEMSHIM_TIMING) ---- */
+
+/* "2.03", "45.1", "4903": ns to about three figures. */
+const char *ns_text(double ns, char *buf, size_t size)
+{
+	snprintf(buf, size, ns < 10 ? "%.2f" : ns < 100 ? "%.1f" : "%.0f", ns);
+	return buf;
+}
+
+/* "2.03 (2.00–2.06)": ns per call and its 95% interval; "381160 (1 call)"
+ * when one timed call gives no interval.  The dash takes 3 bytes. */
+static const char *timed_text(const struct timed_ns *t, char *buf, size_t size)
+{
+	char a[24], b[24], c[24];
+	if (t->calls < 2)
+		snprintf(buf, size, "%s (1 call)", ns_text(t->mean, a, sizeof a));
+	else
+		snprintf(buf, size, "%s (%s\u2013%s)", ns_text(t->mean, a, sizeof a), ns_text(t->low, b, sizeof b),
+		         ns_text(t->high, c, sizeof c));
+	return buf;
+}
+
+/* "2.03 ns per call (95%: 2.00–2.06)" */
+static void print_timed(const struct timed_ns *t)
+{
+	char a[24], b[24], c[24];
+	if (t->calls < 2)
+		printf("%s ns per call (one timed call)", ns_text(t->mean, a, sizeof a));
+	else
+		printf("%s ns per call (95%%: %s\u2013%s)", ns_text(t->mean, a, sizeof a), ns_text(t->low, b, sizeof b),
+		       ns_text(t->high, c, sizeof c));
+}
+
+static const char *hz_source_words(const char *source)
+{
+	return strcmp(source, "monotonic") == 0 ? "its rate measured against CLOCK_MONOTONIC_RAW"
+	       : strcmp(source, "cpuid-0x15") == 0 ? "its rate from CPUID 0x15"
+	       : "its rate from CPUID 0x16";
+}
+
+void print_timing(const struct dump *d)
+{
+	const struct dump_timing *t = &d->timing;
+	if (!t->processes) {
+		printf("time per call: not measured (MEMSHIM_TIMING=on, or memshim record --timing, times one call in %d)\n",
+		       TIMING_DEFAULT_EVERY);
+		return;
+	}
+	double timed = 0, dropped = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+			timed += (double)t->calls[fn][b];
+			dropped += (double)t->dropped[fn][b];
+		}
+	printf("time per call (MEMSHIM_TIMING): one call in %" PRIu64 " timed with the time-stamp counter, %.3f GHz,\n"
+	       "  %s; %.0f timed calls in %u process%s; the timer's own cost,\n"
+	       "  %.1f ns a timed call, is subtracted\n",
+	       t->every, (double)t->tsc_hz / 1e9, hz_source_words(t->hz_source), timed, t->processes,
+	       t->processes == 1 ? "" : "es", timing_overhead_ns(t));
+	if (dropped)
+		printf("  (%.0f more timed call%s left out as interrupted: longer than 2 us + 1 ns a byte)\n", dropped,
+		       dropped == 1 ? "" : "s");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct timed_ns n;
+		if (!timing_fn(t, (enum base_function)fn, &n))
+			continue;
+		printf("  %s: ", base_function_names[fn]);
+		print_timed(&n);
+		printf(", %.0f timed; about %.1f ms in all\n", n.calls, ms(timing_total_ns(d, (enum base_function)fn, 0, UINT64_MAX)));
+	}
+}
+
+/* ---- programs ---- */
+
+void print_programs(const struct dump *d, size_t rows)
+{
+	bool timed = d->profile.processes > 0;
+	printf("\nby program%s\n  %-20s %9s", rows < d->program_count ? " (the first ones; --by-program: all)" : "",
+	       "program", "processes");
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		printf(" %12s %10s%s", base_function_names[fn], "bytes", timed ? "    cpu%" : "");
+	printf("\n");
+	for (size_t i = 0; i < d->program_count && i < rows; i++) {
+		const struct dump *p = d->programs[i].d;
+		char b[32];
+		printf("  %-20s %9u", d->programs[i].name, p->processes);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			struct cpu_share c;
+			printf(" %12" PRIu64 " %10s", fn_calls(p, fn), human_size(fn_bytes(p, fn), b, sizeof b));
+			if (timed && profile_fn_share(&p->profile, (enum base_function)fn, &c))
+				printf(" %6.1f%%", 100 * c.share);
+			else if (timed)
+				printf(" %7s", "-");
+		}
+		printf("\n");
+	}
+}
+
+/* ---- the text report ---- */
+
+static void print_percentiles(const struct function_histogram *f)
+{
+	static const double ps[] = { 50, 90, 99 };
+	char buf[40];
+	printf("  size percentiles (each the lower edge of its bucket; buckets are 1/8 of a power of two)\n");
+	printf("                 p50          p90          p99\n");
+	printf("    by calls ");
+	for (int i = 0; i < 3; i++)
+		printf(" %-12s", human_size(hist_bucket_lo(percentile_bucket(f->calls, ps[i])), buf, sizeof buf));
+	printf("\n    by bytes ");
+	for (int i = 0; i < 3; i++)
+		printf(" %-12s", human_size(hist_bucket_lo(percentile_bucket(f->bytes, ps[i])), buf, sizeof buf));
+	printf("\n");
+}
+
+
+void sum_classes(const struct dump *d, int fn, struct class_sums *s)
+{
+	sum_by_class(d->hist.fn[fn].calls, s->calls);
+	sum_by_class(d->hist.fn[fn].bytes, s->bytes);
+	sum_by_class(d->profile.bucket_samples[fn], s->samples);
+	sum_by_class(d->profile.bucket_ns[fn], s->ns);
+}
+
+static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t bytes)
+{
+	const struct dump_profile *p = &d->profile;
+	struct class_sums sums;
+	sum_classes(d, fn, &sums);
+	bool timed = p->processes > 0, per_call = d->timing.processes > 0;
+	printf("  size class      calls%%  bytes%%%s%s  calls%%                bytes%%\n",
+	       timed ? "  cpu%      ms" : "", per_call ? "  ns per call (95%)     " : "");
+	for (unsigned c = 0; c < size_class_count; c++) {
+		struct cpu_share t;
+		struct timed_ns n;
+		if (!sums.calls[c] && !sums.samples[c])
+			continue;
+		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
+		if (timed && profile_share(p, sums.samples[c], sums.ns[c], &t))
+			printf(" %5.1f%% %7.2f", 100 * t.share, ms(t.ns));
+		else if (timed && per_call)
+			printf(" %14s", "");
+		if (per_call && timing_range(&d->timing, (enum base_function)fn, size_classes[c].lo, size_classes[c].hi, &n)) {
+			char text[80];
+			timed_text(&n, text, sizeof text);
+			printf(n.calls < 2 ? "  %-22s" : "  %-24s", text); /* the dash is 3 bytes, 1 column */
+		} else if (per_call)
+			printf("  %-22s", "-");
+		printf("  ");
+		bar(share(sums.calls[c], calls), 20);
+		printf("  ");
+		bar(share(sums.bytes[c], bytes), 20);
+		printf("\n");
+	}
+}
+
+/* The chart's row of a bucket: its power of two (size 0 alone in row -1). */
+static int chart_row(unsigned b)
+{
+	uint64_t lo = hist_bucket_lo(b);
+	return lo ? 63 - __builtin_clzll(lo) : -1;
+}
+
+/* One row per power of two: the finer chart under the size classes. */
+static void print_chart(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
+{
+	printf("  by power of two (hi excluded)    calls                   bytes\n");
+	for (unsigned b = 0, end; b < HIST_BUCKETS; b = end) {
+		uint64_t c = 0, y = 0;
+		for (end = b; end < HIST_BUCKETS && chart_row(end) == chart_row(b); end++) {
+			c += f->calls[end];
+			y += f->bytes[end];
+		}
+		if (!c)
+			continue;
+		char l[16], h[16], range[40];
+		if (hist_bucket_hi(end - 1) - hist_bucket_lo(b) == 1)
+			snprintf(range, sizeof range, "%s", human_size(hist_bucket_lo(b), l, sizeof l));
+		else
+			snprintf(range, sizeof range, "%s-%s", human_size(hist_bucket_lo(b), l, sizeof l),
+			         human_size(hist_bucket_hi(end - 1), h, sizeof h));
+		printf("    %-16s ", range);
+		bar(share(c, calls), 20);
+		printf(" %5.1f%%  ", share(c, calls));
+		bar(share(y, bytes), 20);
+		printf(" %5.1f%%\n", share(y, bytes));
+	}
+}
+
+/* The most common offsets in a mod-64 table. */
+static void print_mod64(const char *title, const uint64_t *table, uint64_t calls)
+{
+	unsigned order[64];
+	for (unsigned i = 0; i < 64; i++)
+		order[i] = i;
+	for (unsigned i = 0; i < 64; i++)
+		for (unsigned j = i + 1; j < 64; j++)
+			if (table[order[j]] > table[order[i]]) {
+				unsigned t = order[i];
+				order[i] = order[j];
+				order[j] = t;
+			}
+	uint64_t aligned8 = 0;
+	for (unsigned i = 0; i < 64; i += 8)
+		aligned8 += table[i];
+	printf("  %s: multiple of 64 %.1f%%, of 8 %.1f%%; top:", title, share(table[0], calls),
+	       share(aligned8, calls));
+	for (unsigned i = 0; i < 6 && table[order[i]]; i++)
+		printf(" %u (%.1f%%)", order[i], share(table[order[i]], calls));
+	printf("\n");
+}
+
+void print_function(const struct dump *d, int fn)
+{
+	const struct function_histogram *f = &d->hist.fn[fn];
+	uint64_t calls = sum_buckets(f->calls), bytes = sum_buckets(f->bytes);
+	char b1[32], b2[32];
+	printf("\n%s: %" PRIu64 " calls, %s", base_function_names[fn], calls, human_size(bytes, b1, sizeof b1));
+	if (calls)
+		printf(" (mean %s)", human_size(bytes / calls, b2, sizeof b2));
+	printf(", variant %s\n", d->variant[fn][0] ? d->variant[fn] : "?");
+	struct cpu_share c;
+	struct timed_ns n;
+	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c)) {
+		printf("  time: ");
+		print_share(&c);
+		printf("\n");
+	}
+	if (timing_fn(&d->timing, (enum base_function)fn, &n)) {
+		printf("  time: ");
+		print_timed(&n);
+		printf(", %.0f timed; about %.1f ms in all\n", n.calls,
+		       ms(timing_total_ns(d, (enum base_function)fn, 0, UINT64_MAX)));
+	}
+	if (!calls)
+		return;
+	printf("  by name:");
+	for (int e = 0; e < E_COUNT; e++)
+		if ((int)entry_point_base[e] == fn && d->hist.entry_calls[e])
+			printf(" %s %.1f%%", entry_point_names[e], share(d->hist.entry_calls[e], calls));
+	printf("\n");
+	print_percentiles(f);
+	print_classes(d, fn, calls, bytes);
+	print_chart(f, calls, bytes);
+	print_mod64("destination mod 64", f->dst_mod64, calls);
+	if (fn != FN_MEMSET) {
+		print_mod64("(dst - src) mod 64", f->delta_mod64, calls);
+		printf("  4 KiB aliasing ((dst - src) mod 4096 < %d): %.2f%% of calls, %.2f%% of bytes\n",
+		       HIST_ALIAS_WINDOW, share(f->alias_calls, calls), share(f->alias_bytes, bytes));
+	}
+	if (fn == FN_MEMMOVE)
+		printf("  overlapping: %.2f%% with destination before source, %.2f%% after\n",
+		       share(f->overlap_dst_before, calls), share(f->overlap_dst_after, calls));
+	if (fn == FN_MEMSET)
+		printf("  value 0: %.1f%% of calls, %.1f%% of bytes\n", share(f->zero_calls, calls),
+		       share(f->zero_bytes, bytes));
+}

@@ -1,0 +1,17 @@
+/* A calibration measured on this machine (memshim tune --calibrate and
+ * cpu-row --calibrate). */
+#ifndef MEMSHIM_CALIBRATE_H
+#define MEMSHIM_CALIBRATE_H
+
+#include "tools/util/calibration.h"
+
+/* How long a calibration takes: tiny, about a second (for the tests);
+ * quick, at most 10 s; full, at most 30 s (on a 2-vCPU VM). */
+enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
+
+/* Measures the curves into c, picks the auto policy's
+ * thresholds, and chooses each function's variant, with a progress line on
+ * a terminal.  Exit status. */
+int tune_measure(struct calibration *c, enum calibration_level level);
+
+#endif
