@@ -8,6 +8,8 @@
 #include "tools/bench/bench.h"
 
 #include "dispatch/export_stub.h"
+#include "tools/util/clock.h"
+#include "tools/util/quantile.h"
 
 #include <dlfcn.h>
 #include <stdint.h>
@@ -39,18 +41,6 @@ static double time_calls(copy_fn *volatile copy, size_t n)
 	for (long c = 0; c < STUB_CALLS; c++)
 		copy(dst + (c & 7), src + (c & 15), n);
 	return ((double)monotonic_ns() - start) / STUB_CALLS;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof *v, by_value);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* One round: each size, the two calls in the round's order. */
@@ -98,8 +88,8 @@ int bench_stub(void *library, unsigned rounds)
 	       "%d calls each, CLOCK_MONOTONIC\n", name, info.dli_fname, rounds, STUB_CALLS);
 	printf("size  direct ns/call  stub ns/call  added ns  stub/direct  (medians)\n");
 	for (size_t s = 0; s < STUB_SIZES; s++) {
-		double d = median(direct_ns[s], rounds), t = median(stub_ns[s], rounds);
-		printf("%-5zu %14.3f %12.3f %9.3f %12.3f\n", stub_sizes[s], d, t, t - d, median(ratio[s], rounds));
+		double d = quantile(direct_ns[s], rounds, 0.5), t = quantile(stub_ns[s], rounds, 0.5);
+		printf("%-5zu %14.3f %12.3f %9.3f %12.3f\n", stub_sizes[s], d, t, t - d, quantile(ratio[s], rounds, 0.5));
 	}
 	return dst[3] == 42;
 }

@@ -9,6 +9,7 @@
 
 #include "tools/util/clock.h"
 #include "tools/util/profile_stats.h"
+#include "tools/util/quantile.h"
 #include "tools/util/report_parts.h"
 #include "tools/util/timing_stats.h"
 #include "tools/util/tune_model.h"
@@ -133,9 +134,9 @@ static bool predicted_ns(const struct calibration *c, const struct dump *d, enum
 	for (unsigned r = 0; r < c->rounds; r++)
 		rounds[r] = tune_function_cost(c, fn, d->variant[fn], t, w, r) * scale;
 	/* the median of the same per-round values: inside its own p10..p90 */
-	out[0] = cm_quantile(rounds, c->rounds, 0.5);
-	out[1] = cm_quantile(rounds, c->rounds, 0.1);
-	out[2] = cm_quantile(rounds, c->rounds, 0.9);
+	out[0] = quantile(rounds, c->rounds, 0.5);
+	out[1] = quantile(rounds, c->rounds, 0.1);
+	out[2] = quantile(rounds, c->rounds, 0.9);
 	return out[1] >= 0;
 }
 

@@ -9,6 +9,7 @@
 #include "dispatch/variants.h"
 #include "shim/histogram_format.h"
 #include "tools/util/dump_load.h"
+#include "tools/util/quantile.h"
 #include "tools/util/report_parts.h"
 #include "tools/util/tune_model.h"
 
@@ -117,8 +118,8 @@ static void against_glibc(const struct calibration *c, struct candidate *r, unsi
 		double v[CM_MAX_ROUNDS];
 		for (unsigned k = 0; k < c->rounds; k++)
 			v[k] = glibc->rounds[k] > 0 ? (r[i].rounds[k] - glibc->rounds[k]) / glibc->rounds[k] : 0;
-		r[i].vs_glibc = (struct cm_spread){ cm_quantile(v, c->rounds, 0.5), cm_quantile(v, c->rounds, 0.1),
-						    cm_quantile(v, c->rounds, 0.9) };
+		r[i].vs_glibc = (struct cm_spread){ quantile(v, c->rounds, 0.5), quantile(v, c->rounds, 0.1),
+						    quantile(v, c->rounds, 0.9) };
 		r[i].has_glibc = true;
 	}
 }
@@ -144,7 +145,7 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 		double sorted[CM_MAX_ROUNDS];
 		for (unsigned r = 0; r < c->rounds; r++)
 			sorted[r] = out[n].rounds[r] = tune_function_cost(c, fn, v->name, out[n].t, w, r);
-		out[n++].total = cm_quantile(sorted, c->rounds, 0.5);
+		out[n++].total = quantile(sorted, c->rounds, 0.5);
 	}
 	against_glibc(c, out, n);
 	qsort(out, n, sizeof *out, by_cost);
@@ -162,7 +163,7 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 	if (glibc) {
 		double v[CM_MAX_ROUNDS];
 		memcpy(v, glibc->rounds, sizeof v);
-		struct cm_spread g = { glibc->total, cm_quantile(v, c->rounds, 0.1), cm_quantile(v, c->rounds, 0.9) };
+		struct cm_spread g = { glibc->total, quantile(v, c->rounds, 0.1), quantile(v, c->rounds, 0.9) };
 		printf("glibc: %s (p10..p90 over the %u calibration rounds: %s .. %s); each variant against it\n"
 		       "round by round: the median of the per-round differences, and their p10..p90:\n",
 		       cost_text(c, g.median, cost, sizeof cost), c->rounds, cost_text(c, g.p10, low, sizeof low),

@@ -1,23 +1,10 @@
 #include "tools/util/cost_model.h"
+#include "tools/util/quantile.h"
 
 #include "shim/histogram.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-double cm_quantile(double *v, unsigned n, double q)
-{
-	qsort(v, n, sizeof *v, by_value);
-	double rank = q * (n - 1);
-	unsigned lo = (unsigned)rank;
-	return lo + 1 < n ? v[lo] + (rank - lo) * (v[lo + 1] - v[lo]) : v[lo];
-}
 
 void cm_curve_finish(struct cm_curve *c)
 {
@@ -25,7 +12,7 @@ void cm_curve_finish(struct cm_curve *c)
 	for (unsigned p = 0; p < c->points; p++) {
 		for (unsigned r = 0; r < c->rounds; r++)
 			v[r] = c->cost[p][r];
-		c->median[p] = cm_quantile(v, c->rounds, 0.5);
+		c->median[p] = quantile(v, c->rounds, 0.5);
 	}
 }
 
@@ -136,7 +123,7 @@ unsigned cm_threshold_candidates(double *out, unsigned max)
 
 static struct cm_spread spread_of(double *v, unsigned n)
 {
-	return (struct cm_spread){ cm_quantile(v, n, 0.5), cm_quantile(v, n, 0.1), cm_quantile(v, n, 0.9) };
+	return (struct cm_spread){ quantile(v, n, 0.5), quantile(v, n, 0.1), quantile(v, n, 0.9) };
 }
 
 struct cm_spread cm_sum_spread(const struct cm_term *t, unsigned n, unsigned rounds)

@@ -31,9 +31,6 @@ struct cm_curve {
 	double median[CM_MAX_POINTS]; /* set by cm_curve_finish */
 };
 
-/* The q-quantile of v[0..n) (sorted in place), interpolated between ranks. */
-double cm_quantile(double *v, unsigned n, double q);
-
 /* Computes the median costs once every round is in. */
 void cm_curve_finish(struct cm_curve *c);
 

@@ -9,8 +9,9 @@
  * a mean. */
 #include "config.h"
 
-#include "tools/util/measure.h"
 #include "tools/util/caches.h"
+#include "tools/util/measure.h"
+#include "tools/util/quantile.h"
 
 #include <cpuid.h>
 #include <emmintrin.h>
@@ -291,21 +292,6 @@ static double time_batch(const struct bench_settings *s, const struct bench_vari
 }
 
 /* ---- statistics ---- */
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The q-quantile of v[0..n) (sorted in place), interpolated between ranks. */
-static double quantile(double *v, unsigned n, double q)
-{
-	qsort(v, n, sizeof *v, by_value);
-	double rank = q * (n - 1);
-	unsigned lo = (unsigned)rank;
-	return lo + 1 < n ? v[lo] + (rank - lo) * (v[lo + 1] - v[lo]) : v[lo];
-}
 
 /* The ranks of sorted v[0..n) that bound its median with about 95%
  * confidence: the number of values below the median is binomial(n, 1/2),

@@ -1,0 +1,127 @@
+/* memshim ab's own parts: its settings and runs (struct ab), running a
+ * round (run.c), the figures of the runs (figures.c), the table (table.c),
+ * the verdicts and --runs auto's stop rule (verdict.c), and each run's
+ * dumps (profile.c). */
+#ifndef MEMSHIM_AB_H
+#define MEMSHIM_AB_H
+
+#include "tools/ab/profile.h"
+#include "tools/util/clock.h"
+#include "tools/util/paired_stats.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MAX_SETTINGS 16
+#define MAX_RUNS 1000
+#define MAX_VARS 16
+#define DEFAULT_BUDGET_S 60
+/* --runs auto looks at the verdicts after 3 rounds, then each time the
+ * rounds have grown by half (3, 5, 8, 12, 18, ...).  Stopping at the first
+ * look that resolves would, over many looks, turn noise into a verdict far
+ * more often than 5% of the time; so each look's interval is taken at
+ * 1 - 5%/L, L the looks there can be (Bonferroni): all of them together
+ * keep the 5%. */
+#define AUTO_FIRST_ROUNDS 3
+#define AUTO_GROWTH 1.5
+#define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
+/* A setting whose shortest run is shorter than this is not timed.  The
+ * clocks are fine enough (ns and us); the limit is what happens around a
+ * run: fork, exec and dynamic loading take about a millisecond and vary by
+ * a good part of it, and on a shared machine one preemption costs a
+ * scheduler slice (3 ms in CFS, one 4 ms tick at HZ=250).  At 20 ms such a
+ * hiccup is at most ~20% of a run, which the paired interval absorbs; at
+ * 2 ms it is the whole run. */
+#define SHORTEST_RUN_S 0.020
+/* Labels up to this long show as they are; longer ones get a short name
+ * ("env1", "tunables1") in the tables, and the key below says what it is. */
+#define LABEL_WIDTH 20
+
+enum setting_kind { KIND_IMPL, KIND_ENV, KIND_TUNABLES };
+
+struct setting {
+	enum setting_kind kind;
+	char label[96];
+	char meaning[600]; /* what the setting runs, for the key */
+	bool preload;
+	char *vars[MAX_VARS + 1]; /* "K=V" to set, NULL-terminated */
+	char text[512];           /* the storage vars point into */
+	unsigned failures;
+	int last_status;
+	struct ab_notes notes; /* why a run had no in-function time */
+};
+
+/* M_FN: CPU ns inside memcpy, memmove and memset per call, from the profile;
+ * M_TIMED: ns per call of the timed calls (0: not known for that run). */
+enum measure { M_WALL, M_CPU, M_CYCLES, M_INSTRUCTIONS, M_FN, M_TIMED, M_COUNT };
+
+struct ab {
+	struct setting settings[MAX_SETTINGS];
+	unsigned count, runs; /* runs: rounds done (the target, before running) */
+	unsigned capacity;    /* rounds the values have room for */
+	bool auto_runs, show_output;
+	double level; /* the intervals' confidence */
+	double budget_s;
+	const char *profile; /* MEMSHIM_PROFILE's value, or NULL */
+	const char *timing;  /* MEMSHIM_TIMING's value, or NULL */
+	char dump_dir[4096];  /* where the runs' dumps go, with --profile or --timing */
+	char **command;
+	char *preload, *original_preload; /* LD_PRELOAD with and without the library */
+	double *values;                   /* [(setting * M_COUNT + measure) * capacity + run] */
+	double *class_values;             /* M_TIMED by size class: [(setting * AB_CLASSES + class) * capacity + run] */
+	bool counters;                    /* cycles and instructions were counted */
+	char counter_note[160];
+};
+
+struct summary {
+	double median, min, max;
+};
+
+static inline double *series(const struct ab *a, unsigned setting, enum measure m)
+{
+	return a->values + ((size_t)setting * M_COUNT + m) * a->capacity;
+}
+
+static inline double *class_series(const struct ab *a, unsigned setting, unsigned c)
+{
+	return a->class_values + ((size_t)setting * AB_CLASSES + c) * a->capacity;
+}
+
+static inline double seconds_now(void) { return 1e-9 * (double)monotonic_ns(); }
+
+/* run.c: one run of every setting, in order, as round r; 1 (after a
+ * message) if a run cannot be started. */
+int ab_run_round(struct ab *a, unsigned r);
+
+/* figures.c: setting's median, min and max of measure m. */
+struct summary ab_summarise(const struct ab *a, unsigned setting, enum measure m);
+/* Whether setting's shortest run is too short to time (SHORTEST_RUN_S). */
+bool ab_too_short(const struct ab *a, unsigned setting, enum measure m);
+/* Whether m is a time inside the functions (M_FN, M_TIMED). */
+bool ab_inside(enum measure m);
+/* Whether values holds a figure for every run. */
+bool ab_every_run(const struct ab *a, const double *values);
+/* Whether setting has the in-function time m in every run. */
+bool ab_has_fn_time(const struct ab *a, unsigned setting, enum measure m);
+/* The setting the in-function time m is set against; -1 if none. */
+int ab_fn_baseline(const struct ab *a, enum measure m);
+/* Whether setting i can be set against base in measure m. */
+bool ab_comparable(const struct ab *a, unsigned i, unsigned base, enum measure m);
+/* Setting i against base in m, run by run paired by round; false if it cannot be. */
+bool ab_compare(const struct ab *a, unsigned i, unsigned base, enum measure m, struct paired_ratio *r);
+
+/* table.c: the lines above the table, and the table. */
+void ab_print_header(const struct ab *a);
+void ab_print_table(const struct ab *a);
+
+/* verdict.c: a verdict per setting; the failed runs (the exit status). */
+void ab_print_verdicts(const struct ab *a);
+int ab_report_failures(const struct ab *a);
+/* --runs auto: the round after which it looks next, the level that keeps
+ * 5% over every look, and NULL while more rounds are worth running, else
+ * why not. */
+unsigned ab_next_look(unsigned rounds);
+double ab_auto_level(void);
+const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next);
+
+#endif

@@ -1,0 +1,199 @@
+/* memshim ab's verdicts: each setting against the first, paired by round
+ * (tools/util/paired_stats.h), and when --runs auto stops. */
+#include "config.h"
+
+#include "tools/ab/ab.h"
+
+#include "tools/util/report_parts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static void print_verdict(const struct ab *a, unsigned i, unsigned base, enum measure m, const char *what)
+{
+	static const char *const unit[M_COUNT] = { [M_WALL] = "wall", [M_CPU] = "cpu", [M_FN] = "in-function",
+						   [M_TIMED] = "in-function (timed)" };
+	struct paired_ratio r;
+	char text[200];
+	if (!ab_inside(m) && ab_too_short(a, i, M_WALL)) {
+		if (m == M_WALL)
+			printf("  %s: too short to time: %.1f ms per run; give it more work\n", a->settings[i].label,
+			       1e3 * ab_summarise(a, i, m).min);
+	} else if (m == M_CPU && ab_too_short(a, i, m))
+		printf("  %s: cpu: too little CPU time to time: %.1f ms per run\n", a->settings[i].label,
+		       1e3 * ab_summarise(a, i, m).min);
+	else if (i == base)
+		return;
+	else if (!ab_compare(a, i, base, m, &r))
+		printf("  %s: %s: no ratio: %s\n", a->settings[i].label, unit[m],
+		       a->runs < 2 ? "one run gives no interval" : "the first setting's runs are too short to time");
+	else {
+		struct paired_verdict v = paired_judge(&r);
+		paired_verdict_text(&r, &v, text, sizeof text);
+		printf("  %s: %s%s %.3f (%.3f..%.3f): %s\n", a->settings[i].label, unit[m], what, r.ratio, r.low, r.high,
+		       text);
+	}
+}
+
+/* Why a setting has no in-function time m. */
+static void print_no_fn_time(const struct ab *a, unsigned i, enum measure m)
+{
+	const char *what = m == M_FN ? "in-function" : "in-function (timed)";
+	if (!a->settings[i].preload)
+		printf("  %s: %s: not measured: the setting runs without the library (use --impl glibc for\n"
+		       "  glibc's functions under it)\n", a->settings[i].label, what);
+	else
+		printf("  %s: %s: not measured: %s\n", a->settings[i].label, what,
+		       m == M_FN ? a->settings[i].notes.profile : a->settings[i].notes.timing);
+}
+
+/* Setting i against base, size class by size class, for the classes every
+ * run of both timed calls in. */
+static void print_class_verdicts(const struct ab *a, unsigned i, unsigned base)
+{
+	for (unsigned c = 0; c < size_class_count && c < AB_CLASSES; c++) {
+		struct paired_ratio r;
+		char text[200];
+		if (i == base || !ab_every_run(a, class_series(a, i, c)) || !ab_every_run(a, class_series(a, base, c)) ||
+		    !paired_compare(class_series(a, i, c), class_series(a, base, c), a->runs, a->level, &r))
+			continue;
+		struct paired_verdict v = paired_judge(&r);
+		paired_verdict_text(&r, &v, text, sizeof text);
+		printf("    %-13s %.3f (%.3f..%.3f): %s\n", size_classes[c].name, r.ratio, r.low, r.high, text);
+	}
+}
+
+static bool unresolved(const struct ab *a, unsigned i, unsigned base, enum measure m)
+{
+	struct paired_ratio r;
+	return i != base && ab_compare(a, i, base, m, &r) && paired_judge(&r).kind == PAIRED_UNRESOLVED;
+}
+
+/* Whether any verdict print_verdicts gives says "no difference resolvable". */
+static bool any_unresolved(const struct ab *a)
+{
+	int fn_base = ab_fn_baseline(a, M_FN), timed_base = ab_fn_baseline(a, M_TIMED);
+	for (unsigned i = 0; i < a->count; i++)
+		if (unresolved(a, i, 0, M_WALL) || unresolved(a, i, 0, M_CPU) ||
+		    (fn_base >= 0 && unresolved(a, i, (unsigned)fn_base, M_FN)) ||
+		    (timed_base >= 0 && unresolved(a, i, (unsigned)timed_base, M_TIMED)))
+			return true;
+	return false;
+}
+
+/* The verdict of setting i on in-function measure m, or why it has none. */
+static void print_fn_verdict(const struct ab *a, unsigned i, enum measure m)
+{
+	int base = ab_fn_baseline(a, m);
+	if (!ab_has_fn_time(a, i, m))
+		print_no_fn_time(a, i, m);
+	else
+		print_verdict(a, i, (unsigned)base, m, " per call");
+	if (m == M_TIMED && ab_has_fn_time(a, i, m))
+		print_class_verdicts(a, i, (unsigned)base);
+}
+
+void ab_print_verdicts(const struct ab *a)
+{
+	printf("\nVerdicts: the ratio of the table and its %.4g%% interval (Student t on the logarithms of\n"
+	       "the per-round ratios%s).\n",
+	       100 * a->level, a->auto_runs ? "; the looks of --runs auto keep 5% in all" : "");
+	if (any_unresolved(a))
+		printf("Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n");
+	printf("Wall time against %s:\n", a->settings[0].label);
+	for (unsigned i = 0; i < a->count; i++)
+		print_verdict(a, i, 0, M_WALL, "");
+	printf("CPU time (user+system) against %s:\n", a->settings[0].label);
+	for (unsigned i = 0; i < a->count; i++)
+		print_verdict(a, i, 0, M_CPU, "");
+	for (enum measure m = M_FN; m <= M_TIMED; m++) {
+		if (!(m == M_FN ? a->profile : a->timing))
+			continue;
+		int fn_base = ab_fn_baseline(a, m);
+		const char *what = m == M_FN ? "In-function time per call" : "Timed time per call, overall then by size class";
+		if (fn_base >= 0)
+			printf("%s against %s%s:\n", what, a->settings[fn_base].label,
+			       fn_base > 0 ? ", the first setting run under the library" : "");
+		else
+			printf("%s:\n", what);
+		for (unsigned i = 0; i < a->count; i++)
+			print_fn_verdict(a, i, m);
+	}
+}
+
+int ab_report_failures(const struct ab *a)
+{
+	int rc = 0;
+	for (unsigned i = 0; i < a->count; i++) {
+		const struct setting *s = &a->settings[i];
+		if (!s->failures)
+			continue;
+		if (WIFSIGNALED(s->last_status))
+			fprintf(stderr, "memshim ab: %s (%s): the command failed in %u of %u runs (killed by signal %d)\n",
+				s->label, s->meaning, s->failures, a->runs, WTERMSIG(s->last_status));
+		else
+			fprintf(stderr, "memshim ab: %s (%s): the command failed in %u of %u runs (exit status %d)\n",
+				s->label, s->meaning, s->failures, a->runs, WEXITSTATUS(s->last_status));
+		rc = 1;
+	}
+	return rc;
+}
+
+/* ---- --runs auto ---- */
+
+/* The measure that settles setting i: its in-function time when it has
+ * one (the timed calls', which are many more than the profile's samples,
+ * else the profile's), else CPU time, else (too little CPU) wall time; the
+ * setting it is set against in *base. */
+static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
+{
+	static const enum measure in_function[] = { M_TIMED, M_FN };
+	*base = 0;
+	for (unsigned k = 0; k < sizeof in_function / sizeof in_function[0]; k++) {
+		int fn_base = ab_fn_baseline(a, in_function[k]);
+		if (fn_base >= 0 && (int)i != fn_base && ab_has_fn_time(a, i, in_function[k])) {
+			*base = (unsigned)fn_base;
+			return in_function[k];
+		}
+	}
+	return ab_too_short(a, i, M_CPU) || ab_too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
+}
+
+/* The round after which --runs auto looks next. */
+unsigned ab_next_look(unsigned rounds)
+{
+	unsigned next = (unsigned)ceil(rounds * AUTO_GROWTH);
+	return next > MAX_RUNS ? MAX_RUNS : next;
+}
+
+/* The level that keeps 5% over every look --runs auto can take. */
+double ab_auto_level(void)
+{
+	unsigned looks = 1;
+	for (unsigned r = AUTO_FIRST_ROUNDS; r < MAX_RUNS; r = ab_next_look(r))
+		looks++;
+	return 1 - (1 - PAIRED_LEVEL) / looks;
+}
+
+/* NULL while more rounds are worth running, else why not. */
+const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
+{
+	if (ab_too_short(a, 0, M_WALL))
+		return "the runs are too short to time";
+	bool settled = true;
+	for (unsigned i = 1; i < a->count && settled; i++) {
+		unsigned base;
+		if (ab_too_short(a, i, M_WALL)) /* more rounds won't give it a ratio */
+			continue;
+		enum measure m = deciding(a, i, &base);
+		struct paired_ratio r;
+		settled = ab_compare(a, i, base, m, &r) && paired_judge(&r).kind != PAIRED_UNRESOLVED;
+	}
+	if (settled)
+		return "every verdict is resolved";
+	if (elapsed * next / a->runs > a->budget_s)
+		return "the rounds to the next look would overrun the budget (--budget)";
+	return a->runs == MAX_RUNS ? "the most runs ab keeps" : NULL;
+}
