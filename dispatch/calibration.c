@@ -89,35 +89,35 @@ static bool parse_two(const char *p, unsigned long long *a, unsigned long long *
 	return *p == ' ' && !parse_byte_count(first, 1u << 16, a) && !parse_byte_count(p + 1, 1u << 16, b);
 }
 
-/* "cpu VENDOR FAMILY MODEL": NULL if it is this CPU, else the problem. */
-static const char *check_cpu(const char *line)
+/* "cpu VENDOR FAMILY MODEL": NULL with them in h, else the problem. */
+static const char *parse_cpu(char *line, struct calibration_head *h)
+{
+	char *vendor = line ? (char *)after_word(line, "cpu") : NULL, *end = vendor;
+	while (end && *end && *end != ' ')
+		end++;
+	unsigned long long family, model;
+	if (!vendor || end == vendor || *end != ' ' || !parse_two(end + 1, &family, &model))
+		return "line 2: expected cpu VENDOR FAMILY MODEL";
+	*end = '\0';
+	h->vendor = vendor;
+	h->family = (unsigned)family;
+	h->model = (unsigned)model;
+	return NULL;
+}
+
+/* NULL if the head was measured on this CPU, else the problem. */
+static const char *check_cpu(const struct calibration_head *h)
 {
 	const struct cpu_features *f = cpu_features();
-	const char *rest = after_word(line, "cpu");
-	if (!rest || !*rest)
-		return "line 2: expected cpu VENDOR FAMILY MODEL";
-	const char *numbers = after_word(rest, f->vendor);
-	if (!numbers)
+	if (!same_string(h->vendor, f->vendor))
 		return "was measured on another CPU vendor";
-	unsigned long long family, model;
-	if (!parse_two(numbers, &family, &model))
-		return "line 2: expected cpu VENDOR FAMILY MODEL";
-	return family == f->family && model == f->model ? NULL : "was measured on another CPU model";
+	return h->family == f->family && h->model == f->model ? NULL : "was measured on another CPU model";
 }
 
 static const char *const keys[3] = { "auto_movsb", "auto_stosb", "nt" };
 
-/* The head as parsed: the thresholds, and each choice line's variant and
- * the rest of the line (pointers into the text). */
-struct head {
-	size_t values[3];
-	bool has_choices;
-	struct band_list bands[FN_COUNT];
-	const char *why[FN_COUNT];
-};
-
 /* "choice FN BANDS WHY": NULL with the bands and the reason, else the problem. */
-static const char *parse_choice(char *line, enum base_function fn, struct head *h)
+static const char *parse_choice(char *line, enum base_function fn, struct calibration_head *h)
 {
 	static const char *const expected[FN_COUNT] = { "line 6: expected choice memcpy BANDS WHY",
 		                                            "line 7: expected choice memmove BANDS WHY",
@@ -134,34 +134,42 @@ static const char *parse_choice(char *line, enum base_function fn, struct head *
 	*end = '\0';
 	if (band_list_parse(name, &h->bands[fn]))
 		return "names bands this memshim or CPU cannot run (run memshim tune --calibrate again)";
+	h->choice[fn] = name;
 	h->why[fn] = end + 1;
 	return NULL;
 }
 
-/* The problem with the head in text, or NULL with h filled. */
-static const char *parse_head(char *text, struct head *h)
+/* The next line of *text, counted in h->lines. */
+static char *take_line(char **text, struct calibration_head *h)
 {
-	char *line = next_line(&text);
+	char *line = next_line(text);
+	h->lines += line != NULL;
+	return line;
+}
+
+const char *calibration_parse_head(char *text, struct calibration_head *h)
+{
+	h->lines = 0;
+	char *line = take_line(&text, h);
 	if (!line || !(same_string(line, CALIBRATION_FORMAT) || same_string(line, CALIBRATION_FORMAT_2) ||
 	               same_string(line, CALIBRATION_FORMAT_1)))
 		return "line 1: not a memshim calibration file of this version (" CALIBRATION_FORMAT ")";
 	h->has_choices = !same_string(line, CALIBRATION_FORMAT_1);
-	if (!(line = next_line(&text)))
-		return "line 2: expected cpu VENDOR FAMILY MODEL";
-	const char *problem = check_cpu(line);
+	const char *problem = parse_cpu(take_line(&text, h), h);
 	if (problem)
 		return problem;
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned long long n;
-		const char *value = (line = next_line(&text)) ? after_word(line, keys[i]) : NULL;
+		const char *value = (line = take_line(&text, h)) ? after_word(line, keys[i]) : NULL;
 		if (!value || parse_byte_count(value, 1ull << 40, &n))
 			return i == 0 ? "line 3: expected auto_movsb BYTES"
 			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";
 		h->values[i] = (size_t)n;
 	}
 	for (int fn = 0; h->has_choices && fn < FN_COUNT; fn++)
-		if ((problem = parse_choice(next_line(&text), (enum base_function)fn, h)))
+		if ((problem = parse_choice(take_line(&text, h), (enum base_function)fn, h)))
 			return problem;
+	h->rest = text;
 	return NULL;
 }
 
@@ -195,14 +203,16 @@ static void warn(const char *path, const char *problem)
 bool calibration_apply(const char *path, bool named, struct thresholds *t, struct calibration_choices *choices)
 {
 	char text[CALIBRATION_HEAD];
-	struct head h;
+	struct calibration_head h;
 	h.has_choices = false;
 	if (read_head(path, text, sizeof text) < 0) {
 		if (named)
 			warn(path, "cannot be opened");
 		return false;
 	}
-	const char *problem = parse_head(text, &h);
+	const char *problem = calibration_parse_head(text, &h);
+	if (!problem)
+		problem = check_cpu(&h);
 	if (problem) {
 		warn(path, problem);
 		return false;

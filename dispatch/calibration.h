@@ -41,6 +41,25 @@ struct calibration_choices {
 	char why[FN_COUNT][CALIBRATION_WHY_MAX];
 };
 
+/* A head as parsed in place: pointers into its text. */
+struct calibration_head {
+	const char *vendor;
+	unsigned family, model;
+	size_t values[3];  /* auto_movsb, auto_stosb, nt */
+	bool has_choices;  /* false: a version 1 file */
+	struct band_list bands[FN_COUNT];
+	const char *choice[FN_COUNT]; /* the bands as the file writes them */
+	const char *why[FN_COUNT];
+	char *rest;     /* the text after the head */
+	unsigned lines; /* the lines taken: the head's, or up to the one with the problem */
+};
+
+/* Parses the head at the start of text, cutting its lines in place; NULL,
+ * or the problem in words (the CPU it names is not checked: the library
+ * applies a head of this CPU's only, memshim tune reads any).  memshim
+ * tune reads its part of the file on from h->rest. */
+const char *calibration_parse_head(char *text, struct calibration_head *h);
+
 /* The file to read: MEMSHIM_CONFIG if set (*named true), else
  * $XDG_CACHE_HOME/memshim/calibration, else $HOME/.cache/memshim/calibration.
  * False when there is none (no variable gives a path, or it is too long). */

@@ -13,7 +13,6 @@
 #include "tools/util/dump_load.h"
 #include "tools/util/report_parts.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,17 +52,6 @@ struct options {
 	unsigned file_count;
 };
 
-static int usage_error(const char *format, ...)
-{
-	va_list args;
-	va_start(args, format);
-	fputs("memshim tune: ", stderr);
-	vfprintf(stderr, format, args);
-	fputs(" (see memshim tune --help)\n", stderr);
-	va_end(args);
-	return 2;
-}
-
 enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
@@ -85,7 +73,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	else if (id == TUNE_TINY)
 		o->tiny = true;
 	else if (!value[0])
-		return usage_error("%s needs a file name", name);
+		return cli_usage_error("tune", "%s needs a file name", name);
 	else
 		o->calibration = value;
 	return 0;
@@ -105,9 +93,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		o->files[o->file_count++] = argv[i];
 	}
 	if (!o->calibrate && !o->file_count)
-		return usage_error("no histogram files given (and no --calibrate)");
+		return cli_usage_error("tune", "no histogram files given (and no --calibrate)");
 	if (o->quick && !o->calibrate)
-		return usage_error("--quick goes with --calibrate");
+		return cli_usage_error("tune", "--quick goes with --calibrate");
 	return 0;
 }
 
@@ -250,7 +238,7 @@ int cmd_tune(int argc, char **argv)
 	if (o.calibration)
 		snprintf(path, sizeof path, "%s", o.calibration);
 	else if (!calibration_path(path, sizeof path, &named))
-		return usage_error("no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
+		return cli_usage_error("tune", "no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
 	static struct dump d;
 	hist_dump_init(&d);
 	bool left_out;

@@ -1,4 +1,4 @@
-/* Writing and reading the calibration file (format: tools/tune.h and
+/* Writing and reading the calibration file (format: tools/util/calibration.h and
  * dispatch/calibration.h).  Written to a temporary name in the same folder,
  * flushed to disk and renamed, so a program starting meanwhile reads the
  * old file or the new, never half, and neither a crash nor Ctrl-C leaves
@@ -132,54 +132,50 @@ bool calibration_write(const char *path, const struct calibration *c, char *why,
 
 /* ---- reading ---- */
 
+/* The file's text, line by line, each cut in place. */
 struct reader {
-	FILE *f;
+	char *rest;
 	unsigned line;
-	char text[8192];
+	char *text;
 };
 
 static bool next(struct reader *r)
 {
-	if (!fgets(r->text, sizeof r->text, r->f))
+	if (!*r->rest)
 		return false;
+	size_t n = strcspn(r->rest, "\n");
+	r->text = r->rest;
+	r->rest += n + (r->rest[n] == '\n');
+	r->text[n] = '\0';
 	r->line++;
-	r->text[strcspn(r->text, "\n")] = '\0';
 	return true;
 }
 
 static int function_named(const char *name);
 
-/* "choice FN BANDS WHY" for fn. */
-static bool read_choice(struct reader *r, struct calibration *c, int fn)
-{
-	char fn_name[16];
-	int at = 0;
-	if (!next(r) || sscanf(r->text, "choice %15s %319s %n", fn_name, c->choice[fn], &at) != 2 || !at ||
-	    function_named(fn_name) != fn)
-		return false;
-	snprintf(c->choice_why[fn], sizeof c->choice_why[fn], "%s", r->text + at);
-	return true;
-}
-
-/* Versions 2 and 3 have the choice lines; version 1 goes straight on to
- * "unit".  *version is the file's. */
+/* The head, as the library parses it (dispatch/calibration.h), then what
+ * only tune reads: unit, clock and rounds.  *version is the file's. */
 static bool read_head(struct reader *r, struct calibration *c, int *version)
 {
-	if (!next(r))
+	char *first = r->rest;
+	struct calibration_head h;
+	if (calibration_parse_head(first, &h)) {
+		r->line = h.lines;
 		return false;
-	*version = strcmp(r->text, CALIBRATION_FORMAT) == 0 ? 3 : strcmp(r->text, CALIBRATION_FORMAT_2) == 0 ? 2
-		 : strcmp(r->text, CALIBRATION_FORMAT_1) == 0 ? 1 : 0;
-	bool v2 = *version >= 2;
-	if (!*version)
-		return false;
-	if (!(next(r) && sscanf(r->text, "cpu %15s %u %u", c->vendor, &c->family, &c->model) == 3 && next(r) &&
-	      sscanf(r->text, "auto_movsb %zu", &c->auto_movsb) == 1 && next(r) &&
-	      sscanf(r->text, "auto_stosb %zu", &c->auto_stosb) == 1 && next(r) &&
-	      sscanf(r->text, "nt %zu", &c->nt) == 1))
-		return false;
-	for (int fn = 0; v2 && fn < FN_COUNT; fn++)
-		if (!read_choice(r, c, fn))
-			return false;
+	}
+	*version = strcmp(first, CALIBRATION_FORMAT) == 0 ? 3 : h.has_choices ? 2 : 1;
+	snprintf(c->vendor, sizeof c->vendor, "%s", h.vendor);
+	c->family = h.family;
+	c->model = h.model;
+	c->auto_movsb = h.values[0];
+	c->auto_stosb = h.values[1];
+	c->nt = h.values[2];
+	for (int fn = 0; h.has_choices && fn < FN_COUNT; fn++) {
+		snprintf(c->choice[fn], sizeof c->choice[fn], "%s", h.choice[fn]);
+		snprintf(c->choice_why[fn], sizeof c->choice_why[fn], "%s", h.why[fn]);
+	}
+	r->rest = h.rest;
+	r->line = h.lines;
 	return next(r) && sscanf(r->text, "unit %15s", c->unit) == 1 && next(r) &&
 	       sscanf(r->text, "clock %255[^\n]", c->clock) == 1 && next(r) &&
 	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
@@ -253,25 +249,49 @@ static bool read_curve(struct reader *r, struct calibration *c)
 	return true;
 }
 
+/* The whole file, NUL-terminated (to free); NULL and errno if it cannot be read. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t size = 0, room = 1 << 16;
+	char *text = f ? malloc(room) : NULL, *bigger;
+	while (text) {
+		size += fread(text + size, 1, room - 1 - size, f);
+		if (size < room - 1 || !(bigger = realloc(text, room *= 2)))
+			break;
+		text = bigger;
+	}
+	if (text && ferror(f)) {
+		free(text);
+		text = NULL;
+	}
+	if (text)
+		text[size] = '\0';
+	int error = errno;
+	if (f)
+		fclose(f);
+	errno = error;
+	return text;
+}
+
 bool calibration_read(const char *path, struct calibration *c, char *why, size_t why_size)
 {
-	struct reader *r = calloc(1, sizeof *r);
-	if (!r || !(r->f = fopen(path, "r"))) {
-		snprintf(why, why_size, "cannot read %s: %s", path, r ? strerror(errno) : "out of memory");
-		free(r);
+	struct reader r = { .rest = read_text(path), .text = "" };
+	if (!r.rest) {
+		snprintf(why, why_size, "cannot read %s: %s", path, strerror(errno));
 		return false;
 	}
+	char *text = r.rest;
 	memset(c, 0, sizeof *c);
 	int version;
-	bool ok = read_head(r, c, &version);
+	bool ok = read_head(&r, c, &version);
 	/* version 2's ratios are by four bands: kept by nobody, skipped */
-	while (ok && next(r) && strcmp(r->text, "end") != 0)
-		ok = strncmp(r->text, "ratios ", 7) != 0 ? read_curve(r, c) : version < 3 || read_ratios(r, c);
-	ok = ok && strcmp(r->text, "end") == 0;
+	while (ok && next(&r) && strcmp(r.text, "end") != 0)
+		ok = strncmp(r.text, "ratios ", 7) != 0 ? read_curve(&r, c) : version < 3 || read_ratios(&r, c);
+	ok = ok && strcmp(r.text, "end") == 0;
 	if (!ok)
 		snprintf(why, why_size, "%s line %u is not what a calibration file of this memshim has (run memshim tune --calibrate again)",
-			 path, r->line);
-	fclose(r->f);
-	free(r);
+			 path, r.line);
+	free(text);
 	return ok;
 }
