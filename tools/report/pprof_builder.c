@@ -98,19 +98,28 @@ int64_t string_of(struct builder *b, const char *s)
 	return i < 0 ? 0 : i;
 }
 
+/* The index of key in x, with room made for its record in *array when it
+ * is new (*added); -1 (b failed) when out of memory. */
+static long add_key(struct builder *b, struct index *x, const char *key, void **array, size_t *room, size_t size,
+		    bool *added)
+{
+	long i = index_of(x, key, added);
+	if (i >= 0 && *added && !room_for(array, room, (size_t)i, size))
+		i = -1;
+	if (i < 0)
+		b->failed = true;
+	return i;
+}
+
 /* A function by name and file: ids count from 1. */
 static uint64_t function_of(struct builder *b, const char *name, const char *file)
 {
 	char key[1024];
 	snprintf(key, sizeof key, "%s\n%s", name, file);
 	bool added;
-	long i = index_of(&b->functions, key, &added);
-	if (i >= 0 && added && !room_for((void **)&b->function, &b->function_room, (size_t)i, sizeof *b->function))
-		i = -1;
-	if (i < 0) {
-		b->failed = true;
+	long i = add_key(b, &b->functions, key, (void **)&b->function, &b->function_room, sizeof *b->function, &added);
+	if (i < 0)
 		return 0;
-	}
 	if (added)
 		b->function[i] = (struct function_record){ string_of(b, name), string_of(b, file) };
 	return (uint64_t)i + 1;
@@ -119,13 +128,9 @@ static uint64_t function_of(struct builder *b, const char *name, const char *fil
 static uint64_t mapping_of(struct builder *b, const char *path)
 {
 	bool added;
-	long i = index_of(&b->mappings, path, &added);
-	if (i >= 0 && added && !room_for((void **)&b->mapping, &b->mapping_room, (size_t)i, sizeof *b->mapping))
-		i = -1;
-	if (i < 0) {
-		b->failed = true;
+	long i = add_key(b, &b->mappings, path, (void **)&b->mapping, &b->mapping_room, sizeof *b->mapping, &added);
+	if (i < 0)
 		return 0;
-	}
 	if (added) {
 		struct object_info o;
 		symbolize_object(path, &o);
@@ -139,13 +144,9 @@ static uint64_t mapping_of(struct builder *b, const char *path)
 uint64_t location_of(struct builder *b, const char *key)
 {
 	bool added;
-	long i = index_of(&b->locations, key, &added);
-	if (i >= 0 && added && !room_for((void **)&b->location, &b->location_room, (size_t)i, sizeof *b->location))
-		i = -1;
-	if (i < 0) {
-		b->failed = true;
+	long i = add_key(b, &b->locations, key, (void **)&b->location, &b->location_room, sizeof *b->location, &added);
+	if (i < 0)
 		return 0;
-	}
 	if (!added)
 		return (uint64_t)i + 1;
 	struct location_record *l = &b->location[i];
