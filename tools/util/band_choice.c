@@ -17,11 +17,11 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/thresholds.h"
-#include "tools/util/measure.h"
-#include "tools/util/caches.h"
-#include "tools/util/progress.h"
 #include "tools/util/band_choice.h"
+#include "tools/util/caches.h"
 #include "tools/util/calibration.h"
+#include "tools/util/measure.h"
+#include "tools/util/progress.h"
 #include "tools/util/variant_choice.h"
 
 #include <stdio.h>
@@ -50,10 +50,7 @@ static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
 		const struct variant *row = &variant_table[i];
 		if (!variant_usable(row) || !tune_is_candidate(row->name))
 			continue;
-		const struct entry_set *e = row->entries();
-		v[n] = (struct bench_variant){ .name = row->name, .set = e->memset };
-		v[n].copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
-		v[n].copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
+		v[n] = bench_variant_of(row);
 		if (strcmp(row->name, "glibc") == 0)
 			*glibc = n;
 		n++;

@@ -18,11 +18,11 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/thresholds.h"
-#include "tools/util/measure.h"
-#include "tools/util/caches.h"
-#include "tools/util/progress.h"
 #include "tools/util/band_choice.h"
+#include "tools/util/caches.h"
 #include "tools/util/calibrate.h"
+#include "tools/util/measure.h"
+#include "tools/util/progress.h"
 #include "tools/util/tune_model.h"
 
 #include <stdlib.h>
@@ -85,10 +85,7 @@ static unsigned load_variants(struct bench_variant *v, unsigned *glibc, bool vec
 		bool is_glibc = strcmp(row->name, "glibc") == 0;
 		if (!variant_usable(row) || strstr(row->name, "_erms") || (vector_only && !is_glibc && !is_vector(row->name)))
 			continue;
-		const struct entry_set *e = row->entries();
-		v[n] = (struct bench_variant){ .name = row->name, .set = e->memset };
-		v[n].copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
-		v[n].copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
+		v[n] = bench_variant_of(row);
 		if (is_glibc)
 			*glibc = n;
 		n++;

@@ -17,14 +17,10 @@
 #include <emmintrin.h>
 #include <immintrin.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <math.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +32,15 @@
 /* A cold pass moves at most this much, flushed before it: bounded time and
  * memory whatever the size of the caches. */
 #define COLD_PASS_BYTES (16u << 20)
+
+struct bench_variant bench_variant_of(const struct variant *row)
+{
+	const struct entry_set *e = row->entries();
+	struct bench_variant v = { .name = row->name, .set = e->memset };
+	v.copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
+	v.copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
+	return v;
+}
 
 /* ---- buffers ---- */
 

@@ -52,6 +52,9 @@ struct bench_variant {
 	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
 };
 
+/* Variant `row` of this program's own table, called through its entry points. */
+struct bench_variant bench_variant_of(const struct variant *row);
+
 /* A peer may lack a function: it is then left out of that function's cases. */
 static inline bool bench_variant_has(const struct bench_variant *v, enum base_function fn)
 {
