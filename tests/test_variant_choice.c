@@ -1,4 +1,4 @@
-/* The calibration's band choice (tools/variant_choice.c) on synthetic
+/* The calibration's band choice (tools/util/variant_choice.c) on synthetic
  * ratios whose answer is known: a loss beyond noise disqualifies a variant
  * in that class (past 3% whatever the interval, past 2% with the interval
  * above 1), a wide interval around a small loss does not, glibc

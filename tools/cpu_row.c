@@ -3,7 +3,7 @@
  * dispatch/cpu_rows.awk).  The bands come from measurements made on that
  * class, by one of two routes:
  *
- *   --calibrate        tune's calibration, run here (tools/tune_calibrate.c),
+ *   --calibrate        tune's calibration, run here (tools/util/calibrate.c),
  *                      its band choice (tools/variant_choice.c) per function;
  *   --from-bench CSV   a `memshim bench --cases class --csv` file made on a
  *                      machine of the class, with --cpu describing it: the

@@ -1,5 +1,5 @@
 /* memshim report --pprof: the dumps as one pprof profile, for pprof,
- * Grafana Pyroscope and Parca (tools/report_pprof.c says what is in it). */
+ * Grafana Pyroscope and Parca (tools/report/pprof.c says what is in it). */
 #ifndef MEMSHIM_REPORT_PPROF_H
 #define MEMSHIM_REPORT_PPROF_H
 

@@ -24,7 +24,7 @@
 #define RATE_SPIN_NS 20000000.0 /* how long the cycle rate is measured over: 20 ms */
 
 /* Why a measured time could lie outside the prediction: what the curves of
- * tools/tune_calibrate.c assume.  They time each size bucket with sizes
+ * tools/util/calibrate.c assume.  They time each size bucket with sizes
  * drawn at random inside it and random offsets, on buffers that stay in
  * the cache (cold ones only for the largest sizes, from 4 MiB). */
 static const char reason_above[] =

@@ -1,16 +1,16 @@
 /* memshim tune --calibrate: the cost curves of this machine.
  *
- * Every usable variant (the *_erms rows excepted: composed in tune.c) is
+ * Every usable variant (the *_erms rows excepted: composed in tune_model.c) is
  * timed with memshim bench's machinery (interleaved rounds, random sizes
  * within a bucket and random offsets, so no branch predictor learns one
  * size) at a grid of buckets of the histogram format.  The variants timed
  * are this program's own copies, linked in, whose thresholds it can set:
  * all at "never" for the first pass, non-temporal stores from 0 for a
  * second pass of the vector variants.  Then the thresholds are picked from
- * the curves, set, and each function's variant is chosen (tune_choose.c).
+ * the curves, set, and each function's variant is chosen (band_choice.c).
  *
  * Cold data is flushed from the caches before each timed pass
- * (tools/bench_measure.c), never pushed out by walking a working set
+ * (tools/util/measure.c), never pushed out by walking a working set
  * larger than the last-level cache: on a machine with 300 MiB of L3 that
  * walk was most of a 161 s calibration. */
 #include "config.h"

@@ -1,5 +1,5 @@
 /* The rule that picks a function's size bands from the calibration's
- * ratios to glibc by size class and placement (tools/tune_choose.c
+ * ratios to glibc by size class and placement (tools/util/band_choice.c
  * measures them).
  *
  * The small classes (to 1 KiB) take one variant together; in each larger
