@@ -1,3 +1,5 @@
+/* Starting a program with the library preloaded and run's options set
+ * (launch.h): memshim run, and record for the command it records. */
 #include "config.h"
 
 #include "tools/util/launch.h"
