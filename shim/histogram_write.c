@@ -143,8 +143,14 @@ static void write_function(struct writer *w, enum base_function fn, const struct
 		if (f->delta_mod64[m])
 			put_record(w, "delta_mod64", 2, (uint64_t[]){ m, f->delta_mod64[m] });
 	}
-	if (f->alias_calls)
-		put_record(w, "alias4k", 2, (uint64_t[]){ f->alias_calls, f->alias_bytes });
+	if (f->alias_same_calls)
+		put_record(w, "alias4k_same", 2, (uint64_t[]){ f->alias_same_calls, f->alias_same_bytes });
+	if (f->alias_near_calls)
+		put_record(w, "alias4k_near", 4,
+		           (uint64_t[]){ f->alias_near_calls, f->alias_near_bytes, f->alias_near_large_calls,
+		                         f->alias_near_large_bytes });
+	if (f->alias_unsplit_calls)
+		put_record(w, "alias4k", 2, (uint64_t[]){ f->alias_unsplit_calls, f->alias_unsplit_bytes });
 	if (f->overlap_dst_before || f->overlap_dst_after)
 		put_record(w, "overlap", 2, (uint64_t[]){ f->overlap_dst_before, f->overlap_dst_after });
 	if (f->zero_calls)
