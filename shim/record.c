@@ -105,9 +105,9 @@ HOT struct function_histogram *record_call(struct slot *s, bool shared, enum bas
 	return f;
 }
 
-/* A copy within the 4 KiB-aliasing window: rare, so out of the common path. */
-static __attribute__((noinline, cold)) void record_alias(bool shared, struct function_histogram *f,
-                                                         uintptr_t distance, size_t n)
+/* A copy within the 4 KiB-aliasing window: where in it, and how large. */
+static inline void record_alias(bool shared, struct function_histogram *f,
+                                uintptr_t distance, size_t n)
 {
 	if (distance == 0) {
 		bump(shared, &f->alias_same_calls, 1);
