@@ -142,6 +142,10 @@ struct timing_record {
 bool hist_write_timing(int fd, const struct timing_record *t);
 bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame);
 
+/* Gives the written file tmp the name `name` unless that is taken (false,
+ * errno EEXIST): a dump never replaces a file. */
+bool hist_take_name(const char *tmp, const char *name);
+
 struct dump;
 /* For the tools: writes d as a merged dump, one section per program of
  * d->programs.  Uses stdio-free writes like the rest; false if one failed. */

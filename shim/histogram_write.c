@@ -7,6 +7,8 @@
 
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h> /* renameat2 */
 #include <unistd.h>
 
 const char *const entry_point_names[E_COUNT] = {
@@ -383,4 +385,16 @@ bool hist_write_merged(int fd, const struct dump *d)
 		write_section(&w, d->programs[i].name, d->programs[i].d, i == 0 ? d->program_count : 0);
 	flush(&w);
 	return !w.failed;
+}
+
+/* A rename that fails instead of replacing; where the file system cannot
+ * do that (NFS), a link, which fails the same way, then an unlink. */
+bool hist_take_name(const char *tmp, const char *name)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_NOREPLACE) == 0)
+		return true;
+	if (errno != EINVAL || link(tmp, name) != 0)
+		return false;
+	unlink(tmp);
+	return true;
 }

@@ -120,8 +120,16 @@ EOT
 )" 8
 cp "$scratch/m" "$scratch/m.copy"
 "$tool" merge -o "$scratch/m" "$scratch/m" >/dev/null 2>"$scratch/err"
-expect_match "merge refuses to overwrite an input" "$?:$(cat "$scratch/err")" '^2:.*one of the inputs'
+expect_match "merge refuses to overwrite an input" "$?:$(cat "$scratch/err")" '^2:.*m exists \(a merge never replaces a file\); give another -o$'
 expect_eq "the input is intact" "$(cmp "$scratch/m" "$scratch/m.copy" && echo same)" same
+echo "the user's notes" >"$scratch/notes"
+"$tool" merge -o "$scratch/notes" rec/processes >/dev/null 2>"$scratch/err"
+expect_eq "merge refuses any existing OUT, and leaves it as it was" "$?:$(cat "$scratch/notes")" "2:the user's notes"
+echo "someone's file" >"$scratch/m3.tmp"
+"$tool" merge -o "$scratch/m3" rec/processes >/dev/null 2>"$scratch/err"
+expect_match "a file in the way of OUT.tmp is not truncated either" \
+	"$?:$(cat "$scratch/m3.tmp"):$(test -e "$scratch/m3" || echo no-out):$(cat "$scratch/err")" \
+	"^1:someone's file:no-out:memshim merge: cannot write .*m3.tmp: File exists$"
 head -c 200 "$scratch/m" >"$scratch/cut"
 "$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
 expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'

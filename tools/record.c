@@ -23,21 +23,9 @@ static const char merge_help[] =
 	"usage: memshim merge -o|--output OUT FILE|DIR...\n"
 	"Adds up histogram dumps (a directory stands for every dump in it) into one\n"
 	"dump, OUT, with one section per program, which memshim report and tune read\n"
-	"like the dumps it adds up.  OUT is written to OUT.tmp, then renamed; it may\n"
-	"not be one of the inputs.  A dump that cannot be read is named and left out;\n"
-	"the exit status is then 1, as when OUT cannot be written.\n";
-
-/* Whether OUT is the same file as one of the inputs. */
-static bool is_input(const char *out, const struct dump_inputs *in)
-{
-	struct stat o, i;
-	if (stat(out, &o) != 0)
-		return false;
-	for (size_t k = 0; k < in->count; k++)
-		if (stat(in->paths[k], &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
-			return true;
-	return false;
-}
+	"like the dumps it adds up.  OUT must not exist: merge never replaces a file\n"
+	"(it is written to OUT.tmp, then named OUT).  A dump that cannot be read is\n"
+	"named and left out; the exit status is then 1, as when OUT cannot be written.\n";
 
 /* Writes d as one merged dump at out, through out.tmp; false (with a message) if it failed. */
 static bool write_merged(const char *command, const char *out, const struct dump *d)
@@ -47,14 +35,14 @@ static bool write_merged(const char *command, const char *out, const struct dump
 	if (!tmp)
 		return false;
 	snprintf(tmp, size, "%s.tmp", out);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	bool ok = fd >= 0 && hist_write_merged(fd, d);
 	int saved = errno;
 	if (fd >= 0 && close(fd) != 0 && ok) {
 		ok = false;
 		saved = errno;
 	}
-	if (ok && rename(tmp, out) != 0) {
+	if (ok && !hist_take_name(tmp, out)) {
 		ok = false;
 		saved = errno;
 	}
@@ -69,7 +57,7 @@ static bool write_merged(const char *command, const char *out, const struct dump
 
 /* Reads the inputs and writes them merged to out; *written says whether
  * it was.  The exit status: 0, 1 (some left out, or nothing written), or 2
- * (out is an input). */
+ * (out exists already). */
 static int merge(const char *command, const char *out, char *const *args, size_t n, struct dump_inputs *in,
                  bool *written)
 {
@@ -79,8 +67,9 @@ static int merge(const char *command, const char *out, char *const *args, size_t
 		fprintf(stderr, "memshim %s: out of memory\n", command);
 		return CLI_FAILED;
 	}
-	if (is_input(out, in)) {
-		fprintf(stderr, "memshim %s: %s is one of the inputs; give another -o\n", command, out);
+	struct stat there;
+	if (lstat(out, &there) == 0) {
+		fprintf(stderr, "memshim %s: %s exists (a merge never replaces a file); give another -o\n", command, out);
 		return CLI_USAGE;
 	}
 	static struct dump d;
