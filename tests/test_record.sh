@@ -177,7 +177,7 @@ if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
 		"4 KiB  memcpy   sequence \(hist_program\.c:$line, hist_program\)"
 	"$tool" report --folded "$scratch/cs" >"$scratch/folded"
 	expect_eq "folded: every line is frames;function value" \
-		"$(grep -Evc '^[^ ;]+(;[^ ;]+)*;(memcpy|memmove|memset) [0-9]+$' "$scratch/folded")" 0
+		"$(grep -Evc '^[^;]+(;[^;]+)*;(memcpy|memmove|memset) [0-9]+$' "$scratch/folded")" 0
 	expect_match "folded: root first, the function last" "$(cat "$scratch/folded")" ';main;sequence;memcpy [0-9]+$'
 	# record --sites: the same through record
 	"$tool" record -o sites --sites=1 -- "$program" calls 20 >/dev/null 2>&1
