@@ -6,6 +6,9 @@
 #   match VENDOR FAMILY_LO-FAMILY_HI MODEL_LO-MODEL_HI REQUIRES EXCLUDES
 #   measured FREE TEXT
 #   choice FN BANDS WHY...              (memcpy, memmove, memset, in order)
+#   alias4k FN VARIANT:NS,...           optional, for memcpy and memmove: the ns a
+#                                       byte that (dst - src) mod 4096 in 1..63 adds
+#                                       to each variant's copies from 2 KiB
 #   any other line: data for people (the measured ratios), skipped here.
 #
 # REQUIRES and EXCLUDES are comma-separated feature names, or "-".
@@ -50,7 +53,8 @@ function finish_row(    name) {
 	name = current
 	sub(/.*\//, "", name)
 	rows = rows "\t{ " c_string(name) ", " match_c ",\n\t  { " bands_c[0] ", " bands_c[1] ", " bands_c[2] " },\n" \
-		"\t  { " why_c[0] ", " why_c[1] ", " why_c[2] " },\n\t  " measured_c " },\n"
+		"\t  { " why_c[0] ", " why_c[1] ", " why_c[2] " },\n\t  " measured_c ",\n" \
+		"\t  { " alias_c[0] ", " alias_c[1] ", " alias_c[2] " } },\n"
 	count++
 }
 BEGIN {
@@ -63,6 +67,7 @@ FNR == 1 {
 	finish_row()
 	current = FILENAME
 	match_seen = measured_seen = choices = 0
+	alias_c[0] = alias_c[1] = alias_c[2] = "NULL"
 	if ($0 != "memshim-cpu-row 1")
 		fail("not a memshim CPU row (line 1 must be \"memshim-cpu-row 1\")")
 	next
@@ -79,6 +84,14 @@ $1 == "measured" {
 		fail("expected measured TEXT")
 	measured_c = c_string(rest(2))
 	measured_seen = 1
+	next
+}
+$1 == "alias4k" {
+	if (NF != 3 || ($2 != "memcpy" && $2 != "memmove"))
+		fail("expected alias4k memcpy|memmove VARIANT:NS,...")
+	if ($3 !~ /^[a-z0-9_]+:[0-9]+(\.[0-9]+)?(,[a-z0-9_]+:[0-9]+(\.[0-9]+)?)*$/)
+		fail("\"" $3 "\" is not a list of VARIANT:NS")
+	alias_c[$2 == "memcpy" ? 0 : 1] = c_string($3)
 	next
 }
 $1 == "choice" {

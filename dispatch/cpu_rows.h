@@ -20,6 +20,10 @@ struct cpu_row {
 	const char *bands[FN_COUNT]; /* text form (dispatch/bands.h) */
 	const char *why[FN_COUNT];
 	const char *measured; /* what, where and when it was measured */
+	/* Per function, "VARIANT:NS,...": the ns a byte that (dst - src) mod
+	 * 4096 in 1..63 adds to each variant's copies from 2 KiB; NULL if not
+	 * measured (see tools/util/alias_hazard.h). */
+	const char *alias4k[FN_COUNT];
 };
 
 extern const struct cpu_row cpu_rows[];

@@ -177,19 +177,6 @@ static int create_temporary(const char *path, char *tmp)
 	return fd;
 }
 
-/* Gives the file tmp the name `name` unless that is taken (errno EEXIST):
- * a rename that fails instead of replacing; where the file system cannot
- * do that (NFS), a link, which fails the same way, then an unlink. */
-static bool take_name(const char *tmp, const char *name)
-{
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_NOREPLACE) == 0)
-		return true;
-	if (errno != EINVAL || link(tmp, name) != 0)
-		return false;
-	unlink(tmp);
-	return true;
-}
-
 /* The first dump's name: PATH, else PATH.1 ... PATH.99; it goes to dump_path. */
 static bool take_free_name(const char *tmp, const char *path)
 {
@@ -198,7 +185,7 @@ static bool take_free_name(const char *tmp, const char *path)
 			errno = ENAMETOOLONG;
 			return false;
 		}
-		if (take_name(tmp, dump_path))
+		if (hist_take_name(tmp, dump_path))
 			return true;
 		if (errno != EEXIST)
 			return false;

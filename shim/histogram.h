@@ -19,8 +19,11 @@
 #define HIST_BUCKETS (HIST_EXACT_MAX + 1 + (HIST_TOP_POWER - 4) * HIST_SUBBUCKETS)
 
 /* Copies whose (dst - src) mod 4096 is below this alias on 4 KiB pages:
- * loads look like they depend on recent stores (slow rep movsb on some AMD cores). */
+ * loads look like they depend on recent stores.  Distance 0 (page-aligned
+ * copies) is harmless; 1 to 63 makes rep movsb slow on some AMD cores, which
+ * glibc uses for copies from about 2 KiB, hence the count from that size. */
 #define HIST_ALIAS_WINDOW 64
+#define HIST_ALIAS_LARGE 2048
 
 /* Every exported name, counted apart as well as with its base function. */
 enum entry_point {
@@ -37,7 +40,12 @@ struct function_histogram {
 	uint64_t calls[HIST_BUCKETS], bytes[HIST_BUCKETS];
 	uint64_t dst_mod64[64];        /* destination address mod 64 */
 	uint64_t delta_mod64[64];      /* copies: (dst - src) mod 64 */
-	uint64_t alias_calls, alias_bytes; /* copies: (dst - src) mod 4096 < HIST_ALIAS_WINDOW */
+	/* copies whose (dst - src) mod 4096 is 0; 1 to HIST_ALIAS_WINDOW - 1, and
+	 * of those the ones of HIST_ALIAS_LARGE bytes or more; and, read from
+	 * dumps before version 4, the whole window not told apart */
+	uint64_t alias_same_calls, alias_same_bytes;
+	uint64_t alias_near_calls, alias_near_bytes, alias_near_large_calls, alias_near_large_bytes;
+	uint64_t alias_unsplit_calls, alias_unsplit_bytes;
 	uint64_t overlap_dst_before;   /* memmove: overlapping, destination before source */
 	uint64_t overlap_dst_after;    /* memmove: overlapping, destination after source */
 	uint64_t zero_calls, zero_bytes; /* memset: value 0 */

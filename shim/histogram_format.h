@@ -3,7 +3,7 @@
  *
  * A dump is text, one record per line, words separated by single spaces:
  *
- *   memshim-histogram 2                    format name and version
+ *   memshim-histogram 4                    format name and version
  *   pid 4242                               who wrote it
  *   program zstd
  *   reason exit                            exit | interval | signal | exec
@@ -14,7 +14,11 @@
  *   bucket 17 18 5 85                      sizes [lo,hi): calls bytes
  *   dst_mod64 8 120                        destination mod 64: calls
  *   delta_mod64 0 99                       copies: (dst-src) mod 64: calls
- *   alias4k 3 12288                        copies: (dst-src) mod 4096 < 64: calls bytes
+ *   alias4k_same 3 12288                   copies: (dst-src) mod 4096 = 0: calls bytes
+ *   alias4k_near 5 20480 4 20000           copies: (dst-src) mod 4096 in 1..63: calls bytes,
+ *                                          and the calls and bytes of those from 2 KiB
+ *   alias4k 3 12288                        before version 4: (dst-src) mod 4096 < 64 (0 and
+ *                                          1..63 not told apart): calls bytes
  *   overlap 5 2                            memmove: dst-before-src dst-after-src calls
  *   zero 40 1024                           memset: calls bytes with value 0
  *   callsite memcpy 12 4096 zstd+0x1234 libzstd.so.1+0x5678 ...  sampled calls bytes frames
@@ -40,8 +44,9 @@
  *   end                                    the dump is complete
  *
  * Version 2 added the profile, cpu and cpu_site records, version 3 the
- * timing, timed and time_site records; older dumps (which have none of
- * them) are still read.
+ * timing, timed and time_site records, version 4 split alias4k into
+ * alias4k_same and alias4k_near; older dumps are still read (a merge of them
+ * keeps their alias4k).
  *
  * A call site's frame is "symbol+0xoff(object)" or "object+0xoff".  Since
  * version 2 the object is its full path and carries the offset of the
@@ -71,7 +76,7 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 3
+#define HIST_FORMAT_VERSION 4
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 
 /* ---- writing: async-signal-safe, no allocation, no stdio ---- */
@@ -136,6 +141,10 @@ struct timing_record {
  * time_site records, one per caller. */
 bool hist_write_timing(int fd, const struct timing_record *t);
 bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame);
+
+/* Gives the written file tmp the name `name` unless that is taken (false,
+ * errno EEXIST): a dump never replaces a file. */
+bool hist_take_name(const char *tmp, const char *name);
 
 struct dump;
 /* For the tools: writes d as a merged dump, one section per program of

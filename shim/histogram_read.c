@@ -176,6 +176,15 @@ static const char *read_pair(uint64_t *a, uint64_t *b, const uint64_t *v, int co
 	return add_checked(a, v[0]) && add_checked(b, v[1]) ? NULL : "counter overflow";
 }
 
+/* "alias4k_near CALLS BYTES LARGE_CALLS LARGE_BYTES": the large ones are some of the others. */
+static const char *read_alias_near(struct function_histogram *f, const uint64_t *v, int count)
+{
+	if (count != 4 || v[2] > v[0] || v[3] > v[1])
+		return "alias4k_near needs calls, bytes, and the calls and bytes from 2 KiB, no more than those";
+	return read_pair(&f->alias_near_calls, &f->alias_near_bytes, v, 2) ?:
+	       read_pair(&f->alias_near_large_calls, &f->alias_near_large_bytes, v + 2, 2);
+}
+
 static const char *read_callsite(struct reading *r, const char *rest)
 {
 	const char *space = strchr(rest, ' ');
@@ -329,8 +338,12 @@ static const char *read_function_record(struct reading *r, const char *key, cons
 		return read_mod64(f->dst_mod64, v, count);
 	if (strcmp(key, "delta_mod64") == 0)
 		return read_mod64(f->delta_mod64, v, count);
+	if (strcmp(key, "alias4k_same") == 0)
+		return read_pair(&f->alias_same_calls, &f->alias_same_bytes, v, count);
+	if (strcmp(key, "alias4k_near") == 0)
+		return read_alias_near(f, v, count);
 	if (strcmp(key, "alias4k") == 0)
-		return read_pair(&f->alias_calls, &f->alias_bytes, v, count);
+		return read_pair(&f->alias_unsplit_calls, &f->alias_unsplit_bytes, v, count);
 	if (strcmp(key, "overlap") == 0)
 		return read_pair(&f->overlap_dst_before, &f->overlap_dst_after, v, count);
 	if (strcmp(key, "zero") == 0)
@@ -421,7 +434,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	if (version < 0)
 		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
 	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-		return "unsupported format version (this memshim reads versions 1 to 3)";
+		return "unsupported format version (this memshim reads versions 1 to 4)";
 	if (r->end_seen) {
 		const char *problem = finish_section(r);
 		if (problem)

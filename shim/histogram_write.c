@@ -7,6 +7,8 @@
 
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h> /* renameat2 */
 #include <unistd.h>
 
 const char *const entry_point_names[E_COUNT] = {
@@ -143,8 +145,14 @@ static void write_function(struct writer *w, enum base_function fn, const struct
 		if (f->delta_mod64[m])
 			put_record(w, "delta_mod64", 2, (uint64_t[]){ m, f->delta_mod64[m] });
 	}
-	if (f->alias_calls)
-		put_record(w, "alias4k", 2, (uint64_t[]){ f->alias_calls, f->alias_bytes });
+	if (f->alias_same_calls)
+		put_record(w, "alias4k_same", 2, (uint64_t[]){ f->alias_same_calls, f->alias_same_bytes });
+	if (f->alias_near_calls)
+		put_record(w, "alias4k_near", 4,
+		           (uint64_t[]){ f->alias_near_calls, f->alias_near_bytes, f->alias_near_large_calls,
+		                         f->alias_near_large_bytes });
+	if (f->alias_unsplit_calls)
+		put_record(w, "alias4k", 2, (uint64_t[]){ f->alias_unsplit_calls, f->alias_unsplit_bytes });
 	if (f->overlap_dst_before || f->overlap_dst_after)
 		put_record(w, "overlap", 2, (uint64_t[]){ f->overlap_dst_before, f->overlap_dst_after });
 	if (f->zero_calls)
@@ -377,4 +385,16 @@ bool hist_write_merged(int fd, const struct dump *d)
 		write_section(&w, d->programs[i].name, d->programs[i].d, i == 0 ? d->program_count : 0);
 	flush(&w);
 	return !w.failed;
+}
+
+/* A rename that fails instead of replacing; where the file system cannot
+ * do that (NFS), a link, which fails the same way, then an unlink. */
+bool hist_take_name(const char *tmp, const char *name)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, name, RENAME_NOREPLACE) == 0)
+		return true;
+	if (errno != EINVAL || link(tmp, name) != 0)
+		return false;
+	unlink(tmp);
+	return true;
 }

@@ -105,16 +105,31 @@ HOT struct function_histogram *record_call(struct slot *s, bool shared, enum bas
 	return f;
 }
 
+/* A copy within the 4 KiB-aliasing window: where in it, and how large. */
+static inline void record_alias(bool shared, struct function_histogram *f,
+                                uintptr_t distance, size_t n)
+{
+	if (distance == 0) {
+		bump(shared, &f->alias_same_calls, 1);
+		bump(shared, &f->alias_same_bytes, n);
+		return;
+	}
+	bump(shared, &f->alias_near_calls, 1);
+	bump(shared, &f->alias_near_bytes, n);
+	if (n >= HIST_ALIAS_LARGE) {
+		bump(shared, &f->alias_near_large_calls, 1);
+		bump(shared, &f->alias_near_large_bytes, n);
+	}
+}
+
 HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum entry_point e,
                         const void *d, const void *src, size_t n, unsigned b)
 {
 	struct function_histogram *f = record_call(s, shared, fn, e, d, n, b);
 	uintptr_t delta = (uintptr_t)d - (uintptr_t)src;
 	bump(shared, &f->delta_mod64[delta & 63], 1);
-	if ((delta & 4095) < HIST_ALIAS_WINDOW) {
-		bump(shared, &f->alias_calls, 1);
-		bump(shared, &f->alias_bytes, n);
-	}
+	if ((delta & 4095) < HIST_ALIAS_WINDOW)
+		record_alias(shared, f, delta & 4095, n);
 	if (fn == FN_MEMMOVE && delta != 0) {
 		if (delta < n)
 			bump(shared, &f->overlap_dst_after, 1);

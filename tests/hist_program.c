@@ -52,7 +52,8 @@
  *
  * One sequence: memcpy 100 and 4096 bytes, mempcpy 17, memmove 200 bytes
  * overlapping with the destination after and before the source and 50
- * bytes not overlapping, memset 1000 bytes of 0 and 33 of 7, bzero 5.
+ * bytes not overlapping, memset 1000 bytes of 0 and 33 of 7, bzero 5.  Every
+ * copy but the second memmove has (dst - src) mod 4096 in 1..63.
  * It prints "pid P" first. */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -67,7 +68,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static char src[8192], dst[8192], overlap[512];
+/* The destination starts 16 bytes past the source in the page, so that the
+ * copies between them fall in the 4 KiB-aliasing window at 1..63. */
+static struct {
+	char src[8192], dst[8192 + 16];
+} buffers __attribute__((aligned(4096)));
+#define src buffers.src
+#define dst (buffers.dst + 16)
+static char overlap[512];
 
 static void sequence(long times)
 {
@@ -104,9 +112,11 @@ static volatile int stop_signalling;
 
 static void copy_in_handler(int sig)
 {
-	static char a[64], b[64];
+	static struct {
+		char a[64], b[64]; /* 4032 apart mod 4096: out of the aliasing window */
+	} h;
 	(void)sig;
-	memcpy(a, b, 24);
+	memcpy(h.a, h.b, 24);
 	handled++;
 }
 
@@ -154,9 +164,11 @@ static int handled_all;
 
 static void copy_in_handler_counted(int sig)
 {
-	static char a[64], b[64];
+	static struct {
+		char a[64], b[64]; /* 4032 apart mod 4096: out of the aliasing window */
+	} h;
 	(void)sig;
-	memcpy(a, b, 24);
+	memcpy(h.a, h.b, 24);
 	__atomic_fetch_add(&handled_all, 1, __ATOMIC_RELAXED);
 }
 

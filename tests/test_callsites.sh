@@ -64,6 +64,9 @@ for build in plain debug; do
 	"$tool" report --json "$scratch/$build.dump" >"$scratch/$build.json"
 	expect_match "$build: JSON carries the demangled name" "$(cat "$scratch/$build.json")" \
 		'"function": "shop::restock\(shop::Shelf\*, int\)"'
+	"$tool" report --folded "$scratch/$build.dump" >"$scratch/$build.folded"
+	expect_match "$build: folded stacks keep the name's space (they split at the last one)" \
+		"$(cat "$scratch/$build.folded")" ';shop::restock\(shop::Shelf\*, int\);memcpy [0-9]+$'
 done
 
 finish

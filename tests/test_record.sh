@@ -120,8 +120,16 @@ EOT
 )" 8
 cp "$scratch/m" "$scratch/m.copy"
 "$tool" merge -o "$scratch/m" "$scratch/m" >/dev/null 2>"$scratch/err"
-expect_match "merge refuses to overwrite an input" "$?:$(cat "$scratch/err")" '^2:.*one of the inputs'
+expect_match "merge refuses to overwrite an input" "$?:$(cat "$scratch/err")" '^2:.*m exists \(a merge never replaces a file\); give another -o$'
 expect_eq "the input is intact" "$(cmp "$scratch/m" "$scratch/m.copy" && echo same)" same
+echo "the user's notes" >"$scratch/notes"
+"$tool" merge -o "$scratch/notes" rec/processes >/dev/null 2>"$scratch/err"
+expect_eq "merge refuses any existing OUT, and leaves it as it was" "$?:$(cat "$scratch/notes")" "2:the user's notes"
+echo "someone's file" >"$scratch/m3.tmp"
+"$tool" merge -o "$scratch/m3" rec/processes >/dev/null 2>"$scratch/err"
+expect_match "a file in the way of OUT.tmp is not truncated either" \
+	"$?:$(cat "$scratch/m3.tmp"):$(test -e "$scratch/m3" || echo no-out):$(cat "$scratch/err")" \
+	"^1:someone's file:no-out:memshim merge: cannot write .*m3.tmp: File exists$"
 head -c 200 "$scratch/m" >"$scratch/cut"
 "$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
 expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'
@@ -169,7 +177,7 @@ if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
 		"4 KiB  memcpy   sequence \(hist_program\.c:$line, hist_program\)"
 	"$tool" report --folded "$scratch/cs" >"$scratch/folded"
 	expect_eq "folded: every line is frames;function value" \
-		"$(grep -Evc '^[^ ;]+(;[^ ;]+)*;(memcpy|memmove|memset) [0-9]+$' "$scratch/folded")" 0
+		"$(grep -Evc '^[^;]+(;[^;]+)*;(memcpy|memmove|memset) [0-9]+$' "$scratch/folded")" 0
 	expect_match "folded: root first, the function last" "$(cat "$scratch/folded")" ';main;sequence;memcpy [0-9]+$'
 	# record --sites: the same through record
 	"$tool" record -o sites --sites=1 -- "$program" calls 20 >/dev/null 2>&1

@@ -4,11 +4,15 @@
  * class, by one of two routes:
  *
  *   --calibrate        tune's calibration, run here (tools/util/calibrate.c),
- *                      its band choice (tools/variant_choice.c) per function;
+ *                      its band choice (tools/util/variant_choice.c) per function;
  *   --from-bench CSV   a `memshim bench --cases class --csv` file made on a
  *                      machine of the class, with --cpu describing it: the
  *                      same band choice on bench's size classes, each in the
  *                      placement bench measured it in.
+ *
+ * From a bench file with alias4k cases it also writes, for memcpy and
+ * memmove, what a destination 16 bytes past the source in the page costs
+ * each variant from 2 KiB (tools/util/alias_hazard.h).
  *
  * The row says which CPUs it serves (vendor, family, model, and the
  * features that matter: those the measured CPU has are required, the others
@@ -20,10 +24,11 @@
 
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
-#include "tools/util/cli.h"
-#include "tools/util/cli_options.h"
+#include "shim/histogram.h"
 #include "tools/util/band_choice.h"
 #include "tools/util/calibrate.h"
+#include "tools/util/cli.h"
+#include "tools/util/cli_options.h"
 #include "tools/util/variant_choice.h"
 
 #include <gnu/libc-version.h>
@@ -146,7 +151,82 @@ static void this_cpu(struct row_cpu *cpu, const char *how)
 		 today(date));
 }
 
-static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data)
+/* ---- the alias4k cases: what (dst - src) mod 4096 = 16 adds, from 2 KiB ---- */
+
+#define ALIAS_MAX 64
+
+/* One variant's alias4k medians at one size: in the window (4k+16) and the
+ * unaffected reference (4k+2048). */
+struct alias_case {
+	int fn;
+	char variant[24];
+	size_t size;
+	double near_ns, reference_ns;
+};
+
+struct alias_cases {
+	unsigned count;
+	struct alias_case c[ALIAS_MAX];
+};
+
+static void take_alias(struct alias_cases *a, int fn, const char *variant, size_t size, const char *where,
+		       double median)
+{
+	bool near = strcmp(where, "4k+16") == 0, reference = strcmp(where, "4k+2048") == 0;
+	if (size < HIST_ALIAS_LARGE || fn == FN_MEMSET || (!near && !reference))
+		return;
+	struct alias_case *c = NULL;
+	for (unsigned i = 0; i < a->count && !c; i++)
+		if (a->c[i].fn == fn && a->c[i].size == size && strcmp(a->c[i].variant, variant) == 0)
+			c = &a->c[i];
+	if (!c && a->count < ALIAS_MAX) {
+		c = &a->c[a->count++];
+		*c = (struct alias_case){ .fn = fn, .size = size };
+		snprintf(c->variant, sizeof c->variant, "%s", variant);
+	}
+	if (c)
+		*(near ? &c->near_ns : &c->reference_ns) = median;
+}
+
+/* The least extra ns a byte over the sizes measured for fn and variant (the
+ * figure most favourable to it), or -1 when no size has both cases. */
+static double alias_extra(const struct alias_cases *a, int fn, const char *variant)
+{
+	double least = -1;
+	for (unsigned i = 0; i < a->count; i++) {
+		const struct alias_case *c = &a->c[i];
+		if (c->fn != fn || strcmp(c->variant, variant) != 0 || !(c->near_ns > 0 && c->reference_ns > 0))
+			continue;
+		double extra = (c->near_ns - c->reference_ns) / (double)c->size;
+		extra = extra > 0 ? extra : 0;
+		least = least < 0 || extra < least ? extra : least;
+	}
+	return least;
+}
+
+/* "alias4k FN VARIANT:NS,...", each variant once, in the file's order. */
+static void write_alias(FILE *f, const struct alias_cases *a, int fn)
+{
+	bool any = false;
+	for (unsigned i = 0; i < a->count; i++) {
+		const struct alias_case *c = &a->c[i];
+		bool first_of_variant = c->fn == fn;
+		for (unsigned j = 0; j < i && first_of_variant; j++)
+			first_of_variant = !(a->c[j].fn == fn && strcmp(a->c[j].variant, c->variant) == 0);
+		double extra = first_of_variant ? alias_extra(a, fn, c->variant) : -1;
+		if (extra < 0)
+			continue;
+		if (!any)
+			fprintf(f, "alias4k %s ", base_function_names[fn]);
+		fprintf(f, "%s%s:%.3f", any ? "," : "", c->variant, extra);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
+static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data,
+		     const struct alias_cases *alias)
 {
 	char required[64], excluded[64];
 	feature_lists(cpu->features, required, excluded, sizeof required);
@@ -159,6 +239,11 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		cpu->family, cpu->model, cpu->model, required, excluded, cpu->measured);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
+	if (alias && alias->count)
+		fprintf(f, "# alias4k: the ns a byte that (dst - src) mod 4096 = 16 adds to each variant's copies\n"
+			   "# from 2 KiB (bench's alias4k cases, 4k+16 against 4k+2048, the least over the sizes).\n");
+	for (int fn = FN_MEMCPY; alias && fn <= FN_MEMMOVE; fn++)
+		write_alias(f, alias, fn);
 	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class,\n"
 		   "# l1/l2/cold placements.\n", data);
 	for (unsigned i = 0; i < c->ratio_count; i++) {
@@ -200,16 +285,20 @@ static struct band_ratios *ratios_of(struct calibration *c, enum base_function f
 }
 
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
-static void take_line(struct calibration *c, const char *line, unsigned *cells)
+static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
 {
-	char fn_name[16], variant[24], kind[24], size[24];
-	double ratio;
-	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%lf", fn_name,
-		   variant, kind, size, &ratio) != 5 || strcmp(kind, "class") != 0 || !tune_is_candidate(variant))
+	char fn_name[16], variant[24], kind[24], size[24], where[24];
+	double median, ratio;
+	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%*[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
+		   variant, kind, size, where, &median, &ratio) != 7)
 		return;
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
+	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
+		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
+	if (strcmp(kind, "class") != 0 || !tune_is_candidate(variant))
+		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, bench_classes[i]) == 0 ? i : k;
 	struct band_ratios *r = fn >= 0 && k >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
@@ -222,7 +311,7 @@ static void take_line(struct calibration *c, const char *line, unsigned *cells)
 	(*cells)++;
 }
 
-static int read_bench(const char *path, struct calibration *c)
+static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -232,7 +321,7 @@ static int read_bench(const char *path, struct calibration *c)
 	char line[1024];
 	unsigned cells = 0;
 	while (fgets(line, sizeof line, f))
-		take_line(c, line, &cells);
+		take_line(c, alias, line, &cells);
 	fclose(f);
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
@@ -254,7 +343,7 @@ static int parse_cpu(const char *text, const char *csv, struct row_cpu *cpu)
 		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
 	char date[16];
 	snprintf(cpu->measured, sizeof cpu->measured,
-		 "%s family %u model %u (%s); memshim bench's class cases from %s, made on that machine; "
+		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine; "
 		 "row by memshim cpu-row --from-bench, memshim %s at commit %s, %s",
 		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, MEMSHIM_COMMIT,
 		 today(date));
@@ -291,21 +380,26 @@ int cmd_cpu_row(int argc, char **argv)
 	if (!o.output || o.calibrate == (o.bench_csv != NULL) || (o.bench_csv && !o.cpu) || (o.quick && !o.calibrate))
 		return cli_usage_error("cpu-row", "give -o FILE and either --calibrate or --from-bench CSV --cpu ...");
 	struct calibration *c = calloc(1, sizeof *c);
+	struct alias_cases *alias = calloc(1, sizeof *alias);
 	struct row_cpu cpu;
-	if (!c)
+	if (!c || !alias) {
+		free(c);
+		free(alias);
 		return CLI_FAILED;
+	}
 	if (o.calibrate) {
 		this_cpu(&cpu, o.quick ? "memshim cpu-row --calibrate --quick" : "memshim cpu-row --calibrate");
 		rc = tune_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
 	} else {
 		rc = parse_cpu(o.cpu, o.bench_csv, &cpu);
 		if (!rc)
-			rc = read_bench(o.bench_csv, c);
+			rc = read_bench(o.bench_csv, c, alias);
 		if (!rc)
 			choose(c);
 	}
 	if (!rc)
-		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases");
+		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases", alias);
 	free(c);
+	free(alias);
 	return rc;
 }

@@ -10,9 +10,9 @@ static const char merge_help[] =
 	"usage: memshim merge -o|--output OUT FILE|DIR...\n"
 	"Adds up histogram dumps (a directory stands for every dump in it) into one\n"
 	"dump, OUT, with one section per program, which memshim report and tune read\n"
-	"like the dumps it adds up.  OUT is written to OUT.tmp, then renamed; it may\n"
-	"not be one of the inputs.  A dump that cannot be read is named and left out;\n"
-	"the exit status is then 1, as when OUT cannot be written.\n";
+	"like the dumps it adds up.  OUT must not exist: merge never replaces a file\n"
+	"(it is written to OUT.tmp, then named OUT).  A dump that cannot be read is\n"
+	"named and left out; the exit status is then 1, as when OUT cannot be written.\n";
 
 static int apply_merge_option(void *context, int id, const char *name, const char *value)
 {
@@ -41,5 +41,3 @@ int cmd_merge(int argc, char **argv)
 	dump_inputs_free(&in);
 	return rc;
 }
-
-/* ---- record ---- */

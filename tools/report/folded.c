@@ -15,13 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Folded stacks for flamegraph.pl and speedscope: root;...;caller;function bytes.
+ * Both split a line at its last space, so a frame keeps its spaces (C++'s
+ * "f(unsigned long)"); only ';', their frame separator, is replaced. */
 static void print_folded_name(const char *frame)
 {
 	struct frame_info f;
 	symbolize_frame(frame, &f);
 	const char *name = f.function[0] ? f.function : frame;
 	for (const char *p = name; *p; p++)
-		putchar(*p == ';' || *p == ' ' ? '_' : *p);
+		putchar(*p == ';' ? '_' : *p);
 }
 
 void print_folded(const struct dump *d)

@@ -140,6 +140,18 @@ static void json_programs(const struct dump *d)
 	printf("]");
 }
 
+/* "alias4k": the whole window (as before version 4), and its two parts. */
+static void json_alias(const struct function_histogram *f)
+{
+	printf("    \"alias4k\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"distance_0\": {\"calls\": %" PRIu64
+	       ", \"bytes\": %" PRIu64 "}, \"distance_1_63\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64
+	       ", \"from_2k_calls\": %" PRIu64 ", \"from_2k_bytes\": %" PRIu64 "}}",
+	       f->alias_same_calls + f->alias_near_calls + f->alias_unsplit_calls,
+	       f->alias_same_bytes + f->alias_near_bytes + f->alias_unsplit_bytes, f->alias_same_calls,
+	       f->alias_same_bytes, f->alias_near_calls, f->alias_near_bytes, f->alias_near_large_calls,
+	       f->alias_near_large_bytes);
+}
+
 static void json_classes(const struct dump *d, int fn)
 {
 	const struct dump_profile *p = &d->profile;
@@ -212,11 +224,11 @@ void print_json(const struct dump *d)
 		printf("],\n    \"delta_mod64\": [");
 		for (int m = 0; m < 64; m++)
 			printf("%s%" PRIu64, m ? ", " : "", f->delta_mod64[m]);
-		printf("],\n    \"alias4k\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 "}"
-		       ", \"overlap\": {\"dst_before_src\": %" PRIu64 ", \"dst_after_src\": %" PRIu64 "}"
+		printf("],\n");
+		json_alias(f);
+		printf(", \"overlap\": {\"dst_before_src\": %" PRIu64 ", \"dst_after_src\": %" PRIu64 "}"
 		       ", \"zero\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 "}}",
-		       f->alias_calls, f->alias_bytes, f->overlap_dst_before, f->overlap_dst_after,
-		       f->zero_calls, f->zero_bytes);
+		       f->overlap_dst_before, f->overlap_dst_after, f->zero_calls, f->zero_bytes);
 	}
 	printf("\n }");
 	json_callsites(d);

@@ -116,5 +116,3 @@ void print_time_sites(const struct dump *d, unsigned top)
 		       frame_readable(c->frames, readable, sizeof readable));
 	}
 }
-
-/* Folded stacks for flamegraph.pl and speedscope: root;...;caller;function bytes */

@@ -5,9 +5,13 @@
 #include "tools/tune/tune.h"
 
 #include "dispatch/bands.h"
+#include "dispatch/config.h"
+#include "dispatch/cpu_features.h"
+#include "dispatch/cpu_rows.h"
 #include "dispatch/thresholds.h"
 #include "dispatch/variants.h"
 #include "shim/histogram_format.h"
+#include "tools/util/alias_hazard.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/quantile.h"
 #include "tools/util/report_parts.h"
@@ -152,6 +156,16 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 	return n;
 }
 
+/* The 4 KiB-aliasing hazard, which the curves (measured away from it) leave out. */
+static void print_alias_hazard(enum base_function fn, const struct function_histogram *h)
+{
+	struct band_list bands;
+	const char *why;
+	config_default_bands(fn, &bands, &why);
+	if (alias_hazard_print(stdout, "", h, fn, cpu_row_for(cpu_features()), &bands))
+		printf("  the predictions above leave it out: the calibration copies away from 4 KiB aliasing\n");
+}
+
 static void print_ranking(const struct calibration *c, enum base_function fn, const struct function_histogram *h,
 			  const struct candidate *r, unsigned n)
 {
@@ -181,6 +195,7 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 		else
 			printf("  %-14s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
 	}
+	print_alias_hazard(fn, h);
 }
 
 /* The environment line: MEMSHIM_IMPL when every function with calls takes

@@ -12,18 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Whether OUT is the same file as one of the inputs. */
-static bool is_input(const char *out, const struct dump_inputs *in)
-{
-	struct stat o, i;
-	if (stat(out, &o) != 0)
-		return false;
-	for (size_t k = 0; k < in->count; k++)
-		if (stat(in->paths[k], &i) == 0 && i.st_dev == o.st_dev && i.st_ino == o.st_ino)
-			return true;
-	return false;
-}
-
 /* Writes d as one merged dump at out, through out.tmp; false (with a message) if it failed. */
 static bool write_merged(const char *command, const char *out, const struct dump *d)
 {
@@ -32,14 +20,14 @@ static bool write_merged(const char *command, const char *out, const struct dump
 	if (!tmp)
 		return false;
 	snprintf(tmp, size, "%s.tmp", out);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	bool ok = fd >= 0 && hist_write_merged(fd, d);
 	int saved = errno;
 	if (fd >= 0 && close(fd) != 0 && ok) {
 		ok = false;
 		saved = errno;
 	}
-	if (ok && rename(tmp, out) != 0) {
+	if (ok && !hist_take_name(tmp, out)) {
 		ok = false;
 		saved = errno;
 	}
@@ -64,8 +52,9 @@ int dump_merge_files(const char *command, const char *out, char *const *args, si
 		fprintf(stderr, "memshim %s: out of memory\n", command);
 		return CLI_FAILED;
 	}
-	if (is_input(out, in)) {
-		fprintf(stderr, "memshim %s: %s is one of the inputs; give another -o\n", command, out);
+	struct stat there;
+	if (lstat(out, &there) == 0) {
+		fprintf(stderr, "memshim %s: %s exists (a merge never replaces a file); give another -o\n", command, out);
 		return CLI_USAGE;
 	}
 	static struct dump d;

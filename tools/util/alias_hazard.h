@@ -1,0 +1,32 @@
+/* The 4 KiB-aliasing hazard of rep movsb: on some CPUs (AMD Zen 3 among
+ * them) a rep movsb whose destination starts 1 to 63 bytes past the source
+ * in the page runs at a few GB/s, and glibc copies with rep movsb from
+ * about 2 KiB.  A recording counts such copies (alias4k_near); a CPU row
+ * says what they cost each variant on its class (cpu_rows.h, alias4k).
+ * report and tune name the hazard where both show it. */
+#ifndef MEMSHIM_ALIAS_HAZARD_H
+#define MEMSHIM_ALIAS_HAZARD_H
+
+#include "dispatch/bands.h"
+#include "dispatch/cpu_rows.h"
+#include "shim/histogram.h"
+
+#include <stdio.h>
+
+/* A variant's ns a byte in a row's alias4k list ("glibc:0.336,avx2:0.006"),
+ * or -1 when the list does not name it. */
+double alias_extra_ns(const char *list, const char *variant);
+
+/* Whether the row's list shows rep movsb slow there: glibc pays at least
+ * four times the best variant's extra, and at least 0.05 ns a byte. */
+bool alias_hazard_measured(const char *list);
+
+/* Lines, each starting with indent, about fn's copies from 2 KiB in the
+ * window: their share of f, and when row (the CPU's, or NULL) measured the
+ * hazard, what they cost under glibc, which variant avoids it, and whether
+ * `bands` (the default the program ran or would run with) does.  Nothing
+ * when f has no such copies.  True when the row measured the hazard. */
+bool alias_hazard_print(FILE *out, const char *indent, const struct function_histogram *f, enum base_function fn,
+			const struct cpu_row *row, const struct band_list *bands);
+
+#endif
