@@ -2,7 +2,7 @@
 
 #include "dispatch/early_env.h"
 #include "dispatch/next_symbol.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 
 const char *const base_function_names[FN_COUNT] = { "memcpy", "memmove", "memset" };
 

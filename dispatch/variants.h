@@ -5,14 +5,10 @@
 
 #include "dispatch/cpu_features.h"
 #include "dispatch/message.h"
+#include "shim/base_function.h"
 #include "shim/entry_set.h"
 
 #include <stdbool.h>
-
-/* The three base functions; everything else follows one of them. */
-enum base_function { FN_MEMCPY, FN_MEMMOVE, FN_MEMSET, FN_COUNT };
-
-extern const char *const base_function_names[FN_COUNT]; /* "memcpy", ... */
 
 struct variant {
 	const char *name;

@@ -14,7 +14,7 @@
  * need the direction flag set (std; rep movsb; cld), which runs the slow
  * byte-at-a-time microcode on most CPUs, so both variants copy such calls
  * with the scalar backward loop instead. */
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "shim/copy_pieces.h"
 #include "shim/entry_set.h"
 #include "shim/rep_string.h"

@@ -63,7 +63,7 @@
 #error "define VEC_SIZE and the vec_* primitives before including shim/vector_pieces.h"
 #endif
 
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "shim/copy_pieces.h"
 #include "shim/entry_set.h"
 #include "shim/rep_string.h"

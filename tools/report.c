@@ -7,7 +7,7 @@
 #include "tools/report.h"
 
 #include "dispatch/config.h"
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/dump_load.h"

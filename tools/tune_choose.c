@@ -16,7 +16,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "tools/bench.h"
 #include "tools/caches.h"
 #include "tools/progress.h"

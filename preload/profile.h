@@ -21,7 +21,7 @@
 #ifndef MEMSHIM_PROFILE_H
 #define MEMSHIM_PROFILE_H
 
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <stdbool.h>
 #include <stddef.h>

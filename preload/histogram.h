@@ -9,7 +9,7 @@
 #ifndef MEMSHIM_HISTOGRAM_H
 #define MEMSHIM_HISTOGRAM_H
 
-#include "dispatch/variants.h"
+#include "shim/base_function.h"
 
 #include <stdint.h>
 

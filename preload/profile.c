@@ -6,14 +6,14 @@
  * Timers are made with the raw system calls, because glibc's timer_create
  * keeps its own list of timers for SIGEV_THREAD and may allocate; ours are
  * SIGEV_THREAD_ID timers on the thread's own CPU clock. */
-#include "shim/profile.h"
+#include "preload/profile.h"
 
 #include "dispatch/config.h"
 
 #include "dispatch/message.h"
-#include "shim/callsites.h"
-#include "shim/histogram_format.h"
-#include "shim/record.h"
+#include "preload/callsites.h"
+#include "preload/histogram_format.h"
+#include "preload/record.h"
 
 #include <errno.h>
 #include <link.h>

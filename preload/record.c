@@ -15,12 +15,12 @@
  *
  * The recording path allocates nothing and calls nothing that may copy
  * (malloc, stdio and the unwinder all call memcpy). */
-#include "shim/record.h"
+#include "preload/record.h"
 
 #include "dispatch/config.h"
-#include "shim/callsites.h"
-#include "shim/profile.h"
-#include "shim/timing.h"
+#include "preload/callsites.h"
+#include "preload/profile.h"
+#include "preload/timing.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -346,13 +346,13 @@ HOT void *set_chk_then(memset_chk_fn *t, enum entry_point e, void *d, int c, siz
 
 #define WRAPPED(name) recording_##name
 #define PROFILED 0
-#include "shim/record_wrappers.h"
+#include "preload/record_wrappers.h"
 #undef WRAPPED
 #undef PROFILED
 
 #define WRAPPED(name) profiling_##name
 #define PROFILED 1
-#include "shim/record_wrappers.h"
+#include "preload/record_wrappers.h"
 #undef WRAPPED
 #undef PROFILED
 

@@ -9,9 +9,9 @@
  * the program (see dispatch/early_env.h). */
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
-#include "shim/banded.h"
-#include "shim/hist_dump.h"
-#include "shim/record.h"
+#include "dispatch/banded.h"
+#include "preload/hist_dump.h"
+#include "preload/record.h"
 
 #include <string.h>
 #include <strings.h>
