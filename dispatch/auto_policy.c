@@ -6,29 +6,29 @@
 /* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb band
  * on ERMS CPUs (their usable predicates require ERMS). */
 static const struct {
-	const char *variant;
+	const struct variant *variant;
 	const char *why;
 } widest_preference[] = {
-	{ "avx512_erms", "AVX-512 and ERMS" },
-	{ "avx2_erms", "AVX2 and ERMS, no AVX-512" },
-	{ "sse2_erms", "ERMS, no AVX2" },
-	{ "avx512", "AVX-512, no ERMS" },
-	{ "avx2", "AVX2, no AVX-512, no ERMS" },
-	{ "sse2", "no AVX2, no ERMS" },
+	{ VARIANT(avx512_erms), "AVX-512 and ERMS" },
+	{ VARIANT(avx2_erms), "AVX2 and ERMS, no AVX-512" },
+	{ VARIANT(sse2_erms), "ERMS, no AVX2" },
+	{ VARIANT(avx512), "AVX-512, no ERMS" },
+	{ VARIANT(avx2), "AVX2, no AVX-512, no ERMS" },
+	{ VARIANT(sse2), "no AVX2, no ERMS" },
 };
 
 const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why)
 {
 	unsigned last = sizeof widest_preference / sizeof widest_preference[0] - 1;
 	for (unsigned i = 0; i < last; i++) {
-		const struct variant *v = variant_named(widest_preference[i].variant);
+		const struct variant *v = widest_preference[i].variant;
 		if (!v->usable || v->usable(f)) {
 			*why = widest_preference[i].why;
 			return v;
 		}
 	}
 	*why = widest_preference[last].why; /* sse2 runs on every x86-64 */
-	return variant_named(widest_preference[last].variant);
+	return widest_preference[last].variant;
 }
 
 /* The row's bands for fn, with its reason; false without a usable row. */
@@ -54,7 +54,7 @@ void default_policy_bands(const struct cpu_features *f, enum base_function fn, s
 	if (row_bands(f, fn, out, why))
 		return;
 	*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
-	*out = band_list_single(variant_named("glibc"));
+	*out = band_list_single(VARIANT(glibc));
 }
 
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:

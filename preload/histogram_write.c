@@ -9,15 +9,13 @@
 #include <errno.h>
 #include <unistd.h>
 
-const char *const entry_point_names[E_COUNT] = {
-	"memcpy", "mempcpy", "__memcpy_chk", "__mempcpy_chk", "memmove", "__memmove_chk", "bcopy",
-	"memset", "__memset_chk", "bzero", "explicit_bzero", "__explicit_bzero_chk",
-};
+#define ENTRY_POINT_NAME(v, entry, symbol, base, size_register, id, ...) [id] = #symbol,
+const char *const entry_point_names[E_COUNT] = { MEMSHIM_ENTRY_POINTS(ENTRY_POINT_NAME, ) };
+#undef ENTRY_POINT_NAME
 
-const enum base_function entry_point_base[E_COUNT] = {
-	FN_MEMCPY, FN_MEMCPY, FN_MEMCPY, FN_MEMCPY, FN_MEMMOVE, FN_MEMMOVE, FN_MEMMOVE,
-	FN_MEMSET, FN_MEMSET, FN_MEMSET, FN_MEMSET, FN_MEMSET,
-};
+#define ENTRY_POINT_BASE(v, entry, symbol, base, size_register, id, ...) [id] = base,
+const enum base_function entry_point_base[E_COUNT] = { MEMSHIM_ENTRY_POINTS(ENTRY_POINT_BASE, ) };
+#undef ENTRY_POINT_BASE
 
 uint64_t hist_bucket_lo(unsigned bucket)
 {

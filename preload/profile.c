@@ -191,12 +191,9 @@ static int add_segment_of(struct dl_phdr_info *info, size_t size, void *address)
 static void find_code(void)
 {
 	const struct entry_set *t = record_targets();
-	void *functions[] = {
-		(void *)on_sample, (void *)t->memcpy, (void *)t->mempcpy, (void *)t->memcpy_chk,
-		(void *)t->mempcpy_chk, (void *)t->memmove, (void *)t->memmove_chk, (void *)t->bcopy,
-		(void *)t->memset, (void *)t->memset_chk, (void *)t->bzero, (void *)t->explicit_bzero,
-		(void *)t->explicit_bzero_chk,
-	};
+#define TARGET_OF(v, entry, ...) (void *)t->entry,
+	void *functions[] = { (void *)on_sample, MEMSHIM_ENTRY_POINTS(TARGET_OF, ) };
+#undef TARGET_OF
 	for (unsigned i = 0; i < sizeof functions / sizeof functions[0]; i++)
 		if (functions[i])
 			dl_iterate_phdr(add_segment_of, functions[i]);

@@ -103,12 +103,8 @@ static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
 	target.explicit_bzero_chk(d, n, room);
 }
 
-static const struct entry_set WRAPPED(entries) = {
-	.memcpy = WRAPPED(memcpy), .mempcpy = WRAPPED(mempcpy), .memcpy_chk = WRAPPED(memcpy_chk),
-	.mempcpy_chk = WRAPPED(mempcpy_chk), .memmove = WRAPPED(memmove),
-	.memmove_chk = WRAPPED(memmove_chk), .bcopy = WRAPPED(bcopy), .memset = WRAPPED(memset),
-	.memset_chk = WRAPPED(memset_chk), .bzero = WRAPPED(bzero),
-	.explicit_bzero = WRAPPED(explicit_bzero), .explicit_bzero_chk = WRAPPED(explicit_bzero_chk),
-};
+#define WRAPPER_OF(v, entry, ...) .entry = WRAPPED(entry),
+static const struct entry_set WRAPPED(entries) = { MEMSHIM_ENTRY_POINTS(WRAPPER_OF, ) };
+#undef WRAPPER_OF
 
 #undef MARK
