@@ -60,7 +60,8 @@ void default_policy_bands(const struct cpu_features *f, enum base_function fn, s
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:
  * the first row whose vendor matches (NULL: any) and whose family is at
  * least first_family.  Starting points, not measurements: the 2048-byte
- * ERMS cutoff the kernel adopted on Skylake and Cooper Lake (seed 001),
+ * ERMS cutoff proposed for the kernel on Skylake and Cooper Lake ("x86/lib:
+ * Use REP MOVSB for large memcpy() on ERMS CPUs without FSRM", LKML, 2026),
  * which is also glibc's rep_stosb_threshold.  The benchmark data replace
  * these rows, per vendor and family. */
 static const struct {
@@ -70,10 +71,9 @@ static const struct {
 	bool set_stosb_beyond_nt; /* memset from the nt threshold on: rep stosb, not NT stores */
 } auto_defaults_by_cpu[] = {
 	{ "GenuineIntel", 0, 2048, 2048, false },
-	/* Zen 3 and later: FSRM, ERMS.  memset of 32-64 MiB on Zen 4 (memshim
-	 * bench sweep, same runs): rep stosb 0.96-1.03x glibc (which uses rep
-	 * stosb there too), our non-temporal loop 1.02-1.09x, the cached loop
-	 * 0.91-1.12x.  memcpy keeps its non-temporal loop: 0.68-0.75x glibc. */
+	/* Zen 3 and later: FSRM, ERMS.  memset from the non-temporal threshold
+	 * on: rep stosb fills faster than our non-temporal loop on Zen 4, while
+	 * memcpy keeps its non-temporal loop (BENCHMARKS.md, section 13). */
 	{ "AuthenticAMD", 0x19, 2048, 2048, true },
 	{ NULL, 0, 2048, 2048, false },
 };
