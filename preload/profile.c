@@ -1,4 +1,4 @@
-/* The profiler's timers, signal handler and counts (see shim/profile.h).
+/* The profiler's timers, signal handler and counts (see preload/profile.h).
  *
  * The handler touches nothing but this file's counters, with atomic adds,
  * and the interrupted thread's mark: it takes no lock and calls nothing,
@@ -91,7 +91,7 @@ static bool running_our_code(uintptr_t pc)
 }
 
 /* The marked call, if it is still in progress at stack pointer `sp` and
- * program counter `pc` (see shim/profile.h); 0 if it has returned.  The
+ * program counter `pc` (see preload/profile.h); 0 if it has returned.  The
  * program counter settles what the stack cannot: a function called in a
  * loop from one call site that tail-calls memset finds the same return
  * address in the same slot each time, but runs its own code. */

@@ -1,9 +1,9 @@
-/* One set of recording wrappers, included twice by shim/record.c.
+/* One set of recording wrappers, included twice by preload/record.c.
  *
  * A wrapper finds the call's size bucket, records the call and then jumps
  * to the variant (a tail call: nothing is added after the count; see
- * copy_then in shim/record.c for why most go through it).  With PROFILED 1 it first marks the
- * call in progress for the profiler (shim/profile.h): two stores, which
+ * copy_then in preload/record.c for why most go through it).  With PROFILED 1 it first marks the
+ * call in progress for the profiler (preload/profile.h): two stores, which
  * only a process started with MEMSHIM_PROFILE pays.  The time inside then
  * counts what the call costs the program as it runs, the recording's
  * nanosecond or so included.
