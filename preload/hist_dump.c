@@ -457,7 +457,7 @@ void hist_dump_start(void)
 	if (c->callsite_every)
 		record_start_callsites(c->callsite_every);
 	if (c->profile_hz)
-		profile_start(c->profile_hz);
+		profile_start(c->profile_hz, record_targets());
 	if (c->timing_every)
 		record_start_timing(c->timing_every);
 	record_started();

@@ -13,7 +13,6 @@
 #include "dispatch/message.h"
 #include "preload/callsites.h"
 #include "preload/histogram_format.h"
-#include "preload/record.h"
 
 #include <errno.h>
 #include <link.h>
@@ -188,9 +187,8 @@ static int add_segment_of(struct dl_phdr_info *info, size_t size, void *address)
 	return 0;
 }
 
-static void find_code(void)
+static void find_code(const struct entry_set *t)
 {
-	const struct entry_set *t = record_targets();
 #define TARGET_OF(v, entry, ...) (void *)t->entry,
 	void *functions[] = { (void *)on_sample, MEMSHIM_ENTRY_POINTS(TARGET_OF, ) };
 #undef TARGET_OF
@@ -207,7 +205,7 @@ static void find_code(void)
 		}
 }
 
-bool profile_start(unsigned hz)
+bool profile_start(unsigned hz, const struct entry_set *targets)
 {
 	sample_signal = SIGRTMAX - 3;
 	struct sigaction action, before;
@@ -222,7 +220,7 @@ bool profile_start(unsigned hz)
 		say("cannot set up the profiling signal; no profile");
 		return false;
 	}
-	find_code();
+	find_code(targets);
 	period_ns = 1000000000u / hz;
 	live.rate_hz = hz;
 	start_ns = clock_ns(CLOCK_MONOTONIC);
