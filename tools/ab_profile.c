@@ -1,6 +1,6 @@
 #include "tools/ab_profile.h"
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 #include "tools/report_parts.h"
 #include "tools/timing_stats.h"
 

@@ -3,7 +3,7 @@
 #include "tools/bench_dist.h"
 #include "tools/cli.h"
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -39,7 +39,7 @@ struct size_dist *size_dist_from_table(const char *name, const struct size_prob 
  * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
 struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
 
-/* Reads a histogram dump (shim/histogram_format.h): a distribution for
+/* Reads a histogram dump (preload/histogram_format.h): a distribution for
  * each function with calls, named "memcpy:FILE" and for that function
  * only, one size per bucket (its mean) weighted by its calls.  Puts up to
  * FN_COUNT in out and returns how many; 0 and a message on failure. */

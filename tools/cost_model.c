@@ -1,6 +1,6 @@
 #include "tools/cost_model.h"
 
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -28,7 +28,7 @@
 #include "tools/cli_options.h"
 #include "tools/tune.h"
 #include "tools/variant_choice.h"
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <gnu/libc-version.h>
 #include <stdio.h>

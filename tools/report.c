@@ -7,8 +7,8 @@
 #include "tools/report.h"
 
 #include "dispatch/config.h"
+#include "preload/histogram_format.h"
 #include "tools/alias_hazard.h"
-#include "shim/histogram_format.h"
 #include "tools/cli.h"
 #include "tools/cli_options.h"
 #include "tools/dump_load.h"

@@ -17,7 +17,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "tools/bench.h"
 #include "tools/caches.h"
 #include "tools/progress.h"
@@ -67,10 +67,11 @@ static void make_grid(struct grid *g, enum calibration_level level)
 		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, p >= 22);
 }
 
+/* A vector variant without a rep band (those are composed from it). */
 static bool is_vector(const char *name)
 {
-	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0 ||
-	       strcmp(name, "evex") == 0 || strcmp(name, "avx2_xmm") == 0;
+	const struct variant *v = variant_named(name);
+	return v && v->vector_bytes && !v->rep_band;
 }
 
 /* The variants to time, from this program's own table; vector_only: the
@@ -80,8 +81,8 @@ static unsigned load_variants(struct bench_variant *v, unsigned *glibc, bool vec
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < BENCH_MAX_VARIANTS; i++) {
 		const struct variant *row = &variant_table[i];
-		bool is_glibc = strcmp(row->name, "glibc") == 0;
-		if (!variant_usable(row) || strstr(row->name, "_erms") || (vector_only && !is_glibc && !is_vector(row->name)))
+		bool is_glibc = row == VARIANT(glibc);
+		if (!variant_usable(row) || variant_twin(row) != row || (vector_only && !is_glibc && !is_vector(row->name)))
 			continue;
 		const struct entry_set *e = row->entries();
 		v[n] = (struct bench_variant){ .name = row->name, .set = e->memset };
