@@ -6,29 +6,29 @@
 /* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb band
  * on ERMS CPUs (their usable predicates require ERMS). */
 static const struct {
-	const char *variant;
+	const struct variant *variant;
 	const char *why;
 } widest_preference[] = {
-	{ "avx512_erms", "AVX-512 and ERMS" },
-	{ "avx2_erms", "AVX2 and ERMS, no AVX-512" },
-	{ "sse2_erms", "ERMS, no AVX2" },
-	{ "avx512", "AVX-512, no ERMS" },
-	{ "avx2", "AVX2, no AVX-512, no ERMS" },
-	{ "sse2", "no AVX2, no ERMS" },
+	{ VARIANT(avx512_erms), "AVX-512 and ERMS" },
+	{ VARIANT(avx2_erms), "AVX2 and ERMS, no AVX-512" },
+	{ VARIANT(sse2_erms), "ERMS, no AVX2" },
+	{ VARIANT(avx512), "AVX-512, no ERMS" },
+	{ VARIANT(avx2), "AVX2, no AVX-512, no ERMS" },
+	{ VARIANT(sse2), "no AVX2, no ERMS" },
 };
 
 const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why)
 {
 	unsigned last = sizeof widest_preference / sizeof widest_preference[0] - 1;
 	for (unsigned i = 0; i < last; i++) {
-		const struct variant *v = variant_named(widest_preference[i].variant);
+		const struct variant *v = widest_preference[i].variant;
 		if (!v->usable || v->usable(f)) {
 			*why = widest_preference[i].why;
 			return v;
 		}
 	}
 	*why = widest_preference[last].why; /* sse2 runs on every x86-64 */
-	return variant_named(widest_preference[last].variant);
+	return widest_preference[last].variant;
 }
 
 /* The row's bands for fn, with its reason; false without a usable row. */
@@ -54,13 +54,14 @@ void default_policy_bands(const struct cpu_features *f, enum base_function fn, s
 	if (row_bands(f, fn, out, why))
 		return;
 	*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
-	*out = band_list_single(variant_named("glibc"));
+	*out = band_list_single(VARIANT(glibc));
 }
 
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:
  * the first row whose vendor matches (NULL: any) and whose family is at
  * least first_family.  Starting points, not measurements: the 2048-byte
- * ERMS cutoff the kernel adopted on Skylake and Cooper Lake (seed 001),
+ * ERMS cutoff proposed for the kernel on Skylake and Cooper Lake ("x86/lib:
+ * Use REP MOVSB for large memcpy() on ERMS CPUs without FSRM", LKML, 2026),
  * which is also glibc's rep_stosb_threshold.  The benchmark data replace
  * these rows, per vendor and family. */
 static const struct {
@@ -70,10 +71,9 @@ static const struct {
 	bool set_stosb_beyond_nt; /* memset from the nt threshold on: rep stosb, not NT stores */
 } auto_defaults_by_cpu[] = {
 	{ "GenuineIntel", 0, 2048, 2048, false },
-	/* Zen 3 and later: FSRM, ERMS.  memset of 32-64 MiB on Zen 4 (memshim
-	 * bench sweep, same runs): rep stosb 0.96-1.03x glibc (which uses rep
-	 * stosb there too), our non-temporal loop 1.02-1.09x, the cached loop
-	 * 0.91-1.12x.  memcpy keeps its non-temporal loop: 0.68-0.75x glibc. */
+	/* Zen 3 and later: FSRM, ERMS.  memset from the non-temporal threshold
+	 * on: rep stosb fills faster than our non-temporal loop on Zen 4, while
+	 * memcpy keeps its non-temporal loop (BENCHMARKS.md, section 13). */
 	{ "AuthenticAMD", 0x19, 2048, 2048, true },
 	{ NULL, 0, 2048, 2048, false },
 };

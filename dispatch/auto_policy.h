@@ -6,7 +6,7 @@
 
 #include "dispatch/bands.h"
 #include "dispatch/cpu_features.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 
 /* The widest vectors the CPU runs, with a rep movsb band where it has
  * ERMS, and why. */

@@ -1,7 +1,7 @@
 /* Size bands: parsing and writing their text form (dispatch/bands.h). */
 #include "dispatch/bands.h"
 
-#include "dispatch/config.h"
+#include "dispatch/byte_count.h"
 #include "dispatch/early_env.h"
 #include "dispatch/message.h"
 

@@ -2,7 +2,7 @@
  * calls, a fixed buffer on the stack, parsing by hand (see calibration.h). */
 #include "dispatch/calibration.h"
 
-#include "dispatch/config.h"
+#include "dispatch/byte_count.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/early_env.h"
 #include "dispatch/message.h"

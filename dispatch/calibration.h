@@ -22,7 +22,7 @@
 #define MEMSHIM_CALIBRATION_H
 
 #include "dispatch/bands.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/early_env.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 
 static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE",
 	                                                      "MEMSHIM_MEMSET" };

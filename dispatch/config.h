@@ -8,6 +8,7 @@
 #define MEMSHIM_CONFIG_H
 
 #include "dispatch/bands.h"
+#include "dispatch/byte_count.h"
 #include "dispatch/calibration.h"
 #include "dispatch/message.h"
 #include "dispatch/variants.h"
@@ -92,10 +93,5 @@ const char *config_name_in_other_case(const char *name);
 /* The name of policy number i (0, 1, ...), the bands it picks on this CPU
  * and why; NULL past the last one. */
 const char *config_policy(unsigned i, enum base_function fn, struct band_list *picks, const char **why);
-
-/* Parses a byte count: decimal digits with an optional K, M, G or T suffix
- * (powers of 1024), at most `max`.  Returns NULL on success, else what is
- * wrong with the text ("is empty", "is not a number", ...). */
-const char *parse_byte_count(const char *text, unsigned long long max, unsigned long long *out);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "dispatch/calibration.h"
 #include "dispatch/early_env.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 
 /* The vector variants' thresholds depend on the CPU: read_config sets them. */
 struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT };

@@ -11,8 +11,11 @@ bool cpu_has_feature(const struct cpu_features *f, const char *name)
 	if (same_string(name, "fsrm"))
 		return f->fsrm;
 	/* avx2, avx512: what the variants of that name need (dispatch/variants.c) */
-	const struct variant *v = variant_named(name);
-	return v && v->usable && v->usable(f);
+	if (same_string(name, "avx2"))
+		return VARIANT(avx2)->usable(f);
+	if (same_string(name, "avx512"))
+		return VARIANT(avx512)->usable(f);
+	return false;
 }
 
 /* Whether every space-separated name in `names` is (wanted) or is not a feature of f. */
@@ -51,5 +54,10 @@ const struct cpu_row *cpu_row_for(const struct cpu_features *f)
 bool cpu_row_bands(const struct cpu_row *r, const struct cpu_features *f, enum base_function fn,
                    struct band_list *out)
 {
-	return band_list_parse_on(r->bands[fn], f, out) == NULL;
+	const struct band_list *b = &r->bands[fn];
+	for (unsigned i = 0; i < b->count; i++)
+		if (!variant_usable_on(b->variant[i], f))
+			return false;
+	*out = *b;
+	return true;
 }

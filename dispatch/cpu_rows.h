@@ -17,7 +17,7 @@ struct cpu_row {
 	const char *vendor;
 	unsigned family_lo, family_hi, model_lo, model_hi;
 	const char *requires, *excludes;
-	const char *bands[FN_COUNT]; /* text form (dispatch/bands.h) */
+	struct band_list bands[FN_COUNT];
 	const char *why[FN_COUNT];
 	const char *measured; /* what, where and when it was measured */
 	/* Per function, "VARIANT:NS,...": the ns a byte that (dst - src) mod
@@ -36,7 +36,7 @@ bool cpu_has_feature(const struct cpu_features *f, const char *name);
  * parameter so that tests can describe a CPU other than the one they run on. */
 const struct cpu_row *cpu_row_for(const struct cpu_features *f);
 
-/* Row r's bands for fn, parsed; false when a CPU with features f (or this
+/* Row r's bands for fn; false when a CPU with features f (or this
  * C library) cannot run one of its variants. */
 bool cpu_row_bands(const struct cpu_row *r, const struct cpu_features *f, enum base_function fn,
                    struct band_list *out);

@@ -33,7 +33,7 @@
  * is never taken and a call costs one predicted indirect jump, as before
  * bands.  Up to three bands no dispatcher runs: a band costs a compare and a
  * branch, and the third band's function sits in the slot.  With more, the
- * slot holds the band dispatcher (shim/banded.c) for the third band on:
+ * slot holds the band dispatcher (dispatch/banded.c) for the third band on:
  * large sizes, where its few compares are lost in the copy.
  *
  * export_stub_decode() reads a stub back, for tests/bound_symbol.h and

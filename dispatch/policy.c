@@ -9,9 +9,9 @@ void kernel_policy_bands(const struct cpu_features *f, enum base_function fn, st
                          const char **why)
 {
 	(void)fn; /* the kernel's choice is the same for every function */
-	const char *name = f->fsrm ? "fsrm" : f->erms ? "erms" : "movsq";
+	const struct variant *v = f->fsrm ? VARIANT(fsrm) : f->erms ? VARIANT(erms) : VARIANT(movsq);
 	*why = f->fsrm ? "CPU has FSRM" : f->erms ? "CPU has ERMS, not FSRM" : "CPU has neither ERMS nor FSRM";
-	*out = band_list_single(variant_named(name));
+	*out = band_list_single(v);
 }
 
 enum { KERNEL_POLICY, AUTO_POLICY, DEFAULT_POLICY, POLICY_COUNT };

@@ -1,18 +1,27 @@
-/* The table of variants: every implementation the library can dispatch to.
- * Adding a variant means one file in shim/ and one row in variants.c. */
+/* The table of variants: every implementation the library can dispatch to,
+ * one row per line of shim/memshim_variants.h, in its order.  Adding a
+ * variant means a line there and its file in shim/. */
 #ifndef MEMSHIM_VARIANTS_H
 #define MEMSHIM_VARIANTS_H
 
 #include "dispatch/cpu_features.h"
 #include "dispatch/message.h"
+#include "shim/base_function.h"
 #include "shim/entry_set.h"
 
 #include <stdbool.h>
 
-/* The three base functions; everything else follows one of them. */
-enum base_function { FN_MEMCPY, FN_MEMMOVE, FN_MEMSET, FN_COUNT };
+/* VARIANT_ID_fsrm, ...: each variant's row number. */
+enum variant_id {
+#define MEMSHIM_VARIANT(name, ...) VARIANT_ID_##name,
+#include "shim/memshim_variants.h"
+#undef MEMSHIM_VARIANT
+	VARIANT_COUNT
+};
 
-extern const char *const base_function_names[FN_COUNT]; /* "memcpy", ... */
+/* The row of a variant named in the code: VARIANT(avx2).  A name that is
+ * not in the list does not compile. */
+#define VARIANT(name) (&variant_table[VARIANT_ID_##name])
 
 struct variant {
 	const char *name;
@@ -24,12 +33,24 @@ struct variant {
 	/* Appends " (rep movsb from 2048 B)" or the like: the thresholds this
 	 * row reads for fn.  NULL when it reads none. */
 	void (*describe_thresholds)(enum base_function fn, struct line *l);
+	unsigned vector_bytes; /* bytes per vector register; 0: none */
+	bool rep_band;         /* from a threshold on: rep movsb / rep stosb */
+	enum variant_id twin;  /* the variant whose code it runs below that band */
 };
 
-extern const struct variant variant_table[];
+extern const struct variant variant_table[VARIANT_COUNT];
 extern const unsigned variant_count;
 
-/* The variant of that name, or NULL. */
+/* The variant whose code v runs below its rep band: avx2 for avx2_erms;
+ * v itself when no other variant has that code (erms) or v has no band.
+ * Calibration measures the twin and composes v from it. */
+static inline const struct variant *variant_twin(const struct variant *v)
+{
+	return &variant_table[v->twin];
+}
+
+/* The variant of that name, or NULL: for names in text (variables, files);
+ * the code names one with VARIANT(). */
 const struct variant *variant_named(const char *name);
 
 bool variant_usable(const struct variant *v);

@@ -14,30 +14,19 @@
 
 #define MEMSHIM_EXPORT __attribute__((visibility("default")))
 
-typedef void *memcpy_fn(void *restrict, const void *restrict, size_t);
-typedef void *memcpy_chk_fn(void *restrict, const void *restrict, size_t, size_t);
-typedef void *memmove_fn(void *, const void *, size_t);
-typedef void *memmove_chk_fn(void *, const void *, size_t, size_t);
-typedef void bcopy_fn(const void *, void *, size_t);
-typedef void *memset_fn(void *, int, size_t);
-typedef void *memset_chk_fn(void *, int, size_t, size_t);
-typedef void bzero_fn(void *, size_t);
-typedef void bzero_chk_fn(void *, size_t, size_t);
+/* memcpy_fn, mempcpy_fn, ..., explicit_bzero_chk_fn: each entry point's type. */
+#define MEMSHIM_ENTRY_TYPE(v, entry, symbol, base, size_register, id, return_type, parameters)     \
+	typedef return_type entry##_fn parameters;
+MEMSHIM_ENTRY_POINTS(MEMSHIM_ENTRY_TYPE, )
+#undef MEMSHIM_ENTRY_TYPE
 
+/* One member per entry point, named after it; each follows the choice of
+ * its base function. */
+#define MEMSHIM_ENTRY_MEMBER(v, entry, ...) entry##_fn *entry;
 struct entry_set {
-	/* follow the memcpy choice */
-	memcpy_fn *memcpy, *mempcpy;
-	memcpy_chk_fn *memcpy_chk, *mempcpy_chk;
-	/* follow the memmove choice */
-	memmove_fn *memmove;
-	memmove_chk_fn *memmove_chk;
-	bcopy_fn *bcopy;
-	/* follow the memset choice */
-	memset_fn *memset;
-	memset_chk_fn *memset_chk;
-	bzero_fn *bzero, *explicit_bzero;
-	bzero_chk_fn *explicit_bzero_chk;
+	MEMSHIM_ENTRY_POINTS(MEMSHIM_ENTRY_MEMBER, )
 };
+#undef MEMSHIM_ENTRY_MEMBER
 
 /* glibc's report of a fortify failure: prints "buffer overflow detected" and aborts. */
 extern void __chk_fail(void) __attribute__((noreturn));
@@ -95,20 +84,10 @@ extern void __chk_fail(void) __attribute__((noreturn));
 			__chk_fail();                                                                          \
 		memshim_explicit_bzero_##v(d, n);                                                          \
 	}                                                                                              \
-	const struct entry_set memshim_entries_##v = {                                                 \
-		.memcpy = memshim_memcpy_##v,                                                              \
-		.mempcpy = memshim_mempcpy_##v,                                                            \
-		.memcpy_chk = memshim_memcpy_chk_##v,                                                      \
-		.mempcpy_chk = memshim_mempcpy_chk_##v,                                                    \
-		.memmove = memshim_memmove_##v,                                                            \
-		.memmove_chk = memshim_memmove_chk_##v,                                                    \
-		.bcopy = memshim_bcopy_##v,                                                                \
-		.memset = memshim_memset_##v,                                                              \
-		.memset_chk = memshim_memset_chk_##v,                                                      \
-		.bzero = memshim_bzero_##v,                                                                \
-		.explicit_bzero = memshim_explicit_bzero_##v,                                              \
-		.explicit_bzero_chk = memshim_explicit_bzero_chk_##v,                                      \
-	}
+	const struct entry_set memshim_entries_##v = { MEMSHIM_ENTRY_POINTS(MEMSHIM_ENTRY_OF, v) }
+
+/* The member initialiser of entry point `entry` of variant v. */
+#define MEMSHIM_ENTRY_OF(v, entry, ...) .entry = memshim_##entry##_##v,
 
 /* The base functions a variant writes, declared for it. */
 #define MEMSHIM_BASE_DECLARATIONS(v)                                                               \

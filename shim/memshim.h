@@ -25,215 +25,45 @@ const char *memshim_variant_name(unsigned i);
 /* Nonzero when variant number i can run on this CPU, OS and C library. */
 int memshim_variant_usable(unsigned i);
 
-/* fsrm */
-void *memshim_memcpy_fsrm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_fsrm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_fsrm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_fsrm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_fsrm(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_fsrm(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_fsrm(const void *src, void *dst, size_t n);
-void *memshim_memset_fsrm(void *dst, int c, size_t n);
-void *memshim_memset_chk_fsrm(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_fsrm(void *dst, size_t n);
-void memshim_explicit_bzero_fsrm(void *dst, size_t n);
-void memshim_explicit_bzero_chk_fsrm(void *dst, size_t n, size_t dst_size);
+/* The twelve entry points, in the order of struct entry_set
+ * (shim/entry_set.h) and of the dumps.  MEMSHIM_ENTRY_POINTS(X, V) calls
+ *
+ *   X(V, entry, symbol, base, size_register, id, return_type, parameters)
+ *
+ * once for each: memshim_<entry>_V has the signature of the C library's
+ * <symbol> (the _chk forms: the fortify checks, aborting when n exceeds
+ * dst_size), follows the choice for base function <base> (memcpy, memmove
+ * or memset), takes its size in <size_register>, and is counted in dumps
+ * as <id>.  The exported memcpy, __memcpy_chk ... (and glibc's alias
+ * __mempcpy) are these symbols. */
+#define MEMSHIM_ENTRY_POINTS(X, V)                                                                  \
+	X(V, memcpy, memcpy, FN_MEMCPY, rdx, E_MEMCPY, void *,                                          \
+	  (void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n))                     \
+	X(V, mempcpy, mempcpy, FN_MEMCPY, rdx, E_MEMPCPY, void *,                                       \
+	  (void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n))                     \
+	X(V, memcpy_chk, __memcpy_chk, FN_MEMCPY, rdx, E_MEMCPY_CHK, void *,                            \
+	  (void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size))    \
+	X(V, mempcpy_chk, __mempcpy_chk, FN_MEMCPY, rdx, E_MEMPCPY_CHK, void *,                         \
+	  (void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size))    \
+	X(V, memmove, memmove, FN_MEMMOVE, rdx, E_MEMMOVE, void *, (void *dst, const void *src, size_t n)) \
+	X(V, memmove_chk, __memmove_chk, FN_MEMMOVE, rdx, E_MEMMOVE_CHK, void *,                        \
+	  (void *dst, const void *src, size_t n, size_t dst_size))                                      \
+	X(V, bcopy, bcopy, FN_MEMMOVE, rdx, E_BCOPY, void, (const void *src, void *dst, size_t n))      \
+	X(V, memset, memset, FN_MEMSET, rdx, E_MEMSET, void *, (void *dst, int c, size_t n))            \
+	X(V, memset_chk, __memset_chk, FN_MEMSET, rdx, E_MEMSET_CHK, void *,                            \
+	  (void *dst, int c, size_t n, size_t dst_size))                                                \
+	X(V, bzero, bzero, FN_MEMSET, rsi, E_BZERO, void, (void *dst, size_t n))                        \
+	X(V, explicit_bzero, explicit_bzero, FN_MEMSET, rsi, E_EXPLICIT_BZERO, void, (void *dst, size_t n)) \
+	X(V, explicit_bzero_chk, __explicit_bzero_chk, FN_MEMSET, rsi, E_EXPLICIT_BZERO_CHK, void,      \
+	  (void *dst, size_t n, size_t dst_size))
 
-/* erms */
-void *memshim_memcpy_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_erms(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_erms(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_erms(const void *src, void *dst, size_t n);
-void *memshim_memset_erms(void *dst, int c, size_t n);
-void *memshim_memset_chk_erms(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_erms(void *dst, size_t n);
-void memshim_explicit_bzero_erms(void *dst, size_t n);
-void memshim_explicit_bzero_chk_erms(void *dst, size_t n, size_t dst_size);
-
-/* scalar */
-void *memshim_memcpy_scalar(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_scalar(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_scalar(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_scalar(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_scalar(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_scalar(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_scalar(const void *src, void *dst, size_t n);
-void *memshim_memset_scalar(void *dst, int c, size_t n);
-void *memshim_memset_chk_scalar(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_scalar(void *dst, size_t n);
-void memshim_explicit_bzero_scalar(void *dst, size_t n);
-void memshim_explicit_bzero_chk_scalar(void *dst, size_t n, size_t dst_size);
-
-/* movsq */
-void *memshim_memcpy_movsq(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_movsq(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_movsq(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_movsq(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_movsq(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_movsq(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_movsq(const void *src, void *dst, size_t n);
-void *memshim_memset_movsq(void *dst, int c, size_t n);
-void *memshim_memset_chk_movsq(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_movsq(void *dst, size_t n);
-void memshim_explicit_bzero_movsq(void *dst, size_t n);
-void memshim_explicit_bzero_chk_movsq(void *dst, size_t n, size_t dst_size);
-
-/* glibc */
-void *memshim_memcpy_glibc(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_glibc(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_glibc(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_glibc(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_glibc(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_glibc(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_glibc(const void *src, void *dst, size_t n);
-void *memshim_memset_glibc(void *dst, int c, size_t n);
-void *memshim_memset_chk_glibc(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_glibc(void *dst, size_t n);
-void memshim_explicit_bzero_glibc(void *dst, size_t n);
-void memshim_explicit_bzero_chk_glibc(void *dst, size_t n, size_t dst_size);
-
-/* sse2 */
-void *memshim_memcpy_sse2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_sse2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_sse2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_sse2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_sse2(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_sse2(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_sse2(const void *src, void *dst, size_t n);
-void *memshim_memset_sse2(void *dst, int c, size_t n);
-void *memshim_memset_chk_sse2(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_sse2(void *dst, size_t n);
-void memshim_explicit_bzero_sse2(void *dst, size_t n);
-void memshim_explicit_bzero_chk_sse2(void *dst, size_t n, size_t dst_size);
-
-/* avx2 */
-void *memshim_memcpy_avx2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_avx2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_avx2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_avx2(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_avx2(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_avx2(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_avx2(const void *src, void *dst, size_t n);
-void *memshim_memset_avx2(void *dst, int c, size_t n);
-void *memshim_memset_chk_avx2(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_avx2(void *dst, size_t n);
-void memshim_explicit_bzero_avx2(void *dst, size_t n);
-void memshim_explicit_bzero_chk_avx2(void *dst, size_t n, size_t dst_size);
-
-/* avx512 */
-void *memshim_memcpy_avx512(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_avx512(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_avx512(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_avx512(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_avx512(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_avx512(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_avx512(const void *src, void *dst, size_t n);
-void *memshim_memset_avx512(void *dst, int c, size_t n);
-void *memshim_memset_chk_avx512(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_avx512(void *dst, size_t n);
-void memshim_explicit_bzero_avx512(void *dst, size_t n);
-void memshim_explicit_bzero_chk_avx512(void *dst, size_t n, size_t dst_size);
-
-/* sse2_erms */
-void *memshim_memcpy_sse2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_sse2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_sse2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_sse2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_sse2_erms(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_sse2_erms(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_sse2_erms(const void *src, void *dst, size_t n);
-void *memshim_memset_sse2_erms(void *dst, int c, size_t n);
-void *memshim_memset_chk_sse2_erms(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_sse2_erms(void *dst, size_t n);
-void memshim_explicit_bzero_sse2_erms(void *dst, size_t n);
-void memshim_explicit_bzero_chk_sse2_erms(void *dst, size_t n, size_t dst_size);
-
-/* avx2_erms */
-void *memshim_memcpy_avx2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_avx2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_avx2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_avx2_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_avx2_erms(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_avx2_erms(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_avx2_erms(const void *src, void *dst, size_t n);
-void *memshim_memset_avx2_erms(void *dst, int c, size_t n);
-void *memshim_memset_chk_avx2_erms(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_avx2_erms(void *dst, size_t n);
-void memshim_explicit_bzero_avx2_erms(void *dst, size_t n);
-void memshim_explicit_bzero_chk_avx2_erms(void *dst, size_t n, size_t dst_size);
-
-/* avx512_erms */
-void *memshim_memcpy_avx512_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_avx512_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_avx512_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_avx512_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_avx512_erms(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_avx512_erms(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_avx512_erms(const void *src, void *dst, size_t n);
-void *memshim_memset_avx512_erms(void *dst, int c, size_t n);
-void *memshim_memset_chk_avx512_erms(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_avx512_erms(void *dst, size_t n);
-void memshim_explicit_bzero_avx512_erms(void *dst, size_t n);
-void memshim_explicit_bzero_chk_avx512_erms(void *dst, size_t n, size_t dst_size);
-
-/* evex */
-void *memshim_memcpy_evex(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_evex(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_evex(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_evex(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_evex(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_evex(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_evex(const void *src, void *dst, size_t n);
-void *memshim_memset_evex(void *dst, int c, size_t n);
-void *memshim_memset_chk_evex(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_evex(void *dst, size_t n);
-void memshim_explicit_bzero_evex(void *dst, size_t n);
-void memshim_explicit_bzero_chk_evex(void *dst, size_t n, size_t dst_size);
-
-/* evex_erms */
-void *memshim_memcpy_evex_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_evex_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_evex_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_evex_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_evex_erms(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_evex_erms(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_evex_erms(const void *src, void *dst, size_t n);
-void *memshim_memset_evex_erms(void *dst, int c, size_t n);
-void *memshim_memset_chk_evex_erms(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_evex_erms(void *dst, size_t n);
-void memshim_explicit_bzero_evex_erms(void *dst, size_t n);
-void memshim_explicit_bzero_chk_evex_erms(void *dst, size_t n, size_t dst_size);
-
-/* avx2_xmm */
-void *memshim_memcpy_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_avx2_xmm(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_avx2_xmm(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_avx2_xmm(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_avx2_xmm(const void *src, void *dst, size_t n);
-void *memshim_memset_avx2_xmm(void *dst, int c, size_t n);
-void *memshim_memset_chk_avx2_xmm(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_avx2_xmm(void *dst, size_t n);
-void memshim_explicit_bzero_avx2_xmm(void *dst, size_t n);
-void memshim_explicit_bzero_chk_avx2_xmm(void *dst, size_t n, size_t dst_size);
-
-/* avx2_xmm_erms */
-void *memshim_memcpy_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_mempcpy_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n);
-void *memshim_memcpy_chk_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_mempcpy_chk_avx2_xmm_erms(void *MEMSHIM_RESTRICT dst, const void *MEMSHIM_RESTRICT src, size_t n, size_t dst_size);
-void *memshim_memmove_avx2_xmm_erms(void *dst, const void *src, size_t n);
-void *memshim_memmove_chk_avx2_xmm_erms(void *dst, const void *src, size_t n, size_t dst_size);
-void memshim_bcopy_avx2_xmm_erms(const void *src, void *dst, size_t n);
-void *memshim_memset_avx2_xmm_erms(void *dst, int c, size_t n);
-void *memshim_memset_chk_avx2_xmm_erms(void *dst, int c, size_t n, size_t dst_size);
-void memshim_bzero_avx2_xmm_erms(void *dst, size_t n);
-void memshim_explicit_bzero_avx2_xmm_erms(void *dst, size_t n);
-void memshim_explicit_bzero_chk_avx2_xmm_erms(void *dst, size_t n, size_t dst_size);
+/* Every entry point of every variant (memshim_variants.h lists them). */
+#define MEMSHIM_DECLARE_ENTRY(V, entry, symbol, base, size_register, id, return_type, parameters)  \
+	return_type memshim_##entry##_##V parameters;
+#define MEMSHIM_VARIANT(name, ...) MEMSHIM_ENTRY_POINTS(MEMSHIM_DECLARE_ENTRY, name)
+#include "memshim_variants.h"
+#undef MEMSHIM_VARIANT
+#undef MEMSHIM_DECLARE_ENTRY
 
 #ifdef __cplusplus
 }

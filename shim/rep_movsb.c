@@ -4,17 +4,19 @@
  *        on CPUs with Fast Short REP MOV, where the microcode start-up cost
  *        of a short rep movsb is small.
  * erms   below a threshold the scalar pieces (shim/copy_pieces.h), at and
- *        above it rep movsb: the kernel's choice for ERMS CPUs without FSRM
- *        (seed thread 001: rep movsb from 32 bytes regressed 32-256 byte
- *        copies, from 2048 bytes it won).  The thresholds are
- *        MEMSHIM_ERMS_THRESHOLD and MEMSHIM_STOSB_THRESHOLD, set once by
- *        the resolvers before any call can reach these functions.
+ *        above it rep movsb: the choice for ERMS CPUs without FSRM in
+ *        "x86/lib: Use REP MOVSB for large memcpy() on ERMS CPUs without
+ *        FSRM" (LKML, 2026), where rep movsb from 32 bytes slowed short
+ *        copies and from 2048 bytes won (BENCHMARKS.md, section 13).
+ *        The thresholds are MEMSHIM_ERMS_THRESHOLD and
+ *        MEMSHIM_STOSB_THRESHOLD, set once by the resolvers before any
+ *        call can reach these functions.
  *
  * memmove whose destination overlaps after its source: rep movsb would
  * need the direction flag set (std; rep movsb; cld), which runs the slow
  * byte-at-a-time microcode on most CPUs, so both variants copy such calls
  * with the scalar backward loop instead. */
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "shim/copy_pieces.h"
 #include "shim/entry_set.h"
 #include "shim/rep_string.h"

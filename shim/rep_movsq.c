@@ -1,12 +1,15 @@
 /* movsq: rep movsq / rep stosq for long copies, the kernel's choice on CPUs
- * without ERMS (seed threads 000 and 004).
+ * without ERMS (commit ca96b162bfd2, "x86: bring back rep movsq for user
+ * access on CPUs without ERMS", and the thread "x86: add back the alignment
+ * of the destination to 8 bytes in copy_user_generic()", LKML, 2025).
  *
  *   0..64 bytes   the scalar head/tail pieces;
  *   above 64      the first, possibly unaligned, word by itself, rep movsq
  *                 from the next 8-byte boundary of the destination (an
- *                 unaligned destination cost up to 40% on EPYC 7742 in
- *                 seed thread 000), and the last word as one overlapping
- *                 store instead of a byte loop for the remainder.
+ *                 unaligned one costs much of the throughput on AMD
+ *                 without ERMS: BENCHMARKS.md, section 13), and the last
+ *                 word as one overlapping store instead of a byte loop
+ *                 for the remainder.
  *
  * The head and tail words are loaded before rep movsq and stored after it,
  * so the same code is a correct memmove when the destination lies before

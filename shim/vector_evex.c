@@ -4,9 +4,9 @@
  * saves the ZMM state.  The algorithm is in shim/vector_pieces.h.
  *
  * For CPUs that run 512-bit operations as two 256-bit halves (AMD Zen 4):
- * measured there, the 32-byte loops beat the 64-byte ones in cache (1-4 KiB
- * copies about 15% faster, random offsets) and out of it, while the masked
- * pieces beat any branchy short copy.  glibc's __memmove_evex_unaligned_erms
+ * measured there, the 32-byte loops beat the 64-byte ones in cache and out
+ * of it, while the masked pieces beat any branchy short copy (BENCHMARKS.md,
+ * section 13).  glibc's __memmove_evex_unaligned_erms
  * makes the same pairing of register width and instruction set.
  *
  * Like the avx512 file, compiled with xmm0..15 reserved: ymm16..31 need no

@@ -1,7 +1,7 @@
 /* Copies and fills below 64 bytes with byte-masked loads and stores
  * (AVX-512BW and VL, and BMI2 for the mask), for the width files that may
- * use them: no test of the size at all.  Random sizes below 64 bytes are most calls (fleet distributions:
- * 63% of memcpy calls are at most 16 bytes), and the size tests of the
+ * use them: no test of the size at all.  Random sizes below 64 bytes are
+ * most calls (BENCHMARKS.md, section 13), and the size tests of the
  * halves-of-a-vector scheme mispredict on them.  Masked-off bytes are never
  * accessed, so nothing past either buffer can fault (tests/test_variants
  * runs every size up to 129 bytes flush against guard pages).  glibc's
@@ -24,13 +24,10 @@ static inline __mmask64 first_bytes(size_t n) { return _bzhi_u64(~0ull, n); }
 
 /* Whether the bytes from p to p + last reach into the next 4 KiB page
  * (last < 4096: adding it carries into bit 12 exactly then).  A masked
- * access whose window does is slow even with every byte it touches mapped:
- * about 10 ns instead of 1.5 on Zen 4, 160 ns when the masked-off part of
- * the window is unmapped (fault suppression).  glibc's masked memset takes
- * another path for these too; random addresses need it for about one call
- * in 65 with a 64-byte window, one in 129 with 32.  AOCL-LibMem's masked
- * copies test nothing: 0.72x glibc's time on Memcpy_Fleet in L1 against
- * 0.76x for ours without the test and 0.81x with it (BENCHMARKS.md, 9). */
+ * access whose window does is several times slower even with every byte it
+ * touches mapped, far slower when the masked-off part is unmapped (fault
+ * suppression), so such calls take the general-purpose pieces, as glibc's
+ * masked memset does (BENCHMARKS.md, section 13). */
 static inline uintptr_t page_crossing(const byte *p, size_t last)
 {
 	return (((uintptr_t)p + last) ^ (uintptr_t)p) & 4096;
@@ -39,11 +36,9 @@ static inline uintptr_t page_crossing(const byte *p, size_t last)
 /* 0..63 bytes; near a page end, the general-purpose-register pieces.
  * Two 32-byte halves rather than one 64-byte access: up to 32 bytes the
  * upper half, wholly masked off, goes to the lower half's address, so it
- * touches no line the copy does not need.  With the source out of the
- * caches that took small copies on Zen 4 from 1.14-1.15x glibc's time to
- * 1.09-1.10x, and from 0.63 to 0.645x in L1 (two calibrations each,
- * BENCHMARKS.md section 6); four 16-byte quarters cost 1.33x cold, and a
- * branch on the size, 0.88x in L1. */
+ * touches no line the copy does not need, which is faster with the source
+ * out of the caches than one access, four quarters or a branch on the size
+ * (BENCHMARKS.md, section 13). */
 static inline void copy_masked(byte *d, const byte *s, size_t n)
 {
 	size_t upper = (n - 1) & 32; /* the upper half's offset: 0 when wholly masked off */

@@ -63,7 +63,7 @@
 #error "define VEC_SIZE and the vec_* primitives before including shim/vector_pieces.h"
 #endif
 
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "shim/copy_pieces.h"
 #include "shim/entry_set.h"
 #include "shim/rep_string.h"
@@ -230,8 +230,8 @@ PIECE void finish_stores(enum store_kind kind)
 		_mm_sfence();
 }
 
-/* Most calls are small (fleet distributions: 63% of memcpy calls at most
- * 16 bytes): their path falls through from the entry, no taken branch. */
+/* Most calls are small (the fleet distributions, BENCHMARKS.md section 13):
+ * their path falls through from the entry, no taken branch. */
 PIECE bool likely_small(size_t n) { return __builtin_expect(n < SMALL_BELOW, 1); }
 
 /* ---- copies ---- */
@@ -364,7 +364,8 @@ PIECE void set_vec_to_8vec(byte *d, vec v, size_t n)
  * stosb (glibc 2.36 fills every size above its rep_stosb_threshold so),
  * else non-temporal stores.  Unlike the *_erms band below nt, this is no
  * choice of the variant but of the CPU: on Zen 4 the string instruction
- * fills 32-64 MiB 2-9% faster than our streaming loop, hot or cold. */
+ * fills 32-64 MiB faster than our streaming loop, hot or cold
+ * (BENCHMARKS.md, section 13). */
 PIECE void set_beyond_cache(byte *d, int c, size_t n)
 {
 	if (memshim_thresholds.set_stosb_beyond_nt)
@@ -394,8 +395,7 @@ PIECE void vector_memset(byte *d, int c, size_t n, enum rep_band band)
 /* Puts the return value (the destination) in rax at the first instruction.
  * Left to itself GCC may use rax for the source on the short paths and send
  * them all through a shared "mov %rdi,%rax; ret": one more taken jump on the
- * commonest sizes (measured: memcpy 65-256 B 1.10x glibc with it, see
- * BENCHMARKS.md). */
+ * commonest sizes (BENCHMARKS.md, section 13). */
 #define RETURN_VALUE_IN_RAX(d) __asm__("" : "+a"(d))
 
 #define MEMSHIM_VECTOR_VARIANT(v, band)                                                            \

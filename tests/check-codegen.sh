@@ -54,7 +54,7 @@ for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xm
 done
 # The recording and profiling wrappers of the commonest entry points save no
 # register, make no stack frame and call nothing on their common path: the
-# slow paths are cold functions reached by a jump (shim/record.c,
+# slow paths are cold functions reached by a jump (preload/record.c,
 # copy_then), so recording costs about a nanosecond (BENCHMARKS.md, 3).
 for w in recording profiling; do
 	for f in memcpy mempcpy memmove memset; do

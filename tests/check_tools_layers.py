@@ -163,12 +163,17 @@ def reachable(includes, a):
     return seen
 
 
-def owners(includes, links):
-    """A module using another's symbols without including a header that may declare them."""
+def owners(includes, links, headers):
+    """A module using another's symbols without including a header that may
+    declare them.  A utility with no header of its own in tools/ is declared
+    outside it (the dump reader, util/histogram_read.c, in the dump format's
+    preload/histogram_format.h, shared with the writer): it is left out."""
     problems = []
     for a in sorted(links):
         seen = reachable(includes, a)
         for b in sorted(links[a]):
+            if layer_of(b)[0] == 3 and b not in headers:
+                continue
             if not declaring_headers(b) & seen:
                 problems.append('links: %s uses symbols of %s but includes no header of it (%s)' %
                                 (a, b, ', '.join(h + '.h' for h in sorted(declaring_headers(b)))))
@@ -188,7 +193,9 @@ def main():
             problems.append('%s: no modules found' % kind)
         problems += check(kind, graph)
     if len(graphs) == 2:
-        problems += owners(graphs[0][1], graphs[1][1])
+        headers = {module_of(os.path.relpath(os.path.join(root, name), srcdir))
+                   for root, _, files in os.walk(os.path.join(srcdir, 'tools')) for name in files if name.endswith('.h')}
+        problems += owners(graphs[0][1], graphs[1][1], headers)
     for p in problems:
         print(p)
     if not problems:

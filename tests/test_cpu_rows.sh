@@ -59,7 +59,18 @@ choice memset glibc why three
 ratios memcpy avx512 0.5 0.6
 ROW
 out=$(awk_rows "$good")
-expect_match "a good row: its bands" "$out" '\{ "glibc:64,avx512", "glibc:64,avx512:4M,avx512_erms", "glibc" \}'
+expect_match "a good row: memcpy's bands" "$out" '\{ \{ 2, \{ 64, SIZE_MAX \}, \{ VARIANT\(glibc\), VARIANT\(avx512\) \} \},'
+expect_match "a good row: memmove's bands" "$out" \
+	'\{ 3, \{ 64, 4194304, SIZE_MAX \}, \{ VARIANT\(glibc\), VARIANT\(avx512\), VARIANT\(avx512_erms\) \} \},'
+# The table compiles; a variant that does not exist does not.
+compile_rows() {
+	awk_rows "$1" >"$scratch/rows.c" &&
+		${CC:-cc} -std=gnu11 -fsyntax-only -I"${top_srcdir:-.}" -I"$top_builddir" -D_GNU_SOURCE "$scratch/rows.c" 2>&1
+}
+expect_eq "a good row compiles" "$(compile_rows "$good" >/dev/null && echo compiles)" compiles
+sed 's/glibc:64,avx512 why one/glibc:64,avx521 why one/' "$good" >"$scratch/typo.row"
+expect_match "a row naming a variant that does not exist stops the build" "$(compile_rows "$scratch/typo.row")" \
+	"VARIANT_ID_avx521"
 expect_match "a good row: its CPUs" "$out" '"good.row", "GenuineIntel", 6, 6, 143, 207, "avx512 erms", ""'
 bad_row() { # WHAT SED-EXPRESSION EXPECTED-MESSAGE
 	sed "$2" "$good" >"$scratch/bad.row"
@@ -72,5 +83,7 @@ bad_row "an unknown feature" '2s/avx512,erms/avx1024/' "unknown feature"
 bad_row "a backwards range" '2s/143-207/207-143/' "models range 207-143 runs backwards"
 bad_row "functions out of order" '4s/memcpy/memset/' "expected choice memcpy"
 bad_row "a broken band list" '5s/glibc:64,avx512/glibc:,avx512/' '".*" is not a band list'
+bad_row "bounds that do not ascend" '5s/4M/32/' '".*": band bounds do not ascend'
+bad_row "a bound on the last band" '6s/glibc why/glibc:64 why/' '".*": the last band has no bound'
 bad_row "no memset choice" '6d' "incomplete row"
 finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Nothing is lost when a recording process is told to end: SIGTERM, SIGINT
 # and SIGHUP dump before they end a process, under whatever the program
-# installs later (shim/signal_dump.c).
+# installs later (preload/signal_dump.c).
 #   - a C program whose three children are sent SIGTERM: one left to the
 #     default action, one with a handler that puts SIG_DFL back and raises
 #     again, one with a handler that calls _exit: every dump is there, with

@@ -35,7 +35,7 @@ struct functions {
 	memset_fn *memset;
 	memset_chk_fn *memset_chk;
 	bzero_fn *bzero, *explicit_bzero;
-	bzero_chk_fn *explicit_bzero_chk;
+	explicit_bzero_chk_fn *explicit_bzero_chk;
 };
 
 static void *library;

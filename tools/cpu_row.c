@@ -24,7 +24,7 @@
 
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 #include "tools/util/band_choice.h"
 #include "tools/util/calibrate.h"
 #include "tools/util/cli.h"

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "dispatch/calibration.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "tools/commands.h"
 #include "tools/tune/tune.h"
 #include "tools/util/calibrate.h"

@@ -291,7 +291,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case F_MEMSET_CHK: ret = ((memset_chk_fn *)fn[f])(dst, value, n, room); break;
 	case F_BZERO: ((bzero_fn *)fn[f])(dst, n); break;
 	case F_EXPLICIT_BZERO: ((bzero_fn *)fn[f])(dst, n); break;
-	case F_EXPLICIT_BZERO_CHK: ((bzero_chk_fn *)fn[f])(dst, n, room); break;
+	case F_EXPLICIT_BZERO_CHK: ((explicit_bzero_chk_fn *)fn[f])(dst, n, room); break;
 	case F_COUNT: break;
 	}
 	size_t s_off = src ? (size_t)(src - src_home->begin) : 0;

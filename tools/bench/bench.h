@@ -77,7 +77,7 @@ void bench_free_distributions(struct distributions *d);
  * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
 struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
 
-/* Reads a histogram dump (shim/histogram_format.h): a distribution for
+/* Reads a histogram dump (preload/histogram_format.h): a distribution for
  * each function with calls, named "memcpy:FILE" and for that function
  * only, one size per bucket (its mean) weighted by its calls.  Puts up to
  * FN_COUNT in out and returns how many; 0 and a message on failure. */

@@ -5,7 +5,7 @@
 #include "tools/bench/bench.h"
 #include "tools/util/cli.h"
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 
 #include <errno.h>
 #include <limits.h>

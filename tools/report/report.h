@@ -4,7 +4,7 @@
 #ifndef MEMSHIM_REPORT_H
 #define MEMSHIM_REPORT_H
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/report_parts.h"

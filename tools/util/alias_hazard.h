@@ -9,7 +9,7 @@
 
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <stdio.h>
 

@@ -16,7 +16,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "tools/util/band_choice.h"
 #include "tools/util/caches.h"
 #include "tools/util/calibration.h"
@@ -36,11 +36,8 @@ unsigned tune_choice_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * PLACE_
 
 bool tune_is_candidate(const char *name)
 {
-	static const char *const prefixes[] = { "glibc", "sse2", "avx2", "avx512", "evex" };
-	for (unsigned i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	return false;
+	const struct variant *v = variant_named(name);
+	return v && (v == VARIANT(glibc) || v->vector_bytes);
 }
 
 static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
@@ -51,7 +48,7 @@ static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
 		if (!variant_usable(row) || !tune_is_candidate(row->name))
 			continue;
 		v[n] = bench_variant_of(row);
-		if (strcmp(row->name, "glibc") == 0)
+		if (row == VARIANT(glibc))
 			*glibc = n;
 		n++;
 	}
@@ -104,13 +101,12 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 static void merge_twins(const struct calibration *c, struct band_ratios *rows, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		const char *suffix = strstr(rows[i].variant, "_erms");
-		if (!suffix || suffix[5])
+		const struct variant *v = variant_named(rows[i].variant);
+		if (!v || variant_twin(v) == v)
 			continue;
 		size_t threshold = rows[i].fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
 		for (unsigned j = 0; j < n; j++)
-			if (strlen(rows[j].variant) == (size_t)(suffix - rows[i].variant) &&
-			    strncmp(rows[j].variant, rows[i].variant, strlen(rows[j].variant)) == 0)
+			if (strcmp(rows[j].variant, variant_twin(v)->name) == 0)
 				for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi < threshold; k++)
 					for (int p = 0; p < PLACE_COUNT; p++) {
 						rows[i].ratio[k][p] = rows[j].ratio[k][p];

@@ -17,7 +17,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
-#include "dispatch/thresholds.h"
+#include "shim/thresholds.h"
 #include "tools/util/band_choice.h"
 #include "tools/util/caches.h"
 #include "tools/util/calibrate.h"
@@ -69,10 +69,11 @@ static void make_grid(struct grid *g, enum calibration_level level)
 		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, p >= 22);
 }
 
+/* A vector variant without a rep band (those are composed from it). */
 static bool is_vector(const char *name)
 {
-	return strcmp(name, "sse2") == 0 || strcmp(name, "avx2") == 0 || strcmp(name, "avx512") == 0 ||
-	       strcmp(name, "evex") == 0 || strcmp(name, "avx2_xmm") == 0;
+	const struct variant *v = variant_named(name);
+	return v && v->vector_bytes && !v->rep_band;
 }
 
 /* The variants to time, from this program's own table; vector_only: the
@@ -82,8 +83,8 @@ static unsigned load_variants(struct bench_variant *v, unsigned *glibc, bool vec
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < BENCH_MAX_VARIANTS; i++) {
 		const struct variant *row = &variant_table[i];
-		bool is_glibc = strcmp(row->name, "glibc") == 0;
-		if (!variant_usable(row) || strstr(row->name, "_erms") || (vector_only && !is_glibc && !is_vector(row->name)))
+		bool is_glibc = row == VARIANT(glibc);
+		if (!variant_usable(row) || variant_twin(row) != row || (vector_only && !is_glibc && !is_vector(row->name)))
 			continue;
 		v[n] = bench_variant_of(row);
 		if (is_glibc)

@@ -1,7 +1,7 @@
 #include "tools/util/cost_model.h"
 #include "tools/util/quantile.h"
 
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -81,7 +81,7 @@ double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fie
 			 const double *candidates, unsigned candidate_count);
 
 /* The thresholds worth trying: every bucket boundary of the histogram
- * format (shim/histogram.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
+ * format (preload/histogram.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
  * many (at most max). */
 unsigned cm_threshold_candidates(double *out, unsigned max);
 

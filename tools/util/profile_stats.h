@@ -8,7 +8,7 @@
 #ifndef MEMSHIM_PROFILE_STATS_H
 #define MEMSHIM_PROFILE_STATS_H
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 
 #include <stdbool.h>
 

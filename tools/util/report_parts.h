@@ -3,7 +3,7 @@
 #ifndef MEMSHIM_REPORT_PARTS_H
 #define MEMSHIM_REPORT_PARTS_H
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 
 #include <stddef.h>
 #include <stdint.h>

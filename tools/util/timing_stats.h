@@ -11,7 +11,7 @@
 #ifndef MEMSHIM_TIMING_STATS_H
 #define MEMSHIM_TIMING_STATS_H
 
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 
 #include <stdbool.h>
 

@@ -35,19 +35,14 @@ void tune_builtin_thresholds(double t[T_COUNT])
 /* Bytes per vector of a vector variant ("avx2", "avx2_erms"); 0 for others. */
 static unsigned vector_width(const char *variant)
 {
-	static const struct {
-		const char *prefix;
-		unsigned width;
-	} widths[] = { { "sse2", 16 }, { "avx512", 64 }, { "avx2", 32 }, { "evex", 32 } };
-	for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++)
-		if (strncmp(variant, widths[i].prefix, strlen(widths[i].prefix)) == 0)
-			return widths[i].width;
-	return 0;
+	const struct variant *v = variant_named(variant);
+	return v ? v->vector_bytes : 0;
 }
 
 static bool has_band(const char *variant)
 {
-	return strcmp(variant, "erms") == 0 || strstr(variant, "_erms") != NULL;
+	const struct variant *v = variant_named(variant);
+	return v && v->rep_band;
 }
 
 /* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
@@ -55,7 +50,7 @@ enum threshold_name tune_band_threshold(enum base_function fn, const char *varia
 {
 	if (!has_band(variant))
 		return T_COUNT;
-	if (strcmp(variant, "erms") == 0)
+	if (!vector_width(variant)) /* erms: MEMSHIM_ERMS/STOSB_THRESHOLD */
 		return fn == FN_MEMSET ? T_STOSB : T_ERMS;
 	return fn == FN_MEMSET ? T_AUTO_STOSB : T_AUTO_MOVSB;
 }
@@ -74,8 +69,8 @@ static bool compose(const struct calibration *c, enum base_function fn, const ch
 	enum threshold_name band = tune_band_threshold(fn, variant);
 	char base[24], nt[32];
 	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
-	const char *band_suffix = strstr(variant, "_erms");
-	snprintf(base, sizeof base, "%.*s", band_suffix ? (int)(band_suffix - variant) : (int)strlen(variant), variant);
+	const struct variant *row = variant_named(variant);
+	snprintf(base, sizeof base, "%s", row ? variant_twin(row)->name : variant);
 	snprintf(nt, sizeof nt, "%s:nt", base);
 	*s = cm_fixed(calibration_curve(c, fn, width ? base : variant));
 	if (band != T_COUNT) {

@@ -1,9 +1,9 @@
-/* One set of recording wrappers, included twice by shim/record.c.
+/* One set of recording wrappers, included twice by preload/record.c.
  *
  * A wrapper finds the call's size bucket, records the call and then jumps
  * to the variant (a tail call: nothing is added after the count; see
- * copy_then in shim/record.c for why most go through it).  With PROFILED 1 it first marks the
- * call in progress for the profiler (shim/profile.h): two stores, which
+ * copy_then in preload/record.c for why most go through it).  With PROFILED 1 it first marks the
+ * call in progress for the profiler (preload/profile.h): two stores, which
  * only a process started with MEMSHIM_PROFILE pays.  The time inside then
  * counts what the call costs the program as it runs, the recording's
  * nanosecond or so included.
@@ -103,12 +103,8 @@ static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
 	target.explicit_bzero_chk(d, n, room);
 }
 
-static const struct entry_set WRAPPED(entries) = {
-	.memcpy = WRAPPED(memcpy), .mempcpy = WRAPPED(mempcpy), .memcpy_chk = WRAPPED(memcpy_chk),
-	.mempcpy_chk = WRAPPED(mempcpy_chk), .memmove = WRAPPED(memmove),
-	.memmove_chk = WRAPPED(memmove_chk), .bcopy = WRAPPED(bcopy), .memset = WRAPPED(memset),
-	.memset_chk = WRAPPED(memset_chk), .bzero = WRAPPED(bzero),
-	.explicit_bzero = WRAPPED(explicit_bzero), .explicit_bzero_chk = WRAPPED(explicit_bzero_chk),
-};
+#define WRAPPER_OF(v, entry, ...) .entry = WRAPPED(entry),
+static const struct entry_set WRAPPED(entries) = { MEMSHIM_ENTRY_POINTS(WRAPPER_OF, ) };
+#undef WRAPPER_OF
 
 #undef MARK

@@ -13,15 +13,15 @@
  * was.  A forked child forgets the parent's file and counts and starts its
  * own.  A process that recorded no call writes no file.  Everything on the
  * dump path is async-signal-safe: it may run in a signal handler. */
-#include "shim/hist_dump.h"
+#include "preload/hist_dump.h"
 
 #include "dispatch/config.h"
 #include "dispatch/early_env.h"
-#include "dispatch/thresholds.h"
-#include "shim/callsites.h"
-#include "shim/histogram_format.h"
-#include "shim/profile.h"
-#include "shim/record.h"
+#include "shim/thresholds.h"
+#include "preload/callsites.h"
+#include "preload/histogram_format.h"
+#include "preload/profile.h"
+#include "preload/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -444,7 +444,7 @@ void hist_dump_start(void)
 	if (c->callsite_every)
 		record_start_callsites(c->callsite_every);
 	if (c->profile_hz)
-		profile_start(c->profile_hz);
+		profile_start(c->profile_hz, record_targets());
 	if (c->timing_every)
 		record_start_timing(c->timing_every);
 	record_started();

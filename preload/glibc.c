@@ -10,7 +10,7 @@ extern const struct entry_set memshim_entries_scalar;
  * the names still resolve to working code rather than to NULL. */
 static const struct entry_set *glibc(void)
 {
-	const struct entry_set *found = variant_named("glibc")->entries();
+	const struct entry_set *found = VARIANT(glibc)->entries();
 	return found ? found : &memshim_entries_scalar;
 }
 
@@ -21,15 +21,5 @@ static const struct entry_set *glibc(void)
 	}                                                                                              \
 	MEMSHIM_EXPORT type memshim_##member##_glibc __attribute__((ifunc("resolve_glibc_" #member)))
 
-EXPORT_GLIBC(memcpy, memcpy_fn);
-EXPORT_GLIBC(mempcpy, memcpy_fn);
-EXPORT_GLIBC(memcpy_chk, memcpy_chk_fn);
-EXPORT_GLIBC(mempcpy_chk, memcpy_chk_fn);
-EXPORT_GLIBC(memmove, memmove_fn);
-EXPORT_GLIBC(memmove_chk, memmove_chk_fn);
-EXPORT_GLIBC(bcopy, bcopy_fn);
-EXPORT_GLIBC(memset, memset_fn);
-EXPORT_GLIBC(memset_chk, memset_chk_fn);
-EXPORT_GLIBC(bzero, bzero_fn);
-EXPORT_GLIBC(explicit_bzero, bzero_fn);
-EXPORT_GLIBC(explicit_bzero_chk, bzero_chk_fn);
+#define EXPORT_ENTRY(v, entry, ...) EXPORT_GLIBC(entry, entry##_fn);
+MEMSHIM_ENTRY_POINTS(EXPORT_ENTRY, )

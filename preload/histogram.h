@@ -9,7 +9,8 @@
 #ifndef MEMSHIM_HISTOGRAM_H
 #define MEMSHIM_HISTOGRAM_H
 
-#include "dispatch/variants.h"
+#include "shim/base_function.h"
+#include "shim/memshim.h"
 
 #include <stdint.h>
 
@@ -25,13 +26,11 @@
 #define HIST_ALIAS_WINDOW 64
 #define HIST_ALIAS_LARGE 2048
 
-/* Every exported name, counted apart as well as with its base function. */
-enum entry_point {
-	E_MEMCPY, E_MEMPCPY, E_MEMCPY_CHK, E_MEMPCPY_CHK,
-	E_MEMMOVE, E_MEMMOVE_CHK, E_BCOPY,
-	E_MEMSET, E_MEMSET_CHK, E_BZERO, E_EXPLICIT_BZERO, E_EXPLICIT_BZERO_CHK,
-	E_COUNT
-};
+/* Every exported name, counted apart as well as with its base function:
+ * E_MEMCPY, ... in the order of shim/memshim.h's list. */
+#define ENTRY_POINT_ID(v, entry, symbol, base, size_register, id, ...) id,
+enum entry_point { MEMSHIM_ENTRY_POINTS(ENTRY_POINT_ID, ) E_COUNT };
+#undef ENTRY_POINT_ID
 
 extern const char *const entry_point_names[E_COUNT];
 extern const enum base_function entry_point_base[E_COUNT];

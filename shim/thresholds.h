@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define ERMS_THRESHOLD_DEFAULT 2048  /* the kernel's ERMS-without-FSRM patch (seed 001) */
+/* The cutoff of "x86/lib: Use REP MOVSB for large memcpy() on ERMS CPUs
+ * without FSRM" (LKML, 2026): rep movsb from there on, scalar below. */
+#define ERMS_THRESHOLD_DEFAULT 2048
 #define STOSB_THRESHOLD_DEFAULT 2048
 
 struct thresholds {

@@ -4,7 +4,7 @@
  * "function+offset" and object names with dladdr only when dumping. */
 #include "config.h"
 
-#include "shim/callsites.h"
+#include "preload/callsites.h"
 
 #include "dispatch/message.h"
 

@@ -1,4 +1,4 @@
-/* The profiler's timers, signal handler and counts (see shim/profile.h).
+/* The profiler's timers, signal handler and counts (see preload/profile.h).
  *
  * The handler touches nothing but this file's counters, with atomic adds,
  * and the interrupted thread's mark: it takes no lock and calls nothing,
@@ -6,14 +6,13 @@
  * Timers are made with the raw system calls, because glibc's timer_create
  * keeps its own list of timers for SIGEV_THREAD and may allocate; ours are
  * SIGEV_THREAD_ID timers on the thread's own CPU clock. */
-#include "shim/profile.h"
+#include "preload/profile.h"
 
 #include "dispatch/config.h"
 
 #include "dispatch/message.h"
-#include "shim/callsites.h"
-#include "shim/histogram_format.h"
-#include "shim/record.h"
+#include "preload/callsites.h"
+#include "preload/histogram_format.h"
 
 #include <errno.h>
 #include <link.h>
@@ -91,7 +90,7 @@ static bool running_our_code(uintptr_t pc)
 }
 
 /* The marked call, if it is still in progress at stack pointer `sp` and
- * program counter `pc` (see shim/profile.h); 0 if it has returned.  The
+ * program counter `pc` (see preload/profile.h); 0 if it has returned.  The
  * program counter settles what the stack cannot: a function called in a
  * loop from one call site that tail-calls memset finds the same return
  * address in the same slot each time, but runs its own code. */
@@ -188,15 +187,11 @@ static int add_segment_of(struct dl_phdr_info *info, size_t size, void *address)
 	return 0;
 }
 
-static void find_code(void)
+static void find_code(const struct entry_set *t)
 {
-	const struct entry_set *t = record_targets();
-	void *functions[] = {
-		(void *)on_sample, (void *)t->memcpy, (void *)t->mempcpy, (void *)t->memcpy_chk,
-		(void *)t->mempcpy_chk, (void *)t->memmove, (void *)t->memmove_chk, (void *)t->bcopy,
-		(void *)t->memset, (void *)t->memset_chk, (void *)t->bzero, (void *)t->explicit_bzero,
-		(void *)t->explicit_bzero_chk,
-	};
+#define TARGET_OF(v, entry, ...) (void *)t->entry,
+	void *functions[] = { (void *)on_sample, MEMSHIM_ENTRY_POINTS(TARGET_OF, ) };
+#undef TARGET_OF
 	for (unsigned i = 0; i < sizeof functions / sizeof functions[0]; i++)
 		if (functions[i])
 			dl_iterate_phdr(add_segment_of, functions[i]);
@@ -210,7 +205,7 @@ static void find_code(void)
 		}
 }
 
-bool profile_start(unsigned hz)
+bool profile_start(unsigned hz, const struct entry_set *targets)
 {
 	sample_signal = SIGRTMAX - 3;
 	struct sigaction action, before;
@@ -225,7 +220,7 @@ bool profile_start(unsigned hz)
 		say("cannot set up the profiling signal; no profile");
 		return false;
 	}
-	find_code();
+	find_code(targets);
 	period_ns = 1000000000u / hz;
 	live.rate_hz = hz;
 	start_ns = clock_ns(CLOCK_MONOTONIC);

@@ -70,7 +70,7 @@
 #ifndef MEMSHIM_HISTOGRAM_FORMAT_H
 #define MEMSHIM_HISTOGRAM_FORMAT_H
 
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <stdbool.h>
 #include <stddef.h>

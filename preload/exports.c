@@ -9,19 +9,16 @@
  * the program (see dispatch/early_env.h). */
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
-#include "shim/banded.h"
-#include "shim/hist_dump.h"
-#include "shim/record.h"
+#include "dispatch/banded.h"
+#include "preload/hist_dump.h"
+#include "preload/record.h"
+#include "shim/memshim.h"
 
-#include <string.h>
-#include <strings.h>
-
-/* glibc's headers declare these only under _FORTIFY_SOURCE. */
-extern void *__memcpy_chk(void *, const void *, size_t, size_t);
-extern void *__mempcpy_chk(void *, const void *, size_t, size_t);
-extern void *__memmove_chk(void *, const void *, size_t, size_t);
-extern void *__memset_chk(void *, int, size_t, size_t);
-extern void __explicit_bzero_chk(void *, size_t, size_t);
+/* Every exported name, declared here: glibc's headers declare the _chk
+ * forms only under _FORTIFY_SOURCE. */
+#define DECLARE_SYMBOL(v, entry, symbol, base, size_register, id, return_type, parameters)         \
+	extern return_type symbol parameters;
+MEMSHIM_ENTRY_POINTS(DECLARE_SYMBOL, )
 extern void *__mempcpy(void *, const void *, size_t);
 
 /* The member of fn's entry points in e: memcpy, memmove or memset's own,
@@ -74,21 +71,10 @@ static const struct entry_set *split_entries(enum base_function fn, size_t bound
 	}                                                                                             \
 	MEMSHIM_EXPORT_BANDED_STUB(symbol, size_reg, resolve_##symbol)
 
-EXPORT_IFUNC(memcpy, "rdx", FN_MEMCPY, memcpy);
-EXPORT_IFUNC(mempcpy, "rdx", FN_MEMCPY, mempcpy);
+#define EXPORT_ENTRY(v, entry, symbol, base, size_register, ...) EXPORT_IFUNC(symbol, #size_register, base, entry);
+MEMSHIM_ENTRY_POINTS(EXPORT_ENTRY, )
+/* glibc's own name for mempcpy, which its headers once sent calls to. */
 EXPORT_IFUNC(__mempcpy, "rdx", FN_MEMCPY, mempcpy);
-EXPORT_IFUNC(__memcpy_chk, "rdx", FN_MEMCPY, memcpy_chk);
-EXPORT_IFUNC(__mempcpy_chk, "rdx", FN_MEMCPY, mempcpy_chk);
-
-EXPORT_IFUNC(memmove, "rdx", FN_MEMMOVE, memmove);
-EXPORT_IFUNC(__memmove_chk, "rdx", FN_MEMMOVE, memmove_chk);
-EXPORT_IFUNC(bcopy, "rdx", FN_MEMMOVE, bcopy);
-
-EXPORT_IFUNC(memset, "rdx", FN_MEMSET, memset);
-EXPORT_IFUNC(__memset_chk, "rdx", FN_MEMSET, memset_chk);
-EXPORT_IFUNC(bzero, "rsi", FN_MEMSET, bzero);
-EXPORT_IFUNC(explicit_bzero, "rsi", FN_MEMSET, explicit_bzero);
-EXPORT_IFUNC(__explicit_bzero_chk, "rsi", FN_MEMSET, explicit_bzero_chk);
 
 /* Reads the configuration before main() even if nothing has been bound yet
  * (lazy binding), so problems are reported at start and a program that
@@ -98,8 +84,6 @@ __attribute__((constructor(101))) static void read_configuration_early(void)
 	config_get();
 	hist_dump_start();
 }
-
-#include "shim/memshim.h"
 
 MEMSHIM_EXPORT const char *memshim_variant_name(unsigned i)
 {

@@ -8,7 +8,7 @@
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
 #include "dispatch/next_symbol.h"
-#include "shim/record.h"
+#include "preload/record.h"
 
 #include <stdarg.h>
 #include <sys/prctl.h>

@@ -1,13 +1,13 @@
-/* The timer of MEMSHIM_TIMING (see shim/timing.h): the counter's checks and
+/* The timer of MEMSHIM_TIMING (see preload/timing.h): the counter's checks and
  * rate, the timer's own cost, the cap on a timed call, the callers, and the
  * records of the dump.  Nothing here allocates or takes a lock: a timed call
  * is counted from the recording's slow path, the dump may run in a signal
  * handler. */
-#include "shim/timing.h"
+#include "preload/timing.h"
 
 #include "dispatch/message.h"
-#include "shim/callsites.h"
-#include "shim/histogram_format.h"
+#include "preload/callsites.h"
+#include "preload/histogram_format.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -37,7 +37,7 @@
 #define PAIR_TRIES 20
 
 /* Timed calls by immediate caller (with call sites on): open addressing,
- * an entry claimed with one compare-and-swap, as in shim/profile.c. */
+ * an entry claimed with one compare-and-swap, as in preload/profile.c. */
 #define SITE_TABLE_SIZE 1024
 
 struct time_site {
@@ -209,7 +209,7 @@ unsigned timing_countdown(void)
 	return 1 + (unsigned)((uint64_t)x * (2 * every - 1) >> 32);
 }
 
-/* One add-to-memory instruction, as the recording's counters (shim/record.c). */
+/* One add-to-memory instruction, as the recording's counters (preload/record.c). */
 static void add(bool shared, uint64_t *counter, uint64_t n)
 {
 	if (shared)

@@ -1,7 +1,7 @@
 /* Writing dumps: formatted by hand into a stack buffer and written with
  * write(2), so a dump can run in a signal handler, in a forked child, or
  * while the program's malloc or stdio lock is held. */
-#include "shim/histogram_format.h"
+#include "preload/histogram_format.h"
 
 #include "dispatch/message.h"
 
@@ -11,15 +11,13 @@
 #include <stdio.h> /* renameat2 */
 #include <unistd.h>
 
-const char *const entry_point_names[E_COUNT] = {
-	"memcpy", "mempcpy", "__memcpy_chk", "__mempcpy_chk", "memmove", "__memmove_chk", "bcopy",
-	"memset", "__memset_chk", "bzero", "explicit_bzero", "__explicit_bzero_chk",
-};
+#define ENTRY_POINT_NAME(v, entry, symbol, base, size_register, id, ...) [id] = #symbol,
+const char *const entry_point_names[E_COUNT] = { MEMSHIM_ENTRY_POINTS(ENTRY_POINT_NAME, ) };
+#undef ENTRY_POINT_NAME
 
-const enum base_function entry_point_base[E_COUNT] = {
-	FN_MEMCPY, FN_MEMCPY, FN_MEMCPY, FN_MEMCPY, FN_MEMMOVE, FN_MEMMOVE, FN_MEMMOVE,
-	FN_MEMSET, FN_MEMSET, FN_MEMSET, FN_MEMSET, FN_MEMSET,
-};
+#define ENTRY_POINT_BASE(v, entry, symbol, base, size_register, id, ...) [id] = base,
+const enum base_function entry_point_base[E_COUNT] = { MEMSHIM_ENTRY_POINTS(ENTRY_POINT_BASE, ) };
+#undef ENTRY_POINT_BASE
 
 uint64_t hist_bucket_lo(unsigned bucket)
 {

@@ -1,4 +1,4 @@
-/* The entry set that serves a function's size bands (shim/banded.c). */
+/* The entry set that serves a function's size bands (dispatch/banded.c). */
 #ifndef MEMSHIM_BANDED_H
 #define MEMSHIM_BANDED_H
 

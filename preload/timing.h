@@ -5,7 +5,7 @@
  * The profiler samples the CPU clock, which the kernel's tick caps at a few
  * hundred samples a second; a program making millions of calls a second
  * gives thousands of timed calls a second instead.  The recording wrapper's
- * common path only counts down to the next timed call (shim/record.c); the
+ * common path only counts down to the next timed call (preload/record.c); the
  * timed call takes the slow path, which reads the counter before and after
  * the variant.  Each read is fenced (lfence: everything before has finished,
  * nothing after has started), so a timed call runs alone: its time is the
@@ -28,7 +28,7 @@
 #ifndef MEMSHIM_TIMING_H
 #define MEMSHIM_TIMING_H
 
-#include "shim/histogram.h"
+#include "preload/histogram.h"
 
 #include <stdbool.h>
 #include <stddef.h>

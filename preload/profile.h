@@ -21,7 +21,8 @@
 #ifndef MEMSHIM_PROFILE_H
 #define MEMSHIM_PROFILE_H
 
-#include "shim/histogram.h"
+#include "preload/histogram.h"
+#include "shim/entry_set.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,9 +67,10 @@ static inline __attribute__((always_inline)) void profile_mark(enum base_functio
 }
 
 /* Installs the handler and starts this thread's timer at `hz` samples per
- * CPU second.  From the constructor.  False (said once on stderr) if the
- * timer cannot be had. */
-bool profile_start(unsigned hz);
+ * CPU second; `targets` are the functions the recording wrappers call,
+ * whose code counts as the copies'.  From the constructor.  False (said
+ * once on stderr) if the timer cannot be had. */
+bool profile_start(unsigned hz, const struct entry_set *targets);
 
 /* Starts the calling thread's timer, once per thread; from a thread's
  * first recorded call.  Does nothing unless profile_start succeeded. */

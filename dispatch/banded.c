@@ -7,7 +7,7 @@
  *
  * The tables are filled once by the resolvers, before the first call
  * (dispatch/export_stub.h), and read-only after. */
-#include "shim/banded.h"
+#include "dispatch/banded.h"
 
 #include "shim/entry_set.h"
 

@@ -15,12 +15,12 @@
  *
  * The recording path allocates nothing and calls nothing that may copy
  * (malloc, stdio and the unwinder all call memcpy). */
-#include "shim/record.h"
+#include "preload/record.h"
 
 #include "dispatch/config.h"
-#include "shim/callsites.h"
-#include "shim/profile.h"
-#include "shim/timing.h"
+#include "preload/callsites.h"
+#include "preload/profile.h"
+#include "preload/timing.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -361,38 +361,24 @@ HOT void *set_chk_then(memset_chk_fn *t, enum entry_point e, void *d, int c, siz
 
 #define WRAPPED(name) recording_##name
 #define PROFILED 0
-#include "shim/record_wrappers.h"
+#include "preload/record_wrappers.h"
 #undef WRAPPED
 #undef PROFILED
 
 #define WRAPPED(name) profiling_##name
 #define PROFILED 1
-#include "shim/record_wrappers.h"
+#include "preload/record_wrappers.h"
 #undef WRAPPED
 #undef PROFILED
 
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
 {
-	switch (fn) {
-	case FN_MEMCPY:
-		target.memcpy = chosen->memcpy;
-		target.mempcpy = chosen->mempcpy;
-		target.memcpy_chk = chosen->memcpy_chk;
-		target.mempcpy_chk = chosen->mempcpy_chk;
-		break;
-	case FN_MEMMOVE:
-		target.memmove = chosen->memmove;
-		target.memmove_chk = chosen->memmove_chk;
-		target.bcopy = chosen->bcopy;
-		break;
-	default:
-		target.memset = chosen->memset;
-		target.memset_chk = chosen->memset_chk;
-		target.bzero = chosen->bzero;
-		target.explicit_bzero = chosen->explicit_bzero;
-		target.explicit_bzero_chk = chosen->explicit_bzero_chk;
-		break;
-	}
+	/* the entry points that follow fn (shim/memshim.h's list) call chosen's */
+#define TARGET_IF_FOLLOWS(v, entry, symbol, base, ...)                                             \
+	if (fn == base)                                                                            \
+		target.entry = chosen->entry;
+	MEMSHIM_ENTRY_POINTS(TARGET_IF_FOLLOWS, )
+#undef TARGET_IF_FOLLOWS
 	return config_get()->profile_hz ? &profiling_entries : &recording_entries;
 }
 

@@ -1,5 +1,5 @@
 /* Dump before _exit and _Exit: they end the process without running
- * destructors, so the exit dump in shim/hist_dump.c would never come (dash
+ * destructors, so the exit dump in preload/hist_dump.c would never come (dash
  * leaves this way, and so does many a forked child).  Without recording
  * both names jump straight to the C library's _exit; with recording, to a
  * wrapper that dumps, then ends the process as _exit does.  A vfork child
@@ -10,7 +10,7 @@
 #include "dispatch/export_stub.h"
 #include "dispatch/next_symbol.h"
 #include "dispatch/raw_syscall.h"
-#include "shim/hist_dump.h"
+#include "preload/hist_dump.h"
 
 #include <stdlib.h>
 #include <sys/syscall.h>

@@ -7,8 +7,8 @@
 #define MEMSHIM_RECORD_H
 
 #include "shim/entry_set.h"
-#include "shim/histogram_format.h"
-#include "shim/timing.h"
+#include "preload/histogram_format.h"
+#include "preload/timing.h"
 
 /* The recording entry set for fn, calling `target`'s functions. */
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *target);
@@ -30,7 +30,7 @@ const struct entry_set *record_targets(void);
 /* Turns on call-site sampling of one call in `every` (libunwind); false if unavailable. */
 bool record_start_callsites(unsigned every);
 
-/* Turns on timing one call in `every` (shim/timing.h); false (said) if the
+/* Turns on timing one call in `every` (preload/timing.h); false (said) if the
  * time-stamp counter cannot time calls here. */
 bool record_start_timing(unsigned every);
 

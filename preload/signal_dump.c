@@ -28,7 +28,7 @@
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
 #include "dispatch/next_symbol.h"
-#include "shim/hist_dump.h"
+#include "preload/hist_dump.h"
 
 #include <signal.h>
 

@@ -24,7 +24,7 @@ void hist_dump_last(const char *reason);
  * child, which shares our memory until it execs or exits. */
 bool hist_dump_own_process(void);
 
-/* shim/signal_dump.c: the library's handler under SIGTERM, SIGINT, SIGHUP
+/* preload/signal_dump.c: the library's handler under SIGTERM, SIGINT, SIGHUP
  * and MEMSHIM_HIST_SIGNAL, whatever the program installs later. */
 void signal_dump_start(void);
 

@@ -1,0 +1,59 @@
+/* Every variant of memshim, one line each, in the order of the dispatch
+ * table (`memshim info`, memshim_variant_name).  This file is a list, not a
+ * header: whoever includes it first defines
+ *
+ *   MEMSHIM_VARIANT(name, code, vector_bytes, rep_band, twin, usable, describe, summary)
+ *
+ *   name          the V of memshim_memcpy_V and the rest (memshim.h)
+ *   code          shim: compiled here (shim/, its entry set memshim_entries_V);
+ *                 libc: the C library's own functions, looked up at start
+ *   vector_bytes  bytes per vector register it copies with; 0: none
+ *   rep_band      1: from a threshold on it hands the call to rep movsb or
+ *                 rep stosb (the *_erms variants and erms)
+ *   twin          the variant whose code it runs below that band; itself
+ *                 for one without a band, or whose code below it is its own
+ *   usable        whether a CPU can run it (dispatch/variants.c); NULL: every x86-64
+ *   describe      how `memshim info` shows the thresholds it reads
+ *                 (dispatch/variants.c); NULL: it reads none
+ *   summary       one line, for `memshim info` and --help
+ *
+ * and the dispatch table, the declarations of memshim.h, the entry sets and
+ * the tools' facts about each variant all follow from it, the way perf's
+ * MEMCPY_FN list feeds its declarations and its table
+ * (tools/perf/bench/mem-memcpy-x86-64-asm-def.h).  Adding a variant is a
+ * line here and its file in shim/ (with its flags in Makefile.am). */
+
+MEMSHIM_VARIANT(fsrm, shim, 0, 0, fsrm, NULL, NULL,
+		"rep movsb / rep stosb at every size (kernel: CPUs with FSRM)")
+MEMSHIM_VARIANT(erms, shim, 0, 1, erms, NULL, describe_erms,
+		"scalar below MEMSHIM_ERMS_THRESHOLD, rep movsb at and above (kernel: ERMS without FSRM)")
+MEMSHIM_VARIANT(scalar, shim, 0, 0, scalar, NULL, NULL,
+		"general-purpose registers only, aligned 32-byte loop, no string instructions")
+MEMSHIM_VARIANT(movsq, shim, 0, 0, movsq, NULL, NULL,
+		"rep movsq with an 8-byte-aligned destination above 64 bytes (kernel: no ERMS)")
+MEMSHIM_VARIANT(glibc, libc, 0, 0, glibc, NULL, NULL,
+		"the C library's own functions (the next definition after this library)")
+/* The vector variants (shim/vector_pieces.h); the *_erms rows add a rep
+ * movsb band and are what the auto policy picks on ERMS CPUs. */
+MEMSHIM_VARIANT(sse2, shim, 16, 0, sse2, NULL, describe_vector,
+		"16-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD")
+MEMSHIM_VARIANT(avx2, shim, 32, 0, avx2, has_avx2, describe_vector,
+		"32-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD")
+MEMSHIM_VARIANT(avx512, shim, 64, 0, avx512, has_avx512, describe_vector,
+		"64-byte vectors, masked below 64 B, non-temporal from MEMSHIM_NT_THRESHOLD")
+MEMSHIM_VARIANT(sse2_erms, shim, 16, 1, sse2, has_erms, describe_vector_erms,
+		"sse2, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+MEMSHIM_VARIANT(avx2_erms, shim, 32, 1, avx2, has_avx2_erms, describe_vector_erms,
+		"avx2, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+MEMSHIM_VARIANT(avx512_erms, shim, 64, 1, avx512, has_avx512_erms, describe_vector_erms,
+		"avx512, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+MEMSHIM_VARIANT(evex, shim, 32, 0, evex, has_avx512, describe_vector,
+		"32-byte EVEX vectors, masked below 64 B, non-temporal from MEMSHIM_NT_THRESHOLD")
+MEMSHIM_VARIANT(evex_erms, shim, 32, 1, evex, has_avx512_erms, describe_vector_erms,
+		"evex, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+/* A composite of the pieces above, for what calibration measured best per
+ * size band (shim/vector_avx2_xmm.c). */
+MEMSHIM_VARIANT(avx2_xmm, shim, 32, 0, avx2_xmm, has_avx2, describe_vector,
+		"avx2 from 64 B, 16-byte blocks below (sse2's small pieces)")
+MEMSHIM_VARIANT(avx2_xmm_erms, shim, 32, 1, avx2_xmm, has_avx2_erms, describe_vector_erms,
+		"avx2_xmm, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
