@@ -1,36 +1,34 @@
-#!/usr/bin/env python3
 """The layers of tools/ (doc/design.md): the command table (memshim.c) and
 one file per command at the top, each command's machinery in a folder of its
 own (tools/bench/ ...), what two commands share in tools/util/.  Dependencies
 go one way: table -> commands -> their folder -> util, and never back.
 
 Two graphs are checked, each at the level of modules (a .c or .cc file and
-the .h of the same name are one module):
+the .h of the same name are one module, as tests/include_cycles.py counts
+them, whose graph and circle finder this uses):
   - includes: the #include "tools/..." lines of every file under tools/;
   - links: which object of the memshim program uses a symbol another one
     defines (nm), when the objects are given: a header that declares what
-    another file defines (record.h declaring cmd_run of memshim.c) is a
+    another file defines (a record.h declaring cmd_run of memshim.c) is a
     dependency the includes do not show.
-Each graph must have no circle (a strongly connected component of more than
-one module) and no edge against the layers; and a module that uses another's
-symbols includes a header that may declare them: that module's own, its
-folder's (tools/bench/bench.h), or for a command tools/commands.h (a header
-that declares what a module of another layer defines hides a dependency).  Prints one line per problem and
-exits 1 if there is any; else prints what it checked.
+Each graph must have no circle and no edge against the layers; and a module
+that uses another's symbols includes a header that may declare them: that
+module's own, its folder's (tools/bench/bench.h), or for a command
+tools/commands.h.  One "ok: ..." or "FAIL: ..." line per check.
 
 usage: check_tools_layers.py SRCDIR [BUILDDIR]  (BUILDDIR: where the objects are)
 """
 import os
-import re
 import subprocess
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"(tools/[^"]+)"', re.M)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_lines import check, status  # noqa: E402
+from include_cycles import find_cycle, includes, module_of, sources  # noqa: E402
 
 
-def module_of(path):
-    """tools/bench/plan.c -> tools/bench/plan"""
-    return os.path.splitext(path)[0]
+def generated(path):
+    return '.pb-c.' in path
 
 
 def layer_of(module):
@@ -51,94 +49,42 @@ def allowed(a, b):
     if ra == 0:
         return rb in (1, 3)
     if ra == 1:  # a command: its own folder, and util
-        return rb == 3 or (rb == 2 and fb == fa.replace('-', '_'))
+        return rb == 3 or (rb == 2 and fb == fa)
     if ra == 2:  # a command's folder: itself, and util
         return rb == 3 or (rb == 2 and fb == fa)
     return rb == 3
 
 
-def include_graph(srcdir):
+def include_graph(top):
     graph = {}
-    for root, _, files in os.walk(os.path.join(srcdir, 'tools')):
-        for name in files:
-            if not name.endswith(('.c', '.cc', '.h')) or '.pb-c.' in name:
-                continue
-            path = os.path.relpath(os.path.join(root, name), srcdir)
-            with open(os.path.join(srcdir, path), encoding='utf-8') as f:
-                text = f.read()
-            a = module_of(path)
-            graph.setdefault(a, set())
-            for target in INCLUDE.findall(text):
-                b = module_of(target)
-                if b != a and '.pb-c' not in target:
-                    graph[a].add(b)
+    for path in sources(top, ['tools']):
+        if generated(path):
+            continue
+        a = module_of(path)
+        graph.setdefault(a, set()).update(
+            module_of(t) for t in includes(top, path)
+            if t.startswith('tools/') and not generated(t) and module_of(t) != a)
     return graph
 
 
 def link_graph(builddir):
     """module -> modules whose symbols it uses, from the objects of tools/memshim."""
-    objects = []
+    defined, used = {}, {}
     for root, _, files in os.walk(os.path.join(builddir, 'tools')):
         for name in files:
-            if name.startswith('memshim-') and name.endswith('.o') and '.pb-c' not in name:
-                objects.append(os.path.join(root, name))
-    defined, used = {}, {}
-    for obj in objects:
-        rel = os.path.relpath(os.path.dirname(obj), builddir)
-        module = rel + '/' + os.path.basename(obj)[len('memshim-'):-2]
-        out = subprocess.run(['nm', obj], capture_output=True, text=True, check=True).stdout
-        used[module] = set()
-        for line in out.splitlines():
-            fields = line.split()
-            if len(fields) == 3 and fields[1] in 'TDBRV':
-                defined[fields[2]] = module
-            elif len(fields) == 2 and fields[0] == 'U':
-                used[module].add(fields[1])
+            if not name.startswith('memshim-') or not name.endswith('.o') or generated(name):
+                continue
+            module = os.path.relpath(root, builddir) + '/' + name[len('memshim-'):-2]
+            out = subprocess.run(['nm', os.path.join(root, name)], capture_output=True, text=True,
+                                 check=True).stdout
+            used[module] = set()
+            for line in out.splitlines():
+                fields = line.split()
+                if len(fields) == 3 and fields[1] in 'TDBRV':
+                    defined[fields[2]] = module
+                elif len(fields) == 2 and fields[0] == 'U':
+                    used[module].add(fields[1])
     return {a: {defined[s] for s in syms if s in defined and defined[s] != a} for a, syms in used.items()}
-
-
-def circles(graph):
-    """The strongly connected components of more than one node (Tarjan)."""
-    index, low, stack, on, found, counter = {}, {}, [], set(), [], [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in graph.get(v, ()):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
-
-
-def check(kind, graph):
-    problems = []
-    for component in circles(graph):
-        problems.append('%s: a circle: %s' % (kind, ' <-> '.join(component)))
-    for a in sorted(graph):
-        for b in sorted(graph[a]):
-            if not allowed(a, b):
-                problems.append('%s: %s depends on %s, against the layers' % (kind, a, b))
-    return problems
 
 
 def declaring_headers(module):
@@ -153,55 +99,55 @@ def declaring_headers(module):
     return found
 
 
-def reachable(includes, a):
+def reachable(graph, a):
     seen, todo = set(), [a]
     while todo:
-        for b in includes.get(todo.pop(), ()):
+        for b in graph.get(todo.pop(), ()):
             if b not in seen:
                 seen.add(b)
                 todo.append(b)
     return seen
 
 
-def owners(includes, links, headers):
+def undeclared(includes_graph, links, headers):
     """A module using another's symbols without including a header that may
     declare them.  A utility with no header of its own in tools/ is declared
-    outside it (the dump reader, util/histogram_read.c, in the dump format's
+    outside it (the dump reader, util/histogram_read.c, by the dump format's
     preload/histogram_format.h, shared with the writer): it is left out."""
     problems = []
     for a in sorted(links):
-        seen = reachable(includes, a)
+        seen = reachable(includes_graph, a)
         for b in sorted(links[a]):
             if layer_of(b)[0] == 3 and b not in headers:
                 continue
             if not declaring_headers(b) & seen:
-                problems.append('links: %s uses symbols of %s but includes no header of it (%s)' %
+                problems.append('%s uses %s, includes none of %s' %
                                 (a, b, ', '.join(h + '.h' for h in sorted(declaring_headers(b)))))
     return problems
+
+
+def check_graph(kind, graph):
+    cycle = find_cycle(graph)
+    check('tools/ %s: no circle among the %d modules' % (kind, len(graph)), graph and cycle is None,
+          ' -> '.join(cycle or []) or 'no modules found')
+    against = ['%s -> %s' % (a, b) for a in sorted(graph) for b in sorted(graph[a]) if not allowed(a, b)]
+    check('tools/ %s: nothing against the layers' % kind, not against, '; '.join(against))
 
 
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__.strip().splitlines()[-1])
-    srcdir = sys.argv[1]
-    graphs = [('includes', include_graph(srcdir))]
+    top = sys.argv[1]
+    includes_graph = include_graph(top)
+    check_graph('includes', includes_graph)
     if len(sys.argv) == 3:
-        graphs.append(('links', link_graph(sys.argv[2])))
-    problems = []
-    for kind, graph in graphs:
-        if not graph:
-            problems.append('%s: no modules found' % kind)
-        problems += check(kind, graph)
-    if len(graphs) == 2:
-        headers = {module_of(os.path.relpath(os.path.join(root, name), srcdir))
-                   for root, _, files in os.walk(os.path.join(srcdir, 'tools')) for name in files if name.endswith('.h')}
-        problems += owners(graphs[0][1], graphs[1][1], headers)
-    for p in problems:
-        print(p)
-    if not problems:
-        print('no circle and no edge against the layers: %s' %
-              ', '.join('%s of %d modules, %d edges' % (k, len(g), sum(map(len, g.values()))) for k, g in graphs))
-    return 1 if problems else 0
+        links = link_graph(sys.argv[2])
+        check_graph('links', links)
+        headers = {module_of(p) for p in sources(top, ['tools']) if p.endswith('.h')}
+        problems = undeclared(includes_graph, links, headers)
+        check('tools/ links: each module\'s symbols reached through a header of it', not problems,
+              '; '.join(problems))
+    return status()
 
 
 if __name__ == '__main__':
