@@ -84,3 +84,13 @@ run_checker() {
 	done <"$scratch/checker.out"
 	[ $status -eq 0 ] || grep -q '^FAIL' "$scratch/checker.out" || fail "$what: the checker failed (status $status)"
 }
+
+# need_python WHAT: $PYTHON (python3 unless set) for a checker; without
+# one, WHAT is skipped and the test ends there.
+need_python() {
+	PYTHON=${PYTHON:-python3}
+	command -v "$PYTHON" >/dev/null && return 0
+	skip "$1: no $PYTHON"
+	finish
+	exit
+}

@@ -4,12 +4,7 @@
 # shim (the copy routines) <- dispatch <- preload <- tools
 # (tests/include_cycles.py builds the graph).
 . "${top_srcdir:-.}/tests/lib.sh"
-PYTHON=${PYTHON:-python3}
-if ! command -v "$PYTHON" >/dev/null; then
-	skip "include circles: no $PYTHON"
-	finish
-	exit
-fi
+need_python "include circles"
 # Every folder with C sources.
 run_checker "includes" "$PYTHON" "$top_srcdir/tests/include_cycles.py" "$top_srcdir"
 finish

@@ -6,12 +6,7 @@
 # (tests/check_tools_layers.py).  Then the check itself, on a copy of the
 # sources with a circle and a back edge put in: it must name both.
 . "${top_srcdir:-.}/tests/lib.sh"
-PYTHON=${PYTHON:-python3}
-if ! command -v "$PYTHON" >/dev/null; then
-	skip "the layers of tools/: no $PYTHON"
-	finish
-	exit
-fi
+need_python "the layers of tools/"
 check=$top_srcdir/tests/check_tools_layers.py
 run_checker "layers" "$PYTHON" "$check" "$top_srcdir" "$top_builddir"
 
