@@ -10,10 +10,12 @@
 #include "shim/histogram_format.h"
 #include "shim/timing.h"
 
+#include <stdint.h>
+
 /* The recording entry set for fn, calling `target`'s functions. */
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *target);
 
-/* Adds every thread's counts (those of ended threads too) into *out, which
+/* Sums every thread's counts (those of ended threads too) into *out, which
  * the caller zeroed.  Async-signal-safe. */
 void record_sum(struct histogram *out);
 
@@ -41,5 +43,16 @@ void record_stop_timing(void);
 /* Start-up is over: call-site sampling and timing are on or off for good,
  * and the common path may count down to its next detour. */
 void record_started(void);
+
+/* The recording's own code goes in sections of its own, so that the
+ * profiler can tell a sample taken there from one in the variant: the
+ * wrappers by base function (memcpy, memmove, memset), so that a sample
+ * in one needs no mark to know its function, and the code they share
+ * (slow paths, a thread's first call, call-site sampling, timing) in "shared". */
+#define RECORDING_CODE(part) __attribute__((section("memshim_recording_" #part)))
+
+/* The base function whose wrappers hold pc; FN_COUNT if the code they
+ * share does; -1 if none of the recording's code does.  Async-signal-safe. */
+int record_code_function(uintptr_t pc);
 
 #endif

@@ -52,7 +52,8 @@
  *
  * One sequence: memcpy 100 and 4096 bytes, mempcpy 17, memmove 200 bytes
  * overlapping with the destination after and before the source and 50
- * bytes not overlapping, memset 1000 bytes of 0 and 33 of 7, bzero 5.
+ * bytes not overlapping, memset 1000 bytes of 0, 33 of 7 and 20000 of 1
+ * (past the sizes the recording looks its bucket up for), bzero 5.
  * It prints "pid P" first. */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -67,7 +68,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static char src[8192], dst[8192], overlap[512];
+static char src[8192], dst[8192], overlap[512], big[20000];
 
 static void sequence(long times)
 {
@@ -80,6 +81,7 @@ static void sequence(long times)
 		memmove(dst + 4096, src, 50);
 		memset(dst, 0, 1000);
 		memset(dst, 7, 33);
+		memset(big, 1, sizeof big);
 		bzero(dst, 5);
 	}
 }
