@@ -16,8 +16,8 @@
 # (0-512 B), the median ns per call of each and the medians (min..max) of
 # the per-round differences: what recording adds, what marking adds on
 # top; then what timing one call in 64 adds per call, what a timed call
-# costs, and this recording against the baseline's.  The variant is the
-# same throughout (MEMSHIM_IMPL, default glibc).
+# costs, and what the baseline's recording adds, and this one against it.
+# The variant is the same throughout (MEMSHIM_IMPL, default glibc).
 #
 # Sampling is spread over the run, so its cost is a share of the process's
 # CPU time over all the loops, profile against mark, pair by pair.  After
@@ -111,7 +111,7 @@ for size, s in sorted(ns.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]
           f" {spread(rec):>18} | {spread(mark)}")
 base = "baseline" in next(iter(ns.values()))
 print("\nsize  ns/call: timed   every | timing on (1 in 64) adds | a timed call costs"
-      + (" | recording: this - baseline" if base else ""))
+      + (" | the baseline's recording adds | this - baseline" if base else ""))
 for size, s in sorted(ns.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0)):
     rounds = sorted(s["off"])
     med = {k: statistics.median(v.values()) for k, v in s.items()}
@@ -119,7 +119,8 @@ for size, s in sorted(ns.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]
     every = [s["every"][r] - s["record"][r] for r in rounds]
     line = f"{size:<5} {med['timed']:13.2f} {med['every']:7.2f} | {spread(timed):>24} | {spread(every):>18}"
     if base:
-        line += f" | {spread([s['record'][r] - s['baseline'][r] for r in rounds])}"
+        line += (f" | {spread([s['baseline'][r] - s['off'][r] for r in rounds]):>29}"
+                 f" | {spread([s['record'][r] - s['baseline'][r] for r in rounds])}")
     print(line)
 PY
 sampling
