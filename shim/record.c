@@ -182,8 +182,9 @@ static unsigned next_detour(const struct slot *s, bool detoured, bool timed)
 }
 
 /* For a call on the slow path: whether to time it (`timeable`: its
- * wrapper can), and the countdown to the thread's next detour.  `detoured`:
- * the call came because the countdown ran out. */
+ * wrapper can), the countdown to the thread's next detour, and whether its
+ * next calls may take the common path.  `detoured`: the call came because
+ * the countdown ran out. */
 static bool time_this_call(struct slot *s, bool detoured, bool timeable)
 {
 	bool due = false;
