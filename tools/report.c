@@ -85,6 +85,22 @@ static void print_share(const struct cpu_share *c)
 	       ms(c->ns));
 }
 
+/* After a function's share: what memshim's recording took on top, or that
+ * the share includes it (profiles from before it was counted apart). */
+static void print_recording_share(const struct dump_profile *p, enum base_function fn)
+{
+	struct cpu_share r;
+	if (!p->recording_apart) {
+		printf(" (memshim's recording included: an older memshim wrote these dumps)");
+		return;
+	}
+	if (profile_share(p, p->recording_samples[fn], p->recording_ns[fn], &r))
+		printf("; and %.1f%% more in memshim's recording", 100 * r.share);
+	if (p->recording_apart < p->processes)
+		printf(" (counted apart in %u of %u processes, included above in the others)", p->recording_apart,
+		       p->processes);
+}
+
 static void print_time(const struct dump *d)
 {
 	const struct dump_profile *p = &d->profile;
@@ -93,14 +109,17 @@ static void print_time(const struct dump *d)
 		printf("time: not measured (MEMSHIM_PROFILE=on, or memshim record --profile, measures each function's share)\n");
 		return;
 	}
-	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s): %" PRIu64 " samples over %.1f ms of CPU time"
-	       " in %u profiled process%s\n",
-	       p->rate_hz, p->samples, ms((double)p->process_cpu_ns), p->processes,
-	       p->processes == 1 ? "" : "es");
+	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s asked, %.0f taken", p->rate_hz, profile_rate_taken(p));
+	if (profile_rate_taken(p) < 0.9 * (double)p->rate_hz)
+		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU",
+		       ms((double)p->sampled_ns / (double)p->samples));
+	printf("):\n  %" PRIu64 " samples over %.1f ms of CPU time in %u profiled process%s\n", p->samples,
+	       ms((double)p->process_cpu_ns), p->processes, p->processes == 1 ? "" : "es");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		profile_fn_share(p, (enum base_function)fn, &c);
 		printf("  %s: ", base_function_names[fn]);
 		print_share(&c);
+		print_recording_share(p, (enum base_function)fn);
 		printf("\n");
 	}
 	if (p->handler_replaced)
@@ -358,6 +377,7 @@ static void print_function(const struct dump *d, int fn)
 	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c)) {
 		printf("  time: ");
 		print_share(&c);
+		print_recording_share(&d->profile, (enum base_function)fn);
 		printf("\n");
 	}
 	if (timing_fn(&d->timing, (enum base_function)fn, &n)) {
@@ -686,10 +706,11 @@ static void print_json(const struct dump *d)
 	printf("{\"format\": \"%s\", \"version\": %d, \"files\": %u, \"processes\": %u, \"profile\": ",
 	       HIST_FORMAT_NAME, HIST_FORMAT_VERSION, d->files, d->processes);
 	if (p->processes)
-		printf("{\"processes\": %u, \"rate_hz\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"sampled_ns\": %" PRIu64
-		       ", \"process_cpu_ns\": %" PRIu64 ", \"wall_ns\": %" PRIu64 ", \"handler_replaced\": %u}",
-		       p->processes, p->rate_hz, p->samples, p->sampled_ns, p->process_cpu_ns, p->wall_ns,
-		       p->handler_replaced);
+		printf("{\"processes\": %u, \"rate_hz\": %" PRIu64 ", \"rate_taken_hz\": %.6g, \"samples\": %" PRIu64
+		       ", \"sampled_ns\": %" PRIu64 ", \"process_cpu_ns\": %" PRIu64 ", \"wall_ns\": %" PRIu64
+		       ", \"handler_replaced\": %u, \"recording_apart\": %u}",
+		       p->processes, p->rate_hz, profile_rate_taken(p), p->samples, p->sampled_ns, p->process_cpu_ns,
+		       p->wall_ns, p->handler_replaced, p->recording_apart);
 	else
 		printf("null");
 	const struct dump_timing *t = &d->timing;
@@ -708,7 +729,9 @@ static void print_json(const struct dump *d)
 		       sum_buckets(f->calls), sum_buckets(f->bytes));
 		json_share(p, p->fn_samples[fn], p->fn_ns[fn]);
 		json_timed(d, fn, 0, UINT64_MAX);
-		printf(", \"entries\": {");
+		printf(", \"recording\": {\"samples\": %" PRIu64, p->recording_samples[fn]);
+		json_share(p, p->recording_samples[fn], p->recording_ns[fn]);
+		printf("}, \"entries\": {");
 		const char *sep = "";
 		for (int e = 0; e < E_COUNT; e++)
 			if ((int)entry_point_base[e] == fn) {
