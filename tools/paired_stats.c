@@ -7,9 +7,10 @@
 #define SIMPSON_STEPS 2000      /* even; the density is smooth: error far below 1e-6 */
 #define MOST_ROUNDS 1000000000.0 /* a cap for `needed`, where the spread is huge */
 
-/* The level of each every-round look: 3.88% of rounds with no difference
- * cross it somewhere in rounds 3..20 (400,000 simulated normal paths; the
- * test checks it stays under 4%). */
+/* The level of each every-round look: the one at which series of rounds
+ * with no difference cross it somewhere in rounds 3..20 a little under 4%
+ * of the time, by simulation (BENCHMARKS.md, section 10; the test repeats
+ * it). */
 #define AUTO_EARLY_LEVEL 0.9942
 #define AUTO_LATE_SHARE 0.01 /* the error the later looks share */
 #define AUTO_GROWTH 1.5      /* the later looks: each time the rounds have grown by half */
