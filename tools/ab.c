@@ -73,14 +73,9 @@ static const char ab_help[] =
 #define MAX_RUNS 1000
 #define MAX_VARS 16
 #define DEFAULT_BUDGET_S 60
-/* --runs auto looks at the verdicts after 3 rounds, then each time the
- * rounds have grown by half (3, 5, 8, 12, 18, ...).  Stopping at the first
- * look that resolves would, over many looks, turn noise into a verdict far
- * more often than 5% of the time; so each look's interval is taken at
- * 1 - 5%/L, L the looks there can be (Bonferroni): all of them together
- * keep the 5%. */
-#define AUTO_FIRST_ROUNDS 3
-#define AUTO_GROWTH 1.5
+/* --runs auto looks and stops by paired_auto_next_look and paired_auto_level
+ * (tools/paired_stats.h), whose error is reckoned up to its last look. */
+_Static_assert(MAX_RUNS <= PAIRED_AUTO_LAST, "--runs auto may not look past the stop rule's last look");
 #define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
 /* A setting whose shortest run is shorter than this is not timed.  The
  * clocks are fine enough (ns and us); the limit is what happens around a
@@ -780,22 +775,6 @@ static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
 	return too_short(a, i, M_CPU) || too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
 }
 
-/* The round after which --runs auto looks next. */
-static unsigned next_look(unsigned rounds)
-{
-	unsigned next = (unsigned)ceil(rounds * AUTO_GROWTH);
-	return next > MAX_RUNS ? MAX_RUNS : next;
-}
-
-/* The level that keeps 5% over every look --runs auto can take. */
-static double auto_level(void)
-{
-	unsigned looks = 1;
-	for (unsigned r = AUTO_FIRST_ROUNDS; r < MAX_RUNS; r = next_look(r))
-		looks++;
-	return 1 - (1 - PAIRED_LEVEL) / looks;
-}
-
 /* NULL while more rounds are worth running, else why not. */
 static const char *stop_reason(const struct ab *a, double elapsed, unsigned next)
 {
@@ -862,7 +841,7 @@ static int prepare(struct ab *a)
 		return rc;
 	cli_prepare_preload("ab", a->command[0]); /* the line run gives for a program LD_PRELOAD cannot reach */
 	rc = prepare_preload(a);
-	a->level = a->auto_runs ? auto_level() : PAIRED_LEVEL;
+	a->level = a->auto_runs ? paired_auto_level(paired_auto_next_look(0)) : PAIRED_LEVEL;
 	if (!rc && (a->profile || a->timing) && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);
 		rc = 1;
@@ -895,7 +874,7 @@ static int run_round(struct ab *a, unsigned r)
 static int run_rounds(struct ab *a, const char **stopped)
 {
 	double start = seconds_now();
-	unsigned target = a->auto_runs ? a->capacity : a->runs, look = AUTO_FIRST_ROUNDS;
+	unsigned target = a->auto_runs ? a->capacity : a->runs, look = paired_auto_next_look(0);
 	for (unsigned r = 0; r < target; r++) {
 		int rc = run_round(a, r);
 		if (rc)
@@ -903,9 +882,10 @@ static int run_rounds(struct ab *a, const char **stopped)
 		a->runs = r + 1;
 		if (!a->auto_runs || a->runs < look)
 			continue;
-		if ((*stopped = stop_reason(a, seconds_now() - start, next_look(look))))
+		a->level = paired_auto_level(look);
+		look = paired_auto_next_look(look);
+		if ((*stopped = stop_reason(a, seconds_now() - start, look)))
 			break;
-		look = next_look(look);
 	}
 	return 0;
 }
