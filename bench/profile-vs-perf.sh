@@ -1,9 +1,15 @@
 #!/bin/sh
 # Checks MEMSHIM_PROFILE against perf: runs one program once with both
 # sampling it, perf's cpu-clock event and memshim's profiler, and prints
-# each one's share of CPU time inside memcpy, memmove and memset.  perf's
-# share is that of the samples in the symbols that implement them: the
-# library's wrappers and variants, and glibc's own (its __mem*_* symbols).
+# each one's share of CPU time inside memcpy, memmove and memset, the
+# copies apart from memshim's recording:
+#   copies     perf: the variants' own symbols (the library's memshim_*
+#              functions and glibc's __mem*_*); memshim: the cpu records
+#   recording  perf: the recording wrappers (recording_*, profiling_*, timed_*) and
+#              the other code of the library's memshim_recording_* sections;
+#              memshim: the recording_cpu records
+# Writes only in a temporary folder, removed at the end (perf record -N:
+# nothing in perf's build-id cache in HOME).
 # usage: bench/profile-vs-perf.sh [VARIANT] -- PROGRAM ARGS...   (after make; needs perf)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,23 +18,36 @@ variant=glibc
 shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-perf record -q -e cpu-clock -F 4000 -o "$work/perf.data" -- env MEMSHIM_IMPL="$variant" \
+perf record -q -N -e cpu-clock -F 4000 -o "$work/perf.data" -- env MEMSHIM_IMPL="$variant" \
 	MEMSHIM_PROFILE=on MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$top/.libs/libmemshim.so" "$@" >/dev/null
-perf report -i "$work/perf.data" --stdio --sort sym 2>/dev/null | python3 -c '
+# The library's recording code: every symbol perf may name in its sections.
+objdump -t "$top/.libs/libmemshim.so" | awk '$4 ~ /^memshim_recording_/ { print $NF }' >"$work/recording-symbols"
+cat >"$work/perf_share.py" <<'PY'
 import re, sys
+recording = set(open(sys.argv[1]).read().split())
 # glibc serves memcpy and memmove with one function (__memmove_*), so perf
 # cannot tell them apart: they are added up on both sides.
-share = {"memcpy+memmove": 0.0, "memset": 0.0}
+share = {}
 for line in sys.stdin:
     m = re.match(r"\s+([0-9.]+)%\s+\[\.\]\s+(\S+)", line)
     if not m:
         continue
     value, sym = float(m.group(1)), m.group(2)
-    if re.match(r"^(recording_|profiling_|memshim_)?_*(memset|bzero|explicit_bzero)(_|$)", sym) or sym.startswith("__memset_"):
-        share["memset"] += value
-    elif re.match(r"^(recording_|profiling_|memshim_)?_*(memcpy|mempcpy|memmove|bcopy)(_|$)", sym) or sym.startswith("__memmove_") or sym.startswith("__memcpy_"):
-        share["memcpy+memmove"] += value
-print("perf cpu-clock (4000 Hz):  " + "  ".join(f"{k} {v:.1f}%" for k, v in share.items()))'
+    part = "recording" if sym in recording else "copies"
+    if re.match(r"^(memshim_)?_*(memset|bzero|explicit_bzero)(_|$)", sym) or sym.startswith("__memset_") or \
+            (part == "recording" and re.search(r"(memset|bzero|set_)", sym)):
+        fn = "memset"
+    elif re.match(r"^(memshim_)?_*(memcpy|mempcpy|memmove|bcopy)(_|$)", sym) or \
+            sym.startswith(("__memmove_", "__memcpy_")) or part == "recording":
+        fn = "memcpy+memmove"
+    else:
+        continue
+    share[fn, part] = share.get((fn, part), 0) + value
+print("perf cpu-clock (4000 Hz):  " + "  ".join(
+    f"{fn} {share.get((fn, 'copies'), 0):.2f}% + recording {share.get((fn, 'recording'), 0):.2f}%"
+    for fn in ("memcpy+memmove", "memset")))
+PY
+perf report -i "$work/perf.data" --stdio --sort sym 2>/dev/null | python3 "$work/perf_share.py" "$work/recording-symbols"
 "$top/tools/memshim" report "$work"/dump.* | sed -n '/^time/,/^$/p'
 python3 - "$work"/dump.* <<'PY'
 import sys
@@ -39,7 +58,9 @@ for path in sys.argv[1:]:
         w = line.split()
         if w[0] == "profile": cpu += int(w[4])
         elif w[0] == "function": fn = w[1]
-        elif w[0] == "cpu": ns[fn] = ns.get(fn, 0) + int(w[4])
-both = ns.get("memcpy", 0) + ns.get("memmove", 0)
-print(f"memshim profile:           memcpy+memmove {100 * both / cpu:.1f}%  memset {100 * ns.get('memset', 0) / cpu:.1f}%")
+        elif w[0] == "cpu": ns[fn, "copies"] = ns.get((fn, "copies"), 0) + int(w[4])
+        elif w[0] == "recording_cpu": ns[fn, "recording"] = ns.get((fn, "recording"), 0) + int(w[2])
+def pct(fns, part): return 100 * sum(ns.get((f, part), 0) for f in fns) / cpu
+print("memshim profile:           " + "  ".join(f"{name} {pct(fns, 'copies'):.2f}% + recording {pct(fns, 'recording'):.2f}%"
+                                             for name, fns in (("memcpy+memmove", ("memcpy", "memmove")), ("memset", ("memset",)))))
 PY

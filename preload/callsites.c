@@ -7,6 +7,7 @@
 #include "preload/callsites.h"
 
 #include "dispatch/message.h"
+#include "preload/recording_code.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -120,7 +121,7 @@ static void count_site(enum base_function fn, void *const *frames, unsigned coun
 	/* table full: the sample is dropped (the totals in the histogram are not) */
 }
 
-void callsites_sample(enum base_function fn, size_t n)
+RECORDING_CODE(shared) void callsites_sample(enum base_function fn, size_t n)
 {
 	if (!backtrace_fn || in_sample)
 		return;

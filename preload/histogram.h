@@ -60,11 +60,12 @@ static inline unsigned hist_bucket(uint64_t n)
 {
 	if (n <= HIST_EXACT_MAX)
 		return (unsigned)n;
-	unsigned power = 63 - (unsigned)__builtin_clzll(n); /* >= 4 */
+	unsigned power = 63 ^ (unsigned)__builtin_clzll(n); /* >= 4; the XOR is one bsr */
 	if (power >= HIST_TOP_POWER)
 		return HIST_BUCKETS - 1;
-	unsigned sub = (unsigned)(n >> (power - 3)) & (HIST_SUBBUCKETS - 1);
-	return HIST_EXACT_MAX + 1 + (power - 4) * HIST_SUBBUCKETS + sub;
+	/* the top 4 bits of n: 8 + the sub-bucket */
+	unsigned top = (unsigned)(n >> (power - 3));
+	return HIST_EXACT_MAX + 1 + (power - 4) * HIST_SUBBUCKETS + top - HIST_SUBBUCKETS;
 }
 
 /* The sizes a bucket holds: [lo, hi). The last bucket's hi is 2^64-1. */

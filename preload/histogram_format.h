@@ -25,9 +25,15 @@
  *   profile 1000 250 1000000000 1250000000 2000000000 0
  *                                          MEMSHIM_PROFILE: rate_hz samples sampled_ns
  *                                          process_cpu_ns wall_ns handler_replaced
+ *   recording_apart 1                      after profile: processes whose profile counts
+ *                                          the recording wrapper's own time apart
  *   cpu 17 18 40 40000000                  in a function section: samples taken inside
  *                                          the function on sizes [lo,hi), and the CPU ns
- *                                          they stand for
+ *                                          they stand for: in the variant's code, the
+ *                                          copies alone (see below)
+ *   recording_cpu 12 12000000              in a function section: samples taken in the
+ *                                          recording's own code during the function's
+ *                                          calls, and the CPU ns they stand for
  *   cpu_site memcpy 40 40000000 main+0x1d(zstd)  samples and CPU ns by immediate caller
  *   timing 64 2600000000 14620 monotonic   MEMSHIM_TIMING: one call in N timed; the
  *                                          time-stamp counter's Hz; the timer's own cost
@@ -45,8 +51,11 @@
  *
  * Version 2 added the profile, cpu and cpu_site records, version 3 the
  * timing, timed and time_site records, version 4 split alias4k into
- * alias4k_same and alias4k_near; older dumps are still read (a merge of them
- * keeps their alias4k).
+ * alias4k_same and alias4k_near, version 5 added recording_apart and
+ * recording_cpu; older dumps are still read (a merge of them keeps their
+ * alias4k).  Since version 5 the cpu and cpu_site records count the
+ * variant's code alone, where before they also counted the recording
+ * wrapper's (an older profile reads as recording_apart 0).
  *
  * A call site's frame is "symbol+0xoff(object)" or "object+0xoff".  Since
  * version 2 the object is its full path and carries the offset of the
@@ -76,7 +85,7 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 4
+#define HIST_FORMAT_VERSION 5
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 
 /* ---- writing: async-signal-safe, no allocation, no stdio ---- */
@@ -113,6 +122,8 @@ struct profile_record {
 	bool handler_replaced;   /* the program installed its own handler for our signal */
 	/* samples inside each function, by size bucket, and the CPU ns they stand for */
 	uint64_t bucket_samples[FN_COUNT][HIST_BUCKETS], bucket_ns[FN_COUNT][HIST_BUCKETS];
+	/* samples in the recording's own code during each function's calls, and their CPU ns */
+	uint64_t recording_samples[FN_COUNT], recording_ns[FN_COUNT];
 };
 
 /* A call site's share of the profile: the caller's return address as text. */
@@ -175,8 +186,10 @@ struct dump_profile {
 	uint64_t rate_hz;        /* of the last such file */
 	uint64_t samples, sampled_ns, process_cpu_ns, wall_ns;
 	unsigned handler_replaced; /* files whose program took over the profiling signal */
+	unsigned recording_apart;  /* processes whose fn_ns leaves the recording's own time out */
 	/* the counters by function and bucket come last: merged as one run of uint64_t */
 	uint64_t fn_samples[FN_COUNT], fn_ns[FN_COUNT];
+	uint64_t recording_samples[FN_COUNT], recording_ns[FN_COUNT]; /* the recording's own */
 	uint64_t bucket_samples[FN_COUNT][HIST_BUCKETS], bucket_ns[FN_COUNT][HIST_BUCKETS];
 };
 

@@ -209,21 +209,33 @@ bool hist_write_end(int fd)
 	return write(fd, end, sizeof end - 1) == (ssize_t)(sizeof end - 1);
 }
 
+/* "function NAME", before the first of a function's profile records. */
+static void name_once(struct writer *w, enum base_function fn, bool *named)
+{
+	if (*named)
+		return;
+	put(w, "function ");
+	put(w, base_function_names[fn]);
+	put_char(w, '\n');
+	*named = true;
+}
+
+/* A function's profile records: its samples by bucket (the copies) and
+ * those in the recording's own code. */
 static void write_cpu_buckets(struct writer *w, enum base_function fn, const uint64_t *samples,
-                              const uint64_t *ns)
+                              const uint64_t *ns, uint64_t recording_samples, uint64_t recording_ns)
 {
 	bool named = false;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
 		if (!samples[b])
 			continue;
-		if (!named) {
-			put(w, "function ");
-			put(w, base_function_names[fn]);
-			put_char(w, '\n');
-			named = true;
-		}
+		name_once(w, fn, &named);
 		uint64_t r[4] = { hist_bucket_lo(b), hist_bucket_hi(b), samples[b], ns[b] };
 		put_record(w, "cpu", 4, r);
+	}
+	if (recording_samples) {
+		name_once(w, fn, &named);
+		put_record(w, "recording_cpu", 2, (uint64_t[]){ recording_samples, recording_ns });
 	}
 }
 
@@ -234,8 +246,10 @@ bool hist_write_profile(int fd, const struct profile_record *p)
 	uint64_t totals[6] = { p->rate_hz, p->samples, p->sampled_ns, p->process_cpu_ns, p->wall_ns,
 	                       p->handler_replaced };
 	put_record(&w, "profile", 6, totals);
+	put_record(&w, "recording_apart", 1, (uint64_t[]){ 1 });
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		write_cpu_buckets(&w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn]);
+		write_cpu_buckets(&w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn],
+		                  p->recording_samples[fn], p->recording_ns[fn]);
 	flush(&w);
 	return !w.failed;
 }
@@ -332,8 +346,10 @@ static void write_merged_profile(struct writer *w, const struct dump_profile *p)
 	                       p->handler_replaced > 0 };
 	put_record(w, "profile", 6, totals);
 	put_record(w, "profile_processes", 2, (uint64_t[]){ p->processes, p->handler_replaced });
+	put_record(w, "recording_apart", 1, (uint64_t[]){ p->recording_apart });
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		write_cpu_buckets(w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn]);
+		write_cpu_buckets(w, (enum base_function)fn, p->bucket_samples[fn], p->bucket_ns[fn],
+		                  p->recording_samples[fn], p->recording_ns[fn]);
 }
 
 static void write_merged_timing(struct writer *w, const struct dump_timing *t)

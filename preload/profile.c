@@ -13,6 +13,7 @@
 #include "dispatch/message.h"
 #include "preload/callsites.h"
 #include "preload/histogram_format.h"
+#include "preload/recording_code.h"
 
 #include <errno.h>
 #include <link.h>
@@ -81,6 +82,12 @@ static void count_site(uint64_t key, uint64_t ns)
 	/* the table is full: the sample still counts by function and bucket */
 }
 
+static void count_recording(unsigned fn, uint64_t ns)
+{
+	count(&live.recording_samples[fn], 1);
+	count(&live.recording_ns[fn], ns);
+}
+
 static bool running_our_code(uintptr_t pc)
 {
 	for (unsigned i = 0; i < code_ranges; i++)
@@ -113,13 +120,26 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	count(&live.samples, 1);
 	count(&live.sampled_ns, ns);
 	const greg_t *registers = ((ucontext_t *)context)->uc_mcontext.gregs;
-	uint64_t mark = call_in_progress((uintptr_t)registers[REG_RSP], (uintptr_t)registers[REG_RIP]);
+	uintptr_t pc = (uintptr_t)registers[REG_RIP];
+	/* The instrument apart from what it measures: a wrapper's own code is
+	 * a call of its function in progress, marked yet or not (its first
+	 * instructions come before the mark). */
+	int wrapper = record_code_function(pc);
+	if (wrapper >= 0 && wrapper < FN_COUNT) {
+		count_recording((unsigned)wrapper, ns);
+		return;
+	}
+	uint64_t mark = call_in_progress((uintptr_t)registers[REG_RSP], pc);
 	if (!mark)
 		return;
 	unsigned fn = (unsigned)(mark & PROFILE_FN_MASK) - 1;
 	unsigned bucket = (unsigned)(mark >> PROFILE_BUCKET_SHIFT);
 	if (fn >= FN_COUNT || bucket >= HIST_BUCKETS)
 		return;
+	if (wrapper == FN_COUNT) { /* the wrappers' shared slow paths */
+		count_recording(fn, ns);
+		return;
+	}
 	count(&live.bucket_samples[fn][bucket], 1);
 	count(&live.bucket_ns[fn][bucket], ns);
 	count_site(profile_call.caller << 2 | (fn + 1), ns);
@@ -146,7 +166,7 @@ static void delete_timer(void *id_plus_one)
 	syscall(SYS_timer_delete, (long)((uintptr_t)id_plus_one - 1));
 }
 
-void profile_thread_start(void)
+RECORDING_CODE(shared) void profile_thread_start(void)
 {
 	if (!started || thread_timed)
 		return;

@@ -1,50 +1,49 @@
-/* The recording wrappers and where their counts live.
+/* The recording wrappers: they count each call into the thread's slot
+ * (preload/record_slots.h; preload/record_dump.c adds the slots up for the dump).
  *
  * Each thread counts into a slot of its own, claimed on its first call
- * with one compare-and-swap and never given back, so counts of threads
+ * with one atomic add and never given back, so counts of threads
  * that have ended are still there at the dump.  Counters are bumped with a
  * single add-to-memory instruction: no other thread writes the slot, and a
  * signal handler running on the same thread can only come between two
  * instructions, so no update is lost and no lock is taken.  Past MAX_SLOTS
  * threads, later threads share one slot with atomic adds: slower, still exact.
  *
- * The common path takes one branch for all that is rare: it counts down the
- * calls to the thread's next detour through the slow path, where the first
- * call of a thread, the shared slot, call-site sampling (every call, while
- * it is on) and timed calls (one in N, MEMSHIM_TIMING) are handled.
+ * The common path takes one branch for all that is rare: the thread's slot
+ * for the common path is NULL where every call must take the slow path
+ * (the first call of a thread, the shared slot, call-site sampling,
+ * start-up not done).  Where calls are timed (MEMSHIM_TIMING, one in N),
+ * the wrappers are another set, which also counts down the calls to the
+ * thread's next timed one: the untimed wrappers pay nothing for it.
  *
  * The recording path allocates nothing and calls nothing that may copy
- * (malloc, stdio and the unwinder all call memcpy). */
+ * (malloc, stdio and the unwinder all call memcpy).  Its code lies in
+ * sections of its own (RECORDING_CODE), so that the profiler counts the
+ * time spent there apart from the copies'. */
 #include "preload/record.h"
 
 #include "dispatch/config.h"
 #include "preload/callsites.h"
 #include "preload/profile.h"
+#include "preload/record_slots.h"
+#include "preload/recording_code.h"
 #include "preload/timing.h"
 
 #include <limits.h>
 #include <stdbool.h>
 
-#define MAX_SLOTS 512
-
-struct slot {
-	struct histogram hist;
-	unsigned sample_countdown; /* call sites: calls until the next sample */
-	unsigned detour;           /* calls until the common path next takes the slow one */
-	bool shared;               /* the overflow slot: atomic adds */
-	struct timing_counts timed; /* MEMSHIM_TIMING */
-};
-
-static struct slot slots[MAX_SLOTS + 1]; /* the last is the shared overflow slot */
-static unsigned slots_claimed;
+struct slot record_slots[MAX_SLOTS + 1];
+unsigned record_slots_claimed;
+bool record_timing_counted;
 static __thread struct slot *my_slot __attribute__((tls_model("initial-exec")));
+/* my_slot where the common path may take it, else NULL: the common path's one test. */
+static __thread struct slot *my_fast_slot __attribute__((tls_model("initial-exec")));
 /* The chosen variant's functions, one member per function that follows fn;
  * copied member by member so a call needs one load, not two. */
 static struct entry_set target;
 static unsigned sample_every; /* 0: no call-site sampling */
 static unsigned timing_every; /* 0: no timed calls */
-static bool timing_counts;    /* the slots hold timed calls: timing was on */
-static bool started;          /* start-up has set the two above: detours may be counted down */
+static bool started;          /* start-up has set the two above: the common path may be taken */
 /* Where every call takes the slow path (the shared slot, call sites on):
  * this thread's calls up to its next timed one. */
 static __thread unsigned slow_calls_to_timed __attribute__((tls_model("initial-exec")));
@@ -52,10 +51,36 @@ static __thread unsigned slow_calls_to_timed __attribute__((tls_model("initial-e
 /* The recording path is a handful of instructions inlined into each wrapper. */
 #define HOT static inline __attribute__((always_inline))
 
-static struct slot *claim_slot(void)
+/* A call's size bucket, as the byte offset of its counters in calls[] and
+ * bytes[] (bucket * 8), which the counters' addresses take as it is.
+ * Below LOOKED_UP_SIZES it is looked up in a table that record_entries
+ * fills before any wrapper runs: one load and no branch in place of
+ * hist_bucket's tests, bit scan and shifts.  Every instruction the wrapper
+ * adds counts: in a loop of mixed sizes, whose copies mispredict, each
+ * lengthens the mispredicted calls, and after a rep movsb they wait for
+ * the microcode to finish. */
+#define LOOKED_UP_SIZES 8192
+static uint16_t looked_up_offset[LOOKED_UP_SIZES];
+
+HOT unsigned call_bucket_offset(size_t n)
 {
-	unsigned i = __atomic_fetch_add(&slots_claimed, 1, __ATOMIC_RELAXED);
-	struct slot *s = i < MAX_SLOTS ? &slots[i] : &slots[MAX_SLOTS];
+	if (__builtin_expect(n < LOOKED_UP_SIZES, 1))
+		return looked_up_offset[n];
+	return hist_bucket(n) * sizeof(uint64_t);
+}
+
+static void fill_looked_up_offsets(void)
+{
+	if (looked_up_offset[LOOKED_UP_SIZES - 1])
+		return; /* filled by an earlier resolver */
+	for (unsigned n = 0; n < LOOKED_UP_SIZES; n++)
+		looked_up_offset[n] = (uint16_t)(hist_bucket(n) * sizeof(uint64_t));
+}
+
+RECORDING_CODE(shared) static struct slot *claim_slot(void)
+{
+	unsigned i = __atomic_fetch_add(&record_slots_claimed, 1, __ATOMIC_RELAXED);
+	struct slot *s = i < MAX_SLOTS ? &record_slots[i] : &record_slots[MAX_SLOTS];
 	s->shared = i >= MAX_SLOTS;
 	s->sample_countdown = sample_every;
 	s->detour = 1;
@@ -74,13 +99,15 @@ HOT void bump(bool shared, uint64_t *counter, uint64_t n)
 		__asm__("addq %1, %0" : "+m"(*counter) : "er"(n));
 }
 
-/* The common case: this thread has its own slot and its countdown to the
- * next detour has not run out.  Everything else takes record_copy_slow /
- * record_set_slow. */
-HOT struct slot *fast_slot(void)
+/* The common case: the thread's slot for the common path, and, in the
+ * timed wrappers, its countdown to the next detour not run out.
+ * Everything else takes record_copy_slow / record_set_slow. */
+HOT struct slot *fast_slot(bool timed)
 {
-	struct slot *s = my_slot;
-	return __builtin_expect(s != NULL && !s->shared && --s->detour != 0, 1) ? s : NULL;
+	struct slot *s = my_fast_slot;
+	if (!timed)
+		return s;
+	return __builtin_expect(s != NULL && --s->detour != 0, 1) ? s : NULL;
 }
 
 HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
@@ -93,15 +120,26 @@ HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
 	callsites_sample(fn, n);
 }
 
-/* What every call records: the size, the destination's alignment, the entry point. */
+/* The entry point named like its function (memcpy, memmove, memset): its
+ * calls are not counted but worked out at the dump (preload/record_dump.c). */
+static inline bool main_entry(enum entry_point e)
+{
+	return e == E_MEMCPY || e == E_MEMMOVE || e == E_MEMSET;
+}
+
+/* What every call records: the size (its bucket's counters at byte offset
+ * `at`), the destination's alignment, the entry point.  The main entry
+ * points' calls are left to the dump: one read-modify-write less on the
+ * commonest calls. */
 HOT struct function_histogram *record_call(struct slot *s, bool shared, enum base_function fn,
-                                           enum entry_point e, const void *d, size_t n, unsigned b)
+                                           enum entry_point e, const void *d, size_t n, unsigned at)
 {
 	struct function_histogram *f = &s->hist.fn[fn];
-	bump(shared, &f->calls[b], 1);
-	bump(shared, &f->bytes[b], n);
+	bump(shared, (uint64_t *)((char *)f->calls + at), 1);
+	bump(shared, (uint64_t *)((char *)f->bytes + at), n);
 	bump(shared, &f->dst_mod64[(uintptr_t)d & 63], 1);
-	bump(shared, &s->hist.entry_calls[e], 1);
+	if (!main_entry(e))
+		bump(shared, &s->hist.entry_calls[e], 1);
 	return f;
 }
 
@@ -123,17 +161,18 @@ static inline void record_alias(bool shared, struct function_histogram *f,
 }
 
 HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum entry_point e,
-                        const void *d, const void *src, size_t n, unsigned b)
+                        const void *d, const void *src, size_t n, unsigned at)
 {
-	struct function_histogram *f = record_call(s, shared, fn, e, d, n, b);
+	struct function_histogram *f = record_call(s, shared, fn, e, d, n, at);
 	uintptr_t delta = (uintptr_t)d - (uintptr_t)src;
-	bump(shared, &f->delta_mod64[delta & 63], 1);
-	if ((delta & 4095) < HIST_ALIAS_WINDOW)
+	if (__builtin_expect((delta & 4095) < HIST_ALIAS_WINDOW, 0))
 		record_alias(shared, f, delta & 4095, n);
-	if (fn == FN_MEMMOVE && delta != 0) {
+	bump(shared, &f->delta_mod64[delta & 63], 1);
+	/* one test, not taken when the copies do not overlap */
+	if (fn == FN_MEMMOVE && __builtin_expect(delta != 0 && (delta < n || -delta < n), 0)) {
 		if (delta < n)
 			bump(shared, &f->overlap_dst_after, 1);
-		else if (-delta < n)
+		else
 			bump(shared, &f->overlap_dst_before, 1);
 	}
 }
@@ -159,8 +198,9 @@ static unsigned next_detour(const struct slot *s, bool detoured, bool timed)
 }
 
 /* For a call on the slow path: whether to time it (`timeable`: its
- * wrapper can), and the countdown to the thread's next detour.  `detoured`:
- * the call came because the countdown ran out. */
+ * wrapper can), the countdown to the thread's next detour, and whether its
+ * next calls may take the common path.  `detoured`: the call came because
+ * the countdown ran out. */
 static bool time_this_call(struct slot *s, bool detoured, bool timeable)
 {
 	bool due = false;
@@ -178,6 +218,7 @@ static bool time_this_call(struct slot *s, bool detoured, bool timeable)
 	}
 	if (!s->shared)
 		s->detour = next_detour(s, detoured, due);
+	my_fast_slot = every_call_slow(s) ? NULL : s;
 	return due;
 }
 
@@ -186,16 +227,16 @@ static bool time_this_call(struct slot *s, bool detoured, bool timeable)
  * (compiled apart, so the common path tests "shared" once instead of at
  * every counter), call-site sampling and timing.  The slot if this call is
  * to be timed, else NULL. */
-__attribute__((noinline, cold)) static struct slot *record_copy_slow(enum base_function fn, enum entry_point e,
-								       const void *d, const void *src, size_t n,
-								       unsigned b, bool timeable)
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
+record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n, unsigned at,
+		 bool timeable)
 {
 	bool detoured = my_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
 	if (s->shared)
-		record_copy_in(s, true, fn, e, d, src, n, b);
+		record_copy_in(s, true, fn, e, d, src, n, at);
 	else
-		record_copy_in(s, false, fn, e, d, src, n, b);
+		record_copy_in(s, false, fn, e, d, src, n, at);
 	maybe_sample(s, fn, n);
 	return time_this_call(s, detoured, timeable) ? s : NULL;
 }
@@ -207,7 +248,7 @@ __attribute__((noinline, cold)) static struct slot *record_copy_slow(enum base_f
  * process with the stack's random start, and moved a 16-byte copy's timed
  * latency by 0.8 ns, a fifth of it, from one run to the next. */
 #define STACK_PHASE 32
-#define TIMED_CALL(s, fn, b, n, call)                                                                  \
+#define TIMED_CALL(s, fn, at, n, call)                                                                 \
 	({                                                                                             \
 		uintptr_t sp_;                                                                         \
 		__asm__("mov %%rsp, %0" : "=r"(sp_));                                                  \
@@ -216,51 +257,51 @@ __attribute__((noinline, cold)) static struct slot *record_copy_slow(enum base_f
 		uint64_t start_ = timing_start();                                                      \
 		__typeof__(call) result_ = (call);                                                     \
 		uint64_t ticks_ = timing_end() - start_;                                               \
-		timing_count(&(s)->timed, (s)->shared, fn, b, n, ticks_,                               \
+		timing_count(&(s)->timed, (s)->shared, fn, (at) / sizeof(uint64_t), n, ticks_,         \
 		             sample_every ? __builtin_return_address(0) : NULL);                       \
 		result_;                                                                               \
 	})
 
-HOT void record_copy(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n,
-                     unsigned b)
+HOT void record_copy(bool timed, enum base_function fn, enum entry_point e, const void *d, const void *src,
+		     size_t n, unsigned at)
 {
-	struct slot *s = fast_slot();
+	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s != NULL, 1))
-		record_copy_in(s, false, fn, e, d, src, n, b);
+		record_copy_in(s, false, fn, e, d, src, n, at);
 	else
-		record_copy_slow(fn, e, d, src, n, b, false);
+		record_copy_slow(fn, e, d, src, n, at, false);
 }
 
 HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const void *d, int c, size_t n,
-                       unsigned b)
+                       unsigned at)
 {
-	struct function_histogram *f = record_call(s, shared, FN_MEMSET, e, d, n, b);
+	struct function_histogram *f = record_call(s, shared, FN_MEMSET, e, d, n, at);
 	if ((unsigned char)c == 0) {
 		bump(shared, &f->zero_calls, 1);
 		bump(shared, &f->zero_bytes, n);
 	}
 }
 
-__attribute__((noinline, cold)) static struct slot *record_set_slow(enum entry_point e, const void *d, int c,
-								      size_t n, unsigned b, bool timeable)
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
+record_set_slow(enum entry_point e, const void *d, int c, size_t n, unsigned at, bool timeable)
 {
 	bool detoured = my_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
 	if (s->shared)
-		record_set_in(s, true, e, d, c, n, b);
+		record_set_in(s, true, e, d, c, n, at);
 	else
-		record_set_in(s, false, e, d, c, n, b);
+		record_set_in(s, false, e, d, c, n, at);
 	maybe_sample(s, FN_MEMSET, n);
 	return time_this_call(s, detoured, timeable) ? s : NULL;
 }
 
-HOT void record_set(enum entry_point e, const void *d, int c, size_t n, unsigned b)
+HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t n, unsigned at)
 {
-	struct slot *s = fast_slot();
+	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s != NULL, 1))
-		record_set_in(s, false, e, d, c, n, b);
+		record_set_in(s, false, e, d, c, n, at);
 	else
-		record_set_slow(e, d, c, n, b, false);
+		record_set_slow(e, d, c, n, at, false);
 }
 
 /* ---- record, then jump to the variant ----
@@ -269,7 +310,8 @@ HOT void record_set(enum entry_point e, const void *d, int c, size_t n, unsigned
  * the common path saves no register and makes no stack frame: memcpy,
  * memmove, memset and their _chk forms, the entry points most calls take.
  * The cold functions take six arguments at most (all in registers, so the
- * jump to them is a tail call) and find the variant from the entry point. */
+ * jump to them is a tail call) and find the variant from the entry point.
+ * `timed`: the wrapper is one of the timed set. */
 
 static memmove_fn *copy_target(enum entry_point e)
 {
@@ -281,159 +323,136 @@ static memmove_chk_fn *copy_chk_target(enum entry_point e)
 	return e == E_MEMCPY_CHK ? target.memcpy_chk : e == E_MEMPCPY_CHK ? target.mempcpy_chk : target.memmove_chk;
 }
 
-__attribute__((noinline, cold)) static void *copy_then_slow(enum entry_point e, void *d, const void *src,
-							      size_t n, unsigned b)
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
+copy_then_slow(enum entry_point e, void *d, const void *src, size_t n, unsigned at)
 {
 	enum base_function fn = entry_point_base[e];
-	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
+	struct slot *timed = record_copy_slow(fn, e, d, src, n, at, true);
 	if (timed)
-		return TIMED_CALL(timed, fn, b, n, copy_target(e)(d, src, n));
+		return TIMED_CALL(timed, fn, at, n, copy_target(e)(d, src, n));
 	return copy_target(e)(d, src, n);
 }
 
-HOT void *copy_then(memmove_fn *t, enum base_function fn, enum entry_point e, void *d, const void *src, size_t n,
-		    unsigned b)
+HOT void *copy_then(bool timed, memmove_fn *t, enum base_function fn, enum entry_point e, void *d,
+		    const void *src, size_t n, unsigned at)
 {
-	struct slot *s = fast_slot();
+	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s == NULL, 0))
-		return copy_then_slow(e, d, src, n, b);
-	record_copy_in(s, false, fn, e, d, src, n, b);
+		return copy_then_slow(e, d, src, n, at);
+	record_copy_in(s, false, fn, e, d, src, n, at);
 	return t(d, src, n);
 }
 
-__attribute__((noinline, cold)) static void *copy_chk_then_slow(enum entry_point e, void *d, const void *src,
-								  size_t n, size_t room, unsigned b)
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
+copy_chk_then_slow(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned at)
 {
 	enum base_function fn = entry_point_base[e];
-	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
+	struct slot *timed = record_copy_slow(fn, e, d, src, n, at, true);
 	if (timed)
-		return TIMED_CALL(timed, fn, b, n, copy_chk_target(e)(d, src, n, room));
+		return TIMED_CALL(timed, fn, at, n, copy_chk_target(e)(d, src, n, room));
 	return copy_chk_target(e)(d, src, n, room);
 }
 
-HOT void *copy_chk_then(memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d, const void *src,
-			size_t n, size_t room, unsigned b)
+HOT void *copy_chk_then(bool timed, memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d,
+			const void *src, size_t n, size_t room, unsigned at)
 {
-	struct slot *s = fast_slot();
+	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s == NULL, 0))
-		return copy_chk_then_slow(e, d, src, n, room, b);
-	record_copy_in(s, false, fn, e, d, src, n, b);
+		return copy_chk_then_slow(e, d, src, n, room, at);
+	record_copy_in(s, false, fn, e, d, src, n, at);
 	return t(d, src, n, room);
 }
 
-__attribute__((noinline, cold)) static void *set_then_slow(enum entry_point e, void *d, int c, size_t n,
-							     unsigned b)
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
+set_then_slow(enum entry_point e, void *d, int c, size_t n, unsigned at)
 {
-	struct slot *timed = record_set_slow(e, d, c, n, b, true);
+	struct slot *timed = record_set_slow(e, d, c, n, at, true);
 	if (timed)
-		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset(d, c, n));
+		return TIMED_CALL(timed, FN_MEMSET, at, n, target.memset(d, c, n));
 	return target.memset(d, c, n);
 }
 
-HOT void *set_then(memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned b)
+HOT void *set_then(bool timed, memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned at)
 {
-	struct slot *s = fast_slot();
+	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s == NULL, 0))
-		return set_then_slow(e, d, c, n, b);
-	record_set_in(s, false, e, d, c, n, b);
+		return set_then_slow(e, d, c, n, at);
+	record_set_in(s, false, e, d, c, n, at);
 	return t(d, c, n);
 }
 
-__attribute__((noinline, cold)) static void *set_chk_then_slow(enum entry_point e, void *d, int c, size_t n,
-								 size_t room, unsigned b)
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
+set_chk_then_slow(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned at)
 {
-	struct slot *timed = record_set_slow(e, d, c, n, b, true);
+	struct slot *timed = record_set_slow(e, d, c, n, at, true);
 	if (timed)
-		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset_chk(d, c, n, room));
+		return TIMED_CALL(timed, FN_MEMSET, at, n, target.memset_chk(d, c, n, room));
 	return target.memset_chk(d, c, n, room);
 }
 
-HOT void *set_chk_then(memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
+HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room,
+		       unsigned at)
 {
-	struct slot *s = fast_slot();
+	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s == NULL, 0))
-		return set_chk_then_slow(e, d, c, n, room, b);
-	record_set_in(s, false, e, d, c, n, b);
+		return set_chk_then_slow(e, d, c, n, room, at);
+	record_set_in(s, false, e, d, c, n, at);
 	return t(d, c, n, room);
 }
 
-/* ---- the wrappers: record, then the chosen variant's function ---- */
+/* ---- the wrappers: record, then the chosen variant's function ----
+ * Four sets: with the profiler's mark or without, timed calls or not. */
 
 #define WRAPPED(name) recording_##name
 #define PROFILED 0
+#define TIMED false
 #include "preload/record_wrappers.h"
 #undef WRAPPED
 #undef PROFILED
+#undef TIMED
 
 #define WRAPPED(name) profiling_##name
 #define PROFILED 1
+#define TIMED false
 #include "preload/record_wrappers.h"
 #undef WRAPPED
 #undef PROFILED
+#undef TIMED
+
+#define WRAPPED(name) timed_recording_##name
+#define PROFILED 0
+#define TIMED true
+#include "preload/record_wrappers.h"
+#undef WRAPPED
+#undef PROFILED
+#undef TIMED
+
+#define WRAPPED(name) timed_profiling_##name
+#define PROFILED 1
+#define TIMED true
+#include "preload/record_wrappers.h"
+#undef WRAPPED
+#undef PROFILED
+#undef TIMED
 
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
 {
+	fill_looked_up_offsets();
 	/* the entry points that follow fn (shim/memshim.h's list) call chosen's */
 #define TARGET_IF_FOLLOWS(v, entry, symbol, base, ...)                                             \
 	if (fn == base)                                                                            \
 		target.entry = chosen->entry;
 	MEMSHIM_ENTRY_POINTS(TARGET_IF_FOLLOWS, )
 #undef TARGET_IF_FOLLOWS
-	return config_get()->profile_hz ? &profiling_entries : &recording_entries;
+	const struct config *c = config_get();
+	if (c->timing_every)
+		return c->profile_hz ? &timed_profiling_entries : &timed_recording_entries;
+	return c->profile_hz ? &profiling_entries : &recording_entries;
 }
 
 const struct entry_set *record_targets(void)
 {
 	return &target;
-}
-
-/* ---- for the dump ---- */
-
-static void add_counters(uint64_t *to, const uint64_t *from, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		to[i] += __atomic_load_n(&from[i], __ATOMIC_RELAXED);
-}
-
-/* The slots in use: those claimed, and the shared one past MAX_SLOTS. */
-static unsigned slots_used(void)
-{
-	unsigned claimed = __atomic_load_n(&slots_claimed, __ATOMIC_RELAXED);
-	return claimed < MAX_SLOTS ? claimed : MAX_SLOTS + 1;
-}
-
-void record_sum(struct histogram *out)
-{
-	unsigned used = slots_used();
-	for (unsigned i = 0; i < used; i++)
-		add_counters((uint64_t *)out, (const uint64_t *)&slots[i].hist,
-		             sizeof *out / sizeof(uint64_t));
-}
-
-void record_sum_timing(struct timing_counts *out)
-{
-	unsigned used = timing_counts ? slots_used() : 0;
-	for (unsigned i = 0; i < used; i++)
-		timing_add(out, &slots[i].timed);
-}
-
-static void zero_counters(uint64_t *p, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		p[i] = 0;
-}
-
-void record_reset(void)
-{
-	unsigned used = slots_used();
-	for (unsigned i = 0; i < used; i++) {
-		zero_counters((uint64_t *)&slots[i].hist, sizeof slots[i].hist / sizeof(uint64_t));
-		if (timing_counts) /* untouched otherwise: no page of them is made */
-			zero_counters((uint64_t *)&slots[i].timed, sizeof slots[i].timed / sizeof(uint64_t));
-	}
-	callsites_reset();
-	if (timing_counts)
-		timing_restart_in_child();
 }
 
 bool record_start_callsites(unsigned every)
@@ -444,8 +463,10 @@ bool record_start_callsites(unsigned every)
 	static struct slot discarded;
 	struct slot *mine = my_slot;
 	my_slot = &discarded;
+	my_fast_slot = NULL;
 	bool started = callsites_start();
 	my_slot = mine;
+	my_fast_slot = NULL; /* the thread's next call finds its path again */
 	if (!started)
 		return false;
 	sample_every = every;
@@ -457,7 +478,7 @@ bool record_start_timing(unsigned every)
 	if (!timing_start_up(every))
 		return false;
 	timing_every = every;
-	timing_counts = true;
+	record_timing_counted = true;
 	return true;
 }
 

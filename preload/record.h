@@ -13,7 +13,7 @@
 /* The recording entry set for fn, calling `target`'s functions. */
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *target);
 
-/* Adds every thread's counts (those of ended threads too) into *out, which
+/* Sums every thread's counts (those of ended threads too) into *out, which
  * the caller zeroed.  Async-signal-safe. */
 void record_sum(struct histogram *out);
 

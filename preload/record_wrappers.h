@@ -1,105 +1,107 @@
-/* One set of recording wrappers, included twice by preload/record.c.
+/* One set of recording wrappers, included four times by preload/record.c.
  *
- * A wrapper finds the call's size bucket, records the call and then jumps
- * to the variant (a tail call: nothing is added after the count; see
- * copy_then in preload/record.c for why most go through it).  With PROFILED 1 it first marks the
- * call in progress for the profiler (preload/profile.h): two stores, which
- * only a process started with MEMSHIM_PROFILE pays.  The time inside then
- * counts what the call costs the program as it runs, the recording's
- * nanosecond or so included.
+ * A wrapper finds the call's size bucket (as its counters' offset, `at`),
+ * records the call and then jumps to the variant (a tail call: nothing is
+ * added after the count; see copy_then in preload/record.c for why most go
+ * through it).  With PROFILED 1 it first marks the call in progress for
+ * the profiler (preload/profile.h): two stores, which only a process started
+ * with MEMSHIM_PROFILE pays.  With TIMED true it counts down to the
+ * thread's next timed call (MEMSHIM_TIMING).  The wrappers sit in the
+ * recording's own sections (RECORDING_CODE), so the profiler counts the
+ * time spent in them apart from the variant's.
  * WRAPPED(name) names this set's functions. */
 
 #if PROFILED
-#define MARK(fn, bucket) profile_mark(fn, bucket, __builtin_dwarf_cfa(), __builtin_return_address(0))
+#define MARK(fn, at) profile_mark(fn, (at) / sizeof(uint64_t), __builtin_dwarf_cfa(), __builtin_return_address(0))
 #else
-#define MARK(fn, bucket) ((void)0)
+#define MARK(fn, at) ((void)0)
 #endif
 
-static void *WRAPPED(memcpy)(void *restrict d, const void *restrict s, size_t n)
+RECORDING_CODE(memcpy) static void *WRAPPED(memcpy)(void *restrict d, const void *restrict s, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMCPY, b);
-	return copy_then(target.memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMCPY, at);
+	return copy_then(TIMED, target.memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, at);
 }
 
-static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
+RECORDING_CODE(memcpy) static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMCPY, b);
-	return copy_then(target.mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMCPY, at);
+	return copy_then(TIMED, target.mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, at);
 }
 
-static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
+RECORDING_CODE(memcpy) static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMCPY, b);
-	return copy_chk_then(target.memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMCPY, at);
+	return copy_chk_then(TIMED, target.memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, at);
 }
 
-static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
+RECORDING_CODE(memcpy) static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMCPY, b);
-	return copy_chk_then(target.mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMCPY, at);
+	return copy_chk_then(TIMED, target.mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, at);
 }
 
-static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
+RECORDING_CODE(memmove) static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMMOVE, b);
-	return copy_then(target.memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMMOVE, at);
+	return copy_then(TIMED, target.memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, at);
 }
 
-static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
+RECORDING_CODE(memmove) static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMMOVE, b);
-	return copy_chk_then(target.memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMMOVE, at);
+	return copy_chk_then(TIMED, target.memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, at);
 }
 
-static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
+RECORDING_CODE(memmove) static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMMOVE, b);
-	record_copy(FN_MEMMOVE, E_BCOPY, d, s, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMMOVE, at);
+	record_copy(TIMED, FN_MEMMOVE, E_BCOPY, d, s, n, at);
 	target.bcopy(s, d, n);
 }
 
-static void *WRAPPED(memset)(void *d, int c, size_t n)
+RECORDING_CODE(memset) static void *WRAPPED(memset)(void *d, int c, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMSET, b);
-	return set_then(target.memset, E_MEMSET, d, c, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMSET, at);
+	return set_then(TIMED, target.memset, E_MEMSET, d, c, n, at);
 }
 
-static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
+RECORDING_CODE(memset) static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMSET, b);
-	return set_chk_then(target.memset_chk, E_MEMSET_CHK, d, c, n, room, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMSET, at);
+	return set_chk_then(TIMED, target.memset_chk, E_MEMSET_CHK, d, c, n, room, at);
 }
 
-static void WRAPPED(bzero)(void *d, size_t n)
+RECORDING_CODE(memset) static void WRAPPED(bzero)(void *d, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMSET, b);
-	record_set(E_BZERO, d, 0, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMSET, at);
+	record_set(TIMED, E_BZERO, d, 0, n, at);
 	target.bzero(d, n);
 }
 
-static void WRAPPED(explicit_bzero)(void *d, size_t n)
+RECORDING_CODE(memset) static void WRAPPED(explicit_bzero)(void *d, size_t n)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMSET, b);
-	record_set(E_EXPLICIT_BZERO, d, 0, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMSET, at);
+	record_set(TIMED, E_EXPLICIT_BZERO, d, 0, n, at);
 	target.explicit_bzero(d, n);
 }
 
-static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
+RECORDING_CODE(memset) static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
 {
-	unsigned b = hist_bucket(n);
-	MARK(FN_MEMSET, b);
-	record_set(E_EXPLICIT_BZERO_CHK, d, 0, n, b);
+	unsigned at = call_bucket_offset(n);
+	MARK(FN_MEMSET, at);
+	record_set(TIMED, E_EXPLICIT_BZERO_CHK, d, 0, n, at);
 	target.explicit_bzero_chk(d, n, room);
 }
 

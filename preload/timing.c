@@ -8,6 +8,7 @@
 #include "dispatch/message.h"
 #include "preload/callsites.h"
 #include "preload/histogram_format.h"
+#include "preload/recording_code.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -195,7 +196,7 @@ bool timing_start_up(unsigned n)
 }
 
 /* xorshift32 (Marsaglia), seeded per thread from the counter. */
-unsigned timing_countdown(void)
+RECORDING_CODE(shared) unsigned timing_countdown(void)
 {
 	uint32_t x = random_state;
 	if (!x)
@@ -248,8 +249,8 @@ static void count_site(uint64_t key, uint64_t ticks)
 	/* the table is full: the call still counts by function and bucket */
 }
 
-void timing_count(struct timing_counts *c, bool shared, enum base_function fn, unsigned b, size_t n,
-                  uint64_t ticks, void *caller)
+RECORDING_CODE(shared) void timing_count(struct timing_counts *c, bool shared, enum base_function fn, unsigned b,
+                                         size_t n, uint64_t ticks, void *caller)
 {
 	uint64_t bytes = n < CAP_BYTES_MAX ? n : CAP_BYTES_MAX;
 	if (ticks > cap_base_ticks + (bytes * cap_ticks_per_byte_q16 >> 16)) {

@@ -52,11 +52,12 @@ for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xm
 		fi
 	done
 done
-# The recording and profiling wrappers of the commonest entry points save no
-# register, make no stack frame and call nothing on their common path: the
-# slow paths are cold functions reached by a jump (preload/record.c,
-# copy_then), so recording costs about a nanosecond (BENCHMARKS.md, 3).
-for w in recording profiling; do
+# The recording and profiling wrappers (timed or not) of the commonest entry
+# points save no register, make no stack frame and call nothing on their
+# common path: the slow paths are cold functions reached by a jump
+# (preload/record.c, copy_then), so recording costs about a nanosecond
+# (BENCHMARKS.md, 3).
+for w in recording profiling timed_recording timed_profiling; do
 	for f in memcpy mempcpy memmove memset; do
 		lacks "${w}_$f" '\b(push|call)|sub +\$0x[0-9a-f]+,%rsp' "register save, stack frame or call"
 	done

@@ -52,7 +52,8 @@
  *
  * One sequence: memcpy 100 and 4096 bytes, mempcpy 17, memmove 200 bytes
  * overlapping with the destination after and before the source and 50
- * bytes not overlapping, memset 1000 bytes of 0 and 33 of 7, bzero 5.  Every
+ * bytes not overlapping, memset 1000 bytes of 0, 33 of 7 and 20000 of 1
+ * (past the sizes the recording looks its bucket up for), bzero 5.  Every
  * copy but the second memmove has (dst - src) mod 4096 in 1..63.
  * It prints "pid P" first. */
 #include <dlfcn.h>
@@ -75,7 +76,7 @@ static struct {
 } buffers __attribute__((aligned(4096)));
 #define src buffers.src
 #define dst (buffers.dst + 16)
-static char overlap[512];
+static char overlap[512], big[20000];
 
 static void sequence(long times)
 {
@@ -88,6 +89,7 @@ static void sequence(long times)
 		memmove(dst + 4096, src, 50);
 		memset(dst, 0, 1000);
 		memset(dst, 7, 33);
+		memset(big, 1, sizeof big);
 		bzero(dst, 5);
 	}
 }

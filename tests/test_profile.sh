@@ -1,7 +1,8 @@
 #!/bin/sh
 # Profiling (MEMSHIM_PROFILE): a program that measures its own CPU shares
 # in 64 KiB and 16-byte copies gets them back from the dump within 5
-# points, in one thread, in four, in a forked child, beside its own
+# points (the 16-byte copies' as the copies' share plus that of memshim's
+# recording, counted apart), in one thread, in four, in a forked child, beside its own
 # SIGPROF profiler; sleeps and pipe reads are never cut short; a program
 # that takes over the profiler's signal is said to have done so; exec
 # keeps profiling; bad values get one message.  Each known-share run takes

@@ -225,7 +225,33 @@ expect_eq "json: time per size class and per call site" \
 	"$(json_get "$scratch/prof.json" '[c["cpu_ns"] for c in d["functions"]["memcpy"]["size_classes"] if c["cpu_ns"]], [(c["frame"]["function"], c["cpu_ns"]) for c in d["cpu_sites"]]')" \
 	"([400000000], [('main', 400000000)])"
 "$tool" report "$scratch/prof" >"$scratch/text"
-expect_match "text leads with time" "$(sed -n 3p "$scratch/text")" '^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms$'
+expect_match "text leads with time, the rate asked and taken" "$(sed -n 2p "$scratch/text")" \
+	'^time \(MEMSHIM_PROFILE, 250 samples/s asked, 250 taken\):$'
+expect_match "text: a version-2 share includes the recording, and says so" "$(sed -n 4p "$scratch/text")" \
+	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms \(memshim's recording included: an older memshim wrote these dumps\)$"
+
+# A version-5 dump: the copies (cpu) and memshim's recording (recording_cpu)
+# apart; 1000 samples/s asked, 250 taken (each stands for 4 ms).
+sed -e 's/^memshim-histogram 2$/memshim-histogram 5/' -e 's/^pid 10$/pid 11/' \
+	-e 's/^profile 250 /profile 1000 /' -e '/^profile /a recording_apart 1' \
+	-e '/^cpu 4096 /a recording_cpu 25 100000000' "$scratch/prof" >"$scratch/prof3"
+"$tool" report "$scratch/prof3" >"$scratch/text"
+expect_match "version 5: the rate asked and taken, and why they differ" "$(sed -n 2p "$scratch/text")" \
+	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU\):$"
+expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 4p "$scratch/text")" \
+	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms; and 5\.0% more in memshim's recording$"
+"$tool" report --json "$scratch/prof3" >"$scratch/prof3.json"
+expect_eq "version 5, json: the copies, the recording, the rate taken" \
+	"$(json_get "$scratch/prof3.json" 'd["functions"]["memcpy"]["cpu_ns"], d["functions"]["memcpy"]["recording"]["cpu_ns"], round(d["functions"]["memcpy"]["recording"]["cpu_share"], 3), d["profile"]["rate_taken_hz"], d["profile"]["recording_apart"]')" \
+	"(400000000, 100000000, 0.05, 250, 1)"
+"$tool" merge -o "$scratch/prof23" "$scratch/prof" "$scratch/prof3"
+"$tool" report "$scratch/prof23" >"$scratch/text"
+expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 4p "$scratch/text")" \
+	"; and 2\.5% more in memshim's recording \(counted apart in 1 of 2 processes, included above in the others\)$"
+"$tool" report --json "$scratch/prof" "$scratch/prof3" >"$scratch/prof23.json"
+"$tool" report --json "$scratch/prof23" >"$scratch/prof23m.json"
+expect_eq "a merged dump keeps the recording apart" "$(strip "$scratch/prof23m.json" | md5sum)" \
+	"$(strip "$scratch/prof23.json" | md5sum)"
 "$tool" report "$scratch/cs" >"$scratch/text" 2>/dev/null || "$tool" report rec2/merged >"$scratch/text"
 expect_match "without a profile, one line says how to get time" "$(sed -n 2p "$scratch/text")" 'MEMSHIM_PROFILE=on'
 "$tool" report --json "$scratch/prof" "$scratch/prof" >"$scratch/prof2.json"

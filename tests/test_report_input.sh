@@ -63,7 +63,7 @@ rejected "random bytes (20 files)" 'left out' "$bad"/random*
 rejected "an empty file" 'empty file' "$bad/empty"
 printf '\n' >"$bad/newline"
 rejected "one empty line" 'not a memshim histogram' "$bad/newline"
-for v in 0 5 9 -1 1x 01x '1 ' '4 ' 99999999999999999999 ''; do
+for v in 0 6 9 -1 1x 01x '1 ' '5 ' 99999999999999999999 ''; do
 	printf 'memshim-histogram %s\nend\n' "$v" >"$bad/version"
 	rejected "version [$v]" 'unsupported format version|not a memshim histogram' "$bad/version"
 done
@@ -114,6 +114,27 @@ entry memcpy -1|entry needs|counter
 variant memcpy|variant needs
 end extra|text after end
 EOF2
+# The profile's records, and the recording's apart (version 5).
+profile_line='profile 1000 10 40000000 50000000 60000000 0'
+while IFS='|' read -r first second reason; do
+	body "bucket 17 18 1 17" "$first" "function memcpy" "$second"
+	rejected "[$first] then [$second]" "$reason" "$bad/body"
+done <<EOF2
+recording_apart 1|cpu 17 18 1 1|recording_apart before the profile line
+bucket 17 18 1 17|recording_cpu 1 1|recording_cpu before the profile line
+$profile_line|recording_cpu 1|recording_cpu needs
+$profile_line|recording_cpu 11 1|more samples inside a function than in the profile
+$profile_line|recording_apart 2|recording_apart needs a count of at most the profiled processes
+EOF2
+body "bucket 17 18 1 17" "$profile_line" "recording_apart 1" "function memcpy" "cpu 17 18 6 24000000" \
+	"recording_cpu 5 20000000"
+rejected "copies' and recording's samples together more than the profile's" \
+	'more samples inside a function than in the profile' "$bad/body"
+body "bucket 17 18 1 17" "$profile_line" "recording_apart 1" "function memcpy" "cpu 17 18 6 24000000" \
+	"recording_cpu 4 16000000"
+"$T_MEMSHIM_TOOL" report "$bad/body" >/dev/null 2>&1
+expect_eq "the copies' and the recording's samples, 10 of 10: good" "$?" 0
+
 body "bucket 17 18 $max 1" "bucket 17 18 1 1"
 rejected "one bucket's count overflowing within a file" 'counter overflow' "$bad/body"
 body "bucket 17 18 $max $max" "bucket 4096 4608 1 4096"

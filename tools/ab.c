@@ -299,7 +299,7 @@ static int prepare(struct ab *a)
 		return rc;
 	cli_prepare_preload("ab", a->command[0]); /* the line run gives for a program LD_PRELOAD cannot reach */
 	rc = prepare_preload(a);
-	a->level = a->auto_runs ? ab_auto_level() : PAIRED_LEVEL;
+	a->level = a->auto_runs ? paired_auto_level(paired_auto_next_look(0)) : PAIRED_LEVEL;
 	if (!rc && (a->profile || a->timing) && !ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);
 		rc = 1;
@@ -315,7 +315,7 @@ static int prepare(struct ab *a)
 static int run_rounds(struct ab *a, const char **stopped)
 {
 	double start = seconds_now();
-	unsigned target = a->auto_runs ? a->capacity : a->runs, look = AUTO_FIRST_ROUNDS;
+	unsigned target = a->auto_runs ? a->capacity : a->runs, look = paired_auto_next_look(0);
 	for (unsigned r = 0; r < target; r++) {
 		int rc = ab_run_round(a, r);
 		if (rc)
@@ -323,9 +323,10 @@ static int run_rounds(struct ab *a, const char **stopped)
 		a->runs = r + 1;
 		if (!a->auto_runs || a->runs < look)
 			continue;
-		if ((*stopped = ab_stop_reason(a, seconds_now() - start, ab_next_look(look))))
+		a->level = paired_auto_level(look);
+		look = paired_auto_next_look(look);
+		if ((*stopped = ab_stop_reason(a, seconds_now() - start, look)))
 			break;
-		look = ab_next_look(look);
 	}
 	return 0;
 }

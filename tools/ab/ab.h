@@ -16,14 +16,9 @@
 #define MAX_RUNS 1000
 #define MAX_VARS 16
 #define DEFAULT_BUDGET_S 60
-/* --runs auto looks at the verdicts after 3 rounds, then each time the
- * rounds have grown by half (3, 5, 8, 12, 18, ...).  Stopping at the first
- * look that resolves would, over many looks, turn noise into a verdict far
- * more often than 5% of the time; so each look's interval is taken at
- * 1 - 5%/L, L the looks there can be (Bonferroni): all of them together
- * keep the 5%. */
-#define AUTO_FIRST_ROUNDS 3
-#define AUTO_GROWTH 1.5
+/* --runs auto looks and stops by paired_auto_next_look and paired_auto_level
+ * (tools/util/paired_stats.h), whose error is reckoned up to its last look. */
+_Static_assert(MAX_RUNS <= PAIRED_AUTO_LAST, "--runs auto may not look past the stop rule's last look");
 #define PROFILE_HZ_MIN 2 /* what the library takes in MEMSHIM_PROFILE (1 means "on") */
 /* A setting whose shortest run is shorter than this is not timed.  The
  * clocks are fine enough (ns and us); the limit is what happens around a
@@ -117,11 +112,7 @@ void ab_print_table(const struct ab *a);
 /* verdict.c: a verdict per setting; the failed runs (the exit status). */
 void ab_print_verdicts(const struct ab *a);
 int ab_report_failures(const struct ab *a);
-/* --runs auto: the round after which it looks next, the level that keeps
- * 5% over every look, and NULL while more rounds are worth running, else
- * why not. */
-unsigned ab_next_look(unsigned rounds);
-double ab_auto_level(void);
+/* --runs auto: NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next);
 
 #endif

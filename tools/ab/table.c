@@ -97,8 +97,9 @@ void ab_print_header(const struct ab *a)
 	       a->counters ? "perf_event_open, user space, inherited by the command's children" : a->counter_note);
 	if (a->profile)
 		printf("  in-function: CPU ns inside memcpy, memmove and memset over their calls, from the\n"
-		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST); the library's settings record, so\n"
-		       "  their wall and cpu include a few ns per call that none and tunables settings don't\n",
+		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST): the copies alone, memshim's recording\n"
+		       "  left out; the library's settings record, so their wall and cpu include about a ns\n"
+		       "  per call that none and tunables settings don't\n",
 		       a->profile);
 	if (a->timing)
 		printf("  timed: ns per call inside the three functions from the calls the library timed with the\n"

@@ -161,22 +161,6 @@ static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
 	return ab_too_short(a, i, M_CPU) || ab_too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
 }
 
-/* The round after which --runs auto looks next. */
-unsigned ab_next_look(unsigned rounds)
-{
-	unsigned next = (unsigned)ceil(rounds * AUTO_GROWTH);
-	return next > MAX_RUNS ? MAX_RUNS : next;
-}
-
-/* The level that keeps 5% over every look --runs auto can take. */
-double ab_auto_level(void)
-{
-	unsigned looks = 1;
-	for (unsigned r = AUTO_FIRST_ROUNDS; r < MAX_RUNS; r = ab_next_look(r))
-		looks++;
-	return 1 - (1 - PAIRED_LEVEL) / looks;
-}
-
 /* NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 {

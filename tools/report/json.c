@@ -175,10 +175,11 @@ void print_json(const struct dump *d)
 	printf("{\"format\": \"%s\", \"version\": %d, \"files\": %u, \"processes\": %u, \"profile\": ",
 	       HIST_FORMAT_NAME, HIST_FORMAT_VERSION, d->files, d->processes);
 	if (p->processes)
-		printf("{\"processes\": %u, \"rate_hz\": %" PRIu64 ", \"samples\": %" PRIu64 ", \"sampled_ns\": %" PRIu64
-		       ", \"process_cpu_ns\": %" PRIu64 ", \"wall_ns\": %" PRIu64 ", \"handler_replaced\": %u}",
-		       p->processes, p->rate_hz, p->samples, p->sampled_ns, p->process_cpu_ns, p->wall_ns,
-		       p->handler_replaced);
+		printf("{\"processes\": %u, \"rate_hz\": %" PRIu64 ", \"rate_taken_hz\": %.6g, \"samples\": %" PRIu64
+		       ", \"sampled_ns\": %" PRIu64 ", \"process_cpu_ns\": %" PRIu64 ", \"wall_ns\": %" PRIu64
+		       ", \"handler_replaced\": %u, \"recording_apart\": %u}",
+		       p->processes, p->rate_hz, profile_rate_taken(p), p->samples, p->sampled_ns, p->process_cpu_ns,
+		       p->wall_ns, p->handler_replaced, p->recording_apart);
 	else
 		printf("null");
 	const struct dump_timing *t = &d->timing;
@@ -197,7 +198,9 @@ void print_json(const struct dump *d)
 		       sum_buckets(f->calls), sum_buckets(f->bytes));
 		json_share(p, p->fn_samples[fn], p->fn_ns[fn]);
 		json_timed(d, fn, 0, UINT64_MAX);
-		printf(", \"entries\": {");
+		printf(", \"recording\": {\"samples\": %" PRIu64, p->recording_samples[fn]);
+		json_share(p, p->recording_samples[fn], p->recording_ns[fn]);
+		printf("}, \"entries\": {");
 		const char *sep = "";
 		for (int e = 0; e < E_COUNT; e++)
 			if ((int)entry_point_base[e] == fn) {

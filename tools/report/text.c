@@ -45,6 +45,22 @@ void print_share(const struct cpu_share *c)
 	       ms(c->ns));
 }
 
+/* After a function's share: what memshim's recording took on top, or that
+ * the share includes it (profiles from before it was counted apart). */
+static void print_recording_share(const struct dump_profile *p, enum base_function fn)
+{
+	struct cpu_share r;
+	if (!p->recording_apart) {
+		printf(" (memshim's recording included: an older memshim wrote these dumps)");
+		return;
+	}
+	if (profile_share(p, p->recording_samples[fn], p->recording_ns[fn], &r))
+		printf("; and %.1f%% more in memshim's recording", 100 * r.share);
+	if (p->recording_apart < p->processes)
+		printf(" (counted apart in %u of %u processes, included above in the others)", p->recording_apart,
+		       p->processes);
+}
+
 void print_time(const struct dump *d)
 {
 	const struct dump_profile *p = &d->profile;
@@ -53,14 +69,17 @@ void print_time(const struct dump *d)
 		printf("time: not measured (MEMSHIM_PROFILE=on, or memshim record --profile, measures each function's share)\n");
 		return;
 	}
-	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s): %" PRIu64 " samples over %.1f ms of CPU time"
-	       " in %u profiled process%s\n",
-	       p->rate_hz, p->samples, ms((double)p->process_cpu_ns), p->processes,
-	       p->processes == 1 ? "" : "es");
+	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s asked, %.0f taken", p->rate_hz, profile_rate_taken(p));
+	if (profile_rate_taken(p) < 0.9 * (double)p->rate_hz)
+		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU",
+		       ms((double)p->sampled_ns / (double)p->samples));
+	printf("):\n  %" PRIu64 " samples over %.1f ms of CPU time in %u profiled process%s\n", p->samples,
+	       ms((double)p->process_cpu_ns), p->processes, p->processes == 1 ? "" : "es");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		profile_fn_share(p, (enum base_function)fn, &c);
 		printf("  %s: ", base_function_names[fn]);
 		print_share(&c);
+		print_recording_share(p, (enum base_function)fn);
 		printf("\n");
 	}
 	if (p->handler_replaced)
@@ -311,6 +330,7 @@ void print_function(const struct dump *d, int fn)
 	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c)) {
 		printf("  time: ");
 		print_share(&c);
+		print_recording_share(&d->profile, (enum base_function)fn);
 		printf("\n");
 	}
 	if (timing_fn(&d->timing, (enum base_function)fn, &n)) {

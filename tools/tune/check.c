@@ -30,7 +30,7 @@
 static const char reason_above[] =
 	"the data was probably cold: the model assumes buffers in the cache, and a copy from or to\n"
 	"    memory not touched lately, or a first touch of new pages (their faults count inside the\n"
-	"    function), costs more; the measured time also holds memshim's recording of each call";
+	"    function), costs more";
 static const char reason_read_back[] =
 	"most of the predicted time is in copies of 512 B or more, whose curves hold a read of the\n"
 	"    destination after each copy (so that thresholds weigh what non-temporal stores cost the\n"
@@ -182,6 +182,11 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 	       d->variant[fn], human_duration(p[0], t1, sizeof t1), human_duration(p[1], t2, sizeof t2),
 	       human_duration(p[2], t3, sizeof t3), human_duration(m.ns, t4, sizeof t4), human_duration(m.low_ns, t5, sizeof t5),
 	       human_duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
+	if (d->profile.recording_apart)
+		printf("    (measured: the copies alone; memshim's recording of the calls took %s more)\n",
+		       human_duration((double)d->profile.recording_ns[fn], t1, sizeof t1));
+	else
+		printf("    (measured: with memshim's recording of each call: an older memshim wrote the dumps)\n");
 	if (m.low_ns > p[2] || m.high_ns < p[1])
 		printf("    they disagree: measured is %s the prediction, beyond both ranges:\n    %s\n",
 		       times(m.ns, p[0], t1, sizeof t1), reason(c, d, fn, w, m.low_ns > p[2], p[0]));

@@ -139,7 +139,22 @@ static const char *read_cpu_bucket(struct reading *r, const uint64_t *v, int cou
 	if (!add_checked(&p->bucket_samples[fn][b], v[2]) || !add_checked(&p->bucket_ns[fn][b], v[3]) ||
 	    !add_checked(&p->fn_samples[fn], v[2]) || !add_checked(&p->fn_ns[fn], v[3]))
 		return "counter overflow";
-	if (p->fn_samples[fn] > p->samples)
+	if (p->fn_samples[fn] > p->samples - p->recording_samples[fn])
+		return "more samples inside a function than in the profile";
+	return NULL;
+}
+
+static const char *read_recording_cpu(struct reading *r, const uint64_t *v, int count)
+{
+	if (count != 2)
+		return "recording_cpu needs samples ns";
+	if (!r->profile_seen)
+		return "recording_cpu before the profile line";
+	struct dump_profile *p = &r->sec.profile;
+	int fn = r->function;
+	if (!add_checked(&p->recording_samples[fn], v[0]) || !add_checked(&p->recording_ns[fn], v[1]))
+		return "counter overflow";
+	if (p->recording_samples[fn] > p->samples - p->fn_samples[fn])
 		return "more samples inside a function than in the profile";
 	return NULL;
 }
@@ -213,6 +228,19 @@ static const char *read_profile(struct reading *r, const char *rest)
 	                                    .sampled_ns = v[2], .process_cpu_ns = v[3], .wall_ns = v[4],
 	                                    .handler_replaced = (unsigned)v[5] };
 	r->function = -1; /* the cpu records name their function again */
+	return NULL;
+}
+
+/* How many of the section's profiled processes count the recording's own
+ * time apart (version 3; none before). */
+static const char *read_recording_apart(struct reading *r, const char *rest)
+{
+	uint64_t v;
+	if (!r->profile_seen)
+		return "recording_apart before the profile line";
+	if (parse_numbers(rest, &v, 1) != 1 || v > r->sec.profile.processes)
+		return "recording_apart needs a count of at most the profiled processes";
+	r->sec.profile.recording_apart = (unsigned)v;
 	return NULL;
 }
 
@@ -352,6 +380,8 @@ static const char *read_function_record(struct reading *r, const char *key, cons
 		return read_cpu_bucket(r, v, count);
 	if (strcmp(key, "timed") == 0)
 		return read_timed_bucket(r, v, count);
+	if (strcmp(key, "recording_cpu") == 0)
+		return read_recording_cpu(r, v, count);
 	return "unknown record";
 }
 
@@ -434,7 +464,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	if (version < 0)
 		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
 	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-		return "unsupported format version (this memshim reads versions 1 to 4)";
+		return "unsupported format version (this memshim reads versions 1 to 5)";
 	if (r->end_seen) {
 		const char *problem = finish_section(r);
 		if (problem)
@@ -472,6 +502,8 @@ static const char *read_line(struct reading *r, char *line)
 		return read_profile(r, rest);
 	if (strcmp(line, "profile_processes") == 0)
 		return read_profile_processes(r, rest);
+	if (strcmp(line, "recording_apart") == 0)
+		return read_recording_apart(r, rest);
 	if (strcmp(line, "cpu_site") == 0)
 		return read_cpu_site(r, rest);
 	if (strcmp(line, "timing") == 0)
@@ -555,6 +587,7 @@ static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
 	d->process_cpu_ns += r->process_cpu_ns;
 	d->wall_ns += r->wall_ns;
 	d->handler_replaced += r->handler_replaced;
+	d->recording_apart += r->recording_apart;
 }
 
 static void merge_timing(struct dump_timing *d, const struct dump_timing *r)

@@ -7,6 +7,37 @@
 #define SIMPSON_STEPS 2000      /* even; the density is smooth: error far below 1e-6 */
 #define MOST_ROUNDS 1000000000.0 /* a cap for `needed`, where the spread is huge */
 
+/* The level of each every-round look: the one at which series of rounds
+ * with no difference cross it somewhere in rounds 3..20 a little under 4%
+ * of the time, by simulation (BENCHMARKS.md, section 10; the test repeats
+ * it). */
+#define AUTO_EARLY_LEVEL 0.9942
+#define AUTO_LATE_SHARE 0.01 /* the error the later looks share */
+#define AUTO_GROWTH 1.5      /* the later looks: each time the rounds have grown by half */
+
+unsigned paired_auto_next_look(unsigned rounds)
+{
+	if (rounds < PAIRED_AUTO_FIRST)
+		return PAIRED_AUTO_FIRST;
+	if (rounds < PAIRED_AUTO_EVERY_UNTIL)
+		return rounds + 1;
+	unsigned look = PAIRED_AUTO_EVERY_UNTIL;
+	while (look <= rounds && look <= PAIRED_AUTO_LAST)
+		look = look == PAIRED_AUTO_LAST ? look + 1 : (unsigned)fmin(ceil(look * AUTO_GROWTH), PAIRED_AUTO_LAST);
+	return look;
+}
+
+double paired_auto_level(unsigned rounds)
+{
+	if (rounds <= PAIRED_AUTO_EVERY_UNTIL)
+		return AUTO_EARLY_LEVEL;
+	unsigned later = 0;
+	for (unsigned look = paired_auto_next_look(PAIRED_AUTO_EVERY_UNTIL); look <= PAIRED_AUTO_LAST;
+	     look = paired_auto_next_look(look))
+		later++;
+	return 1 - AUTO_LATE_SHARE / later;
+}
+
 /* Student's t density with df degrees of freedom, without its constant. */
 static double t_shape(double t, double df)
 {

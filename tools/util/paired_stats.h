@@ -43,6 +43,29 @@ struct paired_verdict {
 	unsigned long needed; /* about how many rounds that takes */
 };
 
+/* `--runs auto`'s stop rule.  It looks after every round from the 3rd to
+ * the 20th, then each time the rounds have grown by half (30, 45, 68, ...,
+ * 1000), and stops at the first look whose interval resolves.  Over many
+ * looks at growing data, a 95% interval at each would turn noise into a
+ * verdict far more often than 5% of the time, so the 5% is spent in two
+ * parts (alpha spending): 4% over the every-round looks, each taken at one
+ * level (Pocock's boundary, on the t statistic), which a simulation of
+ * rounds with no difference found; the paired t statistics' joint law does
+ * not depend on the spread, so that one simulation holds for every program
+ * whose log ratios are normal, and tests/test_paired_stats.c repeats it;
+ * and 1% over the later looks, split evenly (Bonferroni: at most 1% by the
+ * union bound, whatever the noise). */
+#define PAIRED_AUTO_FIRST 3        /* the first look, after this many rounds */
+#define PAIRED_AUTO_EVERY_UNTIL 20 /* a look after every round up to this one */
+#define PAIRED_AUTO_LAST 1000      /* the last look */
+
+/* The round of the first look after `rounds` rounds (PAIRED_AUTO_FIRST
+ * before any); PAIRED_AUTO_LAST + 1 past the last. */
+unsigned paired_auto_next_look(unsigned rounds);
+
+/* The interval's confidence at the look after `rounds` rounds. */
+double paired_auto_level(unsigned rounds);
+
 /* The quantile p (0.5 < p < 1) of Student's t with df degrees of freedom. */
 double paired_t_quantile(double p, unsigned df);
 

@@ -13,6 +13,11 @@ double profile_sample_space(const struct dump_profile *p)
 	return n > (double)p->samples ? n : (double)p->samples;
 }
 
+double profile_rate_taken(const struct dump_profile *p)
+{
+	return p->sampled_ns ? (double)p->samples * 1e9 / (double)p->sampled_ns : 0;
+}
+
 void profile_interval(double k, double n, double *low, double *high)
 {
 	double p = k / n, z2 = Z95 * Z95;

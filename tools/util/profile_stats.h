@@ -31,4 +31,8 @@ void profile_interval(double k, double n, double *low, double *high);
 /* The samples a profile's CPU time stands for, counting threads the timer never ran in. */
 double profile_sample_space(const struct dump_profile *p);
 
+/* The samples a second of sampled CPU time the profile took: below the rate
+ * asked for where the kernel's timer tick caps it (250 a second at 250 Hz). */
+double profile_rate_taken(const struct dump_profile *p);
+
 #endif
