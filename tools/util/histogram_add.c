@@ -1,0 +1,188 @@
+/* Dumps added up in memory, for the dump reader: every counter checked for
+ * overflow first, each section also counted under its program's name. */
+#include "tools/util/histogram_add.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for `extra` more sites in *sites, which holds `have`. */
+static bool reserve_sites(struct dump_site **sites, size_t have, size_t extra)
+{
+	if (!extra)
+		return true; /* *sites may be NULL: nothing to grow */
+	struct dump_site *grown = realloc(*sites, (have + extra) * sizeof *grown);
+	if (!grown)
+		return false;
+	*sites = grown;
+	return true;
+}
+
+/* Puts a site with a copy of `frames` at (*sites)[*have], already reserved. */
+static bool store_site(struct dump_site *sites, size_t *have, enum base_function fn, uint64_t count,
+                       uint64_t amount, const char *frames)
+{
+	char *copy = strdup(frames);
+	if (!copy)
+		return false;
+	sites[(*have)++] = (struct dump_site){ .fn = fn, .count = count, .amount = amount, .frames = copy };
+	return true;
+}
+
+bool hist_add_site(struct dump_site **sites, size_t *have, enum base_function fn, uint64_t count,
+                   uint64_t amount, const char *frames)
+{
+	return reserve_sites(sites, *have, 1) && store_site(*sites, have, fn, count, amount, frames);
+}
+
+
+static bool merge_overflows(const struct dump *to, const struct dump *from)
+{
+	const uint64_t *a = (const uint64_t *)&to->hist;
+	const uint64_t *b = (const uint64_t *)&from->hist;
+	uint64_t sum;
+	for (size_t i = 0; i < sizeof to->hist / sizeof(uint64_t); i++)
+		if (__builtin_add_overflow(a[i], b[i], &sum))
+			return true;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		uint64_t calls = 0, bytes = 0;
+		for (unsigned k = 0; k < HIST_BUCKETS; k++)
+			if (__builtin_add_overflow(calls, to->hist.fn[fn].calls[k] + from->hist.fn[fn].calls[k], &calls) ||
+			    __builtin_add_overflow(bytes, to->hist.fn[fn].bytes[k] + from->hist.fn[fn].bytes[k], &bytes))
+				return true;
+	}
+	return false;
+}
+
+/* Profiles add up: CPU time, samples and wall time of every process. */
+static bool profile_merge_overflows(const struct dump_profile *d, const struct dump_profile *r)
+{
+	const uint64_t *to = d->fn_samples, *from = r->fn_samples;
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	uint64_t sum;
+	for (size_t i = 0; i < count; i++)
+		if (__builtin_add_overflow(to[i], from[i], &sum))
+			return true;
+	return __builtin_add_overflow(d->samples, r->samples, &sum) ||
+	       __builtin_add_overflow(d->sampled_ns, r->sampled_ns, &sum) ||
+	       __builtin_add_overflow(d->process_cpu_ns, r->process_cpu_ns, &sum) ||
+	       __builtin_add_overflow(d->wall_ns, r->wall_ns, &sum);
+}
+
+/* Timed calls add up, bucket by bucket. */
+static bool timing_merge_overflows(const struct dump_timing *d, const struct dump_timing *r)
+{
+	const uint64_t *to = d->calls[0], *from = r->calls[0];
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	uint64_t sum;
+	for (size_t i = 0; i < count; i++)
+		if (__builtin_add_overflow(to[i], from[i], &sum))
+			return true;
+	return false;
+}
+
+bool hist_add_overflows(const struct dump *to, const struct dump *from)
+{
+	return merge_overflows(to, from) || profile_merge_overflows(&to->profile, &from->profile) ||
+	       timing_merge_overflows(&to->timing, &from->timing);
+}
+
+static void merge_profile(struct dump_profile *d, const struct dump_profile *r)
+{
+	if (!r->processes)
+		return;
+	uint64_t *to = d->fn_samples;
+	const uint64_t *from = r->fn_samples;
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	for (size_t i = 0; i < count; i++)
+		to[i] += from[i];
+	d->processes += r->processes;
+	d->rate_hz = r->rate_hz;
+	d->samples += r->samples;
+	d->sampled_ns += r->sampled_ns;
+	d->process_cpu_ns += r->process_cpu_ns;
+	d->wall_ns += r->wall_ns;
+	d->handler_replaced += r->handler_replaced;
+	d->recording_apart += r->recording_apart;
+}
+
+static void merge_timing(struct dump_timing *d, const struct dump_timing *r)
+{
+	if (!r->processes)
+		return;
+	uint64_t *to = d->calls[0];
+	const uint64_t *from = r->calls[0];
+	size_t count = (size_t)((const uint64_t *)(d + 1) - to);
+	for (size_t i = 0; i < count; i++)
+		to[i] += from[i];
+	d->processes += r->processes;
+	d->every = r->every;
+	d->tsc_hz = r->tsc_hz;
+	d->overhead_ps = r->overhead_ps;
+	strcpy(d->hz_source, r->hz_source);
+	d->subtracted_ns += r->subtracted_ns;
+}
+
+/* Appends copies of `count` call sites (their text duplicated); false if out of memory. */
+static bool append_sites(struct dump_site **sites, size_t *have, const struct dump_site *c, size_t count)
+{
+	if (!reserve_sites(sites, *have, count))
+		return false;
+	for (size_t i = 0; i < count; i++)
+		if (!store_site(*sites, have, c[i].fn, c[i].count, c[i].amount, c[i].frames))
+			return false;
+	return true;
+}
+
+/* Adds everything of `from` but its programs to `to`; false if out of memory.
+ * The caller has checked dump_merge_overflows. */
+static bool merge_counts(struct dump *to, const struct dump *from)
+{
+	uint64_t *a = (uint64_t *)&to->hist;
+	const uint64_t *b = (const uint64_t *)&from->hist;
+	for (size_t i = 0; i < sizeof to->hist / sizeof(uint64_t); i++)
+		a[i] += b[i];
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (to->processes == 0)
+			strcpy(to->variant[fn], from->variant[fn]);
+		else if (strcmp(to->variant[fn], from->variant[fn]) != 0)
+			strcpy(to->variant[fn], "mixed");
+	}
+	to->erms_threshold = from->erms_threshold;
+	to->stosb_threshold = from->stosb_threshold;
+	merge_profile(&to->profile, &from->profile);
+	merge_timing(&to->timing, &from->timing);
+	to->processes += from->processes;
+	to->files += from->files;
+	return append_sites(&to->callsites, &to->callsite_count, from->callsites, from->callsite_count) &&
+	       append_sites(&to->cpu_sites, &to->cpu_site_count, from->cpu_sites, from->cpu_site_count) &&
+	       append_sites(&to->time_sites, &to->time_site_count, from->time_sites, from->time_site_count);
+}
+
+/* The entry of program `name` in d, made if new; NULL if out of memory. */
+static struct dump *program_entry(struct dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->program_count; i++)
+		if (strcmp(d->programs[i].name, name) == 0)
+			return d->programs[i].d;
+	struct dump_program *grown = realloc(d->programs, (d->program_count + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	d->programs = grown;
+	struct dump_program *p = &grown[d->program_count];
+	p->d = calloc(1, sizeof *p->d);
+	if (!p->d)
+		return NULL;
+	snprintf(p->name, sizeof p->name, "%s", name);
+	d->program_count++;
+	return p->d;
+}
+
+/* Adds `from`, of program `name`, to `to` and to its program's entry. */
+bool hist_add_program(struct dump *to, const struct dump *from, const char *name)
+{
+	struct dump *entry = program_entry(to, name);
+	return entry && merge_counts(to, from) && merge_counts(entry, from);
+}
+
+/* The section just read joins the file's earlier ones, unless filtered out. */
