@@ -11,9 +11,9 @@
 #include "dispatch/config.h"
 
 #include "dispatch/message.h"
-#include "preload/callsites.h"
 #include "preload/histogram_format.h"
 #include "preload/recording_code.h"
+#include "preload/site_table.h"
 
 #include <errno.h>
 #include <link.h>
@@ -41,21 +41,13 @@ struct code_range {
 	uintptr_t begin, end;
 };
 
-/* Samples by caller: open addressing, an entry claimed with one compare-and-swap. */
-#define SITE_TABLE_SIZE 1024
-
-struct cpu_site {
-	uint64_t key; /* caller << 2 | (fn + 1); 0: empty */
-	uint64_t samples, ns;
-};
-
 static bool started;
 static int sample_signal;
 static uint64_t period_ns;
 static uint64_t start_ns;               /* CLOCK_MONOTONIC at start, for the wall time */
 static pthread_key_t timer_key;         /* deletes a thread's timer when it ends */
 static struct profile_record live;      /* the counts; the header fields are set when dumping */
-static struct cpu_site sites[SITE_TABLE_SIZE];
+static struct site_table sites; /* samples and their ns by caller */
 static __thread bool thread_timed __attribute__((tls_model("initial-exec")));
 static struct code_range code[MAX_CODE_RANGES];
 static unsigned code_ranges;
@@ -63,23 +55,6 @@ static unsigned code_ranges;
 static void count(uint64_t *counter, uint64_t n)
 {
 	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
-}
-
-static void count_site(uint64_t key, uint64_t ns)
-{
-	for (unsigned probe = 0; probe < SITE_TABLE_SIZE; probe++) {
-		struct cpu_site *s = &sites[((key * 0x9e3779b97f4a7c15ull >> 54) + probe) & (SITE_TABLE_SIZE - 1)];
-		uint64_t seen = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
-		if (seen == 0 && __atomic_compare_exchange_n(&s->key, &seen, key, false, __ATOMIC_RELAXED,
-		                                             __ATOMIC_RELAXED))
-			seen = key;
-		if (seen == key) {
-			count(&s->samples, 1);
-			count(&s->ns, ns);
-			return;
-		}
-	}
-	/* the table is full: the sample still counts by function and bucket */
 }
 
 static void count_recording(unsigned fn, uint64_t ns)
@@ -142,7 +117,7 @@ static void on_sample(int sig, siginfo_t *info, void *context)
 	}
 	count(&live.bucket_samples[fn][bucket], 1);
 	count(&live.bucket_ns[fn][bucket], ns);
-	count_site(profile_call.caller << 2 | (fn + 1), ns);
+	site_table_add(&sites, profile_call.caller, fn, ns);
 }
 
 static uint64_t clock_ns(clockid_t clock)
@@ -262,8 +237,7 @@ void profile_restart_in_child(void)
 	uint64_t rate = live.rate_hz;
 	zero((uint64_t *)&live, sizeof live / sizeof(uint64_t));
 	live.rate_hz = rate;
-	for (unsigned i = 0; i < SITE_TABLE_SIZE; i++)
-		sites[i] = (struct cpu_site){ 0, 0, 0 };
+	site_table_clear(&sites);
 	start_ns = clock_ns(CLOCK_MONOTONIC);
 	thread_timed = false; /* timers are not inherited */
 	profile_thread_start();
@@ -276,20 +250,10 @@ static bool handler_still_ours(void)
 	       now.sa_sigaction == on_sample;
 }
 
-static bool write_sites(int fd)
+static bool write_site(void *fd, enum base_function fn, uint64_t samples, uint64_t ns, const char *frame)
 {
-	bool ok = true;
-	for (unsigned i = 0; i < SITE_TABLE_SIZE && ok; i++) {
-		uint64_t key = __atomic_load_n(&sites[i].key, __ATOMIC_RELAXED);
-		if (!key || !sites[i].samples)
-			continue;
-		char frame[512];
-		callsites_describe((void *)(uintptr_t)(key >> 2), frame, sizeof frame);
-		struct cpu_site_record r = { (enum base_function)((key & 3) - 1), sites[i].samples, sites[i].ns,
-			                         frame };
-		ok = hist_write_cpu_site(fd, &r);
-	}
-	return ok;
+	struct cpu_site_record r = { fn, samples, ns, frame };
+	return hist_write_cpu_site(*(int *)fd, &r);
 }
 
 bool profile_write(int fd)
@@ -300,7 +264,7 @@ bool profile_write(int fd)
 	live.process_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	live.wall_ns = clock_ns(CLOCK_MONOTONIC) - start_ns;
 	live.handler_replaced = !handler_still_ours();
-	bool ok = hist_write_profile(fd, &live) && write_sites(fd);
+	bool ok = hist_write_profile(fd, &live) && site_table_write(&sites, write_site, &fd);
 	errno = saved_errno;
 	return ok;
 }

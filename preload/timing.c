@@ -6,9 +6,9 @@
 #include "preload/timing.h"
 
 #include "dispatch/message.h"
-#include "preload/callsites.h"
 #include "preload/histogram_format.h"
 #include "preload/recording_code.h"
+#include "preload/site_table.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -37,15 +37,6 @@
 #define PAIR_SLACK_NS 2000.0
 #define PAIR_TRIES 20
 
-/* Timed calls by immediate caller (with call sites on): open addressing,
- * an entry claimed with one compare-and-swap, as in preload/profile.c. */
-#define SITE_TABLE_SIZE 1024
-
-struct time_site {
-	uint64_t key; /* caller << 2 | (fn + 1); 0: empty */
-	uint64_t calls, ticks;
-};
-
 /* The counter and CLOCK_MONOTONIC_RAW (ns) read together. */
 struct clock_pair {
 	double ticks, ns;
@@ -59,7 +50,7 @@ static double start_hz;                /* the rate over the start-up measurement
 static double start_overhead_ticks;    /* the timer's own cost per timed region, at start-up */
 static double overhead_ticks;          /* the one subtracted in the dump being written */
 static uint64_t cap_base_ticks, cap_ticks_per_byte_q16;
-static struct time_site sites[SITE_TABLE_SIZE];
+static struct site_table sites; /* timed calls and their ticks by immediate caller (call sites on) */
 static __thread uint32_t random_state __attribute__((tls_model("initial-exec")));
 
 static void say(const char *text, const char *then)
@@ -232,23 +223,6 @@ static void add_square(bool shared, uint64_t *pair, uint64_t ticks)
 		__asm__("addq %2, %0\n\tadcq %3, %1" : "+m"(pair[0]), "+m"(pair[1]) : "r"(lo), "r"(hi) : "cc");
 }
 
-static void count_site(uint64_t key, uint64_t ticks)
-{
-	for (unsigned probe = 0; probe < SITE_TABLE_SIZE; probe++) {
-		struct time_site *s = &sites[((key * 0x9e3779b97f4a7c15ull >> 54) + probe) & (SITE_TABLE_SIZE - 1)];
-		uint64_t seen = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
-		if (seen == 0 && __atomic_compare_exchange_n(&s->key, &seen, key, false, __ATOMIC_RELAXED,
-		                                             __ATOMIC_RELAXED))
-			seen = key;
-		if (seen == key) {
-			__atomic_fetch_add(&s->calls, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&s->ticks, ticks, __ATOMIC_RELAXED);
-			return;
-		}
-	}
-	/* the table is full: the call still counts by function and bucket */
-}
-
 RECORDING_CODE(shared) void timing_count(struct timing_counts *c, bool shared, enum base_function fn, unsigned b,
                                          size_t n, uint64_t ticks, void *caller)
 {
@@ -261,7 +235,7 @@ RECORDING_CODE(shared) void timing_count(struct timing_counts *c, bool shared, e
 	add(shared, &c->ticks[fn][b], ticks);
 	add_square(shared, c->squares[fn][b], ticks);
 	if (caller)
-		count_site((uint64_t)(uintptr_t)caller << 2 | (fn + 1), ticks);
+		site_table_add(&sites, (uintptr_t)caller, fn, ticks);
 	if (random_state % EMPTY_REGION_EVERY == 0) {
 		uint64_t start = timing_start();
 		uint64_t empty = timing_end() - start;
@@ -289,8 +263,7 @@ void timing_add(struct timing_counts *to, const struct timing_counts *from)
 
 void timing_restart_in_child(void)
 {
-	for (unsigned i = 0; i < SITE_TABLE_SIZE; i++)
-		sites[i] = (struct time_site){ 0, 0, 0 };
+	site_table_clear(&sites);
 	random_state = 0; /* the child draws its own countdowns */
 }
 
@@ -320,19 +293,16 @@ static uint64_t net_ns(double calls, double ticks, double ns_per_tick)
 	return whole((ticks - calls * overhead_ticks) * ns_per_tick);
 }
 
-static bool write_sites(int fd, double ns_per_tick)
+/* Where a caller's timed calls go, and the ns a tick (site_table_write's context). */
+struct site_writing {
+	int fd;
+	double ns_per_tick;
+};
+
+static bool write_site(void *writing, enum base_function fn, uint64_t calls, uint64_t ticks, const char *frame)
 {
-	bool ok = true;
-	for (unsigned i = 0; i < SITE_TABLE_SIZE && ok; i++) {
-		uint64_t key = __atomic_load_n(&sites[i].key, __ATOMIC_RELAXED);
-		if (!key || !sites[i].calls)
-			continue;
-		char frame[512];
-		callsites_describe((void *)(uintptr_t)(key >> 2), frame, sizeof frame);
-		ok = hist_write_time_site(fd, (enum base_function)((key & 3) - 1), sites[i].calls,
-		                          net_ns((double)sites[i].calls, (double)sites[i].ticks, ns_per_tick), frame);
-	}
-	return ok;
+	const struct site_writing *w = writing;
+	return hist_write_time_site(w->fd, fn, calls, net_ns((double)calls, (double)ticks, w->ns_per_tick), frame);
 }
 
 bool timing_write(int fd, const struct timing_counts *sum)
@@ -359,7 +329,8 @@ bool timing_write(int fd, const struct timing_counts *sum)
 			/* the sum of (ticks - ov)^2 from the sums of ticks^2 and ticks */
 			r.squares[fn][b] = whole((squares - 2 * ov * t + n * ov * ov) * ns_per_tick * ns_per_tick);
 		}
-	bool ok = hist_write_timing(fd, &r) && write_sites(fd, ns_per_tick);
+	bool ok = hist_write_timing(fd, &r) &&
+	          site_table_write(&sites, write_site, &(struct site_writing){ fd, ns_per_tick });
 	errno = saved_errno;
 	return ok;
 }
