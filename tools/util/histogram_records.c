@@ -44,12 +44,19 @@ static bool add_checked(uint64_t *counter, uint64_t n)
 	return !__builtin_add_overflow(*counter, n, counter);
 }
 
+/* Whether [v[0], v[1]) are the bounds of a bucket of this format, its number into *b. */
+static bool bucket_of(const uint64_t *v, unsigned *b)
+{
+	*b = hist_bucket(v[0]);
+	return hist_bucket_lo(*b) == v[0] && hist_bucket_hi(*b) == v[1];
+}
+
 static const char *read_bucket(struct reading *r, const uint64_t *v, int count)
 {
 	if (count != 4)
 		return "bucket needs lo hi calls bytes";
-	unsigned b = hist_bucket(v[0]);
-	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
+	unsigned b;
+	if (!bucket_of(v, &b))
 		return "bucket bounds are not a bucket of this format";
 	struct function_histogram *f = &r->sec.hist.fn[r->function];
 	if (!add_checked(&f->calls[b], v[2]) || !add_checked(&f->bytes[b], v[3]))
@@ -63,8 +70,8 @@ static const char *read_cpu_bucket(struct reading *r, const uint64_t *v, int cou
 		return "cpu needs lo hi samples ns";
 	if (!r->profile_seen)
 		return "cpu before the profile line";
-	unsigned b = hist_bucket(v[0]);
-	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
+	unsigned b;
+	if (!bucket_of(v, &b))
 		return "cpu bounds are not a bucket of this format";
 	struct dump_profile *p = &r->sec.profile;
 	int fn = r->function;
@@ -97,8 +104,8 @@ static const char *read_timed_bucket(struct reading *r, const uint64_t *v, int c
 		return "timed needs lo hi calls ns squares dropped";
 	if (!r->timing_seen)
 		return "timed before the timing line";
-	unsigned b = hist_bucket(v[0]);
-	if (hist_bucket_lo(b) != v[0] || hist_bucket_hi(b) != v[1])
+	unsigned b;
+	if (!bucket_of(v, &b))
 		return "timed bounds are not a bucket of this format";
 	struct dump_timing *t = &r->sec.timing;
 	int fn = r->function;
