@@ -71,6 +71,15 @@ if [ "$declared" != "$exported" ]; then
 	echo "exported, not declared:"
 	printf '%s\n' "$exported" | grep -vxF "$declared"
 fi
+# Besides them, only the names the library interposes on: the string
+# functions, and the exec, exit, signal and prctl calls the recording wraps
+# (no linker-made section bounds, no helper of ours).
+interposed="_Exit __explicit_bzero_chk __memcpy_chk __memmove_chk __mempcpy __mempcpy_chk __memset_chk __sigaction
+__sysv_signal _exit bcopy bsd_signal bzero execl execle execlp execv execve execveat execvp execvpe explicit_bzero
+fexecve memcpy memmove mempcpy memset prctl sigaction signal ssignal sysv_signal"
+expect_eq "no other name exported" \
+	"$(nm -D --defined-only "$MEMSHIM_LIBRARY" | awk '$3 !~ /^memshim_/ { print $3 }' | sort | tr '\n' ' ')" \
+	"$(printf '%s\n' $interposed | sort | tr '\n' ' ')"
 # Every variant in the list (shim/memshim_variants.h) exports its twelve
 # entry points; the other two are memshim_variant_name and _usable.
 variants=$(grep -c '^MEMSHIM_VARIANT(' "$header_dir/memshim_variants.h")
