@@ -1,7 +1,7 @@
 /* memshim bench: times every usable variant, glibc's included as the
  * baseline, for memcpy, memmove and memset on this machine; so are a peer's
  * (--peer: another library, such as AOCL-LibMem).  What is timed is listed
- * in bench_help; which functions, in bench/library.c; how, in
+ * in bench_help; which functions, in tools/bench/library.c; how, in
  * util/measure.c. */
 #include "config.h"
 

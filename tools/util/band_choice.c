@@ -4,14 +4,14 @@
  * Each candidate (glibc's own functions, and every vector variant this CPU
  * runs, with and without its rep movsb band, at the thresholds just picked)
  * is timed against glibc's, interleaved, in each size class of
- * tools/variant_choice.c (0-16 B up to 4-16 MiB), each in three placements
+ * tools/util/variant_choice.c (0-16 B up to 4-16 MiB), each in three placements
  * of its data: L1-resident (every call on the same buffers), L2-resident
  * (calls spread over half the L2) and cold (flushed from every cache
  * before each pass).  Calls of 1 KiB and more are timed with a read of the
- * destination after each (tools/bench.h, read_back), so that stores that
+ * destination after each (tools/util/measure.h, read_back), so that stores that
  * bypass the cache pay for it there.
  *
- * The ratios go to tools/variant_choice.c, which picks the bands. */
+ * The ratios go to tools/util/variant_choice.c, which picks the bands. */
 #include "config.h"
 
 #include "dispatch/auto_policy.h"

@@ -29,7 +29,7 @@ struct size_dist {
 };
 
 /* Builds a distribution from a table of sizes and weights: the entry point
- * for any source of sizes (CSV files and histogram dumps: bench/bench.h).
+ * for any source of sizes (CSV files and histogram dumps: tools/bench/bench.h).
  * NULL and a message in `error` if the table is empty or has no positive
  * weight. */
 struct size_dist *size_dist_from_table(const char *name, const struct size_prob *table, size_t count,

@@ -1,5 +1,5 @@
 /* memshim tune --calibrate's band choice from measured ratios
- * (tools/variant_choice.c). */
+ * (tools/util/variant_choice.c). */
 #ifndef MEMSHIM_VARIANT_CHOICE_H
 #define MEMSHIM_VARIANT_CHOICE_H
 
