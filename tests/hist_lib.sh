@@ -2,6 +2,10 @@
 # `memshim report --json` and check them against tests/hist_program's
 # known call sequence (tests/hist_check.py).
 check=${top_srcdir:-.}/tests/hist_check.py
+# The program with the known sequence, and a folder for its dumps.
+program=$(cd "$top_builddir" && pwd)/tests/hist_program
+dir=$scratch/dumps
+mkdir "$dir"
 
 # report_json FILE... -> $scratch/report.json; status in $rc_report
 report_json() { "$T_MEMSHIM_TOOL" report --json "$@" >"$scratch/report.json" 2>"$scratch/report.err"; rc_report=$?; }

@@ -5,8 +5,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 tool=$T_MEMSHIM_TOOL
 CXX=${CXX:-g++}
-have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
-if ! have HAVE_LIBUNWIND || ! have HAVE_LIBDW; then
+if ! have_config HAVE_LIBUNWIND || ! have_config HAVE_LIBDW; then
 	echo "SKIP: call sites need libunwind and libdw"
 	exit 77
 fi

@@ -9,13 +9,9 @@
 #     negative, overflowing, not numbers, unknown signals, 10 KB values.
 # (A full disk: tests/test_full_disk.sh.)
 . "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/hist_lib.sh"
 LC_ALL=C
 export LC_ALL
-program=$top_builddir/tests/hist_program
-dir=$scratch/dumps
-mkdir "$dir"
-limit=${T_MEMSHIM_TIMEOUT:-60}
-run() { preloaded timeout -k 5 "$limit" env "$@"; }
 lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
 files() { (cd "$dir" && ls -A | sort | tr '\n' ' '); }
 

@@ -10,9 +10,6 @@
 . "${top_srcdir:-.}/tests/hist_lib.sh"
 LC_ALL=C
 export LC_ALL
-program=$top_builddir/tests/hist_program
-dir=$scratch/dumps
-mkdir "$dir"
 files() { (cd "$dir" && ls -A | sort | tr '\n' ' '); }
 
 # ---- _exit ----

@@ -13,8 +13,6 @@ if ! mount -t tmpfs -o size=64k memshim-test "$full" 2>"$scratch/mount.err"; the
 	exit 77
 fi
 trap 'umount "$full"; rm -rf "$scratch"' EXIT
-limit=${T_MEMSHIM_TIMEOUT:-60}
-run() { preloaded timeout -k 5 "$limit" env "$@"; }
 files() { (cd "$full" && ls -A | grep -v '^fill' | sort | tr '\n' ' '); }
 
 # First a dump that fits, to be kept when the disk is full later.

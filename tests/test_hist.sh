@@ -5,9 +5,6 @@
 # %e; an unwritable path; a planted symlink; merging; the SVG.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/hist_lib.sh"
-program=$(cd "$top_builddir" && pwd)/tests/hist_program
-dir=$scratch/dumps
-mkdir "$dir"
 
 pid_of() { awk '$1 == "pid" { print $2 }' "$scratch/out"; }
 

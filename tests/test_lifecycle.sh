@@ -8,14 +8,7 @@
 # a deadlock fails the test (status 124) instead of hanging it.
 . "${top_srcdir:-.}/tests/lib.sh"
 . "${top_srcdir:-.}/tests/hist_lib.sh"
-program=$top_builddir/tests/hist_program
 dlcopy=$top_builddir/tests/.libs/libdlcopy.so
-dir=$scratch/dumps
-mkdir "$dir"
-limit=${T_MEMSHIM_TIMEOUT:-60}
-
-# run ENV... PROGRAM ARGS...: preloaded, under timeout; $rc, $out, $err.
-run() { preloaded timeout -k 5 "$limit" env "$@"; }
 
 not_timed_out() { if [ "$rc" = 124 ] || [ "$rc" = 137 ] && [ "${1:-}" != killed ]; then fail "$what_run: timed out (deadlock?)"; fi; }
 pid_of() { awk -v k="${1:-pid}" '$1 == k { print $2; exit }' "$scratch/out"; }

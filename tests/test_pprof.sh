@@ -13,11 +13,10 @@ export LC_ALL
 tool=$T_MEMSHIM_TOOL
 top_builddir=$(cd "$top_builddir" && pwd)
 top_srcdir=$(cd "$top_srcdir" && pwd)
-have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
 program=$top_builddir/tests/hist_program
 cd "$scratch" || exit 1
 
-if ! have HAVE_PPROF; then
+if ! have_config HAVE_PPROF; then
 	"$tool" report --pprof x.pb.gz /dev/null >/dev/null 2>err
 	expect_match "without protobuf-c, --pprof is a usage error that says why" "$?:$(cat err)" \
 		'^2:.*built without protobuf-c and zlib'
@@ -49,7 +48,7 @@ written() { stat -c %Y "$@" | sort -n | sed -n '1p;$p' | tr '\n' ' '; }
 
 # A program with sampled call sites (every call) and a profile.
 callsites=
-if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
+if have_config HAVE_LIBUNWIND && have_config HAVE_LIBDW; then
 	callsites=1
 fi
 preloaded env ${callsites:+MEMSHIM_CALLSITES=1} MEMSHIM_HIST="$scratch/cs" MEMSHIM_PROFILE=on "$program" calls 3000

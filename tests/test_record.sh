@@ -11,7 +11,6 @@ export LC_ALL
 tool=$T_MEMSHIM_TOOL
 case $top_builddir in /*) ;; *) top_builddir=$(pwd)/$top_builddir ;; esac
 program=$top_builddir/tests/hist_program
-have() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # record: a shell running the program twice and ls, exit status 3 (the
@@ -162,7 +161,7 @@ while [ $i -lt 300 ]; do cp rec2/merged many/d$i; i=$((i + 1)); done
 expect_eq "tune takes 300 files" "$?:$(cat "$scratch/err")" "0:"
 
 # Readable call sites, sizes per site, --folded
-if have HAVE_LIBUNWIND && have HAVE_LIBDW; then
+if have_config HAVE_LIBUNWIND && have_config HAVE_LIBDW; then
 	preloaded env MEMSHIM_HIST="$scratch/cs" MEMSHIM_CALLSITES=1 "$program" calls 20
 	"$tool" report --json "$scratch/cs" >"$scratch/cs.json"
 	site=$(json_get "$scratch/cs.json" '[(c["frames"][0]["function"], c["frames"][0]["file"], c["frames"][0]["line"], c["frames"][0]["frame"], c["mean_size"]) for c in d["callsites"] if c["function"] == "memcpy" and c["mean_size"] == 4096][0]')

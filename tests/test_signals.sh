@@ -17,11 +17,6 @@
 . "${top_srcdir:-.}/tests/hist_lib.sh"
 LC_ALL=C
 export LC_ALL
-program=$top_builddir/tests/hist_program
-dir=$scratch/dumps
-mkdir "$dir"
-limit=${T_MEMSHIM_TIMEOUT:-60}
-run() { preloaded timeout -k 5 "$limit" env "$@"; }
 child_of() { awk -v k="$1" '$1 == "child" && ++n == k { print $2 }' "$scratch/out"; }
 status_of() { awk -v k="$1" '$1 == "child" && ++n == k { print $3, $4 }' "$scratch/out"; }
 # Files that must never be left: empty ones, temporary ones (hidden or *.tmp).
