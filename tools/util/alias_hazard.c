@@ -8,10 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The entry after p in a "NAME:NS,NAME:NS" list, or NULL after the last. */
+static const char *next_entry(const char *p)
+{
+	const char *comma = strchr(p, ',');
+	return comma ? comma + 1 : NULL;
+}
+
 double alias_extra_ns(const char *list, const char *variant)
 {
 	size_t len = strlen(variant);
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	for (const char *p = list; p && *p; p = next_entry(p))
 		if (strncmp(p, variant, len) == 0 && p[len] == ':')
 			return strtod(p + len + 1, NULL);
 	return -1;
@@ -32,7 +39,7 @@ static double best_in(const char *list, const struct band_list *bands, char *nam
 {
 	double best = -1;
 	bool best_in_bands = false;
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+	for (const char *p = list; p && *p; p = next_entry(p)) {
 		const char *colon = strchr(p, ':');
 		double ns = colon ? strtod(colon + 1, NULL) : -1;
 		bool used = colon && in_bands(bands, p, (size_t)(colon - p));
