@@ -17,7 +17,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_PROFILE", "MEMSHIM_TIMING", "MEMSHIM_PROBLEMS_FD",
 	"MEMSHIM_AUTO_MOVSB_THRESHOLD", "MEMSHIM_AUTO_STOSB_THRESHOLD", "MEMSHIM_NT_THRESHOLD",
-	"MEMSHIM_CONFIG",
+	"MEMSHIM_CONFIG", "MEMSHIM_BIND",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	"MEMSHIM_CACHE_SIZES", /* read by memshim bench and tune */
@@ -142,6 +142,20 @@ static void read_verbose(struct config *c)
 		warn_bad_value("MEMSHIM_VERBOSE", value, "is not 0 or 1", "0", 0);
 }
 
+/* MEMSHIM_BIND=stub keeps every call going through the exported stub, as
+ * calls through pointers and from libraries loaded later always do. */
+static void read_binding(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_BIND");
+	c->direct_binding = true;
+	if (!value || same_string(value, "direct"))
+		return;
+	if (same_string(value, "stub"))
+		c->direct_binding = false;
+	else
+		warn_bad_value("MEMSHIM_BIND", value, "is not direct or stub", "direct", 0);
+}
+
 static bool is_known_variable(const char *entry)
 {
 	for (const char *const *known = known_variables; *known; known++) {
@@ -184,6 +198,7 @@ static void read_config(struct config *c)
 	choose_variants(c);
 	config_read_thresholds(c);
 	read_verbose(c);
+	read_binding(c);
 	config_read_recording(c);
 	if (c->verbose) {
 		config_print_choices(c);

@@ -44,6 +44,7 @@ enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
 struct config {
 	struct function_choice choice[FN_COUNT];
 	bool verbose;
+	bool direct_binding; /* MEMSHIM_BIND: one-band functions bound without the stub */
 	bool secure; /* AT_SECURE: variables naming files were ignored */
 	/* Recording (MEMSHIM_HIST...): on when hist_path is not empty. */
 	char hist_path[HIST_PATH_MAX]; /* with %p and %e not yet expanded */

@@ -31,10 +31,14 @@
  *
  * With one band (a single variant) the first bound is SIZE_MAX: the branch
  * is never taken and a call costs one predicted indirect jump, as before
- * bands.  Up to three bands no dispatcher runs: a band costs a compare and a
+ * bands; and after start-up the objects then loaded call the variant
+ * without the stub (preload/direct_bind.c).  Up to three bands no dispatcher runs: a band costs a compare and a
  * branch, and the third band's function sits in the slot.  With more, the
  * slot holds the band dispatcher (dispatch/banded.c) for the third band on:
  * large sizes, where its few compares are lost in the copy.
+ *
+ * memshim_stub_NAME is the stub's address inside this library (hidden, so
+ * that taking it needs no lookup).
  *
  * export_stub_decode() reads a stub back, for tests/bound_symbol.h and
  * memshim bench --stub. */
@@ -76,6 +80,8 @@ struct export_bands {
 	extern __typeof__(name) memshim_target_##name                                                  \
 		__attribute__((ifunc(MEMSHIM_STRINGIFY(resolver)), visibility("hidden")));                 \
 	__asm__(MEMSHIM_STUB_START(name)                                                               \
+	        ".globl memshim_stub_" #name "\n.hidden memshim_stub_" #name "\n"                        \
+	        "memshim_stub_" #name ":\n"                                                              \
 	        "\tcmp memshim_bands_" #name "(%rip), %" size_reg "\n"                                 \
 	        "\tja 1f\n"                                                                            \
 	        "\tjmp *memshim_bands_" #name "+16(%rip)\n"                                            \
@@ -84,6 +90,14 @@ struct export_bands {
 	        "\tjmp *memshim_bands_" #name "+24(%rip)\n"                                            \
 	        "2:\tjmp *memshim_target_" #name "@GOTPCREL(%rip)\n"                                   \
 	        ".size " #name ", . - " #name "\n")
+
+/* The function that calls of every size reach through these bands when
+ * there is just one band (the stub then decides nothing: preload/
+ * direct_bind.c binds callers to it directly); NULL with more. */
+static inline void *export_bands_single_target(const struct export_bands *b)
+{
+	return b->bound[0] == SIZE_MAX ? b->function[0] : NULL;
+}
 
 /* The rel32 at p, as the address it points to from the instruction ending at end. */
 static inline const void *rip_target(const unsigned char *p, const unsigned char *end)

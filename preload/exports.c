@@ -10,6 +10,7 @@
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
 #include "dispatch/banded.h"
+#include "preload/direct_bind.h"
 #include "preload/hist_dump.h"
 #include "preload/record.h"
 #include "shim/memshim.h"
@@ -76,6 +77,32 @@ MEMSHIM_ENTRY_POINTS(EXPORT_ENTRY, )
 /* glibc's own name for mempcpy, which its headers once sent calls to. */
 EXPORT_IFUNC(__mempcpy, "rdx", FN_MEMCPY, mempcpy);
 
+/* Each exported string function: its stub, and its bands. */
+#define BINDING(symbol) { #symbol, memshim_stub_##symbol, &memshim_bands_##symbol }
+#define DECLARE_STUB(v, entry, symbol, ...) extern const char memshim_stub_##symbol[];
+MEMSHIM_ENTRY_POINTS(DECLARE_STUB, )
+extern const char memshim_stub___mempcpy[];
+#define BINDING_ENTRY(v, entry, symbol, ...) BINDING(symbol),
+static const struct {
+	const char *name;
+	const void *stub;
+	const struct export_bands *bands;
+} exported[] = { MEMSHIM_ENTRY_POINTS(BINDING_ENTRY, ) BINDING(__mempcpy) };
+#define EXPORTED_COUNT (sizeof exported / sizeof exported[0])
+
+/* The objects loaded with the program call the functions that have one
+ * band without the stub, unless MEMSHIM_BIND=stub. */
+static void bind_directly(void)
+{
+	struct direct_binding names[EXPORTED_COUNT];
+	if (!config_get()->direct_binding)
+		return;
+	for (unsigned i = 0; i < EXPORTED_COUNT; i++)
+		names[i] = (struct direct_binding){ exported[i].name, exported[i].stub,
+			                                 export_bands_single_target(exported[i].bands) };
+	direct_bind_loaded_objects(names, EXPORTED_COUNT);
+}
+
 /* Reads the configuration before main() even if nothing has been bound yet
  * (lazy binding), so problems are reported at start and a program that
  * later rewrites its environment area (setproctitle) cannot change it. */
@@ -83,6 +110,7 @@ __attribute__((constructor(101))) static void read_configuration_early(void)
 {
 	config_get();
 	hist_dump_start();
+	bind_directly();
 }
 
 MEMSHIM_EXPORT const char *memshim_variant_name(unsigned i)

@@ -46,12 +46,14 @@ static inline const char *through_stub(void *code)
 	return text;
 }
 
-static inline const char *bound_symbol(const char *name)
+/* This object's PLT GOT slot for `name`; NULL and *why if there is none. */
+static inline void **plt_slot(const char *name, const char **why)
 {
 	Dl_info self;
 	struct link_map *map = NULL;
-	if (!dladdr1((void *)bound_symbol, &self, (void **)&map, RTLD_DL_LINKMAP) || !map)
-		return "(no link map)";
+	*why = "(no link map)";
+	if (!dladdr1((void *)plt_slot, &self, (void **)&map, RTLD_DL_LINKMAP) || !map)
+		return NULL;
 	const ElfW(Rela) *rela = NULL;
 	size_t rela_bytes = 0;
 	const ElfW(Sym) *symbols = NULL;
@@ -62,15 +64,36 @@ static inline const char *bound_symbol(const char *name)
 		if (d->d_tag == DT_SYMTAB) symbols = (const void *)d->d_un.d_ptr;
 		if (d->d_tag == DT_STRTAB) strings = (const void *)d->d_un.d_ptr;
 	}
+	*why = "(no PLT)";
 	if (!rela || !symbols || !strings)
-		return "(no PLT)";
+		return NULL;
+	*why = "(not called through the PLT)";
 	for (size_t i = 0; i < rela_bytes / sizeof *rela; i++) {
 		const ElfW(Sym) *sym = &symbols[ELF64_R_SYM(rela[i].r_info)];
-		if (strcmp(strings + sym->st_name, name) != 0)
-			continue;
-		return through_stub(*(void **)(map->l_addr + rela[i].r_offset));
+		if (strcmp(strings + sym->st_name, name) == 0)
+			return (void **)(map->l_addr + rela[i].r_offset);
 	}
-	return "(not called through the PLT)";
+	return NULL;
+}
+
+static inline const char *bound_symbol(const char *name)
+{
+	const char *why;
+	void **slot = plt_slot(name, &why);
+	return slot ? through_stub(*slot) : why;
+}
+
+/* "stub" if the slot holds memshim's exported stub, "direct" if it holds
+ * the function the stub would call (preload/direct_bind.c). */
+static inline const char *slot_holds(const char *name)
+{
+	const char *why;
+	struct export_bands bands;
+	void *rest;
+	void **slot = plt_slot(name, &why);
+	if (!slot)
+		return why;
+	return export_stub_decode(*slot, &bands, &rest) ? "stub" : "direct";
 }
 
 #endif

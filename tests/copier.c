@@ -1,4 +1,5 @@
-/* A library loaded with dlopen after start-up: its calls are bound then. */
+/* A library loaded with dlopen after start-up: its calls are bound then,
+ * to memshim's stub (direct binding is done at start-up only). */
 #include "tests/bound_symbol.h"
 
 #include <stdio.h>
@@ -15,4 +16,5 @@ void copier_report(void)
 	memset(a, 2, n);
 	printf("dlopen-memcpy %s\ndlopen-memmove %s\ndlopen-memset %s\n", bound_symbol("memcpy"),
 	       bound_symbol("memmove"), bound_symbol("memset"));
+	printf("dlopen-slot memcpy %s\n", slot_holds("memcpy"));
 }

@@ -1,5 +1,6 @@
 /* Calls the string functions through the PLT and prints what each call was
- * bound to, one "NAME SYMBOL" line each; with the argument "dlopen", also
+ * bound to, one "NAME SYMBOL" line each, and whether its PLT slot holds
+ * memshim's stub or that function itself ("slot NAME stub|direct"); with the argument "dlopen", also
  * loads tests/libcopier.so and prints what its calls were bound to.  Built
  * twice: with -z now (resolvers run before the C library is set up) and
  * with lazy binding. */
@@ -24,6 +25,10 @@ int main(int argc, char **argv)
 	printf("memcpy %s\nmempcpy %s\n__memcpy_chk %s\nmemmove %s\nmemset %s\nbzero %s\n",
 	       bound_symbol("memcpy"), bound_symbol("mempcpy"), bound_symbol("__memcpy_chk"),
 	       bound_symbol("memmove"), bound_symbol("memset"), bound_symbol("bzero"));
+	printf("slot memcpy %s\nslot mempcpy %s\nslot __memcpy_chk %s\nslot memmove %s\nslot memset %s\n"
+	       "slot bzero %s\n",
+	       slot_holds("memcpy"), slot_holds("mempcpy"), slot_holds("__memcpy_chk"), slot_holds("memmove"),
+	       slot_holds("memset"), slot_holds("bzero"));
 	if (argc > 1 && strcmp(argv[1], "dlopen") == 0) {
 		void *lib = dlopen(argv[2], RTLD_NOW);
 		void (*report)(void) = lib ? (void (*)(void))dlsym(lib, "copier_report") : NULL;

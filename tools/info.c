@@ -42,6 +42,17 @@ static void print_cpu_row(const struct cpu_features *f)
 	}
 	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
 }
+/* How the program's calls reach the choice (preload/direct_bind.c). */
+static void print_binding(const struct config *c)
+{
+	if (!c->direct_binding)
+		printf("  binding: stub [MEMSHIM_BIND]: every call goes through memshim's exported stub\n");
+	else
+		printf("  binding: direct: calls from the program and the libraries it starts with reach a\n"
+		       "   function of one band without memshim's stub; bands, libraries loaded later and\n"
+		       "   calls through pointers go through it\n");
+}
+
 
 int cmd_info(int argc, char **argv)
 {
@@ -96,6 +107,7 @@ int cmd_info(int argc, char **argv)
 	}
 	printf("  (mempcpy and __memcpy_chk follow memcpy; __memmove_chk and bcopy follow memmove;\n"
 	       "   __memset_chk, bzero and explicit_bzero follow memset)\n");
+	print_binding(c);
 	struct line l;
 	line_start(&l);
 	config_describe_thresholds(c, &l);

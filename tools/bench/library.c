@@ -7,12 +7,14 @@
 #include "tools/bench/bench.h"
 
 #include "dispatch/config.h"
+#include "dispatch/export_stub.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the variants ---- */
@@ -116,9 +118,22 @@ int bench_load_variants(const char *list, struct bench_variant *variants, unsign
 	return 0; /* the library stays loaded: its functions are called until exit */
 }
 
+/* What the PLT slot of a program loaded with the library holds for the
+ * exported `symbol`: the function itself where the stub has one band
+ * (direct binding, preload/direct_bind.c, checked by
+ * tests/test_direct_bind.sh), else the stub. */
+static void *as_a_program_calls(void *library, const char *symbol)
+{
+	void *stub = must_find(library, symbol), *rest;
+	struct export_bands bands;
+	void *direct = stub && export_stub_decode(stub, &bands, &rest) ? export_bands_single_target(&bands) : NULL;
+	const char *bind = getenv("MEMSHIM_BIND");
+	return direct && !(bind && strcmp(bind, "stub") == 0) ? direct : stub;
+}
+
 /* The library's exported functions as one more column: the bands or
- * variant its resolvers chose in this environment, reached through the
- * exported stub as a preloaded program reaches them. */
+ * variant its resolvers chose in this environment, reached as a preloaded
+ * program reaches them. */
 int bench_load_default(struct bench_variant *variants, unsigned *count)
 {
 	void *library = bench_open_library();
@@ -126,9 +141,9 @@ int bench_load_default(struct bench_variant *variants, unsigned *count)
 		return 1;
 	struct bench_variant *v = &variants[(*count)++];
 	*v = (struct bench_variant){ .name = "default" };
-	*(void **)&v->copy[FN_MEMCPY] = must_find(library, "memcpy");
-	*(void **)&v->copy[FN_MEMMOVE] = must_find(library, "memmove");
-	*(void **)&v->set = must_find(library, "memset");
+	*(void **)&v->copy[FN_MEMCPY] = as_a_program_calls(library, "memcpy");
+	*(void **)&v->copy[FN_MEMMOVE] = as_a_program_calls(library, "memmove");
+	*(void **)&v->set = as_a_program_calls(library, "memset");
 	return v->copy[FN_MEMCPY] && v->copy[FN_MEMMOVE] && v->set ? 0 : 1;
 }
 
