@@ -3,7 +3,10 @@
  * in that class (past 3% whatever the interval, past 2% with the interval
  * above 1), a wide interval around a small loss does not, glibc
  * serves where nothing beats it beyond the tie, near-ties keep the
- * neighbouring band's variant, and adjacent classes merge into one band. */
+ * neighbouring band's variant, adjacent classes merge into one band, and
+ * bands that lose to glibc once the exported stub's cost is added give way
+ * to one band, and above 1 KiB a win must exceed the stub probe's distance
+ * from glibc (there glibc against itself: the noise). */
 #include "tools/util/variant_choice.h"
 #include "tests/unit_check.h"
 
@@ -98,6 +101,38 @@ int main(void)
 	check("every variant loses: glibc", strcmp(choose(rows, 4, why), "glibc") == 0);
 
 	check("glibc alone: glibc", strcmp(choose(rows, 1, why), "glibc") == 0);
+
+	/* The stub probe's row: what the exported stub costs a call of a
+	 * composition.  Bands that lose with it give way to one band. */
+	rows[0] = row("glibc", 1);
+	rows[1] = row("fast", 0.7);
+	classes(&rows[1], 0, 3, 1.0); /* ties glibc to 1 KiB: glibc keeps those */
+	rows[2] = row(STUB_PROBE_NAME, 1.01);
+	check("a stub within noise keeps the bands", strcmp(choose(rows, 3, why), "glibc:1024,fast") == 0);
+	classes(&rows[2], 0, 1, 1.10);
+	check("a stub costing 10% at small sizes: one variant that ties there serves every size",
+	      strcmp(choose(rows, 3, why), "fast") == 0 &&
+	      strstr(why, "bands lose to glibc with the stub's cost (1.10x at 0-16 B, l1), so one band: fast at every size"));
+	classes(&rows[1], 0, 1, 1.10);
+	check("and where no variant can serve every size, glibc's own",
+	      strcmp(choose(rows, 3, why), "glibc") == 0 && strstr(why, "so one band: glibc at every size"));
+	rows[1] = row("fast", 0.7);
+	check("one band needs no stub: its cost is not counted", strcmp(choose(rows, 3, why), "fast") == 0 &&
+	      !strstr(why, "stub"));
+	check("the probe is never a band's variant", !strstr(choose(rows, 3, why), STUB_PROBE_NAME));
+
+	/* Above 1 KiB the probe is glibc against itself: its distance from 1
+	 * is noise, and a win must be larger than that. */
+	rows[1] = row("fast", 1.0);
+	classes(&rows[1], 8, 8, 0.85);
+	rows[2] = row(STUB_PROBE_NAME, 1.0);
+	check("a 15% win where glibc measures within 2% of itself makes a band",
+	      (classes(&rows[2], 8, 8, 1.02), strcmp(choose(rows, 3, why), "glibc:4194304,fast") == 0));
+	check("but not where glibc measured 25% off itself", (cell(&rows[2], 8, PLACE_L2, 1.25, 1.2),
+	      strcmp(choose(rows, 3, why), "glibc") == 0));
+	check("nor 20% under itself", (cell(&rows[2], 8, PLACE_L2, 0.80, 0.7),
+	      strcmp(choose(rows, 3, why), "glibc") == 0));
+	check("and without the probe, the 5% margin alone", strcmp(choose(rows, 2, why), "glibc:4194304,fast") == 0);
 
 	return checks_finish();
 }

@@ -9,7 +9,9 @@
  * (calls spread over half the L2) and cold (flushed from every cache
  * before each pass).  Calls of 1 KiB and more are timed with a read of the
  * destination after each (tools/util/measure.h, read_back), so that stores that
- * bypass the cache pay for it there.
+ * bypass the cache pay for it there.  Beside them runs glibc's function
+ * behind a copy of memshim's exported stub (tools/util/stub_probe.h): what
+ * a composition of bands costs the calls of its first band.
  *
  * The ratios go to tools/util/variant_choice.c, which picks the bands. */
 #include "config.h"
@@ -22,6 +24,7 @@
 #include "tools/util/calibration.h"
 #include "tools/util/measure.h"
 #include "tools/util/progress.h"
+#include "tools/util/stub_probe.h"
 #include "tools/util/variant_choice.h"
 
 #include <stdio.h>
@@ -52,6 +55,8 @@ static unsigned load_candidates(struct bench_variant *v, unsigned *glibc)
 			*glibc = n;
 		n++;
 	}
+	if (n < BENCH_MAX_VARIANTS)
+		v[n++] = stub_probe_over(&v[*glibc]);
 	return n;
 }
 
@@ -65,6 +70,34 @@ static void set_thresholds(const struct calibration *c)
 						  .nt = c->nt, .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
 }
 
+/* Whether candidate v is timed in class b: not a *_erms variant in a class
+ * wholly below its rep threshold, where it runs its twin's very code and
+ * merge_twins() gives it the twin's figures. */
+static bool timed_in(const struct calibration *c, const struct bench_variant *v, enum base_function fn, int b)
+{
+	const struct variant *row = variant_named(v->name);
+	size_t threshold = fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+	return !row || variant_twin(row) == row || choice_classes[b].hi >= threshold;
+}
+
+/* The candidates timed in class b, into sub (glibc's index set), and
+ * where each sits in s->variants. */
+static void candidates_in(const struct calibration *c, const struct bench_settings *s, enum base_function fn,
+			  int b, struct bench_settings *sub, struct bench_variant *subset, unsigned *from)
+{
+	*sub = *s;
+	sub->variants = subset;
+	sub->variant_count = 0;
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		if (!timed_in(c, &s->variants[v], fn, b))
+			continue;
+		if (v == s->glibc)
+			sub->glibc = sub->variant_count;
+		from[sub->variant_count] = v;
+		subset[sub->variant_count++] = s->variants[v];
+	}
+}
+
 static void measure_function(struct calibration *c, const struct bench_settings *s, enum base_function fn,
 			     struct progress *bar)
 {
@@ -73,7 +106,11 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 		rows[v] = (struct band_ratios){ .fn = fn };
 		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
 	}
-	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
+	for (int b = 0; b < CHOICE_CLASS_COUNT; b++) {
+		struct bench_settings sub;
+		struct bench_variant subset[BENCH_MAX_VARIANTS];
+		unsigned from[BENCH_MAX_VARIANTS];
+		candidates_in(c, s, fn, b, &sub, subset, from);
 		for (int p = 0; p < PLACE_COUNT; p++) {
 			char detail[80];
 			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
@@ -85,12 +122,13 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
 						 .src_offset = -1, .dst_offset = -1 };
 			struct bench_result r;
-			bench_measure(s, &bc, &r); /* more rounds for the huge band cold: few calls a pass */
-			for (unsigned v = 0; v < s->variant_count; v++) {
-				rows[v].ratio[b][p] = r.ratio[v];
-				rows[v].low[b][p] = r.ratio_low[v];
+			bench_measure(&sub, &bc, &r); /* more rounds for the huge band cold: few calls a pass */
+			for (unsigned i = 0; i < sub.variant_count; i++) {
+				rows[from[i]].ratio[b][p] = r.ratio[i];
+				rows[from[i]].low[b][p] = r.ratio_low[i];
 			}
 		}
+	}
 	c->ratio_count += s->variant_count;
 }
 

@@ -68,6 +68,11 @@ struct band_ratios {
 
 #define TUNE_MAX_RATIOS (FN_COUNT * 16)
 
+/* The row of ratios that is no variant but glibc's function behind a copy
+ * of memshim's exported stub (tools/util/stub_probe.h): what a composition
+ * of bands costs a call. */
+#define STUB_PROBE_NAME "stub"
+
 struct named_curve {
 	enum base_function fn;
 	char name[24];

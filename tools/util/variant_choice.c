@@ -84,17 +84,18 @@ static double worst_placement(const struct band_ratios *r, int k)
 
 /* The row that serves the classes [first, last]: `previous` (the class
  * below's) where it is nearly the best or, with no win beyond the margin,
- * ties with glibc; else, if the best beats glibc, the earliest qualifier
- * nearly as good as it. */
+ * ties with glibc; else, if the best beats glibc by the factor win_margin,
+ * the earliest qualifier nearly as good as it. */
 static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
-					     const struct band_ratios *glibc, const struct band_ratios *previous)
+					     const struct band_ratios *glibc, const struct band_ratios *previous,
+					     double win_margin)
 {
 	const struct band_ratios *best = NULL;
 	for (unsigned v = 0; v < n; v++)
 		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) &&
 		    (!best || score(&rows[v], first, last) < score(best, first, last)))
 			best = &rows[v];
-	bool wins = best && score(best, first, last) * KEEP_NEIGHBOUR_RATIO < 1;
+	bool wins = best && score(best, first, last) * win_margin < 1;
 	if (previous != glibc && !loses_in(previous, first, last) &&
 	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
 		return previous;
@@ -138,7 +139,7 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 	bool top = last + 1 == CHOICE_CLASS_COUNT;
 	char bound[24], text[160];
 	size_text(top ? choice_classes[first].lo - 1 : choice_classes[last].hi, bound, sizeof bound);
-	snprintf(text, sizeof text, "%s%s %s%s%s", why[0] ? "; " : "", r->variant,
+	snprintf(text, sizeof text, "%s%s %s%s%s", first ? "; " : "", r->variant,
 		 !top ? "to" : first ? "above" : "at every size", first || !top ? " " : "", first || !top ? bound : "");
 	append(why, why_size, text);
 	if (strcmp(r->variant, "glibc") != 0) {
@@ -153,10 +154,96 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
  * BENCHMARKS.md section 11), which a per-class ratio does not see. */
 #define SMALL_CLASSES 4
 
-void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
+/* The factor by which a variant must beat glibc to take class k from it.
+ * Above the small classes the stub probe is glibc against itself but for
+ * a fraction of a nanosecond, so its distance from 1 there is the
+ * measurement's noise in that class, and a win must be larger (hot
+ * copies of 4-16 MiB: up to 1.30 on the Xeon of BENCHMARKS.md section 11,
+ * where wins of a few percent came and went between calibrations). */
+static double win_margin(const struct band_ratios *stub, int k)
+{
+	double margin = KEEP_NEIGHBOUR_RATIO;
+	for (int p = 0; stub && k >= SMALL_CLASSES && p < PLACE_COUNT; p++)
+		margin = fmax(margin, 1 + fabs(stub->ratio[k][p] - 1));
+	return margin;
+}
+
+/* Each class's server: the small classes one together, each larger one its
+ * own, then merged from the top down where a class can join the band above. */
+static void choose_servers(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+			   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT])
+{
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = k < SMALL_CLASSES
+			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO)
+			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k));
+	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
+		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
+			serves[k] = serves[k + 1];
+}
+
+/* Whether the servers make more than one band, which the exported stub
+ * then decides between at every call (one band is bound directly). */
+static bool several_bands(const struct band_ratios *const serves[CHOICE_CLASS_COUNT])
+{
+	for (int k = 1; k < CHOICE_CLASS_COUNT; k++)
+		if (serves[k] != serves[0])
+			return true;
+	return false;
+}
+
+/* With the stub's cost added (the probe's ratio above 1), the class and
+ * placement where the bands lose most to glibc, if they lose beyond
+ * LOSS_RATIO anywhere: the stub's compare and jump are in front of every
+ * call of a composition, and at small sizes they alone can lose.  Above
+ * 1 KiB they are under 1% of a call, and the probe's ratio is noise. */
+static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_COUNT],
+			    const struct band_ratios *stub, int *worst_k, int *worst_p, double *worst)
+{
+	*worst = 0;
+	for (int k = 0; k < SMALL_CLASSES; k++)
+		for (int p = 0; p < PLACE_COUNT; p++) {
+			double extra = stub->ratio[k][p] > 1 ? stub->ratio[k][p] - 1 : 0;
+			double with_stub = serves[k]->ratio[k][p] + extra;
+			if (with_stub > *worst) {
+				*worst = with_stub;
+				*worst_k = k;
+				*worst_p = p;
+			}
+		}
+	return *worst > LOSS_RATIO;
+}
+
+/* Where the bands lose with the stub's cost: one variant for every size
+ * (bound directly, no stub), if one qualifies everywhere and wins; else
+ * glibc's own.  Says so in why. */
+static void keep_one_band(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+			  const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
+			  char *why, size_t why_size)
+{
+	int k = 0, p = 0;
+	double worst;
+	if (!stub || !several_bands(serves) || !stub_makes_lose(serves, stub, &k, &p, &worst))
+		return;
+	snprintf(why, why_size, "bands lose to glibc with the stub's cost (%.2fx at %s, %s), so one band: ", worst,
+		 choice_classes[k].name, placement_names[p]);
+	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO);
+	for (k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = one;
+}
+
+void variant_choose(const struct band_ratios *all, unsigned n_all, char *choice, size_t choice_size, char *why,
 		    size_t why_size)
 {
-	const struct band_ratios *glibc = NULL, *serves[CHOICE_CLASS_COUNT];
+	const struct band_ratios *glibc = NULL, *stub = NULL, *serves[CHOICE_CLASS_COUNT];
+	struct band_ratios rows[TUNE_MAX_RATIOS];
+	unsigned n = 0;
+	for (unsigned v = 0; v < n_all && n < TUNE_MAX_RATIOS; v++)
+		if (strcmp(all[v].variant, STUB_PROBE_NAME) == 0)
+			stub = &all[v];
+		else
+			rows[n++] = all[v];
 	for (unsigned v = 0; v < n; v++)
 		if (strcmp(rows[v].variant, "glibc") == 0)
 			glibc = &rows[v];
@@ -166,14 +253,8 @@ void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, si
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-		serves[k] = k < SMALL_CLASSES ? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc)
-			    : choose_span(rows, n, k, k, glibc, serves[k - 1]);
-	/* and from the top down, so a class joins the band above it when it can */
-	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
-		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
-		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
-			serves[k] = serves[k + 1];
+	choose_servers(rows, n, glibc, stub, serves);
+	keep_one_band(rows, n, glibc, stub, serves, why, why_size);
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
 		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
 			continue;
