@@ -267,5 +267,9 @@ void variant_choose(const struct band_ratios *all, unsigned n_all, char *choice,
 		describe_band(serves[k], first, k, why, why_size);
 		first = k + 1;
 	}
-	append(why, why_size, " (worst placement's ratio to glibc)");
+	if (strcmp(choice, "glibc") == 0)
+		append(why, why_size, ": in no size class did a variant beat it by the margin without losing to it"
+				      " in a placement");
+	else
+		append(why, why_size, " (worst placement's ratio to glibc)");
 }
