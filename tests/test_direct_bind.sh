@@ -43,6 +43,13 @@ for program in "$now" "$lazy"; do
 	rm -f "$scratch"/h.*
 done
 
+# A library loaded at start-up (here preloaded after memshim) is bound
+# directly too; dlopen then finds it loaded.
+LD_PRELOAD="$MEMSHIM_LIBRARY $copier" MEMSHIM_IMPL=sse2 "$now" dlopen "$copier" >"$scratch/out" 2>"$scratch/err"
+out=$(cat "$scratch/out")
+expect_eq "a library loaded at start-up: its slot holds the variant" \
+	"$(printf '%s\n' "$out" | awk '$1 == "dlopen-slot" { print $3 }'):$(bound dlopen-memcpy)" direct:memshim_memcpy_sse2
+
 preloaded env MEMSHIM_IMPL=sse2 MEMSHIM_BIND=sometimes "$now"
 expect_eq "MEMSHIM_BIND=sometimes: one message, and the default" "$err" \
 	'memshim: MEMSHIM_BIND="sometimes" is not direct or stub; using direct'
