@@ -65,7 +65,9 @@ static const char bench_help[] =
 	"                        distribution as the dist case does, and print how often\n"
 	"                        each came up beside its probability (nothing is timed)\n"
 	"  --stub                instead: what the exported names' one jump adds to a\n"
-	"                        call (memcpy against the variant its slot jumps to)\n"
+	"                        call (memcpy against the variant its slot jumps to): the\n"
+	"                        cost of bands, and of calls from libraries loaded later\n"
+	"                        or through pointers (the rest bind directly)\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the one next to this program or\n"
 	"installed; the distributions $MEMSHIM_DISTRIBUTIONS, else likewise.\n";
 
