@@ -290,9 +290,9 @@ static unsigned calibrate(const struct bench_settings *s, const struct bench_cas
 /* Before a hot batch, one read of every line its calls touch: each
  * variant then starts with its data in the cache, as "hot" says, not as the
  * variant timed before it left it.  Without it, a variant timed after one
- * with non-temporal stores found the destination evicted, and large hot
- * copies of glibc's own function behind the stub measured 1.3-2x glibc's
- * (BENCHMARKS.md, section 11).  A read costs less than running the pass. */
+ * with non-temporal stores found the destination evicted, and paid for
+ * that variant's stores (BENCHMARKS.md, section 11).  A read costs less
+ * than running the pass. */
 static void bring_in(const struct bench_case *c, size_t n)
 {
 	unsigned sum = 0;

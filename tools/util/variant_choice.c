@@ -157,9 +157,9 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 /* The factor by which a variant must beat glibc to take class k from it.
  * Above the small classes the stub probe is glibc against itself but for
  * a fraction of a nanosecond, so its distance from 1 there is the
- * measurement's noise in that class, and a win must be larger (hot
- * copies of 4-16 MiB: up to 1.30 on the Xeon of BENCHMARKS.md section 11,
- * where wins of a few percent came and went between calibrations). */
+ * measurement's noise in that class, and a win must be larger: wins of a
+ * few percent there came and went between calibrations (BENCHMARKS.md,
+ * section 11). */
 static double win_margin(const struct band_ratios *stub, int k)
 {
 	double margin = KEEP_NEIGHBOUR_RATIO;
