@@ -23,31 +23,37 @@ static uint64_t read_xcr0(void)
 
 static bool bit(unsigned reg, unsigned n) { return (reg >> n) & 1u; }
 
-static void read_vendor_and_model(struct cpu_features *f)
+/* CPUID leaf 0 (vendor; returns the highest standard leaf) and leaf 1's
+ * EAX (family and model).  Each CPUID is a trap to the hypervisor in a
+ * virtual machine, microseconds in every process's start-up, so each leaf
+ * is asked once. */
+static unsigned read_vendor(struct cpu_features *f)
 {
-	unsigned eax, ebx, ecx, edx;
-	__cpuid(0, eax, ebx, ecx, edx);
+	unsigned max_leaf, ebx, ecx, edx;
+	__cpuid(0, max_leaf, ebx, ecx, edx);
 	unsigned words[3] = { ebx, edx, ecx };
 	for (int i = 0; i < 12; i++)
 		f->vendor[i] = (char)(words[i / 4] >> (8 * (i % 4)));
 	f->vendor[12] = '\0';
-
-	__cpuid(1, eax, ebx, ecx, edx);
-	unsigned base_family = (eax >> 8) & 0xf, base_model = (eax >> 4) & 0xf;
-	f->family = base_family == 0xf ? base_family + ((eax >> 20) & 0xff) : base_family;
-	f->model = base_family >= 0x6 ? base_model | (((eax >> 16) & 0xf) << 4) : base_model;
+	return max_leaf;
 }
 
-static void read_extended_features(struct cpu_features *f)
+static void read_model(struct cpu_features *f, unsigned leaf1_eax)
+{
+	unsigned base_family = (leaf1_eax >> 8) & 0xf, base_model = (leaf1_eax >> 4) & 0xf;
+	f->family = base_family == 0xf ? base_family + ((leaf1_eax >> 20) & 0xff) : base_family;
+	f->model = base_family >= 0x6 ? base_model | (((leaf1_eax >> 16) & 0xf) << 4) : base_model;
+}
+
+static void read_extended_features(struct cpu_features *f, unsigned leaf1_ecx, unsigned max_leaf)
 {
 	unsigned eax, ebx, ecx, edx;
-	__cpuid(1, eax, ebx, ecx, edx);
-	bool os_saves_vectors = bit(ecx, 27) /* OSXSAVE */ && bit(ecx, 28) /* AVX */;
+	bool os_saves_vectors = bit(leaf1_ecx, 27) /* OSXSAVE */ && bit(leaf1_ecx, 28) /* AVX */;
 	uint64_t xcr0 = os_saves_vectors ? read_xcr0() : 0;
 	bool ymm_ok = (xcr0 & XCR0_YMM_STATE) == XCR0_YMM_STATE;
 	bool zmm_ok = (xcr0 & XCR0_ZMM_STATE) == XCR0_ZMM_STATE;
 
-	if (__get_cpuid_max(0, 0) < 7)
+	if (max_leaf < 7)
 		return;
 	unsigned max_subleaf;
 	__cpuid_count(7, 0, max_subleaf, ebx, ecx, edx);
@@ -83,7 +89,10 @@ static void read_caches_by_leaf(struct cpu_features *f, unsigned leaf)
 		               ((ebx & 0xfff) + 1) * ((size_t)ecx + 1);
 		if (level == 1) f->l1d_bytes = bytes;
 		if (level == 2) f->l2_bytes = bytes;
-		if (level == 3) f->l3_bytes = bytes;
+		if (level == 3) {
+			f->l3_bytes = bytes;
+			break; /* nothing after the L3 is used */
+		}
 	}
 }
 
@@ -117,11 +126,13 @@ static bool same_vendor(const char *a, const char *b)
 
 static void detect(struct cpu_features *f)
 {
-	read_vendor_and_model(f);
-	read_extended_features(f);
+	unsigned max_leaf = read_vendor(f), eax, ebx, ecx, edx;
+	__cpuid(1, eax, ebx, ecx, edx);
+	read_model(f, eax);
+	read_extended_features(f, ecx, max_leaf);
 	if (same_vendor(f->vendor, "AuthenticAMD") || same_vendor(f->vendor, "HygonGenuine"))
 		read_caches_amd(f);
-	else if (__get_cpuid_max(0, 0) >= 4)
+	else if (max_leaf >= 4)
 		read_caches_by_leaf(f, 4);
 }
 
