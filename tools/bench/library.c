@@ -14,7 +14,6 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- the variants ---- */
@@ -127,8 +126,7 @@ static void *as_a_program_calls(void *library, const char *symbol)
 	void *stub = must_find(library, symbol), *rest;
 	struct export_bands bands;
 	void *direct = stub && export_stub_decode(stub, &bands, &rest) ? export_bands_single_target(&bands) : NULL;
-	const char *bind = getenv("MEMSHIM_BIND");
-	return direct && !(bind && strcmp(bind, "stub") == 0) ? direct : stub;
+	return direct && config_get()->direct_binding ? direct : stub;
 }
 
 /* The library's exported functions as one more column: the bands or
