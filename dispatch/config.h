@@ -66,6 +66,10 @@ const struct config *config_get(void);
 /* Appends "memcpy -> erms (rep movsb from 2048 B) [MEMSHIM_IMPL]" for one function. */
 void config_describe(const struct config *c, enum base_function fn, struct line *l);
 
+/* Appends the entry points that follow fn: "mempcpy, __memcpy_chk, ..."
+ * (shim/memshim.h's list). */
+void config_describe_followers(enum base_function fn, struct line *l);
+
 /* Appends each band of b and its variant's thresholds for fn. */
 void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l);
 

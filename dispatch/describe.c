@@ -2,6 +2,9 @@
  * `memshim info`. */
 #include "dispatch/config_internal.h"
 
+#include "dispatch/early_env.h" /* same_string */
+#include "shim/memshim.h"
+
 /* "avx2 (non-temporal from 24 MiB)" for one band; with more, each band as
  * "up to 256 B: glibc; ...; above 4 MiB: avx2 (...)". */
 void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l)
@@ -36,18 +39,30 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 	line_add(l, "]");
 }
 
+/* One entry point's name, after a comma unless it is the first, if it
+ * follows fn without being fn itself. */
+#define ADD_FOLLOWER(v, entry, symbol, base, ...)                                                  \
+	if (base == fn && !same_string(#symbol, base_function_names[fn])) {                            \
+		if (l->len > start)                                                                        \
+			line_add(l, ", ");                                                                     \
+		line_add(l, #symbol);                                                                      \
+	}
+
+void config_describe_followers(enum base_function fn, struct line *l)
+{
+	size_t start = l->len;
+	MEMSHIM_ENTRY_POINTS(ADD_FOLLOWER, )
+}
+
 void config_print_choices(const struct config *c)
 {
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct line l;
 		line_start(&l);
 		config_describe(c, (enum base_function)fn, &l);
-		if (fn == FN_MEMCPY)
-			line_add(&l, "; mempcpy, __memcpy_chk, __mempcpy_chk follow");
-		if (fn == FN_MEMMOVE)
-			line_add(&l, "; __memmove_chk, bcopy follow");
-		if (fn == FN_MEMSET)
-			line_add(&l, "; __memset_chk, bzero, explicit_bzero follow");
+		line_add(&l, "; ");
+		config_describe_followers((enum base_function)fn, &l);
+		line_add(&l, " follow");
 		line_emit(&l);
 	}
 }

@@ -105,8 +105,13 @@ int cmd_info(int argc, char **argv)
 		config_describe(c, (enum base_function)fn, &l);
 		printf("  %.*s\n", (int)l.len, l.text);
 	}
-	printf("  (mempcpy and __memcpy_chk follow memcpy; __memmove_chk and bcopy follow memmove;\n"
-	       "   __memset_chk, bzero and explicit_bzero follow memset)\n");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct line l;
+		line_start(&l);
+		config_describe_followers((enum base_function)fn, &l);
+		printf("  %s%.*s follow %s%s\n", fn ? " " : "(", (int)l.len, l.text, base_function_names[fn],
+		       fn + 1 < FN_COUNT ? ";" : ")");
+	}
 	print_binding(c);
 	struct line l;
 	line_start(&l);
