@@ -16,6 +16,7 @@
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
 #include "tools/util/glibc_tunables.h"
+#include "tools/util/launch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -272,29 +273,12 @@ static int prepare_preload(struct ab *a)
 	return a->preload ? 0 : 1;
 }
 
-/* A command that is not there would fail every run alike: said before any
- * round, with the shell's statuses (as memshim run gives them). */
-static int check_command(const char *name)
-{
-	char *path = cli_find_program(name);
-	bool named_by_path = strchr(name, '/') != NULL;
-	if (path) {
-		free(path);
-		return 0;
-	}
-	if (named_by_path && access(name, F_OK) == 0) {
-		fprintf(stderr, "memshim ab: cannot run %s: it is not an executable file\n", name);
-		return 126;
-	}
-	fprintf(stderr, "memshim ab: cannot run %s: %s\n", name,
-		named_by_path ? "there is no such file" : "there is no such command in PATH");
-	return 127;
-}
-
 static int prepare(struct ab *a)
 {
 	char why[4400];
-	int rc = check_command(a->command[0]);
+	/* A command that is not there would fail every run alike: said before
+	 * any round, with the shell's statuses (as memshim run gives them). */
+	int rc = run_check("ab", a->command[0]);
 	if (rc)
 		return rc;
 	cli_prepare_preload("ab", a->command[0]); /* the line run gives for a program LD_PRELOAD cannot reach */

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,12 +112,15 @@ int run_exec(const char *command, char **argv)
 int run_check(const char *command, const char *program)
 {
 	char *found = cli_find_program(program);
+	bool named_by_path = strchr(program, '/') != NULL;
 	if (found) {
 		free(found);
 		return 0;
 	}
 	/* a path to a file that is there cannot be run; anything else is not found */
-	int error = strchr(program, '/') && access(program, F_OK) == 0 ? EACCES : ENOENT;
-	fprintf(stderr, "memshim %s: cannot run %s: %s\n", command, program, strerror(error));
+	int error = named_by_path && access(program, F_OK) == 0 ? EACCES : ENOENT;
+	fprintf(stderr, "memshim %s: cannot run %s: %s\n", command, program,
+		error == EACCES ? "it is not an executable file"
+		: named_by_path ? "there is no such file" : "there is no such command in PATH");
 	return exec_failure_status(error);
 }
