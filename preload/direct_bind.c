@@ -30,6 +30,7 @@
 #include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -178,8 +179,12 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
 unsigned direct_bind_loaded_objects(const struct direct_binding *names, unsigned n)
 {
 	struct bind_walk w = { .names = names, .count = n < BIND_NAMES_MAX ? n : BIND_NAMES_MAX };
+	/* LD_BIND_NOT asks the dynamic linker to leave lazy slots unbound (to
+	 * see every call in a profiler): they are left alone here too. */
+	const char *bind_not = getenv("LD_BIND_NOT");
+	bool bind_lazy = !bind_not || !*bind_not;
 	for (unsigned i = 0; i < w.count; i++)
-		w.lazy_ok[i] = names[i].target && dlsym(RTLD_DEFAULT, names[i].name) == names[i].stub;
+		w.lazy_ok[i] = bind_lazy && names[i].target && dlsym(RTLD_DEFAULT, names[i].name) == names[i].stub;
 	dl_iterate_phdr(bind_object, &w);
 	return w.rewritten;
 }

@@ -83,17 +83,23 @@ static inline const char *bound_symbol(const char *name)
 	return slot ? through_stub(*slot) : why;
 }
 
-/* "stub" if the slot holds memshim's exported stub, "direct" if it holds
- * the function the stub would call (preload/direct_bind.c). */
+/* "stub" if the slot holds memshim's exported stub, "unbound" if it still
+ * points into this object (lazy binding, not bound yet), else "direct":
+ * it holds the function the stub would call (preload/direct_bind.c). */
 static inline const char *slot_holds(const char *name)
 {
 	const char *why;
 	struct export_bands bands;
 	void *rest;
+	Dl_info self, there;
 	void **slot = plt_slot(name, &why);
 	if (!slot)
 		return why;
-	return export_stub_decode(*slot, &bands, &rest) ? "stub" : "direct";
+	if (export_stub_decode(*slot, &bands, &rest))
+		return "stub";
+	if (dladdr((void *)slot_holds, &self) && dladdr(*slot, &there) && self.dli_fbase == there.dli_fbase)
+		return "unbound";
+	return "direct";
 }
 
 #endif

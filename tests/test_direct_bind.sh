@@ -50,6 +50,13 @@ out=$(cat "$scratch/out")
 expect_eq "a library loaded at start-up: its slot holds the variant" \
 	"$(printf '%s\n' "$out" | awk '$1 == "dlopen-slot" { print $3 }'):$(bound dlopen-memcpy)" direct:memshim_memcpy_sse2
 
+# LD_BIND_NOT: the dynamic linker leaves lazy slots unbound, and so does
+# direct binding; a -z now program's slots are bound all the same.
+preloaded env LD_BIND_NOT=1 MEMSHIM_IMPL=sse2 "$lazy"
+expect_eq "LD_BIND_NOT: a lazy slot stays unbound" "$(slot memcpy)" unbound
+preloaded env LD_BIND_NOT=1 MEMSHIM_IMPL=sse2 "$now"
+expect_eq "LD_BIND_NOT: a -z now slot is bound directly" "$(slot memcpy)" direct
+
 preloaded env MEMSHIM_IMPL=sse2 MEMSHIM_BIND=sometimes "$now"
 expect_eq "MEMSHIM_BIND=sometimes: one message, and the default" "$err" \
 	'memshim: MEMSHIM_BIND="sometimes" is not direct or stub; using direct'
