@@ -11,6 +11,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/progress.h"
+#include "tools/util/stub_probe.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -53,6 +54,9 @@ static const char bench_help[] =
 	"                        MEMSHIM_IMPL/MEMSHIM_MEMCPY...), called as a program's PLT\n"
 	"                        calls it: through the exported stub where there are bands\n"
 	"                        or MEMSHIM_BIND=stub, else straight to the one variant\n"
+	"  --stub-probe          also time glibc's functions behind a copy of the exported\n"
+	"                        stub, as the column `stub`: what bands cost a call (memshim\n"
+	"                        cpu-row --from-bench weighs it, as the calibration does)\n"
 	"  --every-placement     the class case with each class's data in L1, spread over\n"
 	"                        half the L2, and cold (default: hot to 32K, cold beyond)\n"
 	"  --peer NAME=PATH[:PREFIX]\n"
@@ -148,13 +152,14 @@ static int parse_peer(const char *value, struct bench_options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_DEFAULT, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
 	{ "stub", no_argument, NULL, BENCH_STUB },
 	{ "default", no_argument, NULL, BENCH_DEFAULT },
+	{ "stub-probe", no_argument, NULL, BENCH_STUB_PROBE },
 	{ "every-placement", no_argument, NULL, BENCH_EVERY_PLACEMENT },
 	{ "functions", required_argument, NULL, BENCH_FUNCTIONS },
 	{ "cases", required_argument, NULL, BENCH_CASES },
@@ -172,7 +177,8 @@ static const struct option bench_options[] = {
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct bench_options *o = context;
-	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && id != BENCH_EVERY_PLACEMENT &&
+	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && id != BENCH_STUB_PROBE &&
+	    id != BENCH_EVERY_PLACEMENT &&
 	    *value == '\0')
 		return cli_usage_error("bench", "%s needs a value", name);
 	switch (id) {
@@ -184,6 +190,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_DEFAULT:
 		o->with_default = true;
+		return 0;
+	case BENCH_STUB_PROBE:
+		o->stub_probe = true;
 		return 0;
 	case BENCH_EVERY_PLACEMENT:
 		o->every_placement = true;
@@ -345,6 +354,8 @@ int cmd_bench(int argc, char **argv)
 		rc = bench_load_variants(o.variants, variants, &s.variant_count, &s.glibc);
 	if (!rc && o.with_default)
 		rc = bench_load_default(variants, &s.variant_count);
+	if (!rc && o.stub_probe)
+		variants[s.variant_count++] = stub_probe_over(&variants[s.glibc]);
 	if (!rc)
 		rc = bench_load_peers(&o, variants, &s.variant_count);
 	if (!rc && !o.distribution_count && (o.cases & (1u << CASE_DIST)))

@@ -297,7 +297,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
-	if (strcmp(kind, "class") != 0 || !tune_is_candidate(variant))
+	if (strcmp(kind, "class") != 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, bench_classes[i]) == 0 ? i : k;
