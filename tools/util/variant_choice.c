@@ -18,7 +18,12 @@
  * the class below it (or, in a second pass, takes that of the class above);
  * else the first in the table's order within that ratio of the best (the
  * table lists each variant before its *_erms form, identical below the rep
- * movsb threshold); and adjacent classes with one variant make one band. */
+ * movsb threshold); and adjacent classes with one variant make one band.
+ *
+ * A row named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
+ * is no candidate: up to 1 KiB it is what bands add to each call, and bands
+ * that lose to glibc with it become one band; above, it is the noise that a
+ * win must exceed (win_margin). */
 #include "config.h"
 
 #include "tools/util/variant_choice.h"

@@ -8,7 +8,8 @@
 #include <stddef.h>
 
 /* Writes the chosen bands of rows[0..n) (their text form: "glibc" when no
- * variant wins anywhere) into choice, and one line saying why into why. */
+ * variant wins anywhere) into choice, and one line saying why into why.
+ * A row named STUB_PROBE_NAME among them is weighed, not chosen. */
 void variant_choose(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
 		    size_t why_size);
 
