@@ -70,14 +70,21 @@ static void set_thresholds(const struct calibration *c)
 						  .nt = c->nt, .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
 }
 
-/* Whether candidate v is timed in class b: not a *_erms variant in a class
- * wholly below its rep threshold, where it runs its twin's very code and
- * merge_twins() gives it the twin's figures. */
+/* Whether a *_erms variant of fn runs its twin's very code in all of class
+ * k: wholly below its rep threshold, or wholly at or above the
+ * non-temporal threshold, which the vector code tests first. */
+static bool runs_twin_code(const struct calibration *c, enum base_function fn, int k)
+{
+	size_t threshold = fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
+}
+
+/* Whether candidate v is timed in class b: not a *_erms variant where it
+ * runs its twin's code, and merge_twins() gives it the twin's figures. */
 static bool timed_in(const struct calibration *c, const struct bench_variant *v, enum base_function fn, int b)
 {
 	const struct variant *row = variant_named(v->name);
-	size_t threshold = fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
-	return !row || variant_twin(row) == row || choice_classes[b].hi >= threshold;
+	return !row || variant_twin(row) == row || !runs_twin_code(c, fn, b);
 }
 
 /* The candidates timed in class b, into sub (glibc's index set), and
@@ -132,20 +139,18 @@ static void measure_function(struct calibration *c, const struct bench_settings 
 	c->ratio_count += s->variant_count;
 }
 
-/* Below its rep movsb (or stosb) threshold a *_erms variant runs the very
- * code of the variant it is named after: in the classes wholly below it the
- * twin's measurement stands for both, so that noise between two runs of
- * the same code cannot make a band. */
+/* Where a *_erms variant runs the very code of the variant it is named
+ * after (runs_twin_code), the twin's measurement stands for both, so that
+ * noise between two runs of the same code cannot make a band. */
 static void merge_twins(const struct calibration *c, struct band_ratios *rows, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct variant *v = variant_named(rows[i].variant);
 		if (!v || variant_twin(v) == v)
 			continue;
-		size_t threshold = rows[i].fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
 		for (unsigned j = 0; j < n; j++)
-			if (strcmp(rows[j].variant, variant_twin(v)->name) == 0)
-				for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi < threshold; k++)
+			for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+				if (strcmp(rows[j].variant, variant_twin(v)->name) == 0 && runs_twin_code(c, rows[i].fn, k))
 					for (int p = 0; p < PLACE_COUNT; p++) {
 						rows[i].ratio[k][p] = rows[j].ratio[k][p];
 						rows[i].low[k][p] = rows[j].low[k][p];
