@@ -12,8 +12,8 @@
  *     Slots that give a function's address (R_X86_64_GLOB_DAT) keep the
  *     stub, so `&memcpy` is the same in every object;
  *   - a slot already bound to our stub, or one not bound yet (lazy
- *     binding) when the global lookup of the name finds our stub, which is
- *     what the dynamic linker would bind it to;
+ *     binding) when the lookup of the name in the program's search list
+ *     finds our stub, which is what the dynamic linker would bind it to;
  *   - slots in the read-only part of the data (RELRO, with -z now) are
  *     rewritten between two mprotect calls; where that is refused they
  *     keep the stub, which is still correct.
@@ -183,8 +183,15 @@ unsigned direct_bind_loaded_objects(const struct direct_binding *names, unsigned
 	 * see every call in a profiler): they are left alone here too. */
 	const char *bind_not = getenv("LD_BIND_NOT");
 	bool bind_lazy = !bind_not || !*bind_not;
+	/* What a lazy slot will be bound to: the first definition in the
+	 * program's search list (the program itself may define memcpy).  Not
+	 * dlsym(RTLD_DEFAULT): this library is linked -Bsymbolic, and such a
+	 * lookup from it finds its own definitions first. */
+	void *program = dlopen(NULL, RTLD_LAZY);
 	for (unsigned i = 0; i < w.count; i++)
-		w.lazy_ok[i] = bind_lazy && names[i].target && dlsym(RTLD_DEFAULT, names[i].name) == names[i].stub;
+		w.lazy_ok[i] = bind_lazy && program && names[i].target && dlsym(program, names[i].name) == names[i].stub;
+	if (program)
+		dlclose(program);
 	dl_iterate_phdr(bind_object, &w);
 	return w.rewritten;
 }

@@ -50,6 +50,39 @@ out=$(cat "$scratch/out")
 expect_eq "a library loaded at start-up: its slot holds the variant" \
 	"$(printf '%s\n' "$out" | awk '$1 == "dlopen-slot" { print $3 }'):$(bound dlopen-memcpy)" direct:memshim_memcpy_sse2
 
+# A program that defines memcpy itself (and exports it) keeps its own: the
+# start-up library's slot, bound to the program's, is not rewritten.
+cat >"$scratch/own.c" <<'EOF'
+#include <dlfcn.h>
+#include <stddef.h>
+void *memcpy(void *d, const void *s, size_t n)
+{
+	volatile char *to = d;
+	const volatile char *from = s;
+	while (n--)
+		*to++ = *from++;
+	return d;
+}
+int main(int argc, char **argv)
+{
+	void *lib = argc > 1 ? dlopen(argv[1], RTLD_NOW) : NULL;
+	void (*report)(void) = lib ? (void (*)(void))dlsym(lib, "copier_report") : NULL;
+	if (!report)
+		return 1;
+	report();
+	return 0;
+}
+EOF
+if ${CC:-cc} -O1 -fno-builtin -rdynamic -o "$scratch/own" "$scratch/own.c" -ldl 2>/dev/null; then
+	LD_PRELOAD="$MEMSHIM_LIBRARY $copier" MEMSHIM_IMPL=sse2 "$scratch/own" "$copier" >"$scratch/out" 2>"$scratch/err"
+	out=$(cat "$scratch/out")
+	expect_eq "a program's own memcpy: a start-up library's calls stay bound to it" "$(bound dlopen-memcpy)" "$scratch/own"
+	expect_eq "and memmove, which it does not define, is bound directly" \
+		"$(bound dlopen-memmove)" memshim_memmove_sse2
+else
+	skip "a program's own memcpy: no C compiler"
+fi
+
 # LD_BIND_NOT: the dynamic linker leaves lazy slots unbound, and so does
 # direct binding; a -z now program's slots are bound all the same.
 preloaded env LD_BIND_NOT=1 MEMSHIM_IMPL=sse2 "$lazy"
