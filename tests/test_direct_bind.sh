@@ -90,6 +90,13 @@ expect_eq "LD_BIND_NOT: a lazy slot stays unbound" "$(slot memcpy)" unbound
 preloaded env LD_BIND_NOT=1 MEMSHIM_IMPL=sse2 "$now"
 expect_eq "LD_BIND_NOT: a -z now slot is bound directly" "$(slot memcpy)" direct
 
+# memshim info says which functions are bound directly.
+info=$(MEMSHIM_IMPL=sse2 MEMSHIM_MEMCPY=glibc:1K,sse2 "$T_MEMSHIM_TOOL" info)
+expect_match "info: which functions are bound directly, which through the stub" "$info" \
+	'^  binding: direct for memmove, memset; through the stub, which picks the band, for memcpy$'
+info=$(MEMSHIM_BIND=stub "$T_MEMSHIM_TOOL" info)
+expect_match "info: MEMSHIM_BIND=stub" "$info" '^  binding: stub \[MEMSHIM_BIND\]'
+
 preloaded env MEMSHIM_IMPL=sse2 MEMSHIM_BIND=sometimes "$now"
 expect_eq "MEMSHIM_BIND=sometimes: one message, and the default" "$err" \
 	'memshim: MEMSHIM_BIND="sometimes" is not direct or stub; using direct'

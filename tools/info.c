@@ -42,15 +42,32 @@ static void print_cpu_row(const struct cpu_features *f)
 	}
 	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
 }
+/* Prints ", "-separated, after `before`, the functions with one band
+ * (bands false) or more; whether there were any. */
+static bool print_functions(const struct config *c, bool bands, const char *before)
+{
+	bool any = false;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if ((c->choice[fn].bands.count > 1) == bands) {
+			printf("%s%s", any ? ", " : before, base_function_names[fn]);
+			any = true;
+		}
+	return any;
+}
+
 /* How the program's calls reach the choice (preload/direct_bind.c). */
 static void print_binding(const struct config *c)
 {
-	if (!c->direct_binding)
+	if (!c->direct_binding) {
 		printf("  binding: stub [MEMSHIM_BIND]: every call goes through memshim's exported stub\n");
-	else
-		printf("  binding: direct: calls from the program and the libraries it starts with reach a\n"
-		       "   function of one band without memshim's stub; bands, libraries loaded later and\n"
-		       "   calls through pointers go through it\n");
+		return;
+	}
+	printf("  binding:");
+	bool direct = print_functions(c, false, " direct for ");
+	print_functions(c, true, direct ? "; through the stub, which picks the band, for "
+				       : " through the stub, which picks the band, for ");
+	printf("\n   (direct: the program's calls, and its start-up libraries', skip memshim's stub;\n"
+	       "   libraries loaded later with dlopen, and calls through pointers, always take it)\n");
 }
 
 
