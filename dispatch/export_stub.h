@@ -32,8 +32,9 @@
  * With one band (a single variant) the first bound is SIZE_MAX: the branch
  * is never taken and a call costs one predicted indirect jump, as before
  * bands; and after start-up the objects then loaded call the variant
- * without the stub (preload/direct_bind.c).  Up to three bands no dispatcher runs: a band costs a compare and a
- * branch, and the third band's function sits in the slot.  With more, the
+ * without the stub (preload/direct_bind.c).  Up to three bands no
+ * dispatcher runs: a band costs a compare and a branch, and the third
+ * band's function sits in the slot.  With more, the
  * slot holds the band dispatcher (dispatch/banded.c) for the third band on:
  * large sizes, where its few compares are lost in the copy.
  *

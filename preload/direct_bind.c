@@ -39,15 +39,11 @@
  * how the walk recognises (and skips) this library. */
 extern ElfW(Dyn) _DYNAMIC[] __attribute__((visibility("hidden")));
 
-/* The most names a walk binds (the exported string functions). */
-#define BIND_NAMES_MAX 16
-
 /* What the walk knows of the names. */
 struct bind_walk {
 	const struct direct_binding *names;
 	unsigned count;
-	bool lazy_ok[BIND_NAMES_MAX]; /* the global lookup finds our stub */
-	unsigned rewritten;
+	bool lazy_ok[BIND_NAMES_MAX]; /* the program's search list finds our stub */
 };
 
 /* One object's dynamic tables, as absolute addresses. */
@@ -132,7 +128,7 @@ static int name_to_bind(const struct bind_walk *w, const struct dl_phdr_info *in
 
 /* Rewrites the object's slots outside its RELRO pages, or (`in_relro`)
  * those inside.  Returns how many it found inside them. */
-static unsigned rewrite_slots(struct bind_walk *w, const struct dl_phdr_info *info, const struct object_tables *t,
+static unsigned rewrite_slots(const struct bind_walk *w, const struct dl_phdr_info *info, const struct object_tables *t,
                               uintptr_t relro_start, uintptr_t relro_end, bool in_relro)
 {
 	unsigned found_in_relro = 0;
@@ -147,7 +143,6 @@ static unsigned rewrite_slots(struct bind_walk *w, const struct dl_phdr_info *in
 		if (protected != in_relro)
 			continue;
 		__atomic_store_n(slot, w->names[i].target, __ATOMIC_RELAXED);
-		w->rewritten++;
 	}
 	return found_in_relro;
 }
@@ -176,9 +171,9 @@ static int bind_object(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-unsigned direct_bind_loaded_objects(const struct direct_binding *names, unsigned n)
+void direct_bind_loaded_objects(const struct direct_binding *names, unsigned n)
 {
-	struct bind_walk w = { .names = names, .count = n < BIND_NAMES_MAX ? n : BIND_NAMES_MAX };
+	struct bind_walk w = { .names = names, .count = n };
 	/* LD_BIND_NOT asks the dynamic linker to leave lazy slots unbound (to
 	 * see every call in a profiler): they are left alone here too. */
 	const char *bind_not = getenv("LD_BIND_NOT");
@@ -193,5 +188,4 @@ unsigned direct_bind_loaded_objects(const struct direct_binding *names, unsigned
 	if (program)
 		dlclose(program);
 	dl_iterate_phdr(bind_object, &w);
-	return w.rewritten;
 }

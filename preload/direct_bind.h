@@ -12,9 +12,12 @@ struct direct_binding {
 	void *target;
 };
 
+/* The most names one walk takes (the exported string functions). */
+#define BIND_NAMES_MAX 16
+
 /* Rewrites, in every object loaded now except this library, each PLT slot
  * of one of the n names that holds (or would be bound to) its stub, so that
- * it holds the target.  Returns how many slots it rewrote. */
-unsigned direct_bind_loaded_objects(const struct direct_binding *names, unsigned n);
+ * it holds the target. */
+void direct_bind_loaded_objects(const struct direct_binding *names, unsigned n); /* n <= BIND_NAMES_MAX */
 
 #endif

@@ -77,30 +77,25 @@ MEMSHIM_ENTRY_POINTS(EXPORT_ENTRY, )
 /* glibc's own name for mempcpy, which its headers once sent calls to. */
 EXPORT_IFUNC(__mempcpy, "rdx", FN_MEMCPY, mempcpy);
 
-/* Each exported string function: its stub, and its bands. */
-#define BINDING(symbol) { #symbol, memshim_stub_##symbol, &memshim_bands_##symbol }
 #define DECLARE_STUB(v, entry, symbol, ...) extern const char memshim_stub_##symbol[];
 MEMSHIM_ENTRY_POINTS(DECLARE_STUB, )
 extern const char memshim_stub___mempcpy[];
+
+/* An exported string function: its name, its stub, and the one band's
+ * function (NULL with bands). */
+#define BINDING(symbol)                                                                            \
+	{ #symbol, memshim_stub_##symbol, export_bands_single_target(&memshim_bands_##symbol) }
 #define BINDING_ENTRY(v, entry, symbol, ...) BINDING(symbol),
-static const struct {
-	const char *name;
-	const void *stub;
-	const struct export_bands *bands;
-} exported[] = { MEMSHIM_ENTRY_POINTS(BINDING_ENTRY, ) BINDING(__mempcpy) };
-#define EXPORTED_COUNT (sizeof exported / sizeof exported[0])
 
 /* The objects loaded with the program call the functions that have one
  * band without the stub, unless MEMSHIM_BIND=stub. */
 static void bind_directly(void)
 {
-	struct direct_binding names[EXPORTED_COUNT];
 	if (!config_get()->direct_binding)
 		return;
-	for (unsigned i = 0; i < EXPORTED_COUNT; i++)
-		names[i] = (struct direct_binding){ exported[i].name, exported[i].stub,
-			                                 export_bands_single_target(exported[i].bands) };
-	direct_bind_loaded_objects(names, EXPORTED_COUNT);
+	const struct direct_binding names[] = { MEMSHIM_ENTRY_POINTS(BINDING_ENTRY, ) BINDING(__mempcpy) };
+	_Static_assert(sizeof names / sizeof names[0] <= BIND_NAMES_MAX, "one walk takes every exported name");
+	direct_bind_loaded_objects(names, sizeof names / sizeof names[0]);
 }
 
 /* Reads the configuration before main() even if nothing has been bound yet

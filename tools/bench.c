@@ -178,8 +178,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 {
 	struct bench_options *o = context;
 	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && id != BENCH_STUB_PROBE &&
-	    id != BENCH_EVERY_PLACEMENT &&
-	    *value == '\0')
+	    id != BENCH_EVERY_PLACEMENT && *value == '\0')
 		return cli_usage_error("bench", "%s needs a value", name);
 	switch (id) {
 	case BENCH_QUICK:

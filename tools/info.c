@@ -42,6 +42,7 @@ static void print_cpu_row(const struct cpu_features *f)
 	}
 	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
 }
+
 /* Prints ", "-separated, after `before`, the functions with one band
  * (bands false) or more; whether there were any. */
 static bool print_functions(const struct config *c, bool bands, const char *before)
@@ -63,13 +64,12 @@ static void print_binding(const struct config *c)
 		return;
 	}
 	printf("  binding:");
+	const char *through_stub = "; through the stub, which picks the band, for ";
 	bool direct = print_functions(c, false, " direct for ");
-	print_functions(c, true, direct ? "; through the stub, which picks the band, for "
-				       : " through the stub, which picks the band, for ");
+	print_functions(c, true, direct ? through_stub : through_stub + 1);
 	printf("\n   (direct: the program's calls, and its start-up libraries', skip memshim's stub;\n"
 	       "   libraries loaded later with dlopen, and calls through pointers, always take it)\n");
 }
-
 
 int cmd_info(int argc, char **argv)
 {
