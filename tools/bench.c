@@ -68,6 +68,10 @@ static const char bench_help[] =
 	"  --draws N             instead: draw N sizes, alignments and overlaps from each\n"
 	"                        distribution as the dist case does, and print how often\n"
 	"                        each came up beside its probability (nothing is timed)\n"
+	"  --path                instead: the instructions executed and branches taken by\n"
+	"                        one call of every size from 0 to 1 KiB, single-stepped,\n"
+	"                        per size class (with --csv: per call); the same on any\n"
+	"                        CPU that runs the same code\n"
 	"  --stub                instead: what the exported names' one jump adds to a\n"
 	"                        call (memcpy against the variant its slot jumps to): the\n"
 	"                        cost of bands, and of calls from libraries loaded later\n"
@@ -152,12 +156,13 @@ static int parse_peer(const char *value, struct bench_options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
 	{ "stub", no_argument, NULL, BENCH_STUB },
+	{ "path", no_argument, NULL, BENCH_PATH },
 	{ "default", no_argument, NULL, BENCH_DEFAULT },
 	{ "stub-probe", no_argument, NULL, BENCH_STUB_PROBE },
 	{ "every-placement", no_argument, NULL, BENCH_EVERY_PLACEMENT },
@@ -177,7 +182,7 @@ static const struct option bench_options[] = {
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
 	struct bench_options *o = context;
-	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_DEFAULT && id != BENCH_STUB_PROBE &&
+	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_PATH && id != BENCH_DEFAULT && id != BENCH_STUB_PROBE &&
 	    id != BENCH_EVERY_PLACEMENT && *value == '\0')
 		return cli_usage_error("bench", "%s needs a value", name);
 	switch (id) {
@@ -186,6 +191,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_STUB:
 		o->stub = true;
+		return 0;
+	case BENCH_PATH:
+		o->path = true;
 		return 0;
 	case BENCH_DEFAULT:
 		o->with_default = true;
@@ -236,6 +244,8 @@ static int parse_options(int argc, char **argv, struct bench_options *o)
 		return rc;
 	if (first < argc)
 		return cli_usage_error("bench", "unexpected argument \"%s\"", argv[first]);
+	if (o->path && o->stub)
+		return cli_usage_error("bench", "--path and --stub each replace the timing: give one");
 	if (o->stub && o->peer_count)
 		return cli_usage_error("bench", "--stub times the library's own entry points, not a --peer's");
 	if (!o->rounds)
@@ -313,6 +323,15 @@ static int print_draws(const struct bench_options *o, struct distributions *d)
 	return rc;
 }
 
+static int print_paths(const struct bench_options *o, const struct bench_variant *variants, unsigned count)
+{
+	FILE *csv = open_output("--csv", o->csv);
+	if (o->csv && !csv)
+		return 2;
+	int rc = bench_path(variants, count, o->functions, csv);
+	return rc | close_output(csv, o->csv);
+}
+
 static int bench_with(const struct bench_options *o, struct bench_settings *s, struct distributions *d)
 {
 	static struct bench_case cases[MAX_RESULTS];
@@ -353,6 +372,8 @@ int cmd_bench(int argc, char **argv)
 		rc = bench_load_variants(o.variants, variants, &s.variant_count, &s.glibc);
 	if (!rc && o.with_default)
 		rc = bench_load_default(variants, &s.variant_count);
+	if (!rc && o.path)
+		return print_paths(&o, variants, s.variant_count);
 	if (!rc && o.stub_probe)
 		variants[s.variant_count++] = stub_probe_over(&variants[s.glibc]);
 	if (!rc)

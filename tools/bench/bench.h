@@ -28,7 +28,7 @@ struct peer_spec {
 };
 
 struct bench_options {
-	bool quick, stub, with_default, stub_probe, every_placement;
+	bool quick, stub, path, with_default, stub_probe, every_placement;
 	unsigned functions; /* bit per enum base_function */
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;
@@ -93,6 +93,12 @@ const char *bench_distribution_dir(void);
 /* draws.c, memshim bench --draws: n draws of sizes, alignments and overlaps,
  * each value's count beside its probability; 1 on failure. */
 int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
+
+/* path.c, memshim bench --path: the instructions and taken branches of one
+ * call per size, 0 to 1 KiB, of each variant's listed functions (a bit per
+ * enum base_function), as tables on standard output and one row per call
+ * in csv if not NULL; exit status. */
+int bench_path(const struct bench_variant *v, unsigned count, unsigned functions, FILE *csv);
 
 /* stub.c, memshim bench --stub, on the loaded library: exit status. */
 int bench_stub(void *library, unsigned rounds);

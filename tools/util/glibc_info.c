@@ -187,23 +187,22 @@ static bool name_function(const char *path, unsigned long long offset, const cha
 	return named;
 }
 
-/* What glibc's `function` resolves to here; false if it cannot be named. */
-static bool print_choice(void *libc, const char *function)
+bool glibc_function_name(const char *function, char *name, size_t size)
 {
-	void *address = dlsym(libc, function);
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	void *address = libc ? dlsym(libc, function) : NULL;
 	Dl_info info;
 	struct link_map *map = NULL;
+	if (libc)
+		dlclose(libc);
 	if (!address || !dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) || !map || !info.dli_fname) {
-		printf("  %-8s unknown (not found in the C library)\n", function);
+		snprintf(name, size, "unknown (not found in the C library)");
 		return true;
 	}
 	unsigned long long offset = (unsigned long long)((char *)address - (char *)map->l_addr);
-	char name[256];
-	if (name_function(info.dli_fname, offset, function, name, sizeof name)) {
-		printf("  %-8s %s\n", function, name);
+	if (name_function(info.dli_fname, offset, function, name, size))
 		return true;
-	}
-	printf("  %-8s %s+0x%llx\n", function, info.dli_fname, offset);
+	snprintf(name, size, "%s+0x%llx", info.dli_fname, offset);
 	return false;
 }
 
@@ -214,8 +213,11 @@ void glibc_info_print(void)
 	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
 	bool named = true;
 	static const char *const functions[] = { "memcpy", "memmove", "memset" };
-	for (unsigned i = 0; libc && i < sizeof functions / sizeof functions[0]; i++)
-		named &= print_choice(libc, functions[i]);
+	for (unsigned i = 0; libc && i < sizeof functions / sizeof functions[0]; i++) {
+		char name[256];
+		named &= glibc_function_name(functions[i], name, sizeof name);
+		printf("  %-8s %s\n", functions[i], name);
+	}
 	if (libc)
 		dlclose(libc);
 	else

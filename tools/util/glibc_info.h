@@ -3,6 +3,8 @@
 #ifndef MEMSHIM_GLIBC_INFO_H
 #define MEMSHIM_GLIBC_INFO_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Prints the implementations glibc's ifunc resolvers pick for memcpy,
@@ -11,6 +13,11 @@
  * dynamic linker reports (ld.so --list-diagnostics).  What cannot be had
  * is said in one line. */
 void glibc_info_print(void);
+
+/* The name of what glibc's `function` (memcpy, ...) resolves to in this
+ * process, or its file and offset, or why it is unknown; false when no
+ * symbol table names it. */
+bool glibc_function_name(const char *function, char *name, size_t size);
 
 enum glibc_threshold { GLIBC_REP_MOVSB, GLIBC_REP_STOSB, GLIBC_NON_TEMPORAL, GLIBC_REP_MOVSB_STOP };
 
