@@ -25,7 +25,7 @@ while [ -e "$recording" ] || [ -e "$recording.svg" ] || [ -e "$recording.calibra
 	recording=memshim-recording-$n
 done
 
-packages="build-essential autoconf automake libtool pkg-config libunwind-dev libdw-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev python3 zstd"
+packages="build-essential autoconf automake libtool pkg-config libunwind-dev libdw-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libzydis-dev python3 zstd"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
