@@ -4,6 +4,12 @@
 #ifndef MEMSHIM_THRESHOLDS_H
 #define MEMSHIM_THRESHOLDS_H
 
+/* Where the members the vector ladders read lie (shim/vector_ladder.S). */
+#define THRESHOLDS_AUTO_MOVSB 16
+#define THRESHOLDS_AUTO_STOSB 24
+#define THRESHOLDS_NT 32
+
+#ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,5 +33,10 @@ struct thresholds {
 };
 
 extern struct thresholds memshim_thresholds __attribute__((visibility("hidden")));
+
+_Static_assert(offsetof(struct thresholds, auto_movsb) == THRESHOLDS_AUTO_MOVSB, "shim/vector_ladder.S reads it there");
+_Static_assert(offsetof(struct thresholds, auto_stosb) == THRESHOLDS_AUTO_STOSB, "shim/vector_ladder.S reads it there");
+_Static_assert(offsetof(struct thresholds, nt) == THRESHOLDS_NT, "shim/vector_ladder.S reads it there");
+#endif
 
 #endif

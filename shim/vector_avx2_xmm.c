@@ -1,14 +1,12 @@
-/* avx2_xmm and avx2_xmm_erms: a composite of existing pieces, the avx2
- * variants' 32-byte vectors from 64 bytes on and 16-byte blocks below (the
- * small class of the sse2 variant), as the calibration's size bands asked
- * for on AMD Zen 4, where sse2's pieces are the fastest below 64 B in every
- * placement and the 32-byte loops from 65 B on (BENCHMARKS.md, section
- * 13).  Built with -mavx2;
- * the algorithm is in shim/vector_pieces.h.  Costs no test beyond the size
- * compares the pieces already make. */
+/* avx2_xmm and avx2_xmm_erms: the avx2 variants with 32..64 bytes copied in
+ * four 16-byte blocks instead of two 32-byte vectors, so that no size below
+ * 65 bytes touches a register's upper half, as the calibration's size bands
+ * asked for on AMD Zen 4, where sse2's pieces were the fastest below 64 B in
+ * every placement (BENCHMARKS.md, section 13).  Built with -mavx2; the
+ * algorithm is in shim/vector_pieces.h. */
 #include "shim/vector_256.h"
 
-#define XMM_BELOW 64
+#define XMM_PAIRS
 #include "shim/vector_pieces.h"
 
 MEMSHIM_VECTOR_VARIANT(avx2_xmm, NO_REP_BAND);

@@ -21,7 +21,6 @@ static inline void vec_store_aligned(byte *p, vec v) { _mm512_store_si512(p, v);
 static inline void vec_stream(byte *p, vec v) { _mm512_stream_si512((__m512i *)p, v); }
 static inline vec vec_broadcast(int c) { return _mm512_set1_epi8((char)c); }
 
-#include "shim/vector_masked.h"
 #include "shim/vector_pieces.h"
 
 MEMSHIM_VECTOR_VARIANT(avx512, NO_REP_BAND);

@@ -13,7 +13,6 @@
  * vzeroupper on the way out. */
 #include "shim/vector_256.h"
 
-#include "shim/vector_masked.h"
 #include "shim/vector_pieces.h"
 
 MEMSHIM_VECTOR_VARIANT(evex, NO_REP_BAND);

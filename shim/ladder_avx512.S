@@ -1,0 +1,28 @@
+/* The avx512 and avx512_erms ladders (shim/vector_ladder.S): 64-byte
+ * vectors, in registers 16..31 only, as the evex ladders. */
+#define VEC_SIZE 64
+#define VMOVU vmovdqu64
+#define VEC(i) EVEX_REG(zmm, i)
+#define YMOVU vmovdqu64
+#define YMM(i) EVEX_REG(ymm, i)
+#define XMOVU vmovdqu64
+#define XMM(i) EVEX_REG(xmm, i)
+#define VMOVA vmovdqa64
+#define RETURN ret
+#define SET_VEC0 vpbroadcastb %esi, %zmm16
+#define SET_YMM0 vpbroadcastb %esi, %ymm16
+#define SET_XMM0 vpbroadcastb %esi, %xmm16
+#define MASKED_SET
+#define MASK_OF_FIRST_N mov $-1, %rcx; bzhi %rdx, %rcx, %rcx; kmovq %rcx, %k1
+#define VMOVU8 vmovdqu8
+#include "shim/evex_registers.h"
+
+#define VARIANT avx512
+#include "shim/vector_ladder.S"
+#undef VARIANT
+#define VARIANT avx512_erms
+#define REP_BAND
+#include "shim/vector_ladder.S"
+#undef REP_BAND
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,27 @@
+/* The evex and evex_erms ladders (shim/vector_ladder.S): 32-byte vectors in
+ * EVEX encoding, in registers 16..31 only, which no legacy SSE instruction
+ * can name, so no path needs a vzeroupper (glibc's EVEX functions do the
+ * same). */
+#define VEC_SIZE 32
+#define VMOVU vmovdqu64
+#define VEC(i) EVEX_REG(ymm, i)
+#define XMOVU vmovdqu64
+#define XMM(i) EVEX_REG(xmm, i)
+#define VMOVA vmovdqa64
+#define RETURN ret
+#define SET_VEC0 vpbroadcastb %esi, %ymm16
+#define SET_XMM0 vpbroadcastb %esi, %xmm16
+#define MASKED_SET
+#define MASK_OF_FIRST_N mov $-1, %ecx; bzhi %edx, %ecx, %ecx; kmovd %ecx, %k1
+#define VMOVU8 vmovdqu8
+#include "shim/evex_registers.h"
+
+#define VARIANT evex
+#include "shim/vector_ladder.S"
+#undef VARIANT
+#define VARIANT evex_erms
+#define REP_BAND
+#include "shim/vector_ladder.S"
+#undef REP_BAND
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,380 @@
+/* The size ladder of the vector variants, up to eight vectors: memcpy,
+ * memmove and memset of variant VARIANT, in assembly so that which class
+ * falls through and which branch is taken is written here, not left to a
+ * compiler's block layout.  Above eight vectors each jumps to its loop in
+ * C (MEMSHIM_VECTOR_VARIANT, shim/vector_pieces.h).
+ *
+ * The shape is glibc's memmove-vec-unaligned-erms.S and
+ * memset-vec-unaligned-erms.S, the code our own.  In no size class up to
+ * 1 KiB may it take more branches than glibc's function of the same width,
+ * or run more than three instructions more (memshim bench --path,
+ * tests/test_path.sh; the table is in BENCHMARKS.md, section 14).  Where
+ * that leaves a choice, the commoner sizes of the fleet distributions
+ * (data/distributions/fleetbench) fall through:
+ *
+ *   V .. 2V      one head and one tail vector: falls through from the entry,
+ *                as in glibc, which takes no branch there;
+ *   0 .. V-1     one taken branch to copy_below_vec, where 8..15 bytes fall
+ *                through (the commonest sizes below 16 bytes: size 8 alone is
+ *                about a tenth of memcpy's calls), and 1..3 fall through
+ *                below 8 (commoner than 4..7, with size 0 apart);
+ *   2V+1 .. 4V   two head and two tail vectors, one taken branch (glibc: two);
+ *   4V+1 .. 8V   four and four, one taken branch (glibc: one).
+ *
+ * Every class loads all its bytes before it stores any, so memmove needs
+ * no direction test below eight vectors.
+ *
+ * A width file defines, then includes this file once per variant:
+ *   VARIANT            the variant's name (avx2, avx2_erms, ...)
+ *   VEC_SIZE           bytes per vector
+ *   VMOVU              the unaligned move of a whole vector
+ *   VEC(i)             vector register i, i = 0..8
+ *   XMM(i), YMM(i)     its 16- and 32-byte names (for the pieces below V)
+ *   XMOVU, YMOVU       the moves of 16- and 32-byte pieces
+ *   RETURN             the return (vzeroupper first where the upper halves
+ *                      of VEC(i) need it)
+ *   SET_VEC0           VEC(0) = the byte in %esi in every lane
+ *   SET_XMM0, SET_YMM0 XMM(0), YMM(0) likewise (the pieces below V)
+ *   VMOVA              the aligned move of a whole vector
+ *   XMM_PAIRS          (optional) V..2V in four 16-byte blocks
+ *   MASKED_SET         (optional) memset below V in one masked store:
+ *                      MASK_OF_FIRST_N sets %k1 to the first %rdx bytes,
+ *                      VMOVU8 is the byte-masked store
+ *   REP_BAND           (optional) rep movsb / stosb from auto_movsb /
+ *                      auto_stosb bytes on, below nt (the *_erms twins) */
+
+#include "shim/thresholds.h"
+
+/* memshim_thresholds' members (checked against the struct in shim/thresholds.h). */
+#define NT_THRESHOLD (memshim_thresholds + THRESHOLDS_NT)(%rip)
+#define AUTO_MOVSB (memshim_thresholds + THRESHOLDS_AUTO_MOVSB)(%rip)
+#define AUTO_STOSB (memshim_thresholds + THRESHOLDS_AUTO_STOSB)(%rip)
+
+#define LADDER_CAT(a, b) a##b
+#define LADDER_XCAT(a, b) LADDER_CAT(a, b)
+#define ENTRY_NAME(fn) LADDER_XCAT(memshim_##fn##_, VARIANT)
+#define L(name) LADDER_XCAT(LADDER_XCAT(.L, VARIANT), _##name)
+
+/* COPY_LADDER(fn, long): fn's entry point, its classes up to 8V, and a
+ * jump to `long` above. */
+#define COPY_LADDER(fn, long)                                                \
+	.text;                                                               \
+	.p2align 5;                                                          \
+	.globl ENTRY_NAME(fn);                                               \
+	.type ENTRY_NAME(fn), @function;                                     \
+ENTRY_NAME(fn):                                                              \
+	mov %rdi, %rax;                                                      \
+	cmp $VEC_SIZE, %rdx;                                                 \
+	jb L(fn##_below_vec);                                                \
+	cmp $(4 * VEC_SIZE), %rdx;                                           \
+	ja L(fn##_above_4vec);                                               \
+	cmp $(2 * VEC_SIZE), %rdx;                                           \
+	ja L(fn##_2vec_pairs);                                               \
+	COPY_VEC_PAIR;                                                       \
+	RETURN;                                                              \
+L(fn##_2vec_pairs):                                                          \
+	VMOVU (%rsi), VEC(0);                                                \
+	VMOVU VEC_SIZE(%rsi), VEC(1);                                        \
+	VMOVU -(2 * VEC_SIZE)(%rsi, %rdx), VEC(2);                           \
+	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(3);                                 \
+	VMOVU VEC(0), (%rdi);                                                \
+	VMOVU VEC(1), VEC_SIZE(%rdi);                                        \
+	VMOVU VEC(2), -(2 * VEC_SIZE)(%rdi, %rdx);                           \
+	VMOVU VEC(3), -VEC_SIZE(%rdi, %rdx);                                 \
+	RETURN;                                                              \
+L(fn##_above_4vec):                                                          \
+	cmp $(8 * VEC_SIZE), %rdx;                                           \
+	ja L(fn##_above_8vec);                                               \
+	VMOVU (%rsi), VEC(0);                                                \
+	VMOVU VEC_SIZE(%rsi), VEC(1);                                        \
+	VMOVU (2 * VEC_SIZE)(%rsi), VEC(2);                                  \
+	VMOVU (3 * VEC_SIZE)(%rsi), VEC(3);                                  \
+	VMOVU -(4 * VEC_SIZE)(%rsi, %rdx), VEC(4);                           \
+	VMOVU -(3 * VEC_SIZE)(%rsi, %rdx), VEC(5);                           \
+	VMOVU -(2 * VEC_SIZE)(%rsi, %rdx), VEC(6);                           \
+	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(7);                                 \
+	VMOVU VEC(0), (%rdi);                                                \
+	VMOVU VEC(1), VEC_SIZE(%rdi);                                        \
+	VMOVU VEC(2), (2 * VEC_SIZE)(%rdi);                                  \
+	VMOVU VEC(3), (3 * VEC_SIZE)(%rdi);                                  \
+	VMOVU VEC(4), -(4 * VEC_SIZE)(%rdi, %rdx);                           \
+	VMOVU VEC(5), -(3 * VEC_SIZE)(%rdi, %rdx);                           \
+	VMOVU VEC(6), -(2 * VEC_SIZE)(%rdi, %rdx);                           \
+	VMOVU VEC(7), -VEC_SIZE(%rdi, %rdx);                                 \
+	RETURN;                                                              \
+L(fn##_below_vec):                                                           \
+	COPY_32_TO_63(fn);                                                   \
+	COPY_16_TO_31(fn);                                                   \
+	cmp $8, %edx;                                                        \
+	jb L(fn##_below_8);                                                  \
+	mov (%rsi), %rcx;                                                    \
+	mov -8(%rsi, %rdx), %rsi;                                            \
+	mov %rcx, (%rdi);                                                    \
+	mov %rsi, -8(%rdi, %rdx);                                            \
+	ret;                                                                 \
+L(fn##_below_8):                                                             \
+	cmp $4, %edx;                                                        \
+	jae L(fn##_4_to_7);                                                  \
+	test %edx, %edx;                                                     \
+	jz L(fn##_done);                                                     \
+	/* 1..3: the first, middle and last byte. */                         \
+	movzbl (%rsi), %ecx;                                                 \
+	movzbl -1(%rsi, %rdx), %r8d;                                         \
+	mov %rdx, %r9;                                                       \
+	shr %r9;                                                             \
+	movzbl (%rsi, %r9), %r10d;                                           \
+	mov %cl, (%rdi);                                                     \
+	mov %r10b, (%rdi, %r9);                                              \
+	mov %r8b, -1(%rdi, %rdx);                                            \
+L(fn##_done):                                                                \
+	ret;                                                                 \
+L(fn##_4_to_7):                                                              \
+	mov (%rsi), %ecx;                                                    \
+	mov -4(%rsi, %rdx), %esi;                                            \
+	mov %ecx, (%rdi);                                                    \
+	mov %esi, -4(%rdi, %rdx);                                            \
+	ret;                                                                 \
+	COPY_PIECES_BELOW_VEC(fn);                                           \
+L(fn##_above_8vec):                                                          \
+	LEAVE_FOR_BACKWARD_##fn(long);                                       \
+	cmp NT_THRESHOLD, %rdx;                                              \
+	jae long;                                                            \
+	LEAVE_FOR_REP_BAND(AUTO_MOVSB, long);                                \
+	/* The first vector and the last four, kept for the end. */          \
+	VMOVU (%rsi), VEC(4);                                                \
+	VMOVU -(4 * VEC_SIZE)(%rsi, %rdx), VEC(5);                           \
+	VMOVU -(3 * VEC_SIZE)(%rsi, %rdx), VEC(6);                           \
+	VMOVU -(2 * VEC_SIZE)(%rsi, %rdx), VEC(7);                           \
+	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(8);                                 \
+	/* %rcx: where the last four go; %r8: the first V-aligned            \
+	   destination past %rdi, %r9 its source. */                         \
+	lea -(4 * VEC_SIZE)(%rdi, %rdx), %rcx;                               \
+	lea VEC_SIZE(%rdi), %r8;                                             \
+	and $-VEC_SIZE, %r8;                                                 \
+	mov %r8, %r9;                                                        \
+	sub %rdi, %r9;                                                       \
+	add %rsi, %r9;                                                       \
+L(fn##_loop):                                                                \
+	VMOVU (%r9), VEC(0);                                                 \
+	VMOVU VEC_SIZE(%r9), VEC(1);                                         \
+	VMOVU (2 * VEC_SIZE)(%r9), VEC(2);                                   \
+	VMOVU (3 * VEC_SIZE)(%r9), VEC(3);                                   \
+	VMOVA VEC(0), (%r8);                                                 \
+	VMOVA VEC(1), VEC_SIZE(%r8);                                         \
+	VMOVA VEC(2), (2 * VEC_SIZE)(%r8);                                   \
+	VMOVA VEC(3), (3 * VEC_SIZE)(%r8);                                   \
+	add $(4 * VEC_SIZE), %r9;                                            \
+	add $(4 * VEC_SIZE), %r8;                                            \
+	cmp %rcx, %r8;                                                       \
+	jb L(fn##_loop);                                                     \
+	VMOVU VEC(5), (%rcx);                                                \
+	VMOVU VEC(6), VEC_SIZE(%rcx);                                        \
+	VMOVU VEC(7), (2 * VEC_SIZE)(%rcx);                                  \
+	VMOVU VEC(8), (3 * VEC_SIZE)(%rcx);                                  \
+	VMOVU VEC(4), (%rdi);                                                \
+	RETURN;                                                              \
+	.size ENTRY_NAME(fn), . - ENTRY_NAME(fn)
+
+/* Above 8V bytes, the loop of four vectors a turn to a V-aligned
+ * destination (it reads only source bytes past all it has written, so it
+ * is memmove too when the destination lies before the source); what it
+ * does not do is left to C: memmove whose destination overlaps after the
+ * source (d - s < n, unsigned: glibc's test), non-temporal stores from
+ * nt bytes on, and the rep band of the *_erms variants. */
+#define LEAVE_FOR_BACKWARD_memcpy(long)
+#define LEAVE_FOR_BACKWARD_memmove(long) mov %rdi, %rcx; sub %rsi, %rcx; cmp %rdx, %rcx; jb long
+
+#ifdef XMM_PAIRS
+#define COPY_VEC_PAIR                                                        \
+	XMOVU (%rsi), XMM(0);                                                \
+	XMOVU 16(%rsi), XMM(1);                                              \
+	XMOVU -32(%rsi, %rdx), XMM(2);                                       \
+	XMOVU -16(%rsi, %rdx), XMM(3);                                       \
+	XMOVU XMM(0), (%rdi);                                                \
+	XMOVU XMM(1), 16(%rdi);                                              \
+	XMOVU XMM(2), -32(%rdi, %rdx);                                       \
+	XMOVU XMM(3), -16(%rdi, %rdx)
+#else
+#define COPY_VEC_PAIR                                                        \
+	VMOVU (%rsi), VEC(0);                                                \
+	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(1);                                 \
+	VMOVU VEC(0), (%rdi);                                                \
+	VMOVU VEC(1), -VEC_SIZE(%rdi, %rdx)
+#endif
+
+/* The halves of a vector below V: 32..63 (V = 64) and 16..31 (V >= 32),
+ * each one taken branch from copy_below_vec. */
+#if VEC_SIZE == 64
+#define COPY_32_TO_63(fn) cmp $32, %edx; jae L(fn##_32_to_63)
+#define COPY_32_TO_63_PIECE(fn)                                              \
+L(fn##_32_to_63):                                                            \
+	YMOVU (%rsi), YMM(0);                                                \
+	YMOVU -32(%rsi, %rdx), YMM(1);                                       \
+	YMOVU YMM(0), (%rdi);                                                \
+	YMOVU YMM(1), -32(%rdi, %rdx);                                       \
+	ret
+#else
+#define COPY_32_TO_63(fn)
+#define COPY_32_TO_63_PIECE(fn)
+#endif
+#if VEC_SIZE > 16
+#define COPY_16_TO_31(fn) cmp $16, %edx; jae L(fn##_16_to_31)
+#define COPY_16_TO_31_PIECE(fn)                                              \
+L(fn##_16_to_31):                                                            \
+	XMOVU (%rsi), XMM(0);                                                \
+	XMOVU -16(%rsi, %rdx), XMM(1);                                       \
+	XMOVU XMM(0), (%rdi);                                                \
+	XMOVU XMM(1), -16(%rdi, %rdx);                                       \
+	ret
+#else
+#define COPY_16_TO_31(fn)
+#define COPY_16_TO_31_PIECE(fn)
+#endif
+#define COPY_PIECES_BELOW_VEC(fn) COPY_32_TO_63_PIECE(fn); COPY_16_TO_31_PIECE(fn)
+
+#ifdef REP_BAND
+#define LEAVE_FOR_REP_BAND(threshold, long) cmp threshold, %rdx; jae long
+#else
+#define LEAVE_FOR_REP_BAND(threshold, long)
+#endif
+
+COPY_LADDER(memcpy, LADDER_XCAT(memshim_copy_long_, VARIANT))
+COPY_LADDER(memmove, LADDER_XCAT(memshim_move_long_, VARIANT))
+
+/* memset: the same classes, the byte broadcast once it is known which
+ * width the class needs; the loop in C reads the byte from %esi again. */
+	.text
+	.p2align 5
+	.globl ENTRY_NAME(memset)
+	.type ENTRY_NAME(memset), @function
+ENTRY_NAME(memset):
+	mov %rdi, %rax
+	cmp $VEC_SIZE, %rdx
+	jb L(set_below_vec)
+	SET_VEC0
+	cmp $(4 * VEC_SIZE), %rdx
+	ja L(set_above_4vec)
+	cmp $(2 * VEC_SIZE), %rdx
+	ja L(set_2vec_pairs)
+	VMOVU VEC(0), (%rdi)
+	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
+	RETURN
+L(set_2vec_pairs):
+	VMOVU VEC(0), (%rdi)
+	VMOVU VEC(0), VEC_SIZE(%rdi)
+	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
+	RETURN
+L(set_4vec_pairs):
+	VMOVU VEC(0), (%rdi)
+	VMOVU VEC(0), VEC_SIZE(%rdi)
+	VMOVU VEC(0), (2 * VEC_SIZE)(%rdi)
+	VMOVU VEC(0), (3 * VEC_SIZE)(%rdi)
+	VMOVU VEC(0), -(4 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -(3 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
+	RETURN
+/* Above 4V the loop falls through and 4V+1..8V take a second branch, as
+ * in glibc's memset, whose loop's path takes one. */
+L(set_above_4vec):
+	cmp $(8 * VEC_SIZE), %rdx
+	jbe L(set_4vec_pairs)
+	cmp NT_THRESHOLD, %rdx
+	jae LADDER_XCAT(memshim_set_long_, VARIANT)
+	LEAVE_FOR_REP_BAND(AUTO_STOSB, LADDER_XCAT(memshim_set_long_, VARIANT))
+	/* The first four vectors, an aligned loop from there, the last four
+	   (%rcx); the loop stores only below %rcx + 4V, the end. */
+	VMOVU VEC(0), (%rdi)
+	VMOVU VEC(0), VEC_SIZE(%rdi)
+	VMOVU VEC(0), (2 * VEC_SIZE)(%rdi)
+	VMOVU VEC(0), (3 * VEC_SIZE)(%rdi)
+	lea -(4 * VEC_SIZE)(%rdi, %rdx), %rcx
+	lea (4 * VEC_SIZE)(%rdi), %r8
+	and $-VEC_SIZE, %r8
+L(set_loop):
+	VMOVA VEC(0), (%r8)
+	VMOVA VEC(0), VEC_SIZE(%r8)
+	VMOVA VEC(0), (2 * VEC_SIZE)(%r8)
+	VMOVA VEC(0), (3 * VEC_SIZE)(%r8)
+	add $(4 * VEC_SIZE), %r8
+	cmp %rcx, %r8
+	jb L(set_loop)
+	VMOVU VEC(0), (%rcx)
+	VMOVU VEC(0), VEC_SIZE(%rcx)
+	VMOVU VEC(0), (2 * VEC_SIZE)(%rcx)
+	VMOVU VEC(0), (3 * VEC_SIZE)(%rcx)
+	RETURN
+L(set_below_vec):
+#ifdef MASKED_SET
+	/* One store of the first n bytes of a vector, unless its window
+	   crosses a page: then a masked store suppresses a fault and is many
+	   times slower (glibc's memset-vec-unaligned-erms.S checks the same). */
+	mov %edi, %ecx
+	and $4095, %ecx
+	cmp $(4096 - VEC_SIZE), %ecx
+	ja L(set_below_vec_ladder)
+	SET_VEC0
+	MASK_OF_FIRST_N
+	VMOVU8 VEC(0), (%rdi){%k1}
+	ret
+L(set_below_vec_ladder):
+#endif
+#if VEC_SIZE == 64
+	cmp $32, %edx
+	jae L(set_32_to_63)
+#endif
+#if VEC_SIZE > 16
+	cmp $16, %edx
+	jae L(set_16_to_31)
+#endif
+	/* Below 16 bytes the byte in every byte of %rsi. */
+	movzbl %sil, %esi
+	movabs $0x0101010101010101, %rcx
+	imul %rcx, %rsi
+	cmp $8, %edx
+	jb L(set_below_8)
+	mov %rsi, (%rdi)
+	mov %rsi, -8(%rdi, %rdx)
+	ret
+L(set_below_8):
+	cmp $4, %edx
+	jae L(set_4_to_7)
+	test %edx, %edx
+	jz L(set_done)
+	mov %rdx, %r9
+	shr %r9
+	mov %sil, (%rdi)
+	mov %sil, (%rdi, %r9)
+	mov %sil, -1(%rdi, %rdx)
+L(set_done):
+	ret
+L(set_4_to_7):
+	mov %esi, (%rdi)
+	mov %esi, -4(%rdi, %rdx)
+	ret
+#if VEC_SIZE == 64
+L(set_32_to_63):
+	SET_YMM0
+	YMOVU YMM(0), (%rdi)
+	YMOVU YMM(0), -32(%rdi, %rdx)
+	ret
+#endif
+#if VEC_SIZE > 16
+L(set_16_to_31):
+	SET_XMM0
+	XMOVU XMM(0), (%rdi)
+	XMOVU XMM(0), -16(%rdi, %rdx)
+	ret
+#endif
+	.size ENTRY_NAME(memset), . - ENTRY_NAME(memset)
+
+#undef COPY_VEC_PAIR
+#undef COPY_32_TO_63
+#undef COPY_32_TO_63_PIECE
+#undef COPY_16_TO_31
+#undef COPY_16_TO_31_PIECE
+#undef COPY_PIECES_BELOW_VEC
+#undef LEAVE_FOR_REP_BAND
+#undef LEAVE_FOR_BACKWARD_memcpy
+#undef LEAVE_FOR_BACKWARD_memmove
