@@ -20,6 +20,10 @@
  * table lists each variant before its *_erms form, identical below the rep
  * movsb threshold); and adjacent classes with one variant make one band.
  *
+ * Before any of that: where one variant is within noise of glibc in every
+ * class and placement and beats it overall, it serves every size alone
+ * (one_variant_everywhere), bound directly, with no stub in front.
+ *
  * A row named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
  * is no candidate: up to 1 KiB it is what bands add to each call, and bands
  * that lose to glibc with it become one band; above, it is the noise that a
@@ -238,6 +242,24 @@ static void keep_one_band(const struct band_ratios *rows, unsigned n, const stru
 		serves[k] = one;
 }
 
+/* One variant of ours for every size where one is within noise of glibc
+ * in every class and placement and beats it overall by the margin (the
+ * earliest nearly as good as the best, as in each class): bound directly,
+ * it costs no stub, and it handles large sizes inside by its thresholds.
+ * Bands are for where no variant can.  Says so in why. */
+static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+				   const struct band_ratios *serves[CHOICE_CLASS_COUNT], char *why, size_t why_size)
+{
+	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO);
+	if (one == glibc)
+		return false;
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = one;
+	snprintf(why, why_size, "within noise of glibc in every class and placement, %.2fx over them: ",
+		 score(one, 0, CHOICE_CLASS_COUNT - 1));
+	return true;
+}
+
 void variant_choose(const struct band_ratios *all, unsigned n_all, char *choice, size_t choice_size, char *why,
 		    size_t why_size)
 {
@@ -258,8 +280,10 @@ void variant_choose(const struct band_ratios *all, unsigned n_all, char *choice,
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	choose_servers(rows, n, glibc, stub, serves);
-	keep_one_band(rows, n, glibc, stub, serves, why, why_size);
+	if (!one_variant_everywhere(rows, n, glibc, serves, why, why_size)) {
+		choose_servers(rows, n, glibc, stub, serves);
+		keep_one_band(rows, n, glibc, stub, serves, why, why_size);
+	}
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
 		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
 			continue;
