@@ -40,7 +40,7 @@ MEMSHIM_VARIANT(sse2, shim, 16, 0, sse2, NULL, describe_vector,
 MEMSHIM_VARIANT(avx2, shim, 32, 0, avx2, has_avx2, describe_vector,
 		"32-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(avx512, shim, 64, 0, avx512, has_avx512, describe_vector,
-		"64-byte vectors, masked below 64 B, non-temporal from MEMSHIM_NT_THRESHOLD")
+		"64-byte vectors, memset below 64 B one masked store, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(sse2_erms, shim, 16, 1, sse2, has_erms, describe_vector_erms,
 		"sse2, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(avx2_erms, shim, 32, 1, avx2, has_avx2_erms, describe_vector_erms,
@@ -48,12 +48,12 @@ MEMSHIM_VARIANT(avx2_erms, shim, 32, 1, avx2, has_avx2_erms, describe_vector_erm
 MEMSHIM_VARIANT(avx512_erms, shim, 64, 1, avx512, has_avx512_erms, describe_vector_erms,
 		"avx512, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(evex, shim, 32, 0, evex, has_avx512, describe_vector,
-		"32-byte EVEX vectors, masked below 64 B, non-temporal from MEMSHIM_NT_THRESHOLD")
+		"32-byte EVEX vectors, memset below 32 B one masked store, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(evex_erms, shim, 32, 1, evex, has_avx512_erms, describe_vector_erms,
 		"evex, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
 /* A composite of the pieces above, for what calibration measured best per
  * size band (shim/vector_avx2_xmm.c). */
 MEMSHIM_VARIANT(avx2_xmm, shim, 32, 0, avx2_xmm, has_avx2, describe_vector,
-		"avx2 from 64 B, 16-byte blocks below (sse2's small pieces)")
+		"avx2 with 32..64 B in 16-byte blocks (no upper half touched below 65 B)")
 MEMSHIM_VARIANT(avx2_xmm_erms, shim, 32, 1, avx2_xmm, has_avx2_erms, describe_vector_erms,
 		"avx2_xmm, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
