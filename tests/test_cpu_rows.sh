@@ -87,16 +87,17 @@ bad_row "bounds that do not ascend" '5s/4M/32/' '".*": band bounds do not ascend
 bad_row "a bound on the last band" '6s/glibc why/glibc:64 why/' '".*": the last band has no bound'
 bad_row "no memset choice" '6d' "incomplete row"
 
-# memshim cpu-row --from-bench on a bench file with the stub probe: avx2
-# ties glibc to 1 KiB and takes 0.6 of its time above; the bands
-# glibc:1K,avx2 stay while the stub costs 1%, and give way to avx2 as one
-# band when it costs 10% at small sizes.
-bench_csv() { # STUB-RATIO-TO-1K
+# memshim cpu-row --from-bench on a bench file with the stub probe, avx2
+# taking 0.6 of glibc's time above 1 KiB.  Where it ties glibc to 1 KiB it
+# serves every size alone, whatever the stub costs (one band has no stub).
+# Where it loses at 0-16 B, the bands glibc:1K,avx2 stay while the stub
+# costs 1%, and give way to glibc's own when it costs 10% at small sizes.
+bench_csv() { # STUB-RATIO-TO-1K AVX2-RATIO-AT-0-16
 	echo "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
 	for fn in memcpy memmove memset; do
 		k=0
 		for class in 0-16 17-64 65-256 257-1K 1K-4K 4K-32K 32K-256K 256K-4M 4M-32M; do
-			if [ $k -lt 4 ]; then avx2=1.0 stub=$1; else avx2=0.6 stub=1.0; fi
+			if [ $k -eq 0 ]; then avx2=$2 stub=$1; elif [ $k -lt 4 ]; then avx2=1.0 stub=$1; else avx2=0.6 stub=1.0; fi
 			for cell in glibc:1.0 avx2:$avx2 stub:$stub; do
 				echo "$fn,${cell%:*},class,$class,random,hot,10,10,10,ns,${cell#*:},1"
 			done
@@ -104,14 +105,15 @@ bench_csv() { # STUB-RATIO-TO-1K
 		done
 	done
 }
-for case in 1.01:glibc:1K,avx2 1.10:avx2; do
-	bench_csv "${case%%:*}" >"$scratch/bench.csv"
+for case in 1.01:1.0:avx2 1.10:1.0:avx2 1.01:1.10:glibc:1K,avx2 1.10:1.10:glibc; do
+	stub=${case%%:*} rest=${case#*:}
+	bench_csv "$stub" "${rest%%:*}" >"$scratch/bench.csv"
 	rm -f "$scratch/from-bench.row"
 	"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/bench.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
 		-o "$scratch/from-bench.row" >/dev/null 2>&1
-	expect_eq "from a bench file, the stub at ${case%%:*}x: memcpy's bands" \
-		"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/from-bench.row")" "${case#*:}"
+	expect_eq "from a bench file, the stub at ${stub}x, avx2 at ${rest%%:*}x at 0-16 B: memcpy's bands" \
+		"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/from-bench.row")" "${rest#*:}"
 done
-expect_match "and why one band" "$(grep '^choice memset' "$scratch/from-bench.row")" \
+expect_match "and why glibc's own" "$(grep '^choice memset' "$scratch/from-bench.row")" \
 	"bands lose to glibc with the stub's cost \(1.10x at 0-16 B"
 finish
