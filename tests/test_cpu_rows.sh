@@ -116,4 +116,25 @@ for case in 1.01:1.0:avx2 1.10:1.0:avx2 1.01:1.10:glibc:1K,avx2 1.10:1.10:glibc;
 done
 expect_match "and why glibc's own" "$(grep '^choice memset' "$scratch/from-bench.row")" \
 	"bands lose to glibc with the stub's cost \(1.10x at 0-16 B"
+
+# Each placement a bench file measured keeps its own ratio (a class measured
+# in one placement only has it stand for all three, as above).
+{ bench_csv 1.01 1.10; echo "memcpy,avx2,class,1K-4K,random,l2,10,10,10,ns,0.7,1"
+  echo "memcpy,avx2,class,1K-4K,random,cold,10,10,10,ns,0.9,1"; } >"$scratch/placements.csv"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/placements.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	-o "$scratch/placements.row" >/dev/null 2>&1
+expect_eq "a class measured in three placements keeps three ratios" \
+	"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $8 }' "$scratch/placements.row")" "0.600/0.700/0.900"
+# --path-below-1k: up to 1 KiB each vector variant ties glibc (its path is
+# held to glibc's), so avx2, losing at 0-16 B in the file, serves every size.
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/placements.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	--path-below-1k -o "$scratch/path.row" >/dev/null 2>&1
+expect_eq "--path-below-1k: avx2 ties glibc to 1 KiB" \
+	"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 }' "$scratch/path.row")" "1.000/1.000/1.000"
+expect_eq "--path-below-1k: and serves every size alone" \
+	"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/path.row")" "avx2"
+expect_match "--path-below-1k: the row says so" "$(grep '^measured' "$scratch/path.row")" \
+	'up to 1 KiB every vector variant counted as tying glibc.*--path-below-1k'
+"$T_MEMSHIM_TOOL" cpu-row --calibrate --path-below-1k -o "$scratch/no.row" >"$scratch/out" 2>&1
+expect_eq "--path-below-1k without --from-bench is a usage error" "$? $(test -e "$scratch/no.row" && echo written)" "2 "
 finish

@@ -57,20 +57,25 @@ static const char cpu_row_help[] =
 	"  --cpu DESCRIPTION    with --from-bench: that machine's vendor, family, model\n"
 	"                       (decimal) and features, as 'AuthenticAMD 25 1 erms,fsrm,avx2'\n"
 	"                       (features: erms, fsrm, avx2, avx512)\n"
+	"  --path-below-1k      with --from-bench: up to 1 KiB, count every vector variant\n"
+	"                       as tying glibc, as its path there is never longer than\n"
+	"                       glibc's (memshim bench --path; for a bench file made\n"
+	"                       before the ladders were); the row says so\n"
 	"  -o, --output FILE    the row file to write\n";
 
 struct options {
-	bool calibrate, quick;
+	bool calibrate, quick, path_below_1k;
 	const char *bench_csv, *cpu, *output;
 };
 
-enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_OUTPUT = 'o' };
+enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_PATH_BELOW_1K, ROW_OUTPUT = 'o' };
 
 static const struct option row_options[] = {
 	{ "calibrate", no_argument, NULL, ROW_CALIBRATE },
 	{ "quick", no_argument, NULL, ROW_QUICK },
 	{ "from-bench", required_argument, NULL, ROW_FROM_BENCH },
 	{ "cpu", required_argument, NULL, ROW_CPU },
+	{ "path-below-1k", no_argument, NULL, ROW_PATH_BELOW_1K },
 	{ "output", required_argument, NULL, ROW_OUTPUT },
 	{ 0 },
 };
@@ -85,6 +90,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	case ROW_QUICK: o->quick = true; break;
 	case ROW_FROM_BENCH: o->bench_csv = value; break;
 	case ROW_CPU: o->cpu = value; break;
+	case ROW_PATH_BELOW_1K: o->path_below_1k = true; break;
 	default: o->output = value; break;
 	}
 	return 0;
@@ -284,69 +290,116 @@ static struct band_ratios *ratios_of(struct calibration *c, enum base_function f
 	return r;
 }
 
-/* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
-static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
+/* Which placements of each ratios row's classes the file measured, a bit
+ * per enum placement. */
+struct seen_cells {
+	unsigned char placements[TUNE_MAX_RATIOS][CHOICE_CLASS_COUNT];
+};
+
+static int placement_named(const char *name)
 {
-	char fn_name[16], variant[24], kind[24], size[24], where[24];
+	return strcmp(name, "hot") == 0 ? PLACE_L1 : strcmp(name, "l2") == 0 ? PLACE_L2 : strcmp(name, "cold") == 0 ? PLACE_COLD : -1;
+}
+
+/* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
+static void take_line(struct calibration *c, struct alias_cases *alias, struct seen_cells *seen, const char *line)
+{
+	char fn_name[16], variant[24], kind[24], size[24], alignment[24], where[24];
 	double median, ratio;
-	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%*[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
-		   variant, kind, size, where, &median, &ratio) != 7)
+	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%23[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
+		   variant, kind, size, alignment, where, &median, &ratio) != 8)
 		return;
-	int fn = -1, k = -1;
+	int fn = -1, k = -1, p = placement_named(where);
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
-	if (strcmp(kind, "class") != 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
+	if (strcmp(kind, "class") != 0 || p < 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, bench_classes[i]) == 0 ? i : k;
 	struct band_ratios *r = fn >= 0 && k >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
-	/* one placement measured: it stands for all three, and without an
-	 * interval any median beyond the tie counts as a loss */
-	for (int p = 0; p < PLACE_COUNT; p++)
-		r->ratio[k][p] = r->low[k][p] = ratio;
-	(*cells)++;
+	/* without an interval any median beyond the tie counts as a loss */
+	r->ratio[k][p] = r->low[k][p] = ratio;
+	seen->placements[r - c->ratios][k] |= 1u << p;
+}
+
+/* A class measured in one placement only (bench without --every-placement)
+ * has that placement stand for all three; false where a class has none. */
+static bool fill_placements(struct calibration *c, const struct seen_cells *seen, const char *path)
+{
+	for (unsigned i = 0; i < c->ratio_count; i++)
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++) {
+			unsigned bits = seen->placements[i][k];
+			if (!bits) {
+				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, bench_classes[k],
+					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
+				return false;
+			}
+			if (bits & (bits - 1))
+				continue;
+			int only = __builtin_ctz(bits);
+			for (int p = 0; p < PLACE_COUNT; p++)
+				c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = c->ratios[i].ratio[k][only];
+		}
+	return true;
 }
 
 static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias)
 {
 	FILE *f = fopen(path, "r");
-	if (!f) {
+	struct seen_cells *seen = calloc(1, sizeof *seen);
+	if (!f || !seen) {
 		fprintf(stderr, "memshim cpu-row: cannot read %s\n", path);
+		if (f)
+			fclose(f);
+		free(seen);
 		return CLI_FAILED;
 	}
 	char line[1024];
-	unsigned cells = 0;
 	while (fgets(line, sizeof line, f))
-		take_line(c, alias, line, &cells);
+		take_line(c, alias, seen, line);
 	fclose(f);
-	for (unsigned i = 0; i < c->ratio_count; i++)
-		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-			if (!(c->ratios[i].ratio[k][0] > 0)) {
-				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, bench_classes[k],
-					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
-				return CLI_FAILED;
-			}
-	if (!cells) {
+	bool complete = fill_placements(c, seen, path);
+	free(seen);
+	if (!complete)
+		return CLI_FAILED;
+	if (!c->ratio_count) {
 		fprintf(stderr, "memshim cpu-row: %s has no class cases (memshim bench --cases class --csv)\n", path);
 		return CLI_FAILED;
 	}
 	return CLI_OK;
 }
 
-static int parse_cpu(const char *text, const char *csv, struct row_cpu *cpu)
+/* --path-below-1k: every vector variant ties glibc in the classes up to
+ * 1 KiB, where tests/test_path.sh holds its path to glibc's (the stub probe
+ * keeps its measured cost: it is what bands add). */
+static void path_ties_below_1k(struct calibration *c)
+{
+	for (unsigned i = 0; i < c->ratio_count; i++) {
+		struct band_ratios *r = &c->ratios[i];
+		if (strcmp(r->variant, "glibc") == 0 || strcmp(r->variant, STUB_PROBE_NAME) == 0)
+			continue;
+		for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= 1024; k++)
+			for (int p = 0; p < PLACE_COUNT; p++)
+				r->ratio[k][p] = r->low[k][p] = 1.0;
+	}
+}
+
+static int parse_cpu(const char *text, const char *csv, bool path_below_1k, struct row_cpu *cpu)
 {
 	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
 		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
 	char date[16];
 	snprintf(cpu->measured, sizeof cpu->measured,
-		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine; "
-		 "row by memshim cpu-row --from-bench, memshim %s at commit %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, MEMSHIM_COMMIT,
-		 today(date));
+		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine%s; "
+		 "row by memshim cpu-row --from-bench%s, memshim %s at commit %s, %s",
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv,
+		 path_below_1k ? ", from 1 KiB up; up to 1 KiB every vector variant counted as tying glibc, its path "
+				 "never longer than glibc's (memshim bench --path)" : "",
+		 path_below_1k ? " --path-below-1k" : "", PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));
 	return CLI_OK;
 }
 
@@ -377,8 +430,10 @@ int cmd_cpu_row(int argc, char **argv)
 		return rc;
 	if (first < argc)
 		return cli_usage_error("cpu-row", "unexpected argument \"%s\"", argv[first]);
-	if (!o.output || o.calibrate == (o.bench_csv != NULL) || (o.bench_csv && !o.cpu) || (o.quick && !o.calibrate))
-		return cli_usage_error("cpu-row", "give -o FILE and either --calibrate or --from-bench CSV --cpu ...");
+	if (!o.output || o.calibrate == (o.bench_csv != NULL) || (o.bench_csv && !o.cpu) || (o.quick && !o.calibrate) ||
+	    (o.path_below_1k && !o.bench_csv))
+		return cli_usage_error("cpu-row", "give -o FILE and either --calibrate or --from-bench CSV --cpu ... "
+				       "[--path-below-1k]");
 	struct calibration *c = calloc(1, sizeof *c);
 	struct alias_cases *alias = calloc(1, sizeof *alias);
 	struct row_cpu cpu;
@@ -391,9 +446,11 @@ int cmd_cpu_row(int argc, char **argv)
 		this_cpu(&cpu, o.quick ? "memshim cpu-row --calibrate --quick" : "memshim cpu-row --calibrate");
 		rc = tune_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
 	} else {
-		rc = parse_cpu(o.cpu, o.bench_csv, &cpu);
+		rc = parse_cpu(o.cpu, o.bench_csv, o.path_below_1k, &cpu);
 		if (!rc)
 			rc = read_bench(o.bench_csv, c, alias);
+		if (!rc && o.path_below_1k)
+			path_ties_below_1k(c);
 		if (!rc)
 			choose(c);
 	}

@@ -63,12 +63,23 @@ const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
  * 3% slower than glibc anywhere, noise included. */
 #define LOSS_RATIO 1.03
 
-/* Whether r loses to glibc in a placement of a class in [first, last]. */
-static bool loses_in(const struct band_ratios *r, int first, int last)
+static double noise(const struct band_ratios *stub, int k);
+
+/* Whether r loses to glibc in a placement of a class in [first, last]:
+ * beyond LOSS_RATIO, or beyond the tie with its interval above 1; and
+ * above 1 KiB also beyond the noise there, glibc's distance from itself
+ * (noise), which bounds a loss as it bounds a win (win_margin). */
+static bool loses_in_cell(const struct band_ratios *r, int k, int p, const struct band_ratios *stub)
+{
+	double limit = fmax(LOSS_RATIO, noise(stub, k));
+	return r->ratio[k][p] > limit || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1 && limit == LOSS_RATIO);
+}
+
+static bool loses_in(const struct band_ratios *r, int first, int last, const struct band_ratios *stub)
 {
 	for (int k = first; k <= last; k++)
 		for (int p = 0; p < PLACE_COUNT; p++)
-			if (r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1))
+			if (loses_in_cell(r, k, p, stub))
 				return true;
 	return false;
 }
@@ -97,22 +108,22 @@ static double worst_placement(const struct band_ratios *r, int k)
  * the earliest qualifier nearly as good as it. */
 static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
 					     const struct band_ratios *glibc, const struct band_ratios *previous,
-					     double win_margin)
+					     double win_margin, const struct band_ratios *stub)
 {
 	const struct band_ratios *best = NULL;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) &&
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last, stub) &&
 		    (!best || score(&rows[v], first, last) < score(best, first, last)))
 			best = &rows[v];
 	bool wins = best && score(best, first, last) * win_margin < 1;
-	if (previous != glibc && !loses_in(previous, first, last) &&
+	if (previous != glibc && !loses_in(previous, first, last, stub) &&
 	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
 		return previous;
 	if (!wins)
 		return glibc;
 	double near = score(best, first, last) * KEEP_NEIGHBOUR_RATIO;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) && score(&rows[v], first, last) <= near)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last, stub) && score(&rows[v], first, last) <= near)
 			return &rows[v];
 	return best;
 }
@@ -163,19 +174,22 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
  * BENCHMARKS.md section 11), which a per-class ratio does not see. */
 #define SMALL_CLASSES 4
 
-/* The factor by which a variant must beat glibc to take class k from it.
- * Above the small classes the stub probe is glibc against itself but for
- * a fraction of a nanosecond, so its distance from 1 there is the
- * measurement's noise in that class, and a win must be larger: wins of a
- * few percent there came and went between calibrations (BENCHMARKS.md,
- * section 11). */
-static double win_margin(const struct band_ratios *stub, int k)
+/* The measurement's noise in class k: above the small classes the stub
+ * probe is glibc against itself but for a fraction of a nanosecond, so its
+ * greatest distance from 1 over the placements is how far glibc measured
+ * from itself there; 1 where nothing says. */
+static double noise(const struct band_ratios *stub, int k)
 {
-	double margin = KEEP_NEIGHBOUR_RATIO;
+	double n = 1;
 	for (int p = 0; stub && k >= SMALL_CLASSES && p < PLACE_COUNT; p++)
-		margin = fmax(margin, 1 + fabs(stub->ratio[k][p] - 1));
-	return margin;
+		n = fmax(n, 1 + fabs(stub->ratio[k][p] - 1));
+	return n;
 }
+
+/* The factor by which a variant must beat glibc to take class k from it:
+ * beyond the noise, and by 5% at least; wins of a few percent came and
+ * went between calibrations (BENCHMARKS.md, section 11). */
+static double win_margin(const struct band_ratios *stub, int k) { return fmax(KEEP_NEIGHBOUR_RATIO, noise(stub, k)); }
 
 /* Each class's server: the small classes one together, each larger one its
  * own, then merged from the top down where a class can join the band above. */
@@ -184,10 +198,10 @@ static void choose_servers(const struct band_ratios *rows, unsigned n, const str
 {
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = k < SMALL_CLASSES
-			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO)
-			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k));
+			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub)
+			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k), stub);
 	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
-		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k, stub) &&
 		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
 			serves[k] = serves[k + 1];
 }
@@ -237,7 +251,7 @@ static void keep_one_band(const struct band_ratios *rows, unsigned n, const stru
 		return;
 	snprintf(why, why_size, "bands lose to glibc with the stub's cost (%.2fx at %s, %s), so one band: ", worst,
 		 choice_classes[k].name, placement_names[p]);
-	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO);
+	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub);
 	for (k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
 }
@@ -248,15 +262,43 @@ static void keep_one_band(const struct band_ratios *rows, unsigned n, const stru
  * it costs no stub, and it handles large sizes inside by its thresholds.
  * Bands are for where no variant can.  Says so in why. */
 static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
-				   const struct band_ratios *serves[CHOICE_CLASS_COUNT], char *why, size_t why_size)
+				   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
+				   char *why, size_t why_size)
 {
-	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO);
+	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub);
 	if (one == glibc)
 		return false;
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
 	snprintf(why, why_size, "within noise of glibc in every class and placement, %.2fx over them: ",
 		 score(one, 0, CHOICE_CLASS_COUNT - 1));
+	return true;
+}
+
+/* For a choice of glibc's own: where the variant nearest to serving every
+ * size alone (the least geometric mean) loses most, and by how much; false
+ * if it loses nowhere (it only fails to win). */
+static bool say_where_nearest_loses(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+				    const struct band_ratios *stub, char *why, size_t why_size)
+{
+	const struct band_ratios *nearest = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && (!nearest || score(&rows[v], 0, CHOICE_CLASS_COUNT - 1) <
+						      score(nearest, 0, CHOICE_CLASS_COUNT - 1)))
+			nearest = &rows[v];
+	int worst_k = -1, worst_p = 0;
+	for (int k = 0; nearest && k < CHOICE_CLASS_COUNT; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (loses_in_cell(nearest, k, p, stub) &&
+			    (worst_k < 0 || nearest->ratio[k][p] > nearest->ratio[worst_k][worst_p]))
+				worst_k = k, worst_p = p;
+	if (worst_k < 0)
+		return false;
+	char text[160];
+	snprintf(text, sizeof text, "; the nearest, %s (%.2fx over all), loses %.2fx at %s, %s", nearest->variant,
+		 score(nearest, 0, CHOICE_CLASS_COUNT - 1), nearest->ratio[worst_k][worst_p], choice_classes[worst_k].name,
+		 placement_names[worst_p]);
+	append(why, why_size, text);
 	return true;
 }
 
@@ -280,7 +322,7 @@ void variant_choose(const struct band_ratios *all, unsigned n_all, char *choice,
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	if (!one_variant_everywhere(rows, n, glibc, serves, why, why_size)) {
+	if (!one_variant_everywhere(rows, n, glibc, stub, serves, why, why_size)) {
 		choose_servers(rows, n, glibc, stub, serves);
 		keep_one_band(rows, n, glibc, stub, serves, why, why_size);
 	}
@@ -296,9 +338,9 @@ void variant_choose(const struct band_ratios *all, unsigned n_all, char *choice,
 		describe_band(serves[k], first, k, why, why_size);
 		first = k + 1;
 	}
-	if (strcmp(choice, "glibc") == 0)
+	if (strcmp(choice, "glibc") != 0)
+		append(why, why_size, " (worst placement's ratio to glibc)");
+	else if (!say_where_nearest_loses(rows, n, glibc, stub, why, why_size))
 		append(why, why_size, ": in no size class did a variant beat it by the margin without losing to it"
 				      " in a placement");
-	else
-		append(why, why_size, " (worst placement's ratio to glibc)");
 }
