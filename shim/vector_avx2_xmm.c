@@ -9,5 +9,5 @@
 #define XMM_PAIRS
 #include "shim/vector_pieces.h"
 
-MEMSHIM_VECTOR_VARIANT(avx2_xmm, NO_REP_BAND);
-MEMSHIM_VECTOR_VARIANT(avx2_xmm_erms, WITH_REP_BAND);
+MEMSHIM_VECTOR_VARIANT(avx2_xmm);
+MEMSHIM_VECTOR_VARIANT(avx2_xmm_erms);

@@ -1,13 +1,13 @@
 /* avx512 and avx512_erms: the vector variants with 64-byte registers.
  * Built with -mavx512f -mavx512bw -mavx512vl and only dispatched to when the
- * CPU has all three and the OS saves the ZMM state.  The algorithm is in
- * shim/vector_pieces.h.
+ * CPU has all three and the OS saves the ZMM state.  The ladder is in
+ * shim/ladder_avx512.S, the rare long paths from shim/vector_pieces.h.
  *
  * Makefile.am also reserves xmm0..15 (-ffixed-xmm*), so the compiler only
  * uses zmm16..31, which only EVEX instructions can name.  Their upper bits
  * never slow down legacy SSE code, so no path needs a vzeroupper before
  * returning (glibc's EVEX string functions use zmm16..31 for the same
- * reason); on Zen 4 the vzeroupper cost about a cycle a call. */
+ * reason; BENCHMARKS.md section 13 has what the vzeroupper cost on Zen 4). */
 #include <immintrin.h>
 
 #include "shim/copy_pieces.h"
@@ -23,5 +23,5 @@ static inline vec vec_broadcast(int c) { return _mm512_set1_epi8((char)c); }
 
 #include "shim/vector_pieces.h"
 
-MEMSHIM_VECTOR_VARIANT(avx512, NO_REP_BAND);
-MEMSHIM_VECTOR_VARIANT(avx512_erms, WITH_REP_BAND);
+MEMSHIM_VECTOR_VARIANT(avx512);
+MEMSHIM_VECTOR_VARIANT(avx512_erms);

@@ -1,12 +1,11 @@
-/* evex: 32-byte vectors in EVEX encoding, with the masked pieces of
- * shim/vector_masked.h below 64 bytes.  Built with -mavx512f -mavx512bw
- * -mavx512vl and only dispatched to when the CPU has all three and the OS
- * saves the ZMM state.  The algorithm is in shim/vector_pieces.h.
+/* evex and evex_erms: 32-byte vectors in EVEX encoding.  Built with
+ * -mavx512f -mavx512bw -mavx512vl and only dispatched to when the CPU has
+ * all three and the OS saves the ZMM state.  The ladder is in
+ * shim/ladder_evex.S, the rare long paths from shim/vector_pieces.h.
  *
  * For CPUs that run 512-bit operations as two 256-bit halves (AMD Zen 4):
  * measured there, the 32-byte loops beat the 64-byte ones in cache and out
- * of it, while the masked pieces beat any branchy short copy (BENCHMARKS.md,
- * section 13).  glibc's __memmove_evex_unaligned_erms
+ * of it (BENCHMARKS.md, section 13).  glibc's __memmove_evex_unaligned_erms
  * makes the same pairing of register width and instruction set.
  *
  * Like the avx512 file, compiled with xmm0..15 reserved: ymm16..31 need no
@@ -15,5 +14,5 @@
 
 #include "shim/vector_pieces.h"
 
-MEMSHIM_VECTOR_VARIANT(evex, NO_REP_BAND);
-MEMSHIM_VECTOR_VARIANT(evex_erms, WITH_REP_BAND);
+MEMSHIM_VECTOR_VARIANT(evex);
+MEMSHIM_VECTOR_VARIANT(evex_erms);

@@ -1,8 +1,9 @@
-/* The size ladder of the vector variants, up to eight vectors: memcpy,
+/* The size ladder of the vector variants and their cached loop: memcpy,
  * memmove and memset of variant VARIANT, in assembly so that which class
  * falls through and which branch is taken is written here, not left to a
- * compiler's block layout.  Above eight vectors each jumps to its loop in
- * C (MEMSHIM_VECTOR_VARIANT, shim/vector_pieces.h).
+ * compiler's block layout (doc/design.md says why).  What the loop does not
+ * do (memmove backwards, non-temporal stores, the rep band) is a jump to C
+ * (MEMSHIM_VECTOR_VARIANT, shim/vector_pieces.h).
  *
  * The shape is glibc's memmove-vec-unaligned-erms.S and
  * memset-vec-unaligned-erms.S, the code our own.  In no size class up to
@@ -15,12 +16,15 @@
  *   V .. 2V      one head and one tail vector: falls through from the entry,
  *                as in glibc, which takes no branch there;
  *   0 .. V-1     one taken branch to copy_below_vec, where 8..15 bytes fall
- *                through (the commonest sizes below 16 bytes: size 8 alone is
- *                about a tenth of memcpy's calls), and 1..3 fall through
- *                below 8 (commoner than 4..7, with size 0 apart);
+ *                through (the commonest sizes below 16 bytes), and 1..3 fall
+ *                through below 8 (commoner than 4..7; the shares are in
+ *                BENCHMARKS.md, section 14);
  *   2V+1 .. 4V   two head and two tail vectors, one taken branch (glibc: two;
  *                avx2_xmm: two, TESTS_ABOVE_2VEC says why);
- *   4V+1 .. 8V   four and four, one taken branch (glibc: one).
+ *   4V+1 .. 8V   four and four, one taken branch (glibc: one);
+ *   above 8V     the first vector and the last four kept, a loop of four
+ *                vectors a turn to a V-aligned destination, then those
+ *                five stored: two taken branches before the loop, as glibc.
  *
  * Every class loads all its bytes before it stores any, so memmove needs
  * no direction test below eight vectors.

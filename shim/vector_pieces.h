@@ -1,6 +1,8 @@
-/* The vector variants above eight vectors, written once for any width: the
- * loops that shim/vector_ladder.S jumps to, and the entry points derived
- * from its three base functions.
+/* The vector variants' rare paths above eight vectors, written once for
+ * any width: what shim/vector_ladder.S leaves to C (memmove whose
+ * destination overlaps after its source, non-temporal stores, the rep band
+ * of the *_erms twins), and the entry points derived from its three base
+ * functions.
  *
  * A file that includes this header first defines, for its width:
  *   VEC_SIZE               16, 32 or 64 (bytes per vector register)
@@ -13,14 +15,13 @@
  * and is compiled with the instruction set those need (Makefile.am: one
  * convenience library per width, its ladder beside it in assembly).
  *
- * Above 8V bytes (V = VEC_SIZE): load the first vector and the last four,
- * then a loop of four vectors per iteration that stores to a V-aligned
- * destination, then store the saved last four and first vector (the scheme
- * of glibc's memmove-vec-unaligned-erms.S; the code is our own).  The loop
- * only reads source bytes past everything it has written, so this is also
- * memmove when the destination lies before the source.  When it overlaps
- * after the source, memmove runs the mirror image: the first four and last
- * vector saved, the loop from the end.
+ * Above 8V bytes (V = VEC_SIZE) the loops are the ladder's: load the first
+ * vector and the last four, then a loop of four vectors per iteration that
+ * stores to a V-aligned destination, then store the saved last four and
+ * first vector (the scheme of glibc's memmove-vec-unaligned-erms.S; the
+ * code is our own).  When the destination overlaps after the source,
+ * memmove runs the mirror image here: the first four and last vector saved,
+ * the loop from the end.
  *
  * Long copies of regions that do not overlap, from memshim_thresholds.nt
  * bytes on, use non-temporal stores in the loop (and an sfence after it):
@@ -36,11 +37,8 @@
  * which a CPU row of dispatch/auto_policy.c may ask for rep stosb instead
  * of non-temporal stores (set_beyond_cache).
  *
- * The cached loop is the path that falls through; what leaves it is marked
- * so (LEAVES) and kept out of line (OUT_OF_LINE), so that GCC lays the
- * loop's path out without a taken branch before the loop (memshim bench
- * --path, BENCHMARKS.md, section 14).  The compiler inserts vzeroupper on
- * the paths that used the upper halves of the registers. */
+ * The compiler inserts vzeroupper on the paths that used the upper halves
+ * of the registers. */
 #ifndef MEMSHIM_VECTOR_PIECES_H
 #define MEMSHIM_VECTOR_PIECES_H
 
@@ -57,13 +55,6 @@
 #include <stdbool.h>
 
 #define PIECE static inline __attribute__((always_inline))
-#define OUT_OF_LINE static __attribute__((noinline, cold))
-
-/* A branch the loop's path does not take. */
-#define LEAVES(condition) __builtin_expect(!!(condition), 0)
-
-/* Whether a long copy or fill may leave the vector loop for rep movsb / rep stosb. */
-enum rep_band { NO_REP_BAND, WITH_REP_BAND };
 
 enum store_kind { CACHED_STORES, STREAMING_STORES };
 
@@ -135,7 +126,7 @@ PIECE void vec_copy_long_forward(byte *d, const byte *s, size_t n, enum store_ki
 
 /* More than 8V bytes, high addresses first: memmove with the destination
  * overlapping after the source.  The mirror of vec_copy_long_forward. */
-OUT_OF_LINE void vec_copy_long_backward(byte *d, const byte *s, size_t n)
+PIECE void vec_copy_long_backward(byte *d, const byte *s, size_t n)
 {
 	struct vec4 head = load4(s);
 	vec tail = vec_load(s + n - VEC_SIZE);
@@ -151,15 +142,9 @@ OUT_OF_LINE void vec_copy_long_backward(byte *d, const byte *s, size_t n)
 	vec_store(d + n - VEC_SIZE, tail);
 }
 
-/* Whether a copy of n bytes leaves the cached loop: for non-temporal
- * stores, or for the rep band. */
-PIECE bool beyond_loop(size_t n, enum rep_band band)
-{
-	return n >= memshim_thresholds.nt || (band == WITH_REP_BAND && n >= memshim_thresholds.auto_movsb);
-}
-
-/* A long copy of disjoint regions that beyond_loop sends away from the loop. */
-OUT_OF_LINE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
+/* memcpy above 8V bytes, past the cached loop: from nt bytes on
+ * non-temporal stores, else (the *_erms twins) rep movsb. */
+PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 {
 	if (n >= memshim_thresholds.nt)
 		vec_copy_long_forward(d, s, n, STREAMING_STORES);
@@ -167,26 +152,18 @@ OUT_OF_LINE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 		rep_movsb(d, s, n);
 }
 
-/* memcpy above 8V bytes. */
-PIECE void vec_copy_long(byte *d, const byte *s, size_t n, enum rep_band band)
+/* memmove above 8V bytes that the ladder's loop does not take: the
+ * destination overlapping after the source (d - s < n, unsigned: glibc's
+ * test too), or one past the loop's thresholds, which runs forward in the
+ * loop's way if the destination overlaps before the source. */
+PIECE void vec_move_long(byte *d, const byte *s, size_t n)
 {
-	if (LEAVES(beyond_loop(n, band)))
-		vec_copy_beyond_loop(d, s, n);
-	else
-		vec_copy_long_forward(d, s, n, CACHED_STORES);
-}
-
-/* memmove above 8V bytes.  One compare tells the destination overlapping
- * after the source (d - s < n, unsigned; glibc's test too); one
- * overlapping before it runs forward, cached. */
-PIECE void vec_move_long(byte *d, const byte *s, size_t n, enum rep_band band)
-{
-	if (LEAVES((uintptr_t)d - (uintptr_t)s < n))
+	if ((uintptr_t)d - (uintptr_t)s < n)
 		vec_copy_long_backward(d, s, n);
-	else if (LEAVES(beyond_loop(n, band)) && (uintptr_t)s - (uintptr_t)d >= n)
-		vec_copy_beyond_loop(d, s, n);
-	else
+	else if ((uintptr_t)s - (uintptr_t)d < n)
 		vec_copy_long_forward(d, s, n, CACHED_STORES);
+	else
+		vec_copy_beyond_loop(d, s, n);
 }
 
 /* ---- memset ---- */
@@ -219,26 +196,14 @@ PIECE void set_beyond_cache(byte *d, int c, size_t n)
 		vec_set_long(d, vec_broadcast(c), n, STREAMING_STORES);
 }
 
-PIECE bool set_beyond_loop(size_t n, enum rep_band band)
-{
-	return n >= memshim_thresholds.nt || (band == WITH_REP_BAND && n >= memshim_thresholds.auto_stosb);
-}
-
-OUT_OF_LINE void vec_set_beyond_loop(byte *d, int c, size_t n)
+/* memset above 8V bytes, past the ladder's loop: from nt bytes on
+ * set_beyond_cache, else (the *_erms twins) rep stosb. */
+PIECE void vec_set_beyond_loop(byte *d, int c, size_t n)
 {
 	if (n >= memshim_thresholds.nt)
 		set_beyond_cache(d, c, n);
 	else
 		rep_stosb(d, (byte)c, n);
-}
-
-/* memset above 8V bytes. */
-PIECE void vec_set_above_8vec(byte *d, int c, size_t n, enum rep_band band)
-{
-	if (LEAVES(set_beyond_loop(n, band)))
-		vec_set_beyond_loop(d, c, n);
-	else
-		vec_set_long(d, vec_broadcast(c), n, CACHED_STORES);
 }
 
 /* ---- a variant ---- */
@@ -247,10 +212,10 @@ PIECE void vec_set_above_8vec(byte *d, int c, size_t n, enum rep_band band)
  * the ladder set it, and each of these is reached by a jump from there. */
 #define RETURN_VALUE_IN_RAX(d) __asm__("" : "+a"(d))
 
-/* What shim/vector_ladder.S jumps to above eight vectors, for variant v
- * (`band`: whether long copies have a rep band), and every entry point
- * MEMSHIM_DERIVED_ENTRIES builds from its three base functions. */
-#define MEMSHIM_VECTOR_VARIANT(v, band)                                                            \
+/* What shim/vector_ladder.S leaves to C above eight vectors for variant v,
+ * and every entry point MEMSHIM_DERIVED_ENTRIES builds from its three base
+ * functions. */
+#define MEMSHIM_VECTOR_VARIANT(v)                                                            \
 	MEMSHIM_BASE_DECLARATIONS(v);                                                                  \
 	__attribute__((visibility("hidden"))) void *memshim_copy_long_##v(void *d, const void *s, size_t n); \
 	__attribute__((visibility("hidden"))) void *memshim_move_long_##v(void *d, const void *s, size_t n); \
@@ -258,19 +223,19 @@ PIECE void vec_set_above_8vec(byte *d, int c, size_t n, enum rep_band band)
 	void *memshim_copy_long_##v(void *d, const void *s, size_t n)                                  \
 	{                                                                                              \
 		RETURN_VALUE_IN_RAX(d);                                                                    \
-		vec_copy_long(d, s, n, band);                                                              \
+		vec_copy_beyond_loop(d, s, n);                                                              \
 		return d;                                                                                  \
 	}                                                                                              \
 	void *memshim_move_long_##v(void *d, const void *s, size_t n)                                  \
 	{                                                                                              \
 		RETURN_VALUE_IN_RAX(d);                                                                    \
-		vec_move_long(d, s, n, band);                                                              \
+		vec_move_long(d, s, n);                                                              \
 		return d;                                                                                  \
 	}                                                                                              \
 	void *memshim_set_long_##v(void *d, int c, size_t n)                                           \
 	{                                                                                              \
 		RETURN_VALUE_IN_RAX(d);                                                                    \
-		vec_set_above_8vec(d, c, n, band);                                                         \
+		vec_set_beyond_loop(d, c, n);                                                         \
 		return d;                                                                                  \
 	}                                                                                              \
 	MEMSHIM_DERIVED_ENTRIES(v)

@@ -1,5 +1,6 @@
 /* sse2 and sse2_erms: the vector variants with 16-byte registers, which
- * every x86-64 CPU has.  The algorithm is in shim/vector_pieces.h. */
+ * every x86-64 CPU has: the ladder in shim/ladder_sse2.S, the rare long
+ * paths from shim/vector_pieces.h. */
 #include <immintrin.h>
 
 #include "shim/copy_pieces.h"
@@ -15,5 +16,5 @@ static inline vec vec_broadcast(int c) { return _mm_set1_epi8((char)c); }
 
 #include "shim/vector_pieces.h"
 
-MEMSHIM_VECTOR_VARIANT(sse2, NO_REP_BAND);
-MEMSHIM_VECTOR_VARIANT(sse2_erms, WITH_REP_BAND);
+MEMSHIM_VECTOR_VARIANT(sse2);
+MEMSHIM_VECTOR_VARIANT(sse2_erms);
