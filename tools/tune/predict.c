@@ -318,12 +318,10 @@ static bool no_suggestion(const struct calibration *c, const char *const best[FN
 	bool known = saving_against(c, best, t, def->variant, def->t, w, &s, &theirs);
 	if (!known && (known = saving_against(c, best, t, glibc, def->t, w, &s, &theirs)))
 		base = "glibc";
-	if (known && s.p10 <= 0 && s.p90 >= 0) {
-		if (s.p10 == 0 && s.p90 == 0)
-			snprintf(why, size, "the model's pick saves nothing against %s", base);
-		else
-			snprintf(why, size, "the model's saving against %s spans zero over the %u calibration "
-				 "rounds (p10..p90 %.1f%% .. %.1f%%)", base, c->rounds, 100 * s.p10, 100 * s.p90);
+	/* a saving of exactly 0 in every round: the pick is that base itself */
+	if (known && s.p10 <= 0 && s.p90 >= 0 && (s.p10 != 0 || s.p90 != 0)) {
+		snprintf(why, size, "the model's saving against %s spans zero over the %u calibration rounds "
+			 "(p10..p90 %.1f%% .. %.1f%%)", base, c->rounds, 100 * s.p10, 100 * s.p90);
 		return true;
 	}
 	char refuted[300];

@@ -3,6 +3,7 @@
 #include "tools/util/quantile.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The ranks of sorted v[0..n) that bound its median with about 95%
@@ -16,24 +17,27 @@ static void median_interval(const double *sorted, unsigned n, double *low, doubl
 	*high = sorted[hi >= (int)n ? n - 1 : (unsigned)hi];
 }
 
-/* The quantiles sort a copy: the baseline's times must stay in round order
- * for every variant's ratios.  Sorting them in place once paired each
- * variant's rounds with the baseline's sorted ones, and intervals such as
- * 0.60x (0.03..0.75) came out. */
-void bench_summarise(const struct bench_settings *s, unsigned rounds, const double t[][BENCH_MAX_ROUNDS],
-		     struct bench_result *r)
+/* The quantiles sort copies: the baseline's times stay in round order for
+ * every variant's ratios.  Sorting them in place once paired the rounds of
+ * the variants after the baseline with its sorted times, and intervals
+ * such as 0.60x (0.03..0.75) came out. */
+struct round_summary round_summarise(const double *t, const double *base, unsigned rounds)
 {
-	double ratio[BENCH_MAX_ROUNDS], times[BENCH_MAX_ROUNDS];
-	const double *base = t[s->glibc];
-	for (unsigned v = 0; v < s->variant_count; v++) {
-		/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
-		for (unsigned k = 0; k < rounds; k++)
-			ratio[k] = base[k] > 0 ? t[v][k] / base[k] : 1;
-		r->ratio[v] = quantile(ratio, rounds, 0.5); /* sorts ratio */
-		median_interval(ratio, rounds, &r->ratio_low[v], &r->ratio_high[v]);
-		memcpy(times, t[v], rounds * sizeof times[0]);
-		r->median[v] = quantile(times, rounds, 0.5);
-		r->p10[v] = quantile(times, rounds, 0.1);
-		r->p90[v] = quantile(times, rounds, 0.9);
+	struct round_summary s = { 0 };
+	double *ratio = malloc(2 * (rounds ? rounds : 1) * sizeof *ratio), *times = ratio + rounds;
+	if (!ratio || !rounds) {
+		free(ratio);
+		return s;
 	}
+	/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
+	for (unsigned k = 0; k < rounds; k++)
+		ratio[k] = base[k] > 0 ? t[k] / base[k] : 1;
+	s.ratio = quantile(ratio, rounds, 0.5); /* sorts ratio */
+	median_interval(ratio, rounds, &s.ratio_low, &s.ratio_high);
+	memcpy(times, t, rounds * sizeof *times);
+	s.median = quantile(times, rounds, 0.5);
+	s.p10 = quantile(times, rounds, 0.1);
+	s.p90 = quantile(times, rounds, 0.9);
+	free(ratio);
+	return s;
 }

@@ -1,14 +1,16 @@
-/* bench's statistics over the rounds of one case: each variant's median
- * time, p10..p90, and its per-round ratio to the baseline's time in the
- * same round, with an interval for that ratio's median. */
+/* bench's statistics over the rounds of one case, for one variant: its
+ * median time and p10..p90, and the median of its per-round ratio to the
+ * baseline's time in the same round, with an interval for that median. */
 #ifndef MEMSHIM_ROUND_STATS_H
 #define MEMSHIM_ROUND_STATS_H
 
-#include "tools/util/measure.h"
+struct round_summary {
+	double median, p10, p90;        /* of the times */
+	double ratio, ratio_low, ratio_high; /* of the per-round ratios: median, about 95% */
+};
 
-/* t[v][k]: variant v's time per call in round k (rounds of them), left as
- * they are; into r's median, p10, p90, ratio, ratio_low and ratio_high. */
-void bench_summarise(const struct bench_settings *s, unsigned rounds, const double t[][BENCH_MAX_ROUNDS],
-		     struct bench_result *r);
+/* t[k] and base[k]: the variant's and the baseline's time in round k, of
+ * rounds, left as they are (zeros if rounds is 0 or no memory). */
+struct round_summary round_summarise(const double *t, const double *base, unsigned rounds);
 
 #endif
