@@ -49,7 +49,7 @@ expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scr
 variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
 expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
 expect_eq "every variant: a summary row per size class" \
-	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+[KM]?-[0-9]+[KM]? (hot|cold) ')" 9
+	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (hot|cold) ')" 9
 expect_match "every variant: the best single variant, and where it loses to glibc" "$(cat "$scratch/out")" \
 	'^  one variant for every class: [a-z0-9_]+, [0-9.]+x glibc.s time'
 expect_match "every variant: ... where it loses" "$(cat "$scratch/out")" '^  classes\); slower than glibc beyond noise in:'
@@ -78,7 +78,7 @@ expect_eq "bench --distribution runs" "$rc" 0
 expect_eq "9 size classes without overlap and 9 with, per variant" \
 	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
 	"case=1 class=18 class-overlap=18 dist=12 "
-expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4M-32M cold +[0-9.]+ [mun]?s +[0-9.]+$'
+expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4-16 MiB cold +[0-9.]+ [mun]?s +[0-9.]+$'
 
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \

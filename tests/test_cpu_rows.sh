@@ -95,7 +95,8 @@ bench_csv() { # STUB-RATIO-TO-1K
 	echo "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
 	for fn in memcpy memmove memset; do
 		k=0
-		for class in 0-16 17-64 65-256 257-1K 1K-4K 4K-32K 32K-256K 256K-4M 4M-32M; do
+		for class in "0-16 B" "17-64 B" "65-256 B" "257 B-1 KiB" "1-4 KiB" "4-32 KiB" "32-256 KiB" "256 KiB-4 MiB" \
+			"4-16 MiB"; do
 			if [ $k -lt 4 ]; then avx2=1.0 stub=$1; else avx2=0.6 stub=1.0; fi
 			for cell in glibc:1.0 avx2:$avx2 stub:$stub; do
 				echo "$fn,${cell%:*},class,$class,random,hot,10,10,10,ns,${cell#*:},1"

@@ -154,10 +154,10 @@ expect_match "report: the cost subtracted" "$report" "the timer's own cost,\$"
 expect_match "report: ns per call for memcpy" "$report" \
 	'^  memcpy: [0-9.]+ ns per call \(95%: [0-9.]+–[0-9.]+\), [0-9]+ timed; about [0-9.]+ ms in all$'
 expect_match "report: the size classes have ns per call" "$report" \
-	'^    256 B-1 KiB .* [0-9.]+ \([0-9.]+–[0-9.]+\) '
+	'^    257 B-1 KiB .* [0-9.]+ \([0-9.]+–[0-9.]+\) '
 json=$("$tool" report --json "$dump" | python3 -c 'import json, sys
 d = json.load(sys.stdin)
-c = next(c for c in d["functions"]["memcpy"]["size_classes"] if c["name"] == "256 B-1 KiB")
+c = next(c for c in d["functions"]["memcpy"]["size_classes"] if c["name"] == "257 B-1 KiB")
 print(d["timing"]["every"], d["timing"]["overhead_ns"] > 0, c["timed_calls"] > 4000,
       c["ns_per_call_low"] <= c["ns_per_call"] <= c["ns_per_call_high"])')
 expect_eq "report --json: timing, and a class's timed calls and interval" "$json" "8 True True True"
@@ -210,7 +210,7 @@ expect_match "record --timing=x: refused" "$(cat "$scratch/err")" '^memshim reco
 ab=$(cat "$scratch/ab.txt")
 expect_match "ab --timing: the timed column" "$ab" 'timed ns per call +ratio'
 expect_match "ab --timing: a timed verdict" "$ab" '^  erms: in-function \(timed\) per call [0-9.]+ \([0-9.]+\.\.[0-9.]+\): '
-expect_match "ab --timing: by size class" "$ab" '^    256 B-1 KiB +[0-9.]+ \('
+expect_match "ab --timing: by size class" "$ab" '^    257 B-1 KiB +[0-9.]+ \('
 "$tool" ab --timing=0 -- true >/dev/null 2>"$scratch/err"
 expect_match "ab --timing=0: refused" "$(cat "$scratch/err")" '^memshim ab: --timing="0": expected one call in N'
 
@@ -228,9 +228,9 @@ tune=$(cat "$scratch/tune.txt")
 expect_match "tune: the model by size class against the timed" "$tune" \
 	'memcpy \(glibc\), size class by size class: the model.s ns per call against the timed ns per call'
 expect_match "tune: the classes where the model is off, named" "$tune" \
-	'the model is off in: 17-63 B, 64-255 B, 4-64 KiB$'
+	'the model is off in: 17-64 B, 65-256 B, 4-32 KiB$'
 expect_match "tune: large copies slower than the model: cold data" \
-	"$(sed -n '/^    4-64 KiB/{n;p}' "$scratch/tune.txt")" 'the data \(or the code\) was probably cold'
+	"$(sed -n '/^    4-32 KiB/{n;p}' "$scratch/tune.txt")" 'the data \(or the code\) was probably cold'
 expect_match "tune: small copies faster than the model: predictable sizes" \
-	"$(sed -n '/^    17-63 B/{n;p}' "$scratch/tune.txt")" 'the sizes were probably predictable'
+	"$(sed -n '/^    17-64 B/{n;p}' "$scratch/tune.txt")" 'the sizes were probably predictable'
 finish

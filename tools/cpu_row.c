@@ -266,10 +266,6 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 
 /* ---- --from-bench ---- */
 
-/* bench's class names, in the order of tune's choice classes */
-static const char *const bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "17-64", "65-256", "257-1K", "1K-4K",
-							       "4K-32K", "32K-256K", "256K-4M", "4M-32M" };
-
 /* The ratios row of fn and variant in c, added if new. */
 static struct band_ratios *ratios_of(struct calibration *c, enum base_function fn, const char *variant)
 {
@@ -300,7 +296,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 	if (strcmp(kind, "class") != 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
-		k = strcmp(size, bench_classes[i]) == 0 ? i : k;
+		k = strcmp(size, choice_classes[i].name) == 0 ? i : k;
 	struct band_ratios *r = fn >= 0 && k >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
@@ -326,7 +322,7 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 			if (!(c->ratios[i].ratio[k][0] > 0)) {
-				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, bench_classes[k],
+				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, choice_classes[k].name,
 					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
 				return CLI_FAILED;
 			}

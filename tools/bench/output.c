@@ -156,7 +156,7 @@ static bool same_group(const struct bench_case *a, const struct bench_case *b)
 	       a->overlap == b->overlap;
 }
 
-/* A class row's label: "0-16 hot", "32K-256K cold". */
+/* A class row's label: "0-16 B hot", "32-256 KiB cold". */
 static const char *class_label(const struct bench_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s", c->label, placement(c));
@@ -317,7 +317,7 @@ static void summary_row(FILE *out, const struct bench_settings *s, const struct 
 {
 	char label[96], t[32];
 	int v = fastest(s, r, true), least = fastest(s, r, false);
-	fprintf(out, "  %-14s %8s  ", class_label(&r->c, label, sizeof label),
+	fprintf(out, "  %-18s %8s  ", class_label(&r->c, label, sizeof label),
 		time_text(s, r->median[s->glibc], t, sizeof t));
 	if (v >= 0)
 		fprintf(out, "%-15s %.2fx (%.2f..%.2f)\n", s->variants[v].name, r->ratio[v], r->ratio_low[v],
@@ -356,7 +356,7 @@ static void function_summary(FILE *out, const struct bench_settings *s, const st
 {
 	size_t k = class_rows(r, n, first, rows);
 	double mean = 0;
-	fprintf(out, "\n%s\n  %-14s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
+	fprintf(out, "\n%s\n  %-18s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
 		"x glibc (95% interval)");
 	for (size_t i = 0; i < k; i++)
 		summary_row(out, s, rows[i]);

@@ -217,14 +217,14 @@ static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t
 	struct class_sums sums;
 	sum_classes(d, fn, &sums);
 	bool timed = p->processes > 0, per_call = d->timing.processes > 0;
-	printf("  size class      calls%%  bytes%%%s%s  calls%%                bytes%%\n",
+	printf("  size class       calls%%  bytes%%%s%s  calls%%                bytes%%\n",
 	       timed ? "  cpu%      ms" : "", per_call ? "  ns per call (95%)     " : "");
 	for (unsigned c = 0; c < size_class_count; c++) {
 		struct cpu_share t;
 		struct timed_ns n;
 		if (!sums.calls[c] && !sums.samples[c])
 			continue;
-		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
+		printf("    %-13s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
 		if (timed && profile_share(p, sums.samples[c], sums.ns[c], &t))
 			printf(" %5.1f%% %7.2f", 100 * t.share, ms(t.ns));
 		else if (timed && per_call)
