@@ -78,6 +78,12 @@ expect_eq "bench --distribution runs" "$rc" 0
 expect_eq "9 size classes without overlap and 9 with, per variant" \
 	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
 	"case=1 class=18 class-overlap=18 dist=12 "
+# bench's size classes are report's (which adds one beyond them).
+printf '%s\n' "memshim-histogram 3" "pid 1" "program p" "reason exit" "function memcpy" "bucket 96 104 1 100" "end" \
+	>"$scratch/one.hist"
+expect_eq "bench's size classes are report's" "$(cut -d, -f3,4 "$scratch/c.csv" | sed -n 's/^class,//p' | awk '!seen[$0]++' | tr '\n' ';')" \
+	"$("$T_MEMSHIM_TOOL" report --json "$scratch/one.hist" | python3 -c 'import json, sys
+print("".join(c["name"] + ";" for c in json.load(sys.stdin)["functions"]["memcpy"]["size_classes"][:-1]))')"
 expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4-16 MiB cold +[0-9.]+ [mun]?s +[0-9.]+$'
 
 # Bad arguments: status 2, one line on stderr, no run.
