@@ -115,4 +115,26 @@ for case in 1.01:glibc:1K,avx2 1.10:avx2; do
 done
 expect_match "and why one band" "$(grep '^choice memset' "$scratch/from-bench.row")" \
 	"bands lose to glibc with the stub's cost \(1.10x at 0-16 B"
+# A bench file of one placement a class: the row says its ratios are that
+# one placement's, not the worst of three; with every placement, it keeps
+# each placement's ratio.
+bench_csv 1.01 >"$scratch/bench.csv"
+rm -f "$scratch/from-bench.row"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/bench.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	-o "$scratch/from-bench.row" >/dev/null 2>&1
+expect_match "one placement a class: the reason says so" "$(grep '^choice memcpy' "$scratch/from-bench.row")" \
+	' \(ratio to glibc in the one placement measured\)$'
+expect_match "one placement a class: the measured line says so" "$(grep '^measured' "$scratch/from-bench.row")" \
+	'each class in one placement; row by memshim cpu-row --from-bench'
+awk -F, 'NR == 1 { print; next } { print; $6 = "l2"; print; $6 = "cold"; if ($2 == "avx2" && $4 == "1-4 KiB") $11 = 0.5; print }' OFS=, \
+	"$scratch/bench.csv" >"$scratch/every.csv"
+rm -f "$scratch/every.row"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/every.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	-o "$scratch/every.row" >/dev/null 2>&1
+expect_match "every placement: the worst placement's ratio" "$(grep '^choice memcpy' "$scratch/every.row")" \
+	" \(worst placement's ratio to glibc\)$"
+expect_match "every placement: the measured line says so" "$(grep '^measured' "$scratch/every.row")" \
+	'each class in l1, l2 and cold; row by memshim cpu-row --from-bench'
+expect_eq "every placement: a ratio per placement (1-4 KiB, cold apart)" \
+	"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $8 }' "$scratch/every.row")" "0.600/0.600/0.500"
 finish

@@ -8,7 +8,8 @@
  *   --from-bench CSV   a `memshim bench --cases class --csv` file made on a
  *                      machine of the class, with --cpu describing it: the
  *                      same band choice on bench's size classes, each in the
- *                      placement bench measured it in.
+ *                      placements bench measured it in (one, unless bench
+ *                      ran with --every-placement; the row then says so).
  *
  * From a bench file with alias4k cases it also writes, for memcpy and
  * memmove, what a destination 16 bytes past the source in the page costs
@@ -28,6 +29,7 @@
 #include "tools/util/band_choice.h"
 #include "tools/util/calibrate.h"
 #include "tools/util/cli.h"
+#include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/variant_choice.h"
 
@@ -226,7 +228,7 @@ static void write_alias(FILE *f, const struct alias_cases *a, int fn)
 }
 
 static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data,
-		     const struct alias_cases *alias)
+		     bool one_placement, const struct alias_cases *alias)
 {
 	char required[64], excluded[64];
 	feature_lists(cpu->features, required, excluded, sizeof required);
@@ -245,7 +247,8 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 	for (int fn = FN_MEMCPY; alias && fn <= FN_MEMMOVE; fn++)
 		write_alias(f, alias, fn);
 	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class,\n"
-		   "# l1/l2/cold placements.\n", data);
+		   "# l1/l2/cold placements%s.\n", data,
+		   one_placement ? " (one measured a class: written three times)" : "");
 	for (unsigned i = 0; i < c->ratio_count; i++) {
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
@@ -280,14 +283,20 @@ static struct band_ratios *ratios_of(struct calibration *c, enum base_function f
 	return r;
 }
 
+/* bench's placement names (its CSV's placement column), in enum placement's order */
+static const char *const bench_placements[PLACE_COUNT] = { "hot", "l2", "cold" };
+
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
 static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
 {
-	char fn_name[16], variant[24], kind[24], size[24], where[24];
+	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
 	double median, ratio;
-	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%*[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
-		   variant, kind, size, where, &median, &ratio) != 7)
+	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
+		   variant, kind, size, where, place, &median, &ratio) != 8)
 		return;
+	int p = -1;
+	for (int i = 0; i < PLACE_COUNT; i++)
+		p = strcmp(place, bench_placements[i]) == 0 ? i : p;
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
@@ -297,17 +306,34 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, choice_classes[i].name) == 0 ? i : k;
-	struct band_ratios *r = fn >= 0 && k >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
+	struct band_ratios *r = fn >= 0 && k >= 0 && p >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
-	/* one placement measured: it stands for all three, and without an
-	 * interval any median beyond the tie counts as a loss */
-	for (int p = 0; p < PLACE_COUNT; p++)
-		r->ratio[k][p] = r->low[k][p] = ratio;
+	/* without an interval any median beyond the tie counts as a loss */
+	r->ratio[k][p] = r->low[k][p] = ratio;
 	(*cells)++;
 }
 
-static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias)
+/* A class measured in fewer placements than all: each missing one takes
+ * the worst measured (a loss anywhere stays one).  True if any was. */
+static bool fill_placements(struct calibration *c)
+{
+	bool filled = false;
+	for (unsigned i = 0; i < c->ratio_count; i++)
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++) {
+			double worst = 0;
+			for (int p = 0; p < PLACE_COUNT; p++)
+				worst = c->ratios[i].ratio[k][p] > worst ? c->ratios[i].ratio[k][p] : worst;
+			for (int p = 0; p < PLACE_COUNT; p++)
+				if (!(c->ratios[i].ratio[k][p] > 0) && worst > 0) {
+					c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = worst;
+					filled = true;
+				}
+		}
+	return filled;
+}
+
+static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -319,6 +345,7 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 	while (fgets(line, sizeof line, f))
 		take_line(c, alias, line, &cells);
 	fclose(f);
+	*one_placement = fill_placements(c);
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 			if (!(c->ratios[i].ratio[k][0] > 0)) {
@@ -333,21 +360,28 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 	return CLI_OK;
 }
 
-static int parse_cpu(const char *text, const char *csv, struct row_cpu *cpu)
+static int parse_cpu(const char *text, struct row_cpu *cpu)
 {
 	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
 		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
-	char date[16];
-	snprintf(cpu->measured, sizeof cpu->measured,
-		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine; "
-		 "row by memshim cpu-row --from-bench, memshim %s at commit %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv, PACKAGE_VERSION, MEMSHIM_COMMIT,
-		 today(date));
 	return CLI_OK;
 }
 
-/* Each function's bands from the ratios in c. */
-static void choose(struct calibration *c)
+/* The measured line of a row from bench's CSV. */
+static void bench_provenance(struct row_cpu *cpu, const char *csv, bool one_placement)
+{
+	char date[16];
+	snprintf(cpu->measured, sizeof cpu->measured,
+		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
+		 "%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv,
+		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT, PACKAGE_VERSION, MEMSHIM_COMMIT,
+		 today(date));
+}
+
+/* Each function's bands from the ratios in c, their reasons saying when
+ * those hold one placement a class. */
+static void choose(struct calibration *c, bool one_placement)
 {
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct band_ratios rows[TUNE_MAX_RATIOS];
@@ -356,6 +390,8 @@ static void choose(struct calibration *c)
 			if (c->ratios[i].fn == (enum base_function)fn)
 				rows[n++] = c->ratios[i];
 		variant_choose(rows, n, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
+		if (one_placement)
+			row_words_one_placement(c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* bounds in K and M where this machine can parse them */
 		if (!band_list_parse(c->choice[fn], &bands))
 			band_list_format(&bands, c->choice[fn]);
@@ -378,6 +414,7 @@ int cmd_cpu_row(int argc, char **argv)
 	struct calibration *c = calloc(1, sizeof *c);
 	struct alias_cases *alias = calloc(1, sizeof *alias);
 	struct row_cpu cpu;
+	bool one_placement = false;
 	if (!c || !alias) {
 		free(c);
 		free(alias);
@@ -387,14 +424,17 @@ int cmd_cpu_row(int argc, char **argv)
 		this_cpu(&cpu, o.quick ? "memshim cpu-row --calibrate --quick" : "memshim cpu-row --calibrate");
 		rc = tune_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
 	} else {
-		rc = parse_cpu(o.cpu, o.bench_csv, &cpu);
+		rc = parse_cpu(o.cpu, &cpu);
 		if (!rc)
-			rc = read_bench(o.bench_csv, c, alias);
-		if (!rc)
-			choose(c);
+			rc = read_bench(o.bench_csv, c, alias, &one_placement);
+		if (!rc) {
+			bench_provenance(&cpu, o.bench_csv, one_placement);
+			choose(c, one_placement);
+		}
 	}
 	if (!rc)
-		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases", alias);
+		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases", one_placement,
+			       alias);
 	free(c);
 	free(alias);
 	return rc;
