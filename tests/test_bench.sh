@@ -53,6 +53,16 @@ expect_eq "every variant: a summary row per size class" \
 expect_match "every variant: the best single variant, and where it loses to glibc" "$(cat "$scratch/out")" \
 	'^  one variant for every class: [a-z0-9_]+, [0-9.]+x glibc.s time'
 expect_match "every variant: ... where it loses" "$(cat "$scratch/out")" '^  classes\); slower than glibc beyond noise in:'
+summary=$(sed -n '/^Summary:/,/^memcpy$/p' "$scratch/out" | tr '\n' ' ')
+expect_match "the summary says on what it rests: rounds and one placement" "$summary" \
+	"It rests on 3 rounds a case .*, each class's data in one placement \(hot to 32 KiB, cold above; the calibration times L1, L2 and cold\)"
+expect_match "the summary says on what it rests: no margin" "$summary" '"Beyond noise" has no margin, where the calibration'
+expect_match "the summary says on what it rests: the stub not counted" "$summary" \
+	'called directly, without the exported stub .*\(--stub-probe times its cost\)'
+bench --rounds 3 --functions memset --variants avx2 --cases class --every-placement --stub-probe --sizes 64
+summary=$(sed -n '/^Summary:/,/^memset$/p' "$scratch/out" | tr '\n' ' ')
+expect_match "every placement: the summary says so" "$summary" "each class's data in L1, in L2 and cold \(as the calibration's\)"
+expect_match "with the stub probe: the summary says what it is" "$summary" '"stub" is glibc behind a copy of the exported stub'
 python3 - "$scratch/all.svg" >"$scratch/legend" 2>&1 <<'PY'
 import sys, xml.etree.ElementTree as E
 root = E.parse(sys.argv[1]).getroot()
