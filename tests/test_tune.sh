@@ -64,6 +64,8 @@ profiled below 100000000 2 2000000
 expect_match "measured far below the prediction: said" "$(cat "$scratch/out")" 'they disagree: measured is 0\.[0-9]+x the prediction'
 expect_match "measured far below: the sizes were probably predictable" "$(cat "$scratch/out")" \
 	'the sizes were probably predictable: the model.s curves are for sizes drawn at random'
+profiled one 100000000 1 1000000
+expect_match "one sample: said so" "$(grep '^  memcpy (glibc): predicted' "$scratch/out")" ', 1 sample\)$'
 # The same calls measured at what the model predicts: agreement.
 predicted=$(sed -n 's/^  memcpy (glibc): predicted \([0-9.]*\) \([a-z]*\) .*/\1 \2/p' "$scratch/out" |
 	awk '{ print int($1 * ($2 == "s" ? 1e9 : $2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : 1)) }')

@@ -178,10 +178,10 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 		printf("  %s (%s): no prediction: the calibration has no curve for it\n", name, d->variant[fn]);
 		return;
 	}
-	printf("  %s (%s): predicted %s (p10..p90 %s .. %s); measured %s (95%%: %s .. %s, %llu samples)\n", name,
+	printf("  %s (%s): predicted %s (p10..p90 %s .. %s); measured %s (95%%: %s .. %s, %llu sample%s)\n", name,
 	       d->variant[fn], human_duration(p[0], t1, sizeof t1), human_duration(p[1], t2, sizeof t2),
 	       human_duration(p[2], t3, sizeof t3), human_duration(m.ns, t4, sizeof t4), human_duration(m.low_ns, t5, sizeof t5),
-	       human_duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
+	       human_duration(m.high_ns, t6, sizeof t6), (unsigned long long)m.samples, m.samples == 1 ? "" : "s");
 	if (d->profile.recording_apart)
 		printf("    (measured: the copies alone; memshim's recording of the calls took %s more)\n",
 		       human_duration((double)d->profile.recording_ns[fn], t1, sizeof t1));
