@@ -152,7 +152,8 @@ expect_match "report reads a directory and names the bad dump in it" "$?:$(cat "
 cal=$scratch/calibration
 "$tool" tune --calibrate --tiny --calibration "$cal" rec/processes >"$scratch/out" 2>"$scratch/err"
 expect_match "tune reads a directory, skips the bad dump, exits 1" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*left out$'
-expect_match "... and still predicts" "$(cat "$scratch/out")" '^MEMSHIM_'
+expect_match "... and still predicts (a best setting, or the model's pick where it is none)" "$(cat "$scratch/out")" \
+	'^(  )?MEMSHIM_'
 rm rec/processes/zz.bad
 mkdir many
 i=0
