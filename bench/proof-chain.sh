@@ -34,8 +34,9 @@ if [ ! -f "$calibration" ]; then
 	"$memshim" tune --calibrate --quick --calibration "$calibration" >/dev/null 2>&1
 fi
 "$memshim" tune --calibration "$calibration" "$work/glibc" >"$work/tune.txt" 2>&1
-sed -n '/^Best setting/,$p' "$work/tune.txt"
-setting=$(sed -n '/^Best setting/{n;p;}' "$work/tune.txt")
+sed -n '/^Best setting\|^No best setting/,$p' "$work/tune.txt"
+# the best setting, or where tune makes none the model's pick it names for measuring
+setting=$(sed -n '/^Best setting/{n;p;};/^The model.s pick, no suggestion/{n;s/^  //p;}' "$work/tune.txt")
 echo "-- 3. time measured under the suggested setting ($setting)"
 # shellcheck disable=SC2086
 env $setting "$memshim" record -o "$work/tuned" --profile --timing -- "$@" >"$work/tuned.txt" 2>&1

@@ -49,10 +49,20 @@ expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scr
 variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
 expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
 expect_eq "every variant: a summary row per size class" \
-	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+[KM]?-[0-9]+[KM]? (hot|cold) ')" 9
+	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (hot|cold) ')" 9
 expect_match "every variant: the best single variant, and where it loses to glibc" "$(cat "$scratch/out")" \
 	'^  one variant for every class: [a-z0-9_]+, [0-9.]+x glibc.s time'
 expect_match "every variant: ... where it loses" "$(cat "$scratch/out")" '^  classes\); slower than glibc beyond noise in:'
+summary=$(sed -n '/^Summary:/,/^memcpy$/p' "$scratch/out" | tr '\n' ' ')
+expect_match "the summary says on what it rests: rounds and one placement" "$summary" \
+	"It rests on 3 rounds a case .*, each class's data in one placement \(hot to 32 KiB, cold above; the calibration times L1, L2 and cold\)"
+expect_match "the summary says on what it rests: no margin" "$summary" '"Beyond noise" has no margin, where the calibration'
+expect_match "the summary says on what it rests: the stub not counted" "$summary" \
+	'called directly, without the exported stub .*\(--stub-probe times its cost\)'
+bench --rounds 3 --functions memset --variants avx2 --cases class --every-placement --stub-probe --sizes 64
+summary=$(sed -n '/^Summary:/,/^memset$/p' "$scratch/out" | tr '\n' ' ')
+expect_match "every placement: the summary says so" "$summary" "each class's data in L1, in L2 and cold \(as the calibration's\)"
+expect_match "with the stub probe: the summary says what it is" "$summary" '"stub" is glibc behind a copy of the exported stub'
 python3 - "$scratch/all.svg" >"$scratch/legend" 2>&1 <<'PY'
 import sys, xml.etree.ElementTree as E
 root = E.parse(sys.argv[1]).getroot()
@@ -78,7 +88,13 @@ expect_eq "bench --distribution runs" "$rc" 0
 expect_eq "9 size classes without overlap and 9 with, per variant" \
 	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
 	"case=1 class=18 class-overlap=18 dist=12 "
-expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4M-32M cold +[0-9.]+ [mun]?s +[0-9.]+$'
+# bench's size classes are report's (which adds one beyond them).
+printf '%s\n' "memshim-histogram 3" "pid 1" "program p" "reason exit" "function memcpy" "bucket 96 104 1 100" "end" \
+	>"$scratch/one.hist"
+expect_eq "bench's size classes are report's" "$(cut -d, -f3,4 "$scratch/c.csv" | sed -n 's/^class,//p' | awk '!seen[$0]++' | tr '\n' ';')" \
+	"$("$T_MEMSHIM_TOOL" report --json "$scratch/one.hist" | python3 -c 'import json, sys
+print("".join(c["name"] + ";" for c in json.load(sys.stdin)["functions"]["memcpy"]["size_classes"][:-1]))')"
+expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4-16 MiB cold +[0-9.]+ [mun]?s +[0-9.]+$'
 
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \

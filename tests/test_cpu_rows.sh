@@ -96,7 +96,8 @@ bench_csv() { # STUB-RATIO-TO-1K AVX2-RATIO-AT-0-16
 	echo "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
 	for fn in memcpy memmove memset; do
 		k=0
-		for class in 0-16 17-64 65-256 257-1K 1K-4K 4K-32K 32K-256K 256K-4M 4M-32M; do
+		for class in "0-16 B" "17-64 B" "65-256 B" "257 B-1 KiB" "1-4 KiB" "4-32 KiB" "32-256 KiB" "256 KiB-4 MiB" \
+			"4-16 MiB"; do
 			if [ $k -eq 0 ]; then avx2=$2 stub=$1; elif [ $k -lt 4 ]; then avx2=1.0 stub=$1; else avx2=0.6 stub=1.0; fi
 			for cell in glibc:1.0 avx2:$avx2 stub:$stub; do
 				echo "$fn,${cell%:*},class,$class,random,hot,10,10,10,ns,${cell#*:},1"
@@ -116,25 +117,39 @@ for case in 1.01:1.0:avx2 1.10:1.0:avx2 1.01:1.10:glibc:1K,avx2 1.10:1.10:glibc;
 done
 expect_match "and why glibc's own" "$(grep '^choice memset' "$scratch/from-bench.row")" \
 	"bands lose to glibc with the stub's cost \(1.10x at 0-16 B"
-
-# Each placement a bench file measured keeps its own ratio (a class measured
-# in one placement only has it stand for all three, as above).
-{ bench_csv 1.01 1.10; echo "memcpy,avx2,class,1K-4K,random,l2,10,10,10,ns,0.7,1"
-  echo "memcpy,avx2,class,1K-4K,random,cold,10,10,10,ns,0.9,1"; } >"$scratch/placements.csv"
-"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/placements.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
-	-o "$scratch/placements.row" >/dev/null 2>&1
-expect_eq "a class measured in three placements keeps three ratios" \
-	"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $8 }' "$scratch/placements.row")" "0.600/0.700/0.900"
+# A bench file of one placement a class: the row says its ratios are that
+# one placement's, not the worst of three; with every placement, it keeps
+# each placement's ratio.
+bench_csv 1.01 1.0 >"$scratch/bench.csv"
+rm -f "$scratch/from-bench.row"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/bench.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	-o "$scratch/from-bench.row" >/dev/null 2>&1
+expect_match "one placement a class: the reason says so" "$(grep '^choice memcpy' "$scratch/from-bench.row")" \
+	' \(ratio to glibc in the one placement measured\)$'
+expect_match "one placement a class: the measured line says so" "$(grep '^measured' "$scratch/from-bench.row")" \
+	'each class in one placement; row by memshim cpu-row --from-bench'
+awk -F, 'NR == 1 { print; next } { print; $6 = "l2"; print; $6 = "cold"; if ($2 == "avx2" && $4 == "1-4 KiB") $11 = 0.5; print }' OFS=, \
+	"$scratch/bench.csv" >"$scratch/every.csv"
+rm -f "$scratch/every.row"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/every.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	-o "$scratch/every.row" >/dev/null 2>&1
+expect_match "every placement: the worst placement's ratio" "$(grep '^choice memcpy' "$scratch/every.row")" \
+	" \(worst placement's ratio to glibc\)$"
+expect_match "every placement: the measured line says so" "$(grep '^measured' "$scratch/every.row")" \
+	'each class in l1, l2 and cold; row by memshim cpu-row --from-bench'
+expect_eq "every placement: a ratio per placement (1-4 KiB, cold apart)" \
+	"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $8 }' "$scratch/every.row")" "0.600/0.600/0.500"
+bench_csv 1.01 1.10 >"$scratch/path.csv"
 # --path-below-1k: up to 1 KiB each vector variant ties glibc (its path is
 # held to glibc's), so avx2, losing at 0-16 B in the file, serves every size.
-"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/placements.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/path.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
 	--path-below-1k -o "$scratch/path.row" >/dev/null 2>&1
 expect_eq "--path-below-1k: avx2 ties glibc to 1 KiB" \
 	"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 }' "$scratch/path.row")" "1.000/1.000/1.000"
 expect_eq "--path-below-1k: and serves every size alone" \
 	"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/path.row")" "avx2"
 expect_match "--path-below-1k: the row says so" "$(grep '^measured' "$scratch/path.row")" \
-	'up to 1 KiB every vector variant counted as tying glibc.*--path-below-1k'
+	'up to 1 KiB every vector variant counted as tying glibc.*cpu-row --path-below-1k'
 "$T_MEMSHIM_TOOL" cpu-row --calibrate --path-below-1k -o "$scratch/no.row" >"$scratch/out" 2>&1
 expect_eq "--path-below-1k without --from-bench is a usage error" "$? $(test -e "$scratch/no.row" && echo written)" "2 "
 finish

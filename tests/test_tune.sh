@@ -17,7 +17,9 @@ expect_match "the file ends with end" "$(tail -n 1 "$cal")" '^end$'
 preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 tune --calibration "$cal" "$scratch"/h.*
 expect_eq "tune on a dump runs" "$rc" 0
-line=$(grep '^MEMSHIM_' "$scratch/out")
+# The line is the best setting, or indented under "No best setting" where
+# the tiny calibration's rounds spread across zero.
+line=$(sed -n '/^Best setting:$/{n;p}; /^The model.s pick, no suggestion/{n;s/^  //p}' "$scratch/out")
 expect_match "tune prints an environment line" "$line" '^MEMSHIM_[A-Z_]+=[a-z0-9_]+( MEMSHIM_[A-Z_]+=[a-z0-9_]+)*$'
 variants=$("$tool" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on { print $1 }')
 bad=""
@@ -62,6 +64,8 @@ profiled below 100000000 2 2000000
 expect_match "measured far below the prediction: said" "$(cat "$scratch/out")" 'they disagree: measured is 0\.[0-9]+x the prediction'
 expect_match "measured far below: the sizes were probably predictable" "$(cat "$scratch/out")" \
 	'the sizes were probably predictable: the model.s curves are for sizes drawn at random'
+profiled one 100000000 1 1000000
+expect_match "one sample: said so" "$(grep '^  memcpy (glibc): predicted' "$scratch/out")" ', 1 sample\)$'
 # The same calls measured at what the model predicts: agreement.
 predicted=$(sed -n 's/^  memcpy (glibc): predicted \([0-9.]*\) \([a-z]*\) .*/\1 \2/p' "$scratch/out" |
 	awk '{ print int($1 * ($2 == "s" ? 1e9 : $2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : 1)) }')
@@ -103,6 +107,44 @@ inside "the ranking against glibc" "$(sed -En "s/^  [a-z0-9_]+ +\+?$number% +\+?
 expect_match "scalar saves the middle round's 50%" "$(cat "$scratch/out")" '^    saving 50\.0% \(p10\.\.p90 over the 3 calibration rounds: 18\.0% \.\. 50\.0%\)$'
 expect_match "times are in us, not ns" "$(cat "$scratch/out")" '^Predicted: 10 us in these functions .*: 10 us \.\. 16 us\)$'
 expect_match "sizes as report prints them" "$(cat "$scratch/out")" '^memcpy: 2000 calls, 293 KiB; predicted time in memcpy'
+
+# No best setting where the rounds' savings span zero, or where the
+# dumps' own measurements (timed calls, profile) find the model more than
+# 2x off where the time is; instead, what to measure.  The same calls timed
+# at the model's 10 ns: a best setting.
+with_timed() { # NAME NS: two.hist's calls timed at NS ns each
+	printf '%s\n' "memshim-histogram 3" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
+		"bucket 96 104 1000 100000" "bucket 192 208 1000 200000" "timing 64 2600000000 15000 monotonic" \
+		"function memcpy" "timed 96 104 100 $((100 * $2)) $((100 * $2 * $2)) 0" \
+		"timed 192 208 100 $((100 * $2)) $((100 * $2 * $2)) 0" "end" >"$scratch/$1.hist"
+}
+# The default here: glibc, from a calibration file's choices (as below).
+sed -e 's/^memshim-calibration 1$/memshim-calibration 2/' \
+	-e '/^nt /a choice memcpy glibc by hand\nchoice memmove glibc by hand\nchoice memset glibc by hand' \
+	"$scratch/mixed-rounds" >"$scratch/glibc-default"
+tune() { env MEMSHIM_CONFIG="$scratch/glibc-default" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
+with_timed agree 10
+tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
+expect_match "timed at the model's time: a best setting" "$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" '^MEMSHIM_MEMCPY=scalar$'
+with_timed off 30
+tune --calibration "$scratch/mixed-rounds" "$scratch/off.hist"
+expect_match "timed at 3x the model: no best setting, and why" "$(cat "$scratch/out")" \
+	'^No best setting: the check below measured the model more than 2x off where the time is \(memcpy: its timed calls are more than 2x off the model in size classes holding 100% of its timed time\)\.$'
+expect_eq "timed at 3x the model: no environment line of its own" "$(grep -c '^MEMSHIM_\|^Best setting' "$scratch/out")" 0
+expect_match "timed at 3x the model: the measurement to make" "$(cat "$scratch/out")" \
+	"^  measure it: memshim ab --timing --runs auto --impl glibc --env 'MEMSHIM_MEMCPY=scalar' -- fake "
+printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
+	"bucket 96 104 1000 100000" "bucket 192 208 1000 200000" "profile 1000 20000 20000000000 20000000000 20000000000 0" \
+	"function memcpy" "cpu 96 104 15000 15000000000" "end" >"$scratch/profiled.hist"
+tune --calibration "$scratch/mixed-rounds" "$scratch/profiled.hist"
+expect_match "profiled far above the model: no best setting" "$(cat "$scratch/out")" \
+	'^No best setting: .*\(memcpy: the profile measured [0-9]+x the model.s time inside it\)\.$'
+sed -e 's/^100 1 9 9$/100 5 5 15/' -e 's/^200 9 1 9$/200 5 5 15/' "$scratch/mixed-rounds" >"$scratch/across-zero"
+tune --calibration "$scratch/across-zero" "$scratch/agree.hist"
+expect_match "a saving whose p10..p90 spans zero: no best setting" "$(cat "$scratch/out")" \
+	'^No best setting: the model.s saving against the default spans zero over the 3 calibration rounds \(p10\.\.p90 -30\.0% \.\. 50\.0%\)\.$'
+expect_eq "a saving whose p10..p90 spans zero: no environment line of its own" "$(grep -c '^MEMSHIM_' "$scratch/out")" 0
+tune() { "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 
 # "Against the default" names the default's variants and where its
 # thresholds come from, as memshim info does.

@@ -5,11 +5,15 @@
  *   known SECONDS  copies of four sizes, each alone in its function's size
  *                  class, in batches interleaved round by round for about
  *                  SECONDS; each batch timed with CLOCK_MONOTONIC.  Prints
- *                  per function and size the mean ns per call of the batches
- *                  no preemption fell into (those at most 1.5 times the
- *                  fastest fifth's: a batch lasts several calls, a slice of
- *                  another task far more), and how many batches
- *                    known memcpy 131072 2402.2 412
+ *                  per function and size two means of ns per call and the
+ *                  batches each rests on: the quiet one, of the batches at
+ *                  most 1.5 times the fastest fifth's (a batch lasts several
+ *                  calls, a slice of another task far more); and the busy
+ *                  one, of every batch the thread was not switched out in
+ *                  (getrusage), which holds what a busy machine's other
+ *                  core costs the calls (memory, caches) as the timed calls
+ *                  do.  On a quiet machine the two are close:
+ *                    known memcpy 131072 2402.2 412 2431.0 498
  *   calls N        N memcpy calls of 1000 bytes, nothing else of that size
  *   periodic N     N memcpy calls alternating 24 and 2000 bytes: a period
  *                  that divides any even N of MEMSHIM_TIMING
@@ -30,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +55,8 @@ struct phase {
 	unsigned calls;   /* per batch */
 	unsigned batches;
 	double *ns;       /* each batch's ns per call */
+	double busy_sum;  /* the sum of those of the batches not switched out in */
+	unsigned busy;    /* and how many */
 };
 
 static char *src, *dst;
@@ -80,6 +87,25 @@ static double batch_ns(const struct phase *p, unsigned calls)
 	return (now_ns() - start) / calls;
 }
 
+/* The thread's context switches so far, voluntary or not. */
+static long switches(void)
+{
+	struct rusage u;
+	return getrusage(RUSAGE_THREAD, &u) == 0 ? u.ru_nvcsw + u.ru_nivcsw : -1;
+}
+
+/* One batch of p, kept in both means' terms. */
+static void batch(struct phase *p)
+{
+	long before = switches();
+	double ns = batch_ns(p, p->calls);
+	p->ns[p->batches++] = ns;
+	if (before >= 0 && switches() == before) {
+		p->busy_sum += ns;
+		p->busy++;
+	}
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -107,7 +133,7 @@ static int known(double seconds)
 	double end = now_ns() + 1e9 * seconds;
 	while (now_ns() < end && phases[0].batches < MAX_BATCHES)
 		for (unsigned k = 0; k < count; k++)
-			phases[k].ns[phases[k].batches++] = batch_ns(&phases[k], phases[k].calls);
+			batch(&phases[k]);
 	for (unsigned k = 0; k < count; k++) {
 		struct phase *p = &phases[k];
 		qsort(p->ns, p->batches, sizeof *p->ns, by_value);
@@ -115,7 +141,8 @@ static int known(double seconds)
 		unsigned kept = 0;
 		for (; kept < p->batches && p->ns[kept] <= PREEMPTED * fast; kept++)
 			sum += p->ns[kept];
-		printf("known %s %zu %.2f %u\n", p->function, p->size, sum / kept, kept);
+		printf("known %s %zu %.2f %u %.2f %u\n", p->function, p->size, sum / kept, kept,
+		       p->busy ? p->busy_sum / p->busy : sum / kept, p->busy);
 	}
 	return 0;
 }

@@ -25,7 +25,7 @@ static const char bench_help[] =
 	"  align    source/destination offsets mod 64\n"
 	"  alias4k  (dst - src) mod 4096 small: loads that seem to hit earlier stores\n"
 	"  class    random sizes within the size classes of the project's targets\n"
-	"           (0-16 .. 4K-32K hot, 32K-256K .. 4M-32M cold), random offsets;\n"
+	"           (0-16 B .. 4-32 KiB hot, 32-256 KiB .. 4-16 MiB cold), random offsets;\n"
 	"           memmove with and without overlap\n"
 	"  dist     random sizes and offsets from call-size distributions (google/fleetbench),\n"
 	"           hot (one room), spread over half the L2 (l2), and cold\n"

@@ -8,7 +8,8 @@
  *   --from-bench CSV   a `memshim bench --cases class --csv` file made on a
  *                      machine of the class, with --cpu describing it: the
  *                      same band choice on bench's size classes, each in the
- *                      placement bench measured it in.
+ *                      placements bench measured it in (one, unless bench
+ *                      ran with --every-placement; the row then says so).
  *
  * From a bench file with alias4k cases it also writes, for memcpy and
  * memmove, what a destination 16 bytes past the source in the page costs
@@ -28,6 +29,7 @@
 #include "tools/util/band_choice.h"
 #include "tools/util/calibrate.h"
 #include "tools/util/cli.h"
+#include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/variant_choice.h"
 
@@ -101,7 +103,7 @@ struct row_cpu {
 	char vendor[16];
 	unsigned family, model;
 	char features[64]; /* "erms,fsrm,avx2" */
-	char measured[512];
+	char measured[768];
 };
 
 static const char *const feature_names[] = { "erms", "fsrm", "avx2", "avx512" };
@@ -232,7 +234,7 @@ static void write_alias(FILE *f, const struct alias_cases *a, int fn)
 }
 
 static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data,
-		     const struct alias_cases *alias)
+		     bool one_placement, const struct alias_cases *alias)
 {
 	char required[64], excluded[64];
 	feature_lists(cpu->features, required, excluded, sizeof required);
@@ -251,7 +253,8 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 	for (int fn = FN_MEMCPY; alias && fn <= FN_MEMMOVE; fn++)
 		write_alias(f, alias, fn);
 	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class,\n"
-		   "# l1/l2/cold placements.\n", data);
+		   "# l1/l2/cold placements%s.\n", data,
+		   one_placement ? " (one measured a class: written three times)" : "");
 	for (unsigned i = 0; i < c->ratio_count; i++) {
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
@@ -272,10 +275,6 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 
 /* ---- --from-bench ---- */
 
-/* bench's class names, in the order of tune's choice classes */
-static const char *const bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "17-64", "65-256", "257-1K", "1K-4K",
-							       "4K-32K", "32K-256K", "256K-4M", "4M-32M" };
-
 /* The ratios row of fn and variant in c, added if new. */
 static struct band_ratios *ratios_of(struct calibration *c, enum base_function fn, const char *variant)
 {
@@ -290,87 +289,108 @@ static struct band_ratios *ratios_of(struct calibration *c, enum base_function f
 	return r;
 }
 
-/* Which placements of each ratios row's classes the file measured, a bit
- * per enum placement. */
-struct seen_cells {
-	unsigned char placements[TUNE_MAX_RATIOS][CHOICE_CLASS_COUNT];
-};
+/* The class names of bench files made before bench took the calibration's
+ * (their top class, 4-32 MiB, stands for 4-16 MiB), so that the files rows
+ * were made from still read. */
+static const char *const earlier_bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "17-64", "65-256", "257-1K", "1K-4K",
+								       "4K-32K", "32K-256K", "256K-4M", "4M-32M" };
 
-static int placement_named(const char *name)
-{
-	return strcmp(name, "hot") == 0 ? PLACE_L1 : strcmp(name, "l2") == 0 ? PLACE_L2 : strcmp(name, "cold") == 0 ? PLACE_COLD : -1;
-}
+/* bench's placement names (its CSV's placement column), in enum placement's order */
+static const char *const bench_placements[PLACE_COUNT] = { "hot", "l2", "cold" };
 
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
-static void take_line(struct calibration *c, struct alias_cases *alias, struct seen_cells *seen, const char *line)
+static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
 {
-	char fn_name[16], variant[24], kind[24], size[24], alignment[24], where[24];
+	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
 	double median, ratio;
-	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%23[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
-		   variant, kind, size, alignment, where, &median, &ratio) != 8)
+	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
+		   variant, kind, size, where, place, &median, &ratio) != 8)
 		return;
-	int fn = -1, k = -1, p = placement_named(where);
+	int p = -1;
+	for (int i = 0; i < PLACE_COUNT; i++)
+		p = strcmp(place, bench_placements[i]) == 0 ? i : p;
+	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
-	if (strcmp(kind, "class") != 0 || p < 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
+	if (strcmp(kind, "class") != 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
-		k = strcmp(size, bench_classes[i]) == 0 ? i : k;
-	struct band_ratios *r = fn >= 0 && k >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
+		k = strcmp(size, choice_classes[i].name) == 0 || strcmp(size, earlier_bench_classes[i]) == 0 ? i : k;
+	struct band_ratios *r = fn >= 0 && k >= 0 && p >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
 	/* without an interval any median beyond the tie counts as a loss */
 	r->ratio[k][p] = r->low[k][p] = ratio;
-	seen->placements[r - c->ratios][k] |= 1u << p;
+	(*cells)++;
 }
 
-/* A class measured in one placement only (bench without --every-placement)
- * has that placement stand for all three; false where a class has none. */
-static bool fill_placements(struct calibration *c, const struct seen_cells *seen, const char *path)
+/* A class measured in fewer placements than all: each missing one takes
+ * the worst measured (a loss anywhere stays one).  True if any was. */
+static bool fill_placements(struct calibration *c)
 {
+	bool filled = false;
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++) {
-			unsigned bits = seen->placements[i][k];
-			if (!bits) {
-				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, bench_classes[k],
-					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
-				return false;
-			}
-			if (bits & (bits - 1))
-				continue;
-			int only = __builtin_ctz(bits);
+			double worst = 0;
 			for (int p = 0; p < PLACE_COUNT; p++)
-				c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = c->ratios[i].ratio[k][only];
+				worst = c->ratios[i].ratio[k][p] > worst ? c->ratios[i].ratio[k][p] : worst;
+			for (int p = 0; p < PLACE_COUNT; p++)
+				if (!(c->ratios[i].ratio[k][p] > 0) && worst > 0) {
+					c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = worst;
+					filled = true;
+				}
 		}
-	return true;
+	return filled;
 }
 
-static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias)
+static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement)
 {
 	FILE *f = fopen(path, "r");
-	struct seen_cells *seen = calloc(1, sizeof *seen);
-	if (!f || !seen) {
+	if (!f) {
 		fprintf(stderr, "memshim cpu-row: cannot read %s\n", path);
-		if (f)
-			fclose(f);
-		free(seen);
 		return CLI_FAILED;
 	}
 	char line[1024];
+	unsigned cells = 0;
 	while (fgets(line, sizeof line, f))
-		take_line(c, alias, seen, line);
+		take_line(c, alias, line, &cells);
 	fclose(f);
-	bool complete = fill_placements(c, seen, path);
-	free(seen);
-	if (!complete)
-		return CLI_FAILED;
-	if (!c->ratio_count) {
+	*one_placement = fill_placements(c);
+	for (unsigned i = 0; i < c->ratio_count; i++)
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+			if (!(c->ratios[i].ratio[k][0] > 0)) {
+				fprintf(stderr, "memshim cpu-row: %s has no class %s for %s %s\n", path, choice_classes[k].name,
+					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
+				return CLI_FAILED;
+			}
+	if (!cells) {
 		fprintf(stderr, "memshim cpu-row: %s has no class cases (memshim bench --cases class --csv)\n", path);
 		return CLI_FAILED;
 	}
 	return CLI_OK;
+}
+
+static int parse_cpu(const char *text, struct row_cpu *cpu)
+{
+	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
+		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
+	return CLI_OK;
+}
+
+/* The measured line of a row from bench's CSV. */
+static void bench_provenance(struct row_cpu *cpu, const char *csv, bool one_placement, bool path_below_1k)
+{
+	char date[16];
+	snprintf(cpu->measured, sizeof cpu->measured,
+		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
+		 "%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv,
+		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT,
+		 path_below_1k ? ", from 1 KiB up; up to 1 KiB every vector variant counted as tying glibc, its path "
+				 "never longer than glibc's (memshim bench --path, cpu-row --path-below-1k)" : "",
+		 PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));
 }
 
 /* --path-below-1k: every vector variant ties glibc in the classes up to
@@ -388,23 +408,9 @@ static void path_ties_below_1k(struct calibration *c)
 	}
 }
 
-static int parse_cpu(const char *text, const char *csv, bool path_below_1k, struct row_cpu *cpu)
-{
-	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
-		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
-	char date[16];
-	snprintf(cpu->measured, sizeof cpu->measured,
-		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine%s; "
-		 "row by memshim cpu-row --from-bench%s, memshim %s at commit %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv,
-		 path_below_1k ? ", from 1 KiB up; up to 1 KiB every vector variant counted as tying glibc, its path "
-				 "never longer than glibc's (memshim bench --path)" : "",
-		 path_below_1k ? " --path-below-1k" : "", PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));
-	return CLI_OK;
-}
-
-/* Each function's bands from the ratios in c. */
-static void choose(struct calibration *c)
+/* Each function's bands from the ratios in c, their reasons saying when
+ * those hold one placement a class. */
+static void choose(struct calibration *c, bool one_placement)
 {
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct band_ratios rows[TUNE_MAX_RATIOS];
@@ -413,6 +419,8 @@ static void choose(struct calibration *c)
 			if (c->ratios[i].fn == (enum base_function)fn)
 				rows[n++] = c->ratios[i];
 		variant_choose(rows, n, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
+		if (one_placement)
+			row_words_one_placement(c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* bounds in K and M where this machine can parse them */
 		if (!band_list_parse(c->choice[fn], &bands))
 			band_list_format(&bands, c->choice[fn]);
@@ -437,6 +445,7 @@ int cmd_cpu_row(int argc, char **argv)
 	struct calibration *c = calloc(1, sizeof *c);
 	struct alias_cases *alias = calloc(1, sizeof *alias);
 	struct row_cpu cpu;
+	bool one_placement = false;
 	if (!c || !alias) {
 		free(c);
 		free(alias);
@@ -446,16 +455,19 @@ int cmd_cpu_row(int argc, char **argv)
 		this_cpu(&cpu, o.quick ? "memshim cpu-row --calibrate --quick" : "memshim cpu-row --calibrate");
 		rc = tune_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
 	} else {
-		rc = parse_cpu(o.cpu, o.bench_csv, o.path_below_1k, &cpu);
+		rc = parse_cpu(o.cpu, &cpu);
 		if (!rc)
-			rc = read_bench(o.bench_csv, c, alias);
-		if (!rc && o.path_below_1k)
-			path_ties_below_1k(c);
-		if (!rc)
-			choose(c);
+			rc = read_bench(o.bench_csv, c, alias, &one_placement);
+		if (!rc) {
+			if (o.path_below_1k)
+				path_ties_below_1k(c);
+			bench_provenance(&cpu, o.bench_csv, one_placement, o.path_below_1k);
+			choose(c, one_placement);
+		}
 	}
 	if (!rc)
-		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases", alias);
+		rc = write_row(o.output, &cpu, c, o.calibrate ? "tune's calibration here" : "bench's class cases", one_placement,
+			       alias);
 	free(c);
 	free(alias);
 	return rc;

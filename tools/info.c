@@ -9,6 +9,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/glibc_info.h"
+#include "tools/util/row_words.h"
 
 #include <stdio.h>
 
@@ -101,6 +102,7 @@ int cmd_info(int argc, char **argv)
 	}
 	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
 	struct band_list picks;
+	char text[640]; /* a line of the library's (512) with a reason's words changed */
 	const char *why, *policy;
 	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
 		printf("  %-8s", policy);
@@ -110,7 +112,7 @@ int cmd_info(int argc, char **argv)
 			band_list_format(&picks, text);
 			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
 		}
-		printf(" (%s)\n", why);
+		printf(" (%s)\n", row_words_truth(cpu_row_for(f), why, text, sizeof text));
 	}
 	print_cpu_row(f);
 
@@ -120,7 +122,9 @@ int cmd_info(int argc, char **argv)
 		struct line l;
 		line_start(&l);
 		config_describe(c, (enum base_function)fn, &l);
-		printf("  %.*s\n", (int)l.len, l.text);
+		char described[sizeof l.text + 1];
+		snprintf(described, sizeof described, "%.*s", (int)l.len, l.text);
+		printf("  %s\n", row_words_truth(cpu_row_for(f), described, text, sizeof text));
 	}
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct line l;

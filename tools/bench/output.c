@@ -6,6 +6,7 @@
 #include "tools/bench/bench.h"
 #include "tools/util/caches.h"
 #include "tools/util/report_parts.h"
+#include "tools/util/stub_probe.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -156,7 +157,7 @@ static bool same_group(const struct bench_case *a, const struct bench_case *b)
 	       a->overlap == b->overlap;
 }
 
-/* A class row's label: "0-16 hot", "32K-256K cold". */
+/* A class row's label: "0-16 B hot", "32-256 KiB cold". */
 static const char *class_label(const struct bench_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s", c->label, placement(c));
@@ -317,7 +318,7 @@ static void summary_row(FILE *out, const struct bench_settings *s, const struct 
 {
 	char label[96], t[32];
 	int v = fastest(s, r, true), least = fastest(s, r, false);
-	fprintf(out, "  %-14s %8s  ", class_label(&r->c, label, sizeof label),
+	fprintf(out, "  %-18s %8s  ", class_label(&r->c, label, sizeof label),
 		time_text(s, r->median[s->glibc], t, sizeof t));
 	if (v >= 0)
 		fprintf(out, "%-15s %.2fx (%.2f..%.2f)\n", s->variants[v].name, r->ratio[v], r->ratio_low[v],
@@ -356,7 +357,7 @@ static void function_summary(FILE *out, const struct bench_settings *s, const st
 {
 	size_t k = class_rows(r, n, first, rows);
 	double mean = 0;
-	fprintf(out, "\n%s\n  %-14s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
+	fprintf(out, "\n%s\n  %-18s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
 		"x glibc (95% interval)");
 	for (size_t i = 0; i < k; i++)
 		summary_row(out, s, rows[i]);
@@ -366,6 +367,28 @@ static void function_summary(FILE *out, const struct bench_settings *s, const st
 	fprintf(out, "  one variant for every class: %s, %.2fx glibc's time (geometric mean over the\n",
 		s->variants[v].name, mean);
 	print_losses(out, (unsigned)fprintf(out, "  classes);"), (unsigned)v, rows, k);
+}
+
+/* What the summary rests on, and where tune's calibration (which chooses
+ * the default's bands) differs: its placements, its margins, the stub. */
+static void basis(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+{
+	bool every_placement = false, stub = false;
+	for (size_t i = 0; i < n; i++)
+		every_placement |= r[i].c.kind == CASE_CLASS && r[i].c.hot_set;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		stub |= strcmp(s->variants[v].name, STUB_PROBE_NAME) == 0;
+	fprintf(out, "It rests on %u rounds a case (three times as many for cold cases of few calls), each\n", s->rounds);
+	fprintf(out, every_placement ? "class's data in L1, in L2 and cold (as the calibration's).\n"
+				     : "class's data in one placement (hot to 32 KiB, cold above; the calibration times L1,\n"
+				       "L2 and cold).\n");
+	fprintf(out, "\"Beyond noise\" has no margin, where the calibration's band choice asks a variant to beat\n"
+		     "glibc by more than 5%% over the placements and to lose in none, and takes the classes to\n"
+		     "1 KiB as one band.\n");
+	fprintf(out, stub ? "The variants are called directly; \"stub\" is glibc behind a copy of the exported stub\n"
+			    "that a preloaded program's calls go through: its distance from glibc is the stub's cost.\n"
+			  : "The variants are called directly, without the exported stub that a preloaded program's\n"
+			    "calls go through (--stub-probe times its cost).\n");
 }
 
 static void summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
@@ -379,7 +402,9 @@ static void summary(FILE *out, const struct bench_settings *s, const struct benc
 			fprintf(out, "\nSummary: in each size class the fastest variant of those faster than glibc beyond\n"
 				     "noise (the 95%% interval of the median per-round ratio wholly below 1), and its\n"
 				     "time as a multiple of glibc's; then the one variant that does best over all the\n"
-				     "classes, and where it loses to glibc\n");
+				     "classes, and where it loses to glibc.\n");
+		if (!any)
+			basis(out, s, r, n);
 		any = true;
 		function_summary(out, s, r, n, i, rows);
 	}

@@ -4,6 +4,7 @@
 #include "tools/bench/bench.h"
 
 #include "tools/util/caches.h"
+#include "tools/util/size_classes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -107,12 +108,12 @@ static void plan_alias(struct plan *p, enum base_function fn, bool quick)
  * L2, and cold. */
 static void plan_classes(struct plan *p, enum base_function fn, bool every_placement)
 {
+#define CLASS(lo, hi, name) { lo, hi, name },
 	static const struct {
 		size_t lo, hi;
 		const char *label;
-	} classes[] = { { 0, 16, "0-16" },	  { 17, 64, "17-64" },	       { 65, 256, "65-256" },
-			{ 257, 1024, "257-1K" },  { 1025, 4096, "1K-4K" },     { 4097, 32768, "4K-32K" },
-			{ 32769, 262144, "32K-256K" }, { 262145, 4u << 20, "256K-4M" }, { (4u << 20) + 1, 32u << 20, "4M-32M" } };
+	} classes[] = { MEMSHIM_SIZE_CLASSES(CLASS) };
+#undef CLASS
 	for (int overlap = 0; overlap <= (fn == FN_MEMMOVE); overlap++)
 		for (unsigned i = 0; i < sizeof classes / sizeof classes[0]; i++)
 			for (int place = 0; place < 3; place++) {

@@ -38,11 +38,11 @@ static void bar(double percent, int width)
 
 /* ---- time (MEMSHIM_PROFILE) ---- */
 
-/* "13.8% of CPU time (12.1–15.6%), 5.4 ms" */
+/* "13.8% of CPU time (12.1–15.6%), 5.4 ms, from 54 samples" */
 void print_share(const struct cpu_share *c)
 {
-	printf("%.1f%% of CPU time (%.1f\u2013%.1f%%), %.1f ms", 100 * c->share, 100 * c->low, 100 * c->high,
-	       ms(c->ns));
+	printf("%.1f%% of CPU time (%.1f\u2013%.1f%%), %.1f ms, from %" PRIu64 " sample%s", 100 * c->share,
+	       100 * c->low, 100 * c->high, ms(c->ns), c->samples, c->samples == 1 ? "" : "s");
 }
 
 /* After a function's share: what memshim's recording took on top, or that
@@ -61,6 +61,22 @@ static void print_recording_share(const struct dump_profile *p, enum base_functi
 		       p->processes);
 }
 
+/* The samples and the CPU time they stand for; apart, the CPU time of the
+ * threads the timers did not run in: a thread is sampled from its first
+ * call of these functions on (the main thread from the start), so the
+ * time of threads before their first call, or with none, is unsampled. */
+static void print_sampled_time(const struct dump_profile *p)
+{
+	double unsampled = (double)p->process_cpu_ns - (double)p->sampled_ns;
+	printf("  %" PRIu64 " sample%s over %.1f ms of CPU time in %u profiled process%s", p->samples,
+	       p->samples == 1 ? "" : "s", ms((double)p->sampled_ns), p->processes, p->processes == 1 ? "" : "es");
+	/* less than a sample's worth apart: the two clocks' rounding */
+	if (p->samples && unsampled > (double)p->sampled_ns / (double)p->samples)
+		printf(";\n  %.1f ms more in threads before their first call of these functions (or with none),\n"
+		       "  not sampled; the shares below are of all %.1f ms", ms(unsampled), ms((double)p->process_cpu_ns));
+	printf("\n");
+}
+
 void print_time(const struct dump *d)
 {
 	const struct dump_profile *p = &d->profile;
@@ -73,8 +89,8 @@ void print_time(const struct dump *d)
 	if (profile_rate_taken(p) < 0.9 * (double)p->rate_hz)
 		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU",
 		       ms((double)p->sampled_ns / (double)p->samples));
-	printf("):\n  %" PRIu64 " samples over %.1f ms of CPU time in %u profiled process%s\n", p->samples,
-	       ms((double)p->process_cpu_ns), p->processes, p->processes == 1 ? "" : "es");
+	printf("):\n");
+	print_sampled_time(p);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		profile_fn_share(p, (enum base_function)fn, &c);
 		printf("  %s: ", base_function_names[fn]);
@@ -217,14 +233,14 @@ static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t
 	struct class_sums sums;
 	sum_classes(d, fn, &sums);
 	bool timed = p->processes > 0, per_call = d->timing.processes > 0;
-	printf("  size class      calls%%  bytes%%%s%s  calls%%                bytes%%\n",
+	printf("  size class       calls%%  bytes%%%s%s  calls%%                bytes%%\n",
 	       timed ? "  cpu%      ms" : "", per_call ? "  ns per call (95%)     " : "");
 	for (unsigned c = 0; c < size_class_count; c++) {
 		struct cpu_share t;
 		struct timed_ns n;
 		if (!sums.calls[c] && !sums.samples[c])
 			continue;
-		printf("    %-12s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
+		printf("    %-13s %6.1f%% %6.1f%%", size_classes[c].name, share(sums.calls[c], calls), share(sums.bytes[c], bytes));
 		if (timed && profile_share(p, sums.samples[c], sums.ns[c], &t))
 			printf(" %5.1f%% %7.2f", 100 * t.share, ms(t.ns));
 		else if (timed && per_call)
@@ -316,6 +332,20 @@ static void print_alias(const struct function_histogram *f, enum base_function f
 	alias_hazard_print(stdout, "    ", f, fn, cpu_row_for(cpu_features()), &bands);
 }
 
+/* Where the profile's time in fn and the timed calls' total differ beyond
+ * both intervals, a note of why they may: they measure different things. */
+static void print_time_measures(const struct dump *d, enum base_function fn, const struct cpu_share *c)
+{
+	double low, high;
+	timing_total_interval(d, fn, &low, &high);
+	if (!(c->low_ns > high || c->high_ns < low))
+		return;
+	printf("  (the two differ beyond their intervals, profile %.1f\u2013%.1f ms, timed %.1f\u2013%.1f ms: the profile\n"
+	       "   holds all of each call's CPU time, page faults inside it included, where the timed calls leave\n"
+	       "   out those interrupted and time one call in %" PRIu64 " alone, fenced)\n",
+	       ms(c->low_ns), ms(c->high_ns), ms(low), ms(high), d->timing.every);
+}
+
 void print_function(const struct dump *d, int fn)
 {
 	const struct function_histogram *f = &d->hist.fn[fn];
@@ -338,6 +368,8 @@ void print_function(const struct dump *d, int fn)
 		print_timed(&n);
 		printf(", %.0f timed; about %.1f ms in all\n", n.calls,
 		       ms(timing_total_ns(d, (enum base_function)fn, 0, UINT64_MAX)));
+		if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c))
+			print_time_measures(d, (enum base_function)fn, &c);
 	}
 	if (!calls)
 		return;

@@ -178,10 +178,10 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 		printf("  %s (%s): no prediction: the calibration has no curve for it\n", name, d->variant[fn]);
 		return;
 	}
-	printf("  %s (%s): predicted %s (p10..p90 %s .. %s); measured %s (95%%: %s .. %s, %llu samples)\n", name,
+	printf("  %s (%s): predicted %s (p10..p90 %s .. %s); measured %s (95%%: %s .. %s, %llu sample%s)\n", name,
 	       d->variant[fn], human_duration(p[0], t1, sizeof t1), human_duration(p[1], t2, sizeof t2),
 	       human_duration(p[2], t3, sizeof t3), human_duration(m.ns, t4, sizeof t4), human_duration(m.low_ns, t5, sizeof t5),
-	       human_duration(m.high_ns, t6, sizeof t6), (unsigned long long)d->profile.fn_samples[fn]);
+	       human_duration(m.high_ns, t6, sizeof t6), (unsigned long long)m.samples, m.samples == 1 ? "" : "s");
 	if (d->profile.recording_apart)
 		printf("    (measured: the copies alone; memshim's recording of the calls took %s more)\n",
 		       human_duration((double)d->profile.recording_ns[fn], t1, sizeof t1));
@@ -287,6 +287,74 @@ static void check_classes(const struct calibration *c, const struct dump *d, enu
 		printf("    the model is off in: %s\n", names);
 	else
 		printf("    the model agrees in every size class with timed calls\n");
+}
+
+/* How far the model may be off, either way, in the time that matters
+ * before its pick is no suggestion (issue: a model 4.7x off still made one). */
+#define REFUTED_RATIO 2.0
+
+static bool far_off(double measured, double model)
+{
+	return model > 0 && (measured > REFUTED_RATIO * model || measured * REFUTED_RATIO < model);
+}
+
+/* The profile's time inside fn off the model's by more than REFUTED_RATIO,
+ * beyond both ranges: the whole function's time, so all that carries it. */
+static bool profile_refutes(const struct calibration *c, const struct dump *d, enum base_function fn,
+			    const struct cm_workload *w, char *why, size_t size)
+{
+	struct cpu_share m;
+	double p[3];
+	char ratio[24];
+	if (!d->profile.processes || !profile_fn_share(&d->profile, fn, &m) || !predicted_ns(c, d, fn, w, p))
+		return false;
+	if (!(m.low_ns > p[2] || m.high_ns < p[1]) || !far_off(m.ns, p[0]))
+		return false;
+	snprintf(why, size, "%s: the profile measured %s the model's time inside it", base_function_names[fn],
+		 times(m.ns, p[0], ratio, sizeof ratio));
+	return true;
+}
+
+/* The timed calls of fn off the model by more than REFUTED_RATIO, beyond
+ * both ranges, in size classes that hold more than half of fn's timed time
+ * (each class's calls times its timed ns per call). */
+static bool timing_refutes(const struct calibration *c, const struct dump *d, enum base_function fn, char *why,
+			   size_t size)
+{
+	double total = 0, off = 0;
+	for (unsigned k = 0; d->timing.processes && k < size_class_count; k++) {
+		struct timed_ns m;
+		double p[3], calls = 0;
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			if (hist_bucket_lo(b) >= size_classes[k].lo && hist_bucket_lo(b) < size_classes[k].hi)
+				calls += (double)d->hist.fn[fn].calls[b];
+		if (!calls || !timing_range(&d->timing, fn, size_classes[k].lo, size_classes[k].hi, &m) ||
+		    !predicted_per_call(c, d, fn, size_classes[k].lo, size_classes[k].hi, p))
+			continue;
+		total += calls * m.mean;
+		if ((m.low > p[2] || m.high < p[1]) && far_off(m.mean, p[0]))
+			off += calls * m.mean;
+	}
+	if (!(total > 0 && off > total / 2))
+		return false;
+	snprintf(why, size, "%s: its timed calls are more than %.0fx off the model in size classes holding %.0f%% of "
+		 "its timed time", base_function_names[fn], REFUTED_RATIO, 100 * off / total);
+	return true;
+}
+
+bool tune_check_refutes(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT],
+			char *why, size_t size)
+{
+	if (!tune_ns_per_unit(c))
+		return false;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!w[fn].count || strcmp(d->variant[fn], "mixed") == 0 || !d->variant[fn][0])
+			continue;
+		if (profile_refutes(c, d, (enum base_function)fn, &w[fn], why, size) ||
+		    timing_refutes(c, d, (enum base_function)fn, why, size))
+			return true;
+	}
+	return false;
 }
 
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT])

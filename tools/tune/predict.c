@@ -201,21 +201,22 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 /* The environment line: MEMSHIM_IMPL when every function with calls takes
  * the same variant and all have calls, else one variable per function; then
  * every threshold those variants read. */
-static void print_env_line(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT],
-			   const double t[T_COUNT])
+static void env_line(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT], const double t[T_COUNT],
+		     char *out, size_t size)
 {
 	static const char *const variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET" };
 	bool same = w[0].count && w[1].count && w[2].count && strcmp(variant[0], variant[1]) == 0 &&
 		    strcmp(variant[1], variant[2]) == 0;
 	bool used[T_COUNT] = { false };
-	const char *sep = "";
+	size_t len = 0;
+	out[0] = 0;
 	if (same)
-		printf("MEMSHIM_IMPL=%s", variant[0]), sep = " ";
+		len += (size_t)snprintf(out, size, "MEMSHIM_IMPL=%s", variant[0]);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		if (!w[fn].count)
 			continue;
-		if (!same)
-			printf("%s%s=%s", sep, variables[fn], variant[fn]), sep = " ";
+		if (!same && len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s%s=%s", len ? " " : "", variables[fn], variant[fn]);
 		enum threshold_name b = tune_band_threshold((enum base_function)fn, variant[fn]);
 		enum threshold_name a = tune_above_threshold(variant[fn]);
 		if (b != T_COUNT)
@@ -224,9 +225,9 @@ static void print_env_line(const char *const variant[FN_COUNT], const struct cm_
 			used[a] = true;
 	}
 	for (int th = 0; th < T_COUNT; th++)
-		if (used[th])
-			printf(" %s=%.0f", config_threshold_variable((enum threshold_name)th), t[th]);
-	printf("\n");
+		if (used[th] && len < size)
+			len += (size_t)snprintf(out + len, size - len, " %s=%.0f",
+						config_threshold_variable((enum threshold_name)th), t[th]);
 }
 
 /* glibc's x86 string functions (2.36: sysdeps/x86/dl-cacheinfo.h, read for
@@ -272,24 +273,62 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 	       "   memshim ab --tunables with the value after GLIBC_TUNABLES= measures it)\n");
 }
 
-/* Predicted total of a whole setting (variants and thresholds) against
- * base's, and the saving, each the median over the calibration's rounds of
- * the per-round figures whose p10..p90 it prints beside. */
+/* The saving of a whole setting (variants and thresholds) against base's,
+ * and base's total, each the median over the calibration's rounds of the
+ * per-round figures (saving: with its p10..p90); false if either has no curve. */
+static bool saving_against(const struct calibration *c, const char *const best[FN_COUNT], const double *tb,
+			   const char *const base[FN_COUNT], const double *tbase, const struct cm_workload w[FN_COUNT],
+			   struct cm_spread *saving, double *theirs)
+{
+	static struct band_terms mine_terms, base_terms;
+	if (!tune_band_terms(c, best, w, tb, &mine_terms) || !tune_band_terms(c, base, w, tbase, &base_terms))
+		return false;
+	*theirs = cm_sum_spread(base_terms.t, base_terms.n, c->rounds).median;
+	*saving = cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
+	return true;
+}
+
 static void print_against(const struct calibration *c, const char *label, const char *const best[FN_COUNT],
 			  const double *tb, const char *const base[FN_COUNT], const double *tbase,
 			  const struct cm_workload w[FN_COUNT], const struct dump *d)
 {
-	static struct band_terms mine_terms, base_terms;
+	struct cm_spread saving;
+	double theirs;
 	char cost[48];
-	if (!tune_band_terms(c, best, w, tb, &mine_terms) || !tune_band_terms(c, base, w, tbase, &base_terms))
+	if (!saving_against(c, best, tb, base, tbase, w, &saving, &theirs))
 		return;
-	double theirs = cm_sum_spread(base_terms.t, base_terms.n, c->rounds).median;
-	struct cm_spread saving =
-		cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
 	printf("  against %s: %s;\n    saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
 	       label, cost_text(c, theirs, cost, sizeof cost), 100 * saving.median, c->rounds, 100 * saving.p10,
 	       100 * saving.p90);
 	tune_print_share(c, d, saving.median * theirs);
+}
+
+/* Why the model's pick is no suggestion, or false if it is one: its saving
+ * against the default (against glibc where the calibration has no curve
+ * for the default) spans zero over the rounds, or tune's own check (the
+ * dumps' profile or timed calls) refutes the model where the time is. */
+static bool no_suggestion(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
+			  const struct cm_workload w[FN_COUNT], const struct dump *d, const struct tune_default *def,
+			  char *why, size_t size)
+{
+	static const char *const glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	const char *base = "the default";
+	struct cm_spread s;
+	double theirs;
+	bool known = saving_against(c, best, t, def->variant, def->t, w, &s, &theirs);
+	if (!known && (known = saving_against(c, best, t, glibc, def->t, w, &s, &theirs)))
+		base = "glibc";
+	/* a saving of exactly 0 in every round: the pick is that base itself */
+	if (known && s.p10 <= 0 && s.p90 >= 0 && (s.p10 != 0 || s.p90 != 0)) {
+		snprintf(why, size, "the model's saving against %s spans zero over the %u calibration rounds "
+			 "(p10..p90 %.1f%% .. %.1f%%)", base, c->rounds, 100 * s.p10, 100 * s.p90);
+		return true;
+	}
+	char refuted[300];
+	if (!tune_check_refutes(c, d, w, refuted, sizeof refuted))
+		return false;
+	snprintf(why, size, "the check below measured the model more than 2x off where the time is (%s)", refuted);
+	return true;
 }
 
 /* "the default (memcpy evex, memmove evex, memset glibc; thresholds: nt [calibration file])":
@@ -338,9 +377,17 @@ static void print_prediction(const struct calibration *c, const char *const best
 	if (!tune_terms(c, best, w, t, s, terms, fns, &n))
 		return;
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
-	printf("\nBest setting:\n");
-	print_env_line(best, w, t);
-	print_glibc_tunables(best, w, t);
+	char env[3 * BAND_TEXT_MAX + 200], why[500];
+	env_line(best, w, t, env, sizeof env);
+	if (no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
+		printf("\nNo best setting: %s.\n"
+		       "The model's pick, no suggestion until measured on the program itself:\n  %s\n"
+		       "  measure it: memshim ab --timing --runs auto --impl glibc --env '%s' -- %s [its arguments]\n",
+		       why, env, env, d->program_count == 1 ? d->programs[0].name : "PROGRAM");
+	} else {
+		printf("\nBest setting:\n%s\n", env);
+		print_glibc_tunables(best, w, t);
+	}
 	printf("Predicted: %s in these functions (p10..p90 over the %u calibration rounds: %s .. %s)\n",
 	       cost_text(c, spread.median, median, sizeof median), c->rounds, cost_text(c, spread.p10, p10, sizeof p10),
 	       cost_text(c, spread.p90, p90, sizeof p90));

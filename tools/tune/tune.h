@@ -36,6 +36,11 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
 /* Per function with calls: the model's time under the variant that ran
  * against the time measured inside, and when they disagree, why likely. */
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT]);
+/* Whether that check refutes the model where the time is: a function's
+ * profiled time, or its timed calls in the size classes holding most of its
+ * timed time, off by more than 2x beyond both ranges; why names which. */
+bool tune_check_refutes(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT],
+			char *why, size_t size);
 
 /* file.c.  calibration_write writes a temporary file in the same
  * folder and renames it over path once it is complete and on disk; a

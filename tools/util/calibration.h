@@ -38,6 +38,7 @@
 #include "dispatch/config.h"
 #include "dispatch/variants.h"
 #include "tools/util/cost_model.h"
+#include "tools/util/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,10 +46,10 @@
 /* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
 #define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
 
-/* The band choice (band_choice.c) measures each function in these size
- * classes, each in these placements of its data; bands are runs of
- * classes, so a band bound is a class's upper bound. */
-enum { CHOICE_CLASS_COUNT = 9 };
+/* The band choice (band_choice.c) measures each function in the size
+ * classes (tools/util/size_classes.h), each in these placements of its
+ * data; bands are runs of classes, so a band bound is a class's upper bound. */
+enum { CHOICE_CLASS_COUNT = MEMSHIM_SIZE_CLASS_COUNT };
 _Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
 enum placement { PLACE_L1, PLACE_L2, PLACE_COLD, PLACE_COUNT };
 struct choice_class {

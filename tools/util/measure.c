@@ -11,7 +11,7 @@
 
 #include "tools/util/caches.h"
 #include "tools/util/measure.h"
-#include "tools/util/quantile.h"
+#include "tools/util/round_stats.h"
 
 #include <cpuid.h>
 #include <emmintrin.h>
@@ -317,33 +317,6 @@ static double time_batch(const struct bench_settings *s, const struct bench_vari
 
 /* ---- statistics ---- */
 
-/* The ranks of sorted v[0..n) that bound its median with about 95%
- * confidence: the number of values below the median is binomial(n, 1/2),
- * so n/2 -+ 1.96 sqrt(n)/2 ranks. */
-static void median_interval(const double *sorted, unsigned n, double *low, double *high)
-{
-	double half = 0.98 * sqrt((double)n);
-	int lo = (int)floor(n / 2.0 - half), hi = (int)ceil(n / 2.0 + half) - 1;
-	*low = sorted[lo < 0 ? 0 : lo];
-	*high = sorted[hi >= (int)n ? n - 1 : (unsigned)hi];
-}
-
-static void summarise(const struct bench_settings *s, unsigned rounds, double t[][BENCH_MAX_ROUNDS],
-		      struct bench_result *r)
-{
-	double ratio[BENCH_MAX_ROUNDS];
-	for (unsigned v = 0; v < s->variant_count; v++) {
-		/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
-		for (unsigned k = 0; k < rounds; k++)
-			ratio[k] = t[s->glibc][k] > 0 ? t[v][k] / t[s->glibc][k] : 1;
-		r->ratio[v] = quantile(ratio, rounds, 0.5); /* sorts ratio */
-		median_interval(ratio, rounds, &r->ratio_low[v], &r->ratio_high[v]);
-		r->median[v] = quantile(t[v], rounds, 0.5);
-		r->p10[v] = quantile(t[v], rounds, 0.1);
-		r->p90[v] = quantile(t[v], rounds, 0.9);
-	}
-}
-
 /* A cold pass of large calls holds only a call or two (COLD_PASS_BYTES), and
  * one call's ratio to glibc's swings widely: on Zen 4 from about 0.5 to 1.2
  * for 4-32 MiB copies, so that 7 rounds put evex at 1.43x glibc's time and
@@ -393,7 +366,11 @@ void bench_measure(const struct bench_settings *s, const struct bench_case *c, s
 	r->c = *c;
 	r->rounds = rounds;
 	r->mean_bytes = bytes / rounds;
-	for (unsigned v = 0; s->round_times && v < s->variant_count; v++) /* before summarise sorts them */
+	for (unsigned v = 0; s->round_times && v < s->variant_count; v++)
 		memcpy(s->round_times + v * s->rounds, t[v], s->rounds * sizeof t[v][0]);
-	summarise(s, rounds, t, r);
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		struct round_summary m = round_summarise(t[v], t[s->glibc], rounds);
+		r->median[v] = m.median, r->p10[v] = m.p10, r->p90[v] = m.p90;
+		r->ratio[v] = m.ratio, r->ratio_low[v] = m.ratio_low, r->ratio_high[v] = m.ratio_high;
+	}
 }

@@ -37,6 +37,7 @@ bool profile_share(const struct dump_profile *p, uint64_t samples, uint64_t ns, 
 	out->low = fmin(out->low, out->share);
 	out->high = fmax(out->high, out->share);
 	out->ns = (double)ns;
+	out->samples = samples;
 	out->low_ns = out->low * (double)p->process_cpu_ns;
 	out->high_ns = out->high * (double)p->process_cpu_ns;
 	return true;

@@ -16,6 +16,7 @@ struct cpu_share {
 	double share, low, high; /* fractions of the process's CPU time, 0..1 */
 	double ns;               /* CPU time inside, in ns */
 	double low_ns, high_ns;  /* the interval, in ns */
+	uint64_t samples;        /* what it rests on */
 };
 
 /* The share of `samples` samples standing for `ns` ns; false when the

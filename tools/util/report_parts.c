@@ -1,22 +1,19 @@
 #include "tools/util/report_parts.h"
 
 #include "tools/util/glibc_info.h"
+#include "tools/util/size_classes.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#define REPORT_CLASS(lo, hi, name) { name, lo, (hi) + 1ull },
 const struct size_class size_classes[] = {
-	{ "0-16 B", 0, 17 },
-	{ "17-63 B", 17, 64 },
-	{ "64-255 B", 64, 256 },
-	{ "256 B-1 KiB", 256, 1024 },
-	{ "1-4 KiB", 1024, 4096 },
-	{ "4-64 KiB", 4096, 65536 },
-	{ "64 KiB-1 MiB", 65536, 1u << 20 },
-	{ ">= 1 MiB", 1u << 20, UINT64_MAX },
+	MEMSHIM_SIZE_CLASSES(REPORT_CLASS)
+	{ "over 16 MiB", MEMSHIM_SIZE_CLASS_TOP + 1ull, UINT64_MAX },
 };
+#undef REPORT_CLASS
 const unsigned size_class_count = sizeof size_classes / sizeof size_classes[0];
 
 void sum_by_class(const uint64_t *per_bucket, uint64_t *per_class)

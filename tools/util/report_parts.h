@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Coarse size classes on bucket boundaries, [lo, hi), so that every bucket
- * falls in exactly one. */
+/* The size classes (tools/util/size_classes.h), [lo, hi), and one for the
+ * sizes beyond them.  A histogram bucket counts in the class that holds its
+ * smallest size: the buckets' bounds are powers of two and eighths of them,
+ * so a class also counts the sizes up to 1/8 past its upper bound (17-64 B
+ * counts 17-71 B: 64, the common size, is in its class). */
 struct size_class {
 	const char *name;
 	uint64_t lo, hi;

@@ -55,7 +55,9 @@ bool timing_fn(const struct dump_timing *t, enum base_function fn, struct timed_
 	return timing_range(t, fn, 0, UINT64_MAX, out);
 }
 
-double timing_total_ns(const struct dump *d, enum base_function fn, uint64_t lo, uint64_t hi)
+/* The total of timing_total_ns with each class's mean (which 0), or the
+ * low (1) or high (2) end of its interval. */
+static double total_at(const struct dump *d, enum base_function fn, uint64_t lo, uint64_t hi, int which)
 {
 	struct timed_ns all, c;
 	if (!timing_fn(&d->timing, fn, &all))
@@ -70,9 +72,21 @@ double timing_total_ns(const struct dump *d, enum base_function fn, uint64_t lo,
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
 			if (hist_bucket_lo(b) >= from && hist_bucket_lo(b) < to)
 				calls += (double)d->hist.fn[fn].calls[b];
-		total += calls * (timing_range(&d->timing, fn, from, to, &c) ? c.mean : all.mean);
+		const struct timed_ns *per = timing_range(&d->timing, fn, from, to, &c) ? &c : &all;
+		total += calls * (which == 0 ? per->mean : which == 1 ? per->low : per->high);
 	}
 	return total;
+}
+
+double timing_total_ns(const struct dump *d, enum base_function fn, uint64_t lo, uint64_t hi)
+{
+	return total_at(d, fn, lo, hi, 0);
+}
+
+void timing_total_interval(const struct dump *d, enum base_function fn, double *low, double *high)
+{
+	*low = total_at(d, fn, 0, UINT64_MAX, 1);
+	*high = total_at(d, fn, 0, UINT64_MAX, 2);
 }
 
 double timing_per_call(const struct dump *d, uint64_t lo, uint64_t hi)

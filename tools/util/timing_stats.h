@@ -32,6 +32,9 @@ bool timing_fn(const struct dump_timing *t, enum base_function fn, struct timed_
  * a class with calls and no timed one takes fn's mean.  0 when fn has no
  * timed call. */
 double timing_total_ns(const struct dump *d, enum base_function fn, uint64_t lo, uint64_t hi);
+/* Bounds of fn's total over every size: each class's calls times the ends
+ * of its timed ns per call's 95% interval. */
+void timing_total_interval(const struct dump *d, enum base_function fn, double *low, double *high);
 
 /* ns per call over the three functions' calls on sizes [lo, hi), estimated
  * stratum by stratum (function and size class: each stratum's calls, from

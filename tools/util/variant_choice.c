@@ -36,17 +36,9 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = {
-	{ 0, 16, "0-16 B" },
-	{ 17, 64, "17-64 B" },
-	{ 65, 256, "65-256 B" },
-	{ 257, 1024, "257 B-1 KiB" },
-	{ 1025, 4096, "1-4 KiB" },
-	{ 4097, 32u << 10, "4-32 KiB" },
-	{ (32u << 10) + 1, 256u << 10, "32-256 KiB" },
-	{ (256u << 10) + 1, 4u << 20, "256 KiB-4 MiB" },
-	{ (4u << 20) + 1, 16u << 20, "4-16 MiB" },
-};
+#define CHOICE_CLASS(lo, hi, name) { lo, hi, name },
+const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CLASSES(CHOICE_CLASS) };
+#undef CHOICE_CLASS
 const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
 
 /* Within 2% of glibc counts as a tie: the same cell of three full
