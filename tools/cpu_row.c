@@ -63,14 +63,16 @@ static const char cpu_row_help[] =
 	"                       as tying glibc, as its path there is never longer than\n"
 	"                       glibc's (memshim bench --path; for a bench file made\n"
 	"                       before the ladders were); the row says so\n"
+	"  --alias-from CSV     with --from-bench: the alias4k cases from this bench file\n"
+	"                       (made on the class too) instead\n"
 	"  -o, --output FILE    the row file to write\n";
 
 struct options {
 	bool calibrate, quick, path_below_1k;
-	const char *bench_csv, *cpu, *output;
+	const char *bench_csv, *alias_csv, *cpu, *output;
 };
 
-enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_PATH_BELOW_1K, ROW_OUTPUT = 'o' };
+enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_PATH_BELOW_1K, ROW_ALIAS_FROM, ROW_OUTPUT = 'o' };
 
 static const struct option row_options[] = {
 	{ "calibrate", no_argument, NULL, ROW_CALIBRATE },
@@ -78,6 +80,7 @@ static const struct option row_options[] = {
 	{ "from-bench", required_argument, NULL, ROW_FROM_BENCH },
 	{ "cpu", required_argument, NULL, ROW_CPU },
 	{ "path-below-1k", no_argument, NULL, ROW_PATH_BELOW_1K },
+	{ "alias-from", required_argument, NULL, ROW_ALIAS_FROM },
 	{ "output", required_argument, NULL, ROW_OUTPUT },
 	{ 0 },
 };
@@ -91,6 +94,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	case ROW_CALIBRATE: o->calibrate = true; break;
 	case ROW_QUICK: o->quick = true; break;
 	case ROW_FROM_BENCH: o->bench_csv = value; break;
+	case ROW_ALIAS_FROM: o->alias_csv = value; break;
 	case ROW_CPU: o->cpu = value; break;
 	case ROW_PATH_BELOW_1K: o->path_below_1k = true; break;
 	default: o->output = value; break;
@@ -103,7 +107,7 @@ struct row_cpu {
 	char vendor[16];
 	unsigned family, model;
 	char features[64]; /* "erms,fsrm,avx2" */
-	char measured[768];
+	char measured[1024];
 };
 
 static const char *const feature_names[] = { "erms", "fsrm", "avx2", "avx512" };
@@ -345,6 +349,28 @@ static bool fill_placements(struct calibration *c)
 	return filled;
 }
 
+/* --alias-from: only the alias4k cases of another bench file. */
+static int read_alias(const char *path, struct alias_cases *alias)
+{
+	FILE *f = fopen(path, "r");
+	struct calibration *unused = calloc(1, sizeof *unused);
+	if (!f || !unused) {
+		fprintf(stderr, "memshim cpu-row: cannot read %s\n", path);
+		if (f)
+			fclose(f);
+		free(unused);
+		return CLI_FAILED;
+	}
+	*alias = (struct alias_cases){ 0 };
+	char line[1024];
+	unsigned cells = 0;
+	while (fgets(line, sizeof line, f))
+		take_line(unused, alias, line, &cells);
+	fclose(f);
+	free(unused);
+	return CLI_OK;
+}
+
 static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement)
 {
 	FILE *f = fopen(path, "r");
@@ -380,17 +406,19 @@ static int parse_cpu(const char *text, struct row_cpu *cpu)
 }
 
 /* The measured line of a row from bench's CSV. */
-static void bench_provenance(struct row_cpu *cpu, const char *csv, bool one_placement, bool path_below_1k)
+static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool one_placement)
 {
-	char date[16];
+	char date[16], alias[320] = "";
+	if (o->alias_csv)
+		snprintf(alias, sizeof alias, ", its alias4k cases from %s", o->alias_csv);
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
-		 "%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, csv,
+		 "%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, o->bench_csv,
 		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT,
-		 path_below_1k ? ", from 1 KiB up; up to 1 KiB every vector variant counted as tying glibc, its path "
-				 "never longer than glibc's (memshim bench --path, cpu-row --path-below-1k)" : "",
-		 PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));
+		 o->path_below_1k ? ", from 1 KiB up; up to 1 KiB every vector variant counted as tying glibc, its path "
+				    "never longer than glibc's (memshim bench --path, cpu-row --path-below-1k)" : "",
+		 alias, PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));
 }
 
 /* --path-below-1k: every vector variant ties glibc in the classes up to
@@ -439,9 +467,9 @@ int cmd_cpu_row(int argc, char **argv)
 	if (first < argc)
 		return cli_usage_error("cpu-row", "unexpected argument \"%s\"", argv[first]);
 	if (!o.output || o.calibrate == (o.bench_csv != NULL) || (o.bench_csv && !o.cpu) || (o.quick && !o.calibrate) ||
-	    (o.path_below_1k && !o.bench_csv))
+	    ((o.path_below_1k || o.alias_csv) && !o.bench_csv))
 		return cli_usage_error("cpu-row", "give -o FILE and either --calibrate or --from-bench CSV --cpu ... "
-				       "[--path-below-1k]");
+				       "[--path-below-1k] [--alias-from CSV]");
 	struct calibration *c = calloc(1, sizeof *c);
 	struct alias_cases *alias = calloc(1, sizeof *alias);
 	struct row_cpu cpu;
@@ -458,10 +486,12 @@ int cmd_cpu_row(int argc, char **argv)
 		rc = parse_cpu(o.cpu, &cpu);
 		if (!rc)
 			rc = read_bench(o.bench_csv, c, alias, &one_placement);
+		if (!rc && o.alias_csv)
+			rc = read_alias(o.alias_csv, alias);
 		if (!rc) {
 			if (o.path_below_1k)
 				path_ties_below_1k(c);
-			bench_provenance(&cpu, o.bench_csv, one_placement, o.path_below_1k);
+			bench_provenance(&cpu, &o, one_placement);
 			choose(c, one_placement);
 		}
 	}
