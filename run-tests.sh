@@ -1,31 +1,87 @@
 #!/bin/sh
-# Builds memshim if needed and runs every test (make check); the last line
-# is the count: "N passed, N failed, N skipped", the check that the suite
-# left the user's HOME and cache alone (tests/home-check.sh) counted as one
-# more test.  Before it, the parts of tests that this machine could not
-# check (their "SKIP:" lines) are listed.
+# Installs what the tests need on Debian (the packages of .ci/packages.txt
+# and tests/packages.txt that are missing, one line saying so, with sudo
+# where not root), builds memshim if needed and runs every test (make
+# check); the last line is the count: "N passed, N failed, N skipped", the
+# check that the suite left the user's HOME and cache alone
+# (tests/home-check.sh) counted as one more test.  Before it, the parts of
+# tests that this machine could not check (their "SKIP:" lines) are listed.
+#
+# usage: ./run-tests.sh [--masked[=LIST]]
+# --masked runs the whole suite a second time as on a CPU without the
+# features of LIST (MEMSHIM_HWCAPS; default -avx512f,-fsrm,-erms: no
+# AVX-512, no FSRM, no ERMS), so that a test that assumes the CPU it was
+# written on fails here too; each pass's count comes first, the last line
+# adds them up.  The first pass runs in the environment as given
+# (MEMSHIM_HWCAPS=LIST ./run-tests.sh is one masked pass).
 set -u
-cd "$(dirname "$0")"
-if ! { [ -x configure ] || autoreconf -fi; } || ! { [ -f Makefile ] || ./configure -q; }; then
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-rm -f tests/home-check.log
-make -j"$(nproc)" check
-status=$?
+cd "$(dirname "$0")" || exit 1
+mask=""
+case ${1:-} in
+"") ;;
+--masked) mask=-avx512f,-fsrm,-erms ;;
+--masked=?*) mask=${1#--masked=} ;;
+*)
+	echo "usage: ./run-tests.sh [--masked[=LIST]] (LIST: MEMSHIM_HWCAPS, default -avx512f,-fsrm,-erms)" >&2
+	exit 2
+	;;
+esac
+
+# The Debian packages the build and the tests need that are not installed.
+install_missing() {
+	command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || return 0
+	missing=""
+	# shellcheck disable=SC2013 # one package a word
+	for p in $(grep -hv '^#' .ci/packages.txt tests/packages.txt | sort -u); do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+	done
+	[ -n "$missing" ] || return 0
+	echo "== installing the Debian packages the tests need:$missing"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	# shellcheck disable=SC2086
+	{ $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing; } \
+		>/dev/null || echo "== could not install them: the tests that need them will say SKIP"
+}
+
 count() { awk -v k="# $1:" '$0 ~ "^"k { n = $NF } END { print n + 0 }' test-suite.log 2>/dev/null || echo 0; }
-if [ -f test-suite.log ]; then
-	passed=$(count PASS) failed=$(($(count FAIL) + $(count ERROR) + $(count XPASS)))
+
+# One pass of make check, its counts added to the totals (PASS_NAME says
+# which in its lines); a build that fails ends the run.
+total_passed=0 total_failed=0 total_skipped=0 status=0
+run_pass() {
+	rm -f tests/home-check.log test-suite.log
+	started=$(date +%s)
+	make -j"$(nproc)" check || status=1
+	if [ ! -f test-suite.log ]; then
+		echo "$total_passed passed, $((total_failed + 1)) failed (the build failed before any test ran)"
+		exit 1
+	fi
+	passed=$(count PASS) failed=$(($(count FAIL) + $(count ERROR) + $(count XPASS))) skipped=$(count SKIP)
 	if [ -f tests/home-check.log ]; then
 		if grep -q '^FAIL' tests/home-check.log; then failed=$((failed + 1)); else passed=$((passed + 1)); fi
 	fi
 	skipped_parts=$(find tests -name '*.log' -exec grep -H '^SKIP:' {} + 2>/dev/null | sed 's/\.log:SKIP:/:/' | sort)
 	if [ -n "$skipped_parts" ]; then
-		echo "Not checked on this machine:"
+		echo "Not checked on $PASS_NAME:"
 		printf '%s\n' "$skipped_parts" | sed 's/^/  /'
 	fi
-	echo "$passed passed, $failed failed, $(count SKIP) skipped"
-else
-	echo "0 passed, 1 failed (the build failed before any test ran)"
+	echo "$PASS_NAME: $passed passed, $failed failed, $skipped skipped ($(($(date +%s) - started)) s)"
+	total_passed=$((total_passed + passed)) total_failed=$((total_failed + failed))
+	total_skipped=$((total_skipped + skipped))
+}
+
+install_missing
+if ! { [ -x configure ] || autoreconf -fi; } || ! { [ -f Makefile ] || ./configure -q; }; then
+	echo "0 passed, 1 failed"
+	exit 1
 fi
+PASS_NAME="this machine${MEMSHIM_HWCAPS:+ (MEMSHIM_HWCAPS=$MEMSHIM_HWCAPS)}"
+run_pass
+if [ -n "$mask" ]; then
+	PASS_NAME="this machine with MEMSHIM_HWCAPS=$mask"
+	export MEMSHIM_HWCAPS="$mask"
+	run_pass
+fi
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 exit $status
