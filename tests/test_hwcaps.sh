@@ -66,6 +66,13 @@ for case in "-avx512f:avx512:avx512 evex avx512_erms evex_erms" "-avx2:avx2:avx2
 		fi
 	done
 done
+# Bands too: one naming a hidden feature's variant is refused as a whole.
+default=$("$described" default avx512)
+preloaded env MEMSHIM_HWCAPS=-avx512f MEMSHIM_MEMCPY=sse2:256,evex "$now"
+expect_eq "MEMSHIM_HWCAPS=-avx512f MEMSHIM_MEMCPY=sse2:256,evex: refused" "$err" \
+	"memshim: MEMSHIM_MEMCPY=\"sse2:256,evex\" names a band variant this CPU or C library cannot run; using ${default%% *}"
+expect_eq "MEMSHIM_HWCAPS=-avx512f MEMSHIM_MEMCPY=sse2:256,evex: memcpy gets the default" "$(bound memcpy)" \
+	"$(binding_of memcpy "${default%% *}")"
 if usable_unmasked avx2; then
 	preloaded env MEMSHIM_HWCAPS=-avx512f,-erms MEMSHIM_IMPL=avx2 "$now"
 	expect_eq "MEMSHIM_HWCAPS=-avx512f,-erms keeps avx2" "$err:$(bound memcpy)" ":memshim_memcpy_avx2"
