@@ -1,7 +1,7 @@
 #!/bin/sh
-# Installs what the tests need on Debian (the packages of .ci/packages.txt
-# and tests/packages.txt that are missing, one line saying so, with sudo
-# where not root), builds memshim if needed and runs every test (make
+# Installs what the tests need on Debian (tests/install-packages.sh: the
+# packages of .ci/packages.txt and tests/packages.txt that are missing, one
+# line saying so, with sudo where not root), builds memshim if needed and runs every test (make
 # check); the last line is the count: "N passed, N failed, N skipped", the
 # check that the suite left the user's HOME and cache alone
 # (tests/home-check.sh) counted as one more test.  Before it, the parts of
@@ -26,23 +26,6 @@ case ${1:-} in
 	exit 2
 	;;
 esac
-
-# The Debian packages the build and the tests need that are not installed.
-install_missing() {
-	command -v dpkg-query >/dev/null && command -v apt-get >/dev/null || return 0
-	missing=""
-	# shellcheck disable=SC2013 # one package a word
-	for p in $(grep -hv '^#' .ci/packages.txt tests/packages.txt | sort -u); do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-	done
-	[ -n "$missing" ] || return 0
-	echo "== installing the Debian packages the tests need:$missing"
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	# shellcheck disable=SC2086
-	{ $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing; } \
-		>/dev/null || echo "== could not install them: the tests that need them will say SKIP"
-}
 
 count() { awk -v k="# $1:" '$0 ~ "^"k { n = $NF } END { print n + 0 }' test-suite.log 2>/dev/null || echo 0; }
 
@@ -71,7 +54,7 @@ run_pass() {
 	total_skipped=$((total_skipped + skipped))
 }
 
-install_missing
+sh tests/install-packages.sh .
 if ! { [ -x configure ] || autoreconf -fi; } || ! { [ -f Makefile ] || ./configure -q; }; then
 	echo "0 passed, 1 failed"
 	exit 1
