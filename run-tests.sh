@@ -1,11 +1,12 @@
 #!/bin/sh
 # Installs what the tests need on Debian (tests/install-packages.sh: the
 # packages of .ci/packages.txt and tests/packages.txt that are missing, one
-# line saying so, with sudo where not root), builds memshim if needed and runs every test (make
-# check); the last line is the count: "N passed, N failed, N skipped", the
-# check that the suite left the user's HOME and cache alone
-# (tests/home-check.sh) counted as one more test.  Before it, the parts of
-# tests that this machine could not check (their "SKIP:" lines) are listed.
+# line saying so, with sudo where not root), builds memshim if needed and
+# runs every test (make check); the last line is the count: "N passed, N
+# failed, N skipped", the check that the suite left the user's HOME and
+# cache alone (tests/home-check.sh) counted as one more test.  Before it,
+# the parts of tests that this machine could not check (their "SKIP:"
+# lines) are listed.
 #
 # usage: ./run-tests.sh [--masked[=LIST]]
 # --masked runs the whole suite a second time as on a CPU without the
