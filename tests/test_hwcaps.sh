@@ -80,6 +80,25 @@ else
 	skip "a mask keeps what it does not hide (avx2): this CPU cannot run avx2"
 fi
 
+# A calibration file made here, naming a hidden feature's variant: refused, and the line says why.
+cpu=$(env -u MEMSHIM_HWCAPS "$tool" info | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0-9]*\) .*/\1 \2 \3/p')
+printf 'memshim-calibration 2\ncpu %s\nauto_movsb 4096\nauto_stosb 8192\nnt 33554432\n%s\n%s\n%s\n%s\n' "$cpu" \
+	'choice memcpy avx2 by hand' 'choice memmove sse2 by hand' 'choice memset sse2 by hand' \
+	'unit ns
+clock by hand
+rounds 1
+end' >"$scratch/calibration"
+if usable_unmasked avx2; then
+	preloaded env MEMSHIM_CONFIG="$scratch/calibration" MEMSHIM_HWCAPS= "$now"
+	expect_eq "a calibration file choosing avx2: taken without a mask" "$err:$(bound memcpy)" ":memshim_memcpy_avx2"
+	preloaded env MEMSHIM_CONFIG="$scratch/calibration" MEMSHIM_HWCAPS=-avx2 "$now"
+	expect_eq "MEMSHIM_HWCAPS=-avx2: the file choosing avx2 is refused, and why" "$err" \
+		"memshim: calibration file \"$scratch/calibration\" names bands of a variant that MEMSHIM_HWCAPS hides; using the built-in thresholds"
+	expect_bindings "MEMSHIM_HWCAPS=-avx2, that file: the default without AVX2" "$("$described" default avx2)"
+else
+	skip "a calibration file naming a variant that MEMSHIM_HWCAPS hides: this CPU cannot run avx2"
+fi
+
 # ---- bad lists: one line naming the valid features; nothing hidden ----
 valid='(NAME: erms, fsrm, fzrm, fsrs, fsrc, avx2, avx512f, avx512, avx512bw, avx512vl, bmi2; the mask can only hide)'
 preloaded env -u MEMSHIM_HWCAPS "$now"
