@@ -133,7 +133,9 @@ static const char *parse_choice(char *line, enum base_function fn, struct calibr
 		return expected[fn];
 	*end = '\0';
 	if (band_list_parse(name, &h->bands[fn]))
-		return "names bands this memshim or CPU cannot run (run memshim tune --calibrate again)";
+		return band_list_parse_on(name, cpu_features_detected(), &h->bands[fn])
+			? "names bands this memshim or CPU cannot run (run memshim tune --calibrate again)"
+			: "names bands of a variant that MEMSHIM_HWCAPS hides";
 	h->choice[fn] = name;
 	h->why[fn] = end + 1;
 	return NULL;

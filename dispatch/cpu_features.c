@@ -4,8 +4,11 @@
  * (structured extended features) and leaf 7 subleaf 1.  Vector features
  * count only when XGETBV says the OS saves that register state: a CPU with
  * AVX-512 under a kernel that does not enable it must not be offered
- * AVX-512 code (it would fault). */
+ * AVX-512 code (it would fault).  MEMSHIM_HWCAPS may then hide more
+ * (dispatch/hwcaps.c), never add. */
 #include "dispatch/cpu_features.h"
+
+#include "dispatch/early_env.h"
 
 #include <cpuid.h>
 #include <stdint.h>
@@ -136,15 +139,62 @@ static void detect(struct cpu_features *f)
 		read_caches_by_leaf(f, 4);
 }
 
+static struct cpu_features detected, features;
+static const char *applied_mask;
+
+/* "MEMSHIM_HWCAPS="..." <problem>; using every feature the CPU has", the
+ * form of every bad value's line (dispatch/config_parse.c). */
+static void warn_bad_mask(const char *value, const char *problem)
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, "MEMSHIM_HWCAPS=");
+	line_add_quoted(&l, value, 64);
+	line_add(&l, " ");
+	line_add(&l, problem);
+	line_add(&l, "; using every feature the CPU has");
+	line_emit(&l);
+}
+
+static void read_features(void)
+{
+	detect(&detected);
+	features = detected;
+	const char *mask = early_getenv("MEMSHIM_HWCAPS");
+	struct line why;
+	const char *problem = mask ? cpu_features_hide(mask, &features, &why) : NULL;
+	if (problem)
+		warn_bad_mask(mask, problem);
+	else
+		applied_mask = mask;
+}
+
 const struct cpu_features *cpu_features(void)
 {
-	/* Detection is idempotent, so threads racing here at worst both detect;
-	 * the flag is published after the data. */
-	static struct cpu_features features;
-	static int ready;
-	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-		detect(&features);
-		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+	/* 0: unread, 1: being read, 2: ready.  Resolvers of lazily bound calls
+	 * can run in several threads at once: one reads (and reports a bad
+	 * mask, once), the others wait for its answer. */
+	static int state;
+	int expected = 0;
+	if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 2)
+		return &features;
+	if (__atomic_compare_exchange_n(&state, &expected, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+		read_features();
+		__atomic_store_n(&state, 2, __ATOMIC_RELEASE);
 	}
+	while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+		__builtin_ia32_pause();
 	return &features;
+}
+
+const struct cpu_features *cpu_features_detected(void)
+{
+	cpu_features();
+	return &detected;
+}
+
+const char *cpu_features_mask(void)
+{
+	cpu_features();
+	return applied_mask;
 }

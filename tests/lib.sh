@@ -55,6 +55,13 @@ picked_by() {
 		'$1 == p && $2 == "memcpy" { for (i = 2; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v } }'
 }
 
+# Whether this CPU, less what MEMSHIM_HWCAPS hides, runs variant $1, as
+# `memshim info` lists the variants.
+usable_here() {
+	"$T_MEMSHIM_TOOL" info | awk -v v="$1" '/^Variants/ { on = 1; next } /^[^ ]/ { on = 0 }
+		on && $1 == v { usable = $2 == "usable" } END { exit !usable }'
+}
+
 # What show_binding prints for function $1 bound to variant or bands $2:
 # memshim_FN_VARIANT (libc for glibc's), and for bands the exported stub's
 # "bands:FIRST|SECOND[|REST]" (dispatch/export_stub.h), the rest from the

@@ -128,6 +128,12 @@ for v in $unusable; do
 done
 [ -n "$unusable" ] || skip "MEMSHIM_IMPL naming a variant the CPU cannot run: this CPU runs every variant"
 
+# ---- MEMSHIM_HWCAPS: a bad list hides nothing (the reference runs without
+# any mask, so that this holds in run-tests.sh's masked pass too) ----
+for value in avx2 +fsrm -sse2 -AVX1024 "-avx2," ",-erms" "-avx2 -erms" - "$ten_k" "$(printf '\055av\001x2')"; do
+	bad MEMSHIM_HWCAPS "$value" "every feature the CPU has" -u MEMSHIM_HWCAPS
+done
+
 # ---- thresholds: bytes, with K/M/G/T, at most 1 TiB ----
 threshold_of() { # threshold_of memcpy|memset ENV...: the threshold memshim info shows
 	fn=$1

@@ -13,7 +13,24 @@
 
 #include <stdio.h>
 
-static const char *yes_no(bool b) { return b ? "yes" : "no"; }
+/* "yes", "no", or "hidden" where the CPU has it and MEMSHIM_HWCAPS hides it. */
+static const char *has(bool detected, bool seen) { return seen ? "yes" : detected ? "hidden" : "no"; }
+#define HAS(name) has(d->name, f->name)
+
+/* The line after the features: what MEMSHIM_HWCAPS hides, if it is set. */
+static void print_mask(const struct cpu_features *d, const struct cpu_features *f)
+{
+	const char *mask = cpu_features_mask();
+	if (!mask)
+		return;
+	struct line l;
+	line_start(&l);
+	cpu_features_describe_hidden(d, f, &l);
+	if (l.len)
+		printf("  MEMSHIM_HWCAPS=%s hides %.*s from every choice below\n", mask, (int)l.len, l.text);
+	else
+		printf("  MEMSHIM_HWCAPS=%s hides nothing this CPU has\n", mask);
+}
 
 static void print_size(const char *label, size_t bytes)
 {
@@ -30,7 +47,9 @@ static const char info_help[] =
 	"Prints the CPU features that decide the choice of variant, the variants,\n"
 	"and what each function resolves to in a program started with the current\n"
 	"environment (MEMSHIM_* variables), and why; then, beside it, glibc's own\n"
-	"choice here and its thresholds (ld.so --list-diagnostics).\n";
+	"choice here and its thresholds (ld.so --list-diagnostics).  Features that\n"
+	"MEMSHIM_HWCAPS hides (MEMSHIM_HWCAPS=-avx512f,-erms: as on a CPU without\n"
+	"them) show as hidden, and nothing below uses them.\n";
 
 /* Where the default's bands come from when no calibration file decides. */
 static void print_cpu_row(const struct cpu_features *f)
@@ -83,13 +102,14 @@ int cmd_info(int argc, char **argv)
 		return rc;
 	if (first < argc)
 		return cli_usage_error("info", "unexpected argument %s", argv[first]);
-	const struct cpu_features *f = cpu_features();
+	const struct cpu_features *f = cpu_features(), *d = cpu_features_detected();
 	printf("CPU: %s, family %u (0x%x), model %u (0x%x)\n", f->vendor, f->family, f->family,
 	       f->model, f->model);
-	printf("  ERMS %s  FSRM %s  FZRM %s  FSRS %s  FSRC %s\n", yes_no(f->erms), yes_no(f->fsrm),
-	       yes_no(f->fzrm), yes_no(f->fsrs), yes_no(f->fsrc));
+	printf("  ERMS %s  FSRM %s  FZRM %s  FSRS %s  FSRC %s\n", HAS(erms), HAS(fsrm), HAS(fzrm), HAS(fsrs),
+	       HAS(fsrc));
 	printf("  AVX2 %s  AVX-512 F %s  BW %s  VL %s  BMI2 %s  (vector features count only if the OS saves their state)\n",
-	       yes_no(f->avx2), yes_no(f->avx512f), yes_no(f->avx512bw), yes_no(f->avx512vl), yes_no(f->bmi2));
+	       HAS(avx2), HAS(avx512f), HAS(avx512bw), HAS(avx512vl), HAS(bmi2));
+	print_mask(d, f);
 	printf("Caches:\n");
 	print_size("L1d", f->l1d_bytes);
 	print_size("L2", f->l2_bytes);

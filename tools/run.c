@@ -20,6 +20,8 @@ static const char run_help[] =
 	"                          variants: rep stosb from here)\n"
 	"  --nt-threshold BYTES    MEMSHIM_NT_THRESHOLD (vector variants: non-temporal\n"
 	"                          stores from here)\n"
+	"  --hwcaps LIST           MEMSHIM_HWCAPS: CPU features to hide from the choice,\n"
+	"                          as on a CPU without them (-avx512f,-fsrm,-erms)\n"
 	"  --verbose               MEMSHIM_VERBOSE=1: print the choice at start\n"
 	"The library is $MEMSHIM_LIBRARY if set, else the installed one.  A program\n"
 	"LD_PRELOAD cannot reach (static, Go without cgo) is run all the same, after\n"

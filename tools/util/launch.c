@@ -5,6 +5,7 @@
 #include "tools/util/launch.h"
 
 #include "dispatch/config.h"
+#include "dispatch/cpu_features.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
@@ -18,7 +19,7 @@
 #include <unistd.h>
 
 /* The options of `memshim run`; each sets a MEMSHIM_* variable. */
-enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT };
+enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT, RUN_HWCAPS };
 
 static const char *const size_variables[] = {
 	[RUN_ERMS] = "MEMSHIM_ERMS_THRESHOLD",
@@ -36,6 +37,7 @@ const struct option run_options[] = {
 	{ "auto-movsb-threshold", required_argument, NULL, RUN_AUTO_MOVSB },
 	{ "auto-stosb-threshold", required_argument, NULL, RUN_AUTO_STOSB },
 	{ "nt-threshold", required_argument, NULL, RUN_NT },
+	{ "hwcaps", required_argument, NULL, RUN_HWCAPS },
 	{ 0 },
 };
 
@@ -45,6 +47,20 @@ static int set_variable(const char *command, const char *variable, const char *v
 		return 0;
 	fprintf(stderr, "memshim %s: cannot set %s: %s\n", command, variable, strerror(errno));
 	return CLI_FAILED;
+}
+
+/* --hwcaps: checked here as the library would, so that a bad list is a
+ * usage error rather than a line from every process of the command. */
+static int set_hwcaps(const char *command, const char *value)
+{
+	struct cpu_features scratch = { 0 };
+	struct line why;
+	const char *problem = cpu_features_hide(value, &scratch, &why);
+	if (problem) {
+		fprintf(stderr, "memshim %s: --hwcaps \"%s\" %s\n", command, value, problem);
+		return CLI_USAGE;
+	}
+	return set_variable(command, "MEMSHIM_HWCAPS", value);
 }
 
 int apply_run_option(void *command_name, int id, const char *option, const char *value)
@@ -61,6 +77,8 @@ int apply_run_option(void *command_name, int id, const char *option, const char 
 		}
 		return set_variable(command, "MEMSHIM_IMPL", value);
 	}
+	if (id == RUN_HWCAPS)
+		return set_hwcaps(command, value);
 	unsigned long long n;
 	const char *problem = parse_byte_count(value, 1ull << 40, &n);
 	if (problem) {
