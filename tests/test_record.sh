@@ -21,7 +21,8 @@ cd "$scratch" || exit 1
 expect_eq "record exits with the command's status" "$?" 3
 expect_eq "record writes one merged dump" "$(ls rec)" "merged
 processes"
-expect_match "record prints the report" "$(cat "$scratch/out")" '^hist_program, ls and sh, 4 processes'
+expect_match "record prints the report on stderr" "$(cat "$scratch/err")" '^hist_program, ls and sh, 4 processes'
+expect_eq "... and stdout is the command's alone" "$(grep -c '^pid ' "$scratch/out"):$(grep -vc '^pid ' "$scratch/out")" "2:0"
 expect_eq "--keep leaves the per-process dumps" "$(ls rec/processes | wc -l)" 4
 "$tool" record -o rec -- true >/dev/null 2>"$scratch/err"
 expect_match "record refuses a directory that holds a recording" "$?:$(cat "$scratch/err")" '^2:.*holds a recording'
@@ -33,7 +34,7 @@ expect_eq "without --keep only the merged dump stays" "$(ls rec2)" "merged"
 cp rec2/merged "$scratch/first"
 "$tool" record -o rec2 -- "$program" calls 5 >/dev/null 2>"$scratch/err"
 expect_match "a second record -o into a merged dump: refused" "$?:$(cat "$scratch/err")" \
-	'^2:memshim record: rec2 holds a recording already; give another -o, or remove it$'
+	'^2:memshim record: rec2 holds a recording already \(memshim report rec2 reads it\); give another -o, or remove it$'
 expect_eq "... and the first recording survives" "$(ls rec2):$(cmp rec2/merged "$scratch/first" && echo same)" \
 	"merged:same"
 mkdir lone && cp rec2/merged lone/some-dump
@@ -57,9 +58,9 @@ cd "$scratch" || exit 1
 
 # One parser for record's options and run's: prefixes, --opt=value, -o=DIR,
 # -oDIR, messages that name record, and nothing left after a failed start.
-"$tool" record --prof -o=preq -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
+"$tool" record --prof -o=preq --report "$scratch/report" -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
 expect_eq "record --prof (a prefix) -o=DIR: status, stderr, directory" "$?:$(cat "$scratch/err"):$(ls preq)" "0::merged"
-expect_match "... the profile was on" "$(cat "$scratch/out")" '^time \(MEMSHIM_PROFILE'
+expect_match "... the profile was on (--report FILE)" "$(cat "$scratch/report")" '^time \(MEMSHIM_PROFILE'
 "$tool" record -orecs --imp=scalar -- "$program" calls 2 >"$scratch/out" 2>&1
 expect_eq "record -oDIR --imp=scalar (run's option, a prefix)" "$?:$(ls recs)" "0:merged"
 expect_match "... the variant was scalar" "$(cat "$scratch/out")" 'variant scalar'
@@ -85,7 +86,7 @@ expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" 
 # missing directory, and its stderr goes nowhere) is told in the report too.
 "$tool" record -o recp -- sh -c "MEMSHIM_HIST=/nonexistent/x.%p '$program' calls 3 >/dev/null 2>&1; '$program' calls 2" \
 	>"$scratch/out" 2>"$scratch/err"
-expect_match "a child's dump problem is in the report" "$(cat "$scratch/out")" \
+expect_match "a child's dump problem is in the report" "$(cat "$scratch/err")" \
 	'^hist_program\[[0-9]+\]: MEMSHIM_HIST="/nonexistent/x\.%p": cannot write dumps there: no such directory$'
 expect_eq "... and kept in DIR/problems" "$(cat recp/problems | wc -l)" 1
 "$tool" record -o recq -- "$program" calls 2 >/dev/null 2>&1
@@ -262,7 +263,7 @@ expect_eq "a merged dump keeps the profile" "$(strip "$scratch/profm.json" | md5
 
 # A real profile through record and merge: the merged dump says what the
 # process's dump said (the profile's accuracy is tests/test_profile.sh's).
-"$tool" record -o prec --keep --profile -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
+"$tool" record -o prec --keep --profile --report "$scratch/prec.txt" -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
 expect_eq "record --profile runs, nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
 "$tool" report --json prec/merged >"$scratch/prec.json"
 "$tool" report --json prec/processes >"$scratch/precp.json"
