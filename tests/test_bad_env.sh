@@ -340,4 +340,18 @@ expect_eq "memshim run -- CMD --help runs CMD" "$?:$(cat "$scratch/out")" "0:--h
 "$tool" run --impl scalar -- sh -c 'exit 3' >/dev/null 2>&1
 expect_eq "memshim run keeps the command's exit status" "$?" 3
 
+# The recording variables are for the programs the tool runs: its own
+# process neither warns that they need MEMSHIM_HIST (record sets it for its
+# command) nor says a bad one's problem twice.
+hist_program=$top_builddir/tests/hist_program
+MEMSHIM_HIST_INTERVAL=1 "$tool" record -o "$scratch/rec-interval" --report "$scratch/report" -- "$hist_program" calls 3 \
+	>/dev/null 2>"$scratch/err"
+expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim record: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_HIST_INTERVAL=1 "$tool" info >/dev/null 2>"$scratch/err"
+expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim info: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_HIST_INTERVAL=x "$tool" record -o "$scratch/rec-bad" --report "$scratch/report2" -- "$hist_program" calls 3 \
+	>/dev/null 2>"$scratch/err"
+expect_match "MEMSHIM_HIST_INTERVAL=x memshim record: one line, from the program" "$(wc -l <"$scratch/err"):$(cat "$scratch/err")" \
+	'^1:memshim: MEMSHIM_HIST_INTERVAL="x" is not a whole number'
+
 finish
