@@ -99,6 +99,24 @@ preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=fsrm "$top_builddir/te
 expect_eq "MEMSHIM_IMPL overrides the file" "$(bound memcpy)" memshim_memcpy_fsrm
 preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=default "$top_builddir/tests/show_binding_now"
 expect_eq "MEMSHIM_IMPL=default is the file's choice too" "$(bound memcpy)" memshim_memcpy_scalar
+# A reason as long as the calibration writes (199 characters), from a file
+# with a long path, comes whole through info and MEMSHIM_VERBOSE: never cut
+# mid-word.  The Policies line gives each function its own reason.
+long_why="glibc at every size: in no size class did a variant beat it by the margin without losing to it in a placement; then some more words to make it as long as a choice line may be, in all a hundred and 99"
+[ ${#long_why} = 199 ] || fail "the long reason is ${#long_why} characters, not 199"
+long_dir=$scratch/a-directory-with-a-rather-long-name-as-a-cache-may-have/and-another-level-below-it
+mkdir -p "$long_dir"
+write_cal 2 scalar movsq glibc | sed "s/chosen by hand A\$/$long_why/" >"$long_dir/calibration"
+env MEMSHIM_CONFIG="$long_dir/calibration" "$tool" info >"$scratch/out" 2>"$scratch/err"
+expect_eq "info: a 199-character reason, whole" "$(grep -c -F "$long_why]" "$scratch/out")" 1
+expect_eq "info's Policies line: each function's own reason, under it" \
+	"$(grep -A3 '^  default ' "$scratch/out" | sed 's|calibration file "[^"]*"|calibration file P|')" \
+	"  default  memcpy scalar, memmove movsq, memset glibc
+           memcpy: calibration file P: $long_why
+           memmove: calibration file P: chosen by hand B
+           memset: calibration file P: chosen by hand C"
+preloaded env MEMSHIM_CONFIG="$long_dir/calibration" MEMSHIM_VERBOSE=1 /bin/true
+expect_eq "MEMSHIM_VERBOSE: the same reason, whole" "$(printf '%s\n' "$err" | grep -c -F "$long_why]")" 1
 write_cal 1 >"$scratch/v1"
 preloaded env MEMSHIM_CONFIG="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
 expect_match "a version 1 file: its thresholds are read" "$err" 'auto_stosb 8192 B \[calibration file\]'

@@ -11,6 +11,7 @@
 #include "tools/util/glibc_info.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *yes_no(bool b) { return b ? "yes" : "no"; }
 
@@ -71,6 +72,49 @@ static void print_binding(const struct config *c)
 	       "   libraries loaded later with dlopen, and calls through pointers, always take it)\n");
 }
 
+/* Policy i's reasons: one at the end of its line when the functions share
+ * it, else a line under it for each function (or run of functions) with
+ * its own. */
+static void print_policy_reasons(unsigned i)
+{
+	const char *why[FN_COUNT];
+	struct band_list picks;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		config_policy(i, (enum base_function)fn, &picks, &why[fn]);
+	bool shared = true;
+	for (int fn = 1; fn < FN_COUNT; fn++)
+		shared &= strcmp(why[fn], why[0]) == 0;
+	if (shared) {
+		printf(" (%s)\n", why[0]);
+		return;
+	}
+	printf("\n");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		bool starts = fn == 0 || strcmp(why[fn], why[fn - 1]) != 0;
+		bool ends = fn + 1 == FN_COUNT || strcmp(why[fn], why[fn + 1]) != 0;
+		printf("%s%s%s", starts ? "           " : ", ", base_function_names[fn], ends ? ": " : "");
+		if (ends)
+			printf("%s\n", why[fn]);
+	}
+}
+
+static void print_policies(void)
+{
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
+	struct band_list picks;
+	const char *why, *policy;
+	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
+		printf("  %-8s", policy);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			char text[BAND_TEXT_MAX];
+			config_policy(i, (enum base_function)fn, &picks, &why);
+			band_list_format(&picks, text);
+			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
+		}
+		print_policy_reasons(i);
+	}
+}
+
 int cmd_info(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, info_help, false))
@@ -99,19 +143,7 @@ int cmd_info(int argc, char **argv)
 		const struct variant *v = &variant_table[i];
 		printf("  %-13s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
-	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
-	struct band_list picks;
-	const char *why, *policy;
-	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
-		printf("  %-8s", policy);
-		for (int fn = 0; fn < FN_COUNT; fn++) {
-			char text[BAND_TEXT_MAX];
-			config_policy(i, (enum base_function)fn, &picks, &why);
-			band_list_format(&picks, text);
-			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
-		}
-		printf(" (%s)\n", why);
-	}
+	print_policies();
 	print_cpu_row(f);
 
 	const struct config *c = config_get();
