@@ -188,4 +188,27 @@ awk '
 expect_match "where glibc is best" "$(grep '^MEMSHIM_' "$scratch/out")" '^MEMSHIM_IMPL=glibc$'
 expect_eq "where glibc is best: no GLIBC_TUNABLES line" "$(grep -c '^GLIBC_TUNABLES' "$scratch/out")" 0
 
+# ---- tune --calibrate on copies in the 4 KiB-aliasing window ----
+# Where the CPU's row measured rep movsb slow there (Zen 3), tune says
+# whether the default avoids it: the default its saving is against (after
+# --calibrate, the new file's), not the one before it.  hist_program copies
+# 4 KiB 16 bytes past its source.
+MEMSHIM_HIST="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
+env MEMSHIM_CONFIG="$scratch/alias-cal" "$tool" tune --calibrate --tiny --calibration "$scratch/alias-cal" \
+	"$scratch"/alias.* >"$scratch/out" 2>&1
+here=$(sed -n 's/^  the default here (\(.*\) from 2 KiB) .*/\1/p' "$scratch/out" | head -n 1)
+# the variants of memcpy's default bands that serve copies from 2 KiB
+against=$(sed -n 's/^  against the default (memcpy \([^ ]*\), memmove .*/\1/p' "$scratch/out" | awk -F, '{
+	out = ""
+	for (i = 1; i <= NF; i++) {
+		n = split($i, part, ":"); bytes = part[2]
+		if (bytes ~ /K$/) bytes *= 1024; else if (bytes ~ /M$/) bytes *= 1048576
+		if (n == 1 || bytes >= 2048) out = out (out == "" ? "" : ", ") part[1]
+	}
+	print out }')
+if [ -n "$here" ]; then
+	expect_eq "tune --calibrate: the aliasing hazard's default is the one the saving is against" "$here" "$against"
+else
+	skip "the aliasing hazard's default in tune: this CPU's row does not measure rep movsb slow in the window"
+fi
 finish
