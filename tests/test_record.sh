@@ -130,6 +130,13 @@ echo "someone's file" >"$scratch/m3.tmp"
 expect_match "a file in the way of OUT.tmp is not truncated either" \
 	"$?:$(cat "$scratch/m3.tmp"):$(test -e "$scratch/m3" || echo no-out):$(cat "$scratch/err")" \
 	"^1:someone's file:no-out:memshim merge: cannot write .*m3.tmp: File exists$"
+echo junk >"$scratch/bad-dump"
+"$tool" merge -o "$scratch/m1" "$scratch/m" "$scratch/bad-dump" >/dev/null 2>"$scratch/err"
+expect_match "merge of a good and a bad dump: 1, nothing written, said" \
+	"$?:$(ls "$scratch"/m1* 2>/dev/null | wc -l):$(tail -n 1 "$scratch/err")" \
+	'^1:0:memshim merge: .*/m1 not written: 1 input left out$'
+"$tool" merge -o "$scratch/m1" "$scratch/m" >/dev/null 2>"$scratch/err"
+expect_eq "... and the retry without it writes m1" "$?:$(cat "$scratch/err"):$(head -c 17 "$scratch/m1")" "0::memshim-histogram"
 head -c 200 "$scratch/m" >"$scratch/cut"
 "$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
 expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'

@@ -372,7 +372,7 @@ static void merge_and_report(const struct record_options *o, const char *dir, co
 	char *dirs[] = { (char *)processes };
 	struct dump_inputs in;
 	bool written;
-	dump_merge_files("record", merged, dirs, 1, &in, &written);
+	dump_merge_files("record", merged, dirs, 1, false, &in, &written);
 	if (written && !o->keep)
 		remove_merged(&in, processes);
 	dump_inputs_free(&in);
