@@ -22,6 +22,8 @@ expect_eq "record exits with the command's status" "$?" 3
 expect_eq "record writes one merged dump" "$(ls rec)" "merged
 processes"
 expect_match "record prints the report on stderr" "$(cat "$scratch/err")" '^hist_program, ls and sh, 4 processes'
+expect_match "... whose header counts the file read, not dumps 'merged'" "$(cat "$scratch/err")" \
+	'^hist_program, ls and sh, 4 processes \(read from 1 file\)$'
 expect_eq "... and stdout is the command's alone" "$(grep -c '^pid ' "$scratch/out"):$(grep -vc '^pid ' "$scratch/out")" "2:0"
 expect_eq "--keep leaves the per-process dumps" "$(ls rec/processes | wc -l)" 4
 "$tool" record -o rec -- true >/dev/null 2>"$scratch/err"

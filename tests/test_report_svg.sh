@@ -40,4 +40,23 @@ whiskers: 2
 a whisker through the bar's top: True
 a whisker through the bar's top: True
 the caption says so: True"
+
+# Nothing replaced without a word: an output file that exists is refused
+# before anything is read, and left as it was, unless --force.
+echo "the user's plot" >"$scratch/mine.svg"
+"$tool" report --svg "$scratch/mine.svg" "$scratch/prof" >"$scratch/out" 2>"$scratch/err"
+expect_eq "report --svg onto an existing file: 2, one line, nothing printed, the file kept" \
+	"$?:$(cat "$scratch/err"):$(wc -c <"$scratch/out"):$(cat "$scratch/mine.svg")" \
+	"2:memshim report: $scratch/mine.svg exists (--svg never replaces a file without --force):0:the user's plot"
+"$tool" report --force --svg "$scratch/mine.svg" "$scratch/prof" >/dev/null 2>"$scratch/err"
+expect_eq "... --force replaces it" "$?:$(cat "$scratch/err"):$(head -c 5 "$scratch/mine.svg")" "0::<?xml"
+echo "the user's profile" >"$scratch/mine.pb.gz"
+"$tool" report --pprof "$scratch/mine.pb.gz" "$scratch/prof" >/dev/null 2>"$scratch/err"
+expect_match "report --pprof onto an existing file: refused (or no pprof in this build), the file kept" \
+	"$?:$(cat "$scratch/err"):$(cat "$scratch/mine.pb.gz")" \
+	"^2:memshim report: (.*mine.pb.gz exists \(--pprof never replaces a file without --force\)|--pprof: .*):the user's profile$"
+echo "the user's table" >"$scratch/fb-Memset.csv"
+"$tool" report --fleetbench-csv "$scratch/fb-" "$scratch/prof" >/dev/null 2>"$scratch/err"
+expect_eq "report --fleetbench-csv where one of its files exists: refused, none written" \
+	"$?:$(ls "$scratch"/fb-* | wc -l):$(cat "$scratch/fb-Memset.csv")" "2:1:the user's table"
 finish
