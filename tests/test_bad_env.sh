@@ -119,6 +119,17 @@ preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=Movsq "$now"
 expect_eq "MEMSHIM_MEMSET=Movsq falls back to MEMSHIM_IMPL" "$(bound memset)" "memshim_memset_scalar"
 expect_eq "MEMSHIM_MEMSET=Movsq leaves memcpy alone" "$(bound memcpy)" "memshim_memcpy_scalar"
 
+# Size bands: one clear message for each mistake, the same wherever in the
+# list it is; a bound of 0 (a band of empty calls, a slip for "from 0") is one.
+for value in glibc:abc glibc:abc,sse2 sse2:1K,glibc:x,scalar; do
+	bad MEMSHIM_MEMCPY "$value" scalar MEMSHIM_IMPL=scalar
+	expect_match "MEMSHIM_MEMCPY=$value: says the bound is not a byte count" "$err" \
+		'" has a band bound that is not a byte count \(VARIANT:BYTES, bytes with K, M or G, up to 1T\); using scalar$'
+done
+bad MEMSHIM_MEMCPY sse2:0,glibc scalar MEMSHIM_IMPL=scalar
+expect_match "MEMSHIM_MEMCPY=sse2:0,glibc: refused, and why" "$err" '" has a band bound of 0 \(a band serves sizes up to its bound'
+bad MEMSHIM_IMPL sse2:0,glibc "$default_all"
+
 # A variant this CPU cannot run is a bad value too, with its own reason.
 unusable=$("$tool" info | awk '/^Variants:/ { on = 1; next } on && /^[^ ]/ { on = 0 }
 		on && $2 == "NOT" { print $1 }')
@@ -265,6 +276,13 @@ cli "run --stosb-threshold without value" 2 "memshim run: --stosb-threshold need
 for v in frobnicate FSRM Erms '' 'fsrm '; do
 	cli "run --impl \"$v\"" 2 "memshim run: --impl \"$v\" is not a variant*" run --impl "$v" -- true
 done
+# size bands, as MEMSHIM_IMPL takes them
+"$tool" run --impl glibc:256,sse2 --verbose -- true >/dev/null 2>"$scratch/err"
+expect_match "run --impl glibc:256,sse2: taken, as MEMSHIM_IMPL takes it" "$?:$(head -n 1 "$scratch/err")" \
+	'^0:memshim: memcpy -> up to 256 B: glibc; above 256 B: sse2 .*\[MEMSHIM_IMPL\]'
+cli "run --impl glibc:abc,sse2" 2 "memshim run: --impl \"glibc:abc,sse2\" has a band bound that is not a byte count*" \
+	run --impl glibc:abc,sse2 -- true
+cli "run --impl sse2:0,glibc" 2 "memshim run: --impl \"sse2:0,glibc\" has a band bound of 0*" run --impl sse2:0,glibc -- true
 cli "run --impl Erms: suggests erms" 2 "memshim run: --impl \"Erms\" *(did you mean erms?)*" run --impl Erms -- true
 cli "ab --impl AVX2: suggests avx2" 2 "memshim ab: --impl: \"AVX2\" *(did you mean avx2?)*" ab --impl AVX2 -- true
 for opt in --erms-threshold --stosb-threshold; do
