@@ -10,6 +10,8 @@ LC_ALL=C
 export LC_ALL
 tool=$T_MEMSHIM_TOOL
 case $top_builddir in /*) ;; *) top_builddir=$(pwd)/$top_builddir ;; esac
+quickstart=${top_srcdir:-.}/quickstart.sh
+case $quickstart in /*) ;; *) quickstart=$(pwd)/$quickstart ;; esac
 program=$top_builddir/tests/hist_program
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
@@ -302,4 +304,10 @@ expect_eq "svg: title, shared x axis, round ticks, time" "$(cat "$scratch/svgche
 x ticks the same in 3 panels: True
 round y ticks: True
 time bars: True"
+# The quickstart records where record would by default, numbered as record
+# numbers, and its header names the zstd command it runs.
+expect_eq "quickstart's recording: record's default directory, record's numbering" \
+	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+expect_eq "quickstart's header names zstd -t, which it runs, not zstd -d" \
+	"$(grep -c 'zstd -d' "$quickstart"):$(grep -c 'zstd -q -t ' "$quickstart")" "0:1"
 finish
