@@ -203,7 +203,8 @@ static int make_directories(const char *dir, const char *processes, bool *create
  * of its own (then the signal goes to the whole group). */
 static volatile sig_atomic_t command_pid;
 static volatile sig_atomic_t command_group;
-static volatile sig_atomic_t signal_seen; /* the last signal record passed on */
+static volatile sig_atomic_t signal_seen;      /* the last of them record got */
+static volatile sig_atomic_t signal_forwarded; /* ... and sent on (not the terminal's) */
 static const int forwarded_signals[] = { SIGTERM, SIGINT, SIGHUP };
 #define FORWARDED (sizeof forwarded_signals / sizeof forwarded_signals[0])
 
@@ -217,7 +218,8 @@ static void forward_signal(int sig, siginfo_t *info, void *context)
 	int saved = errno;
 	signal_seen = sig;
 	pid_t pid = command_pid;
-	if (pid > 0 && (command_group || info->si_code != SI_KERNEL))
+	signal_forwarded = pid > 0 && (command_group || info->si_code != SI_KERNEL);
+	if (signal_forwarded)
 		kill(command_group ? -pid : pid, sig);
 	errno = saved;
 }
@@ -424,7 +426,8 @@ static const char *signal_name(int sig)
 static void say_how_it_ended(int status, bool dumped)
 {
 	if (signal_seen) {
-		fprintf(stderr, "memshim record: %s: passed on to the command, which ", signal_name(signal_seen));
+		fprintf(stderr, "memshim record: %s: %s, which ", signal_name(signal_seen),
+		        signal_forwarded ? "passed on to the command" : "the command got it from the terminal too");
 		if (status > 128)
 			fprintf(stderr, "ended by %s", signal_name(status - 128));
 		else
