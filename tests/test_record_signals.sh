@@ -2,7 +2,8 @@
 # memshim record stopped by a signal, and the program's output kept clean:
 # SIGTERM or SIGHUP to record reaches the program (a python3 that copies in a
 # loop), record waits for it, merges what it dumped and exits with its
-# status; a second SIGTERM changes none of that; SIGKILL of record still
+# status; a second SIGTERM changes none of that; Ctrl-C on a terminal reaches
+# the program once; SIGKILL of record still
 # stops the program (SIGTERM, through PR_SET_PDEATHSIG) and leaves a
 # directory report reads.  The report goes to stderr or --report FILE, never
 # into the command's standard output (gzip -d -c through record, byte for
@@ -82,6 +83,45 @@ expect_match "... and the recording merged" "$(ls twice):$("$tool" report twice 
 
 record_loop hup HUP
 expect_eq "SIGHUP to record: passed on (129)" "$rc:$(gone "$child")" "129:gone"
+
+# Ctrl-C on a terminal (a pty): the terminal's SIGINT reaches the command in
+# record's process group directly; record does not send it a second one,
+# and says where it came from.
+"$python" - "$tool" "$python" >ctrlc.txt 2>&1 <<'EOF'
+import os, pty, sys, time
+try:
+    pid, fd = pty.fork()
+except OSError as e:
+    sys.exit("no pty: %s" % e)
+if pid == 0:
+    os.execv(sys.argv[1], ["memshim", "record", "-o", "ctrlc", "--", sys.argv[2], "loop.py", "ctrlc.pid"])
+for _ in range(100):
+    if os.path.exists("ctrlc.pid") and open("ctrlc.pid").read():
+        break
+    time.sleep(0.1)
+os.write(fd, b"\x03")
+out = b""
+while True:
+    try:
+        got = os.read(fd, 4096)
+    except OSError:
+        break
+    if not got:
+        break
+    out += got
+print("status", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print("\n".join(l for l in out.decode(errors="replace").splitlines() if l.startswith(("memshim record", "python3"))))
+EOF
+pids="$pids $(cat ctrlc.pid 2>/dev/null)"
+if grep -q '^no pty' ctrlc.txt; then
+	skip "Ctrl-C on a terminal: $(cat ctrlc.txt)"
+else
+expect_match "Ctrl-C on a terminal: record's status 130, and the program gone" \
+	"$(head -n 1 ctrlc.txt):$(gone "$(cat ctrlc.pid)")" '^status 130:gone$'
+expect_match "... said as the terminal's" "$(cat ctrlc.txt)" \
+	'^memshim record: SIGINT from the terminal: the command got it too, and ended by SIGINT; the recording holds'
+expect_match "... and reported" "$(cat ctrlc.txt)" '^python3[.0-9]*, 1 process'
+fi
 
 # SIGKILL of record: the program still gets SIGTERM, dumps, and the directory
 # (processes/, no merged) is read by report, and refused by record -o.

@@ -426,8 +426,9 @@ static const char *signal_name(int sig)
 static void say_how_it_ended(int status, bool dumped)
 {
 	if (signal_seen) {
-		fprintf(stderr, "memshim record: %s: %s, which ", signal_name(signal_seen),
-		        signal_forwarded ? "passed on to the command" : "the command got it from the terminal too");
+		fprintf(stderr, "memshim record: %s%s ", signal_name(signal_seen),
+		        signal_forwarded ? ": passed on to the command, which"
+		                         : " from the terminal: the command got it too, and");
 		if (status > 128)
 			fprintf(stderr, "ended by %s", signal_name(status - 128));
 		else
