@@ -146,6 +146,8 @@ gzip -d -c input.gz >expected
 "$tool" record -o gz -- gzip -d -c input.gz >out 2>gz.err
 expect_eq "record -- gzip -d -c F >out: out is gzip's own, byte for byte" "$?:$(cmp out expected && echo same)" "0:same"
 expect_match "... the report on stderr" "$(cat gz.err)" '^gzip, 1 process'
+"$tool" record -o gz-closed -- gzip -d -c input.gz >out 2>&-
+expect_eq "... and with stderr closed (2>&-): out is still gzip's alone" "$?:$(cmp out expected && echo same)" "0:same"
 "$tool" record -o gz2 --report gz2.txt -- gzip -d -c input.gz >out 2>gz2.err
 expect_eq "record --report FILE: out is gzip's, stderr empty, FILE the report" \
 	"$?:$(cmp out expected && echo same):$(cat gz2.err):$(head -n 1 gz2.txt | cut -d, -f1)" "0:same::gzip"

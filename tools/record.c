@@ -320,6 +320,12 @@ static int open_problems(const char *dir, char *path, size_t size)
 {
 	snprintf(path, size, "%s/problems", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0644);
+	if (fd >= 0 && fd <= STDERR_FILENO) { /* stdin, stdout or stderr closed: not in their place */
+		int high = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+		close(fd);
+		if ((fd = high) < 0)
+			unlink(path);
+	}
 	char number[16];
 	snprintf(number, sizeof number, "%d", fd);
 	if (fd >= 0 && setenv("MEMSHIM_PROBLEMS_FD", number, 1) != 0) {
@@ -402,11 +408,18 @@ static int open_report(const char *path)
 	return fd;
 }
 
+/* With stderr closed (2>&-) the report has nowhere to go, and is dropped:
+ * never left on the command's stdout. */
 static void report_to(int fd)
 {
 	fflush(stdout);
-	if (fd != STDOUT_FILENO)
-		dup2(fd, STDOUT_FILENO);
+	if (fcntl(fd, F_GETFD) >= 0 && dup2(fd, STDOUT_FILENO) >= 0)
+		return;
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		close(STDOUT_FILENO);
+	if (null >= 0)
+		close(null);
 }
 
 /* "SIGTERM"; a signal without a name as its number */
