@@ -1,28 +1,28 @@
 #!/bin/sh
 # Sets memshim up on a fresh Debian 12 machine and runs its main job on a
 # real program: installs the build tools that are missing, builds, then
-# records the copy sizes of `zstd -d` on a 64 MB file, and the CPU time the
-# copies take, and reports them (text on the terminal, a plot beside the
-# recording).  zstd tests its file 700 times over (zstd -t: the output
-# checked and dropped), 15 s of CPU or so: at the 250 samples a second a
+# records the copy sizes of `zstd -t` (decompression, the output checked and
+# dropped) on a 64 MB file, and the CPU time the copies take, and reports
+# them (text on the terminal, a plot beside the recording).  zstd tests its
+# file 700 times over, 15 s of CPU or so: at the 250 samples a second a
 # kernel's tick allows, that puts the time shares' 95% intervals within a
 # point.  Before it records, it measures this machine (the quick
 # calibration) into the recording's own calibration file, so that the
 # recording runs the default this machine measured; the user's cache is not
 # touched.  It writes the build here, the recording in a new folder here
-# and its plot beside it (./memshim-recording and ./memshim-recording.svg,
-# or -2, -3, ... beside earlier ones: never over one), and the workload's
-# files in a temporary folder it removes.
+# and its plot beside it (./memshim-record and ./memshim-record.svg, or .1,
+# .2, ... beside earlier ones, as memshim record numbers its own: never over
+# one), and the workload's files in a temporary folder it removes.
 set -eu
 cd "$(dirname "$0")"
 
-# The first of ./memshim-recording, ./memshim-recording-2, ... not there yet
-# (nor its plot or calibration).
-recording=memshim-recording
-n=1
+# The first of ./memshim-record, ./memshim-record.1, ... not there yet (nor
+# its plot or calibration): memshim record's own default directory.
+recording=memshim-record
+n=0
 while [ -e "$recording" ] || [ -e "$recording.svg" ] || [ -e "$recording.calibration" ]; do
 	n=$((n + 1))
-	recording=memshim-recording-$n
+	recording=memshim-record.$n
 done
 
 packages="build-essential autoconf automake libtool pkg-config libunwind-dev libdw-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libzydis-dev python3 zstd"

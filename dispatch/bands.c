@@ -54,16 +54,20 @@ static const char *parse_item(const char *item, size_t len, bool last, const str
 	if (!variant_usable_on(v, f))
 		return "names a band variant this CPU or C library cannot run";
 	out->variant[i] = v;
-	if (last) {
-		if (colon < len)
-			return "gives its last band a bound (the last variant serves every larger size)";
+	if (colon == len && last) {
 		out->upper[i] = SIZE_MAX;
 		return NULL;
 	}
-	unsigned long long n;
-	if (colon == len || !take(item + colon + 1, len - colon - 1, bound, sizeof bound) ||
-	    parse_byte_count(bound, BAND_BOUND_MAX, &n))
+	if (colon == len)
 		return "has a band without a size bound (VARIANT:BYTES, bytes with K, M or G)";
+	unsigned long long n;
+	if (!take(item + colon + 1, len - colon - 1, bound, sizeof bound) || parse_byte_count(bound, BAND_BOUND_MAX, &n))
+		return "has a band bound that is not a byte count (VARIANT:BYTES, bytes with K, M or G, up to 1T)";
+	/* a band serves the sizes up to its bound: 0 would serve only empty calls, a slip for "from 0" */
+	if (n == 0)
+		return "has a band bound of 0 (a band serves sizes up to its bound; the first variant serves from 0)";
+	if (last)
+		return "gives its last band a bound (the last variant serves every larger size)";
 	if (i > 0 && n <= out->upper[i - 1])
 		return "has band bounds that do not ascend";
 	out->upper[i] = (size_t)n;

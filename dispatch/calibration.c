@@ -175,8 +175,9 @@ const char *calibration_parse_head(char *text, struct calibration_head *h)
 	return NULL;
 }
 
-/* "calibration file PATH: WHY" into out, cut to fit. */
-static void describe_choice(const char *path, const char *why, char out[CALIBRATION_WHY_MAX])
+/* "calibration file PATH: WHY" into out; a WHY longer than a choice line's
+ * (a file edited by hand) is cut after a whole word, with "...". */
+static void describe_choice(const char *path, const char *why, char out[CALIBRATION_DESCRIBED_MAX])
 {
 	struct line l;
 	line_start(&l);
@@ -184,9 +185,16 @@ static void describe_choice(const char *path, const char *why, char out[CALIBRAT
 	line_add_quoted(&l, path, 100);
 	line_add(&l, ": ");
 	line_add(&l, why);
-	size_t n = 0;
-	for (; n < l.len && n + 1 < CALIBRATION_WHY_MAX; n++)
-		out[n] = l.text[n];
+	size_t n = l.len;
+	if (n + 1 > CALIBRATION_DESCRIBED_MAX || l.cut) {
+		n = CALIBRATION_DESCRIBED_MAX - 4;
+		while (n > 0 && l.text[n] != ' ')
+			n--;
+		for (const char *dots = "..."; *dots; dots++)
+			l.text[n++] = *dots;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = l.text[i];
 	out[n] = '\0';
 }
 

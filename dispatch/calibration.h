@@ -33,12 +33,15 @@
 #define CALIBRATION_HEAD 2048
 /* The longest reason a choice line may give (longer ones are cut). */
 #define CALIBRATION_WHY_MAX 200
+/* Room for such a reason after "calibration file \"PATH\": " (the path cut
+ * to 100 characters), so that none is cut on its way to a message. */
+#define CALIBRATION_DESCRIBED_MAX (CALIBRATION_WHY_MAX + 128)
 
 /* The bands the file chose for the default policy; bands[fn].count 0
  * where it chose none (a version 1 file). */
 struct calibration_choices {
 	struct band_list bands[FN_COUNT];
-	char why[FN_COUNT][CALIBRATION_WHY_MAX];
+	char why[FN_COUNT][CALIBRATION_DESCRIBED_MAX];
 };
 
 /* A head as parsed in place: pointers into its text. */

@@ -188,6 +188,11 @@ static void report_unknown_variables(void)
 	}
 }
 
+/* Defined (true) by the memshim tool: its own process never records (it
+ * sets the recording variables for the programs it runs), so they are not
+ * its to read, nor to warn about. */
+extern const bool memshim_tool_process __attribute__((weak));
+
 static void read_config(struct config *c)
 {
 	c->secure = early_secure_mode();
@@ -199,7 +204,10 @@ static void read_config(struct config *c)
 	config_read_thresholds(c);
 	read_verbose(c);
 	read_binding(c);
-	config_read_recording(c);
+	if (!&memshim_tool_process)
+		config_read_recording(c);
+	else
+		c->problems_fd = -1;
 	if (c->verbose) {
 		config_print_choices(c);
 		struct line l;

@@ -119,6 +119,17 @@ preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=Movsq "$now"
 expect_eq "MEMSHIM_MEMSET=Movsq falls back to MEMSHIM_IMPL" "$(bound memset)" "memshim_memset_scalar"
 expect_eq "MEMSHIM_MEMSET=Movsq leaves memcpy alone" "$(bound memcpy)" "memshim_memcpy_scalar"
 
+# Size bands: one clear message for each mistake, the same wherever in the
+# list it is; a bound of 0 (a band of empty calls, a slip for "from 0") is one.
+for value in glibc:abc glibc:abc,sse2 sse2:1K,glibc:x,scalar; do
+	bad MEMSHIM_MEMCPY "$value" scalar MEMSHIM_IMPL=scalar
+	expect_match "MEMSHIM_MEMCPY=$value: says the bound is not a byte count" "$err" \
+		'" has a band bound that is not a byte count \(VARIANT:BYTES, bytes with K, M or G, up to 1T\); using scalar$'
+done
+bad MEMSHIM_MEMCPY sse2:0,glibc scalar MEMSHIM_IMPL=scalar
+expect_match "MEMSHIM_MEMCPY=sse2:0,glibc: refused, and why" "$err" '" has a band bound of 0 \(a band serves sizes up to its bound'
+bad MEMSHIM_IMPL sse2:0,glibc "$default_all"
+
 # A variant this CPU cannot run is a bad value too, with its own reason.
 unusable=$("$tool" info | awk '/^Variants:/ { on = 1; next } on && /^[^ ]/ { on = 0 }
 		on && $2 == "NOT" { print $1 }')
@@ -271,6 +282,13 @@ cli "run --stosb-threshold without value" 2 "memshim run: --stosb-threshold need
 for v in frobnicate FSRM Erms '' 'fsrm '; do
 	cli "run --impl \"$v\"" 2 "memshim run: --impl \"$v\" is not a variant*" run --impl "$v" -- true
 done
+# size bands, as MEMSHIM_IMPL takes them
+"$tool" run --impl glibc:256,sse2 --verbose -- true >/dev/null 2>"$scratch/err"
+expect_match "run --impl glibc:256,sse2: taken, as MEMSHIM_IMPL takes it" "$?:$(head -n 1 "$scratch/err")" \
+	'^0:memshim: memcpy -> up to 256 B: glibc; above 256 B: sse2 .*\[MEMSHIM_IMPL\]'
+cli "run --impl glibc:abc,sse2" 2 "memshim run: --impl \"glibc:abc,sse2\" has a band bound that is not a byte count*" \
+	run --impl glibc:abc,sse2 -- true
+cli "run --impl sse2:0,glibc" 2 "memshim run: --impl \"sse2:0,glibc\" has a band bound of 0*" run --impl sse2:0,glibc -- true
 cli "run --impl Erms: suggests erms" 2 "memshim run: --impl \"Erms\" *(did you mean erms?)*" run --impl Erms -- true
 cli "ab --impl AVX2: suggests avx2" 2 "memshim ab: --impl: \"AVX2\" *(did you mean avx2?)*" ab --impl AVX2 -- true
 for opt in --erms-threshold --stosb-threshold; do
@@ -345,5 +363,19 @@ expect_eq "memshim run -- CMD --help runs CMD" "$?:$(cat "$scratch/out")" "0:--h
 # and the exit status of the command is kept
 "$tool" run --impl scalar -- sh -c 'exit 3' >/dev/null 2>&1
 expect_eq "memshim run keeps the command's exit status" "$?" 3
+
+# The recording variables are for the programs the tool runs: its own
+# process neither warns that they need MEMSHIM_HIST (record sets it for its
+# command) nor says a bad one's problem twice.
+hist_program=$top_builddir/tests/hist_program
+MEMSHIM_HIST_INTERVAL=1 "$tool" record -o "$scratch/rec-interval" --report "$scratch/report" -- "$hist_program" calls 3 \
+	>/dev/null 2>"$scratch/err"
+expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim record: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_HIST_INTERVAL=1 "$tool" info >/dev/null 2>"$scratch/err"
+expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim info: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_HIST_INTERVAL=x "$tool" record -o "$scratch/rec-bad" --report "$scratch/report2" -- "$hist_program" calls 3 \
+	>/dev/null 2>"$scratch/err"
+expect_match "MEMSHIM_HIST_INTERVAL=x memshim record: one line, from the program" "$(wc -l <"$scratch/err"):$(cat "$scratch/err")" \
+	'^1:memshim: MEMSHIM_HIST_INTERVAL="x" is not a whole number'
 
 finish

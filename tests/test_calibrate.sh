@@ -99,6 +99,24 @@ preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=fsrm "$top_builddir/te
 expect_eq "MEMSHIM_IMPL overrides the file" "$(bound memcpy)" memshim_memcpy_fsrm
 preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=default "$top_builddir/tests/show_binding_now"
 expect_eq "MEMSHIM_IMPL=default is the file's choice too" "$(bound memcpy)" memshim_memcpy_scalar
+# A reason as long as the calibration writes (199 characters), from a file
+# with a long path, comes whole through info and MEMSHIM_VERBOSE: never cut
+# mid-word.  The Policies line gives each function its own reason.
+long_why="glibc at every size: in no size class did a variant beat it by the margin without losing to it in a placement; then some more words to make it as long as a choice line may be, in all a hundred and 99"
+[ ${#long_why} = 199 ] || fail "the long reason is ${#long_why} characters, not 199"
+long_dir=$scratch/a-directory-with-a-rather-long-name-as-a-cache-may-have/and-another-level-below-it
+mkdir -p "$long_dir"
+write_cal 2 scalar movsq glibc | sed "s/chosen by hand A\$/$long_why/" >"$long_dir/calibration"
+env MEMSHIM_CONFIG="$long_dir/calibration" "$tool" info >"$scratch/out" 2>"$scratch/err"
+expect_eq "info: a 199-character reason, whole" "$(grep -c -F "$long_why]" "$scratch/out")" 1
+expect_eq "info's Policies line: each function's own reason, under it" \
+	"$(grep -A3 '^  default ' "$scratch/out" | sed 's|calibration file "[^"]*"|calibration file P|')" \
+	"  default  memcpy scalar, memmove movsq, memset glibc
+           memcpy: calibration file P: $long_why
+           memmove: calibration file P: chosen by hand B
+           memset: calibration file P: chosen by hand C"
+preloaded env MEMSHIM_CONFIG="$long_dir/calibration" MEMSHIM_VERBOSE=1 /bin/true
+expect_eq "MEMSHIM_VERBOSE: the same reason, whole" "$(printf '%s\n' "$err" | grep -c -F "$long_why]")" 1
 write_cal 1 >"$scratch/v1"
 preloaded env MEMSHIM_CONFIG="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
 expect_match "a version 1 file: its thresholds are read" "$err" 'auto_stosb 8192 B \[calibration file\]'
@@ -170,4 +188,27 @@ awk '
 expect_match "where glibc is best" "$(grep '^MEMSHIM_' "$scratch/out")" '^MEMSHIM_IMPL=glibc$'
 expect_eq "where glibc is best: no GLIBC_TUNABLES line" "$(grep -c '^GLIBC_TUNABLES' "$scratch/out")" 0
 
+# ---- tune --calibrate on copies in the 4 KiB-aliasing window ----
+# Where the CPU's row measured rep movsb slow there (Zen 3), tune says
+# whether the default avoids it: the default its saving is against (after
+# --calibrate, the new file's), not the one before it.  hist_program copies
+# 4 KiB 16 bytes past its source.
+MEMSHIM_HIST="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
+env MEMSHIM_CONFIG="$scratch/alias-cal" "$tool" tune --calibrate --tiny --calibration "$scratch/alias-cal" \
+	"$scratch"/alias.* >"$scratch/out" 2>&1
+here=$(sed -n 's/^  the default here (\(.*\) from 2 KiB) .*/\1/p' "$scratch/out" | head -n 1)
+# the variants of memcpy's default bands that serve copies from 2 KiB
+against=$(sed -n 's/^  against the default (memcpy \([^ ]*\), memmove .*/\1/p' "$scratch/out" | awk -F, '{
+	out = ""
+	for (i = 1; i <= NF; i++) {
+		n = split($i, part, ":"); bytes = part[2]
+		if (bytes ~ /K$/) bytes *= 1024; else if (bytes ~ /M$/) bytes *= 1048576
+		if (n == 1 || bytes >= 2048) out = out (out == "" ? "" : ", ") part[1]
+	}
+	print out }')
+if [ -n "$here" ]; then
+	expect_eq "tune --calibrate: the aliasing hazard's default is the one the saving is against" "$here" "$against"
+else
+	skip "the aliasing hazard's default in tune: this CPU's row does not measure rep movsb slow in the window"
+fi
 finish

@@ -6,7 +6,8 @@
 # program when LD_PRELOAD is already set.  A dynamic program, a cgo-like one
 # (Go's section beside libc.so.6) and an ASan program alone get no line; the
 # ASan program runs and is recorded, and the way the message gives to run it
-# by hand works.
+# by hand works.  A set-user-ID program (secure-execution mode) gets its line
+# from run and record.
 . "${top_srcdir:-.}/tests/lib.sh"
 tool=$T_MEMSHIM_TOOL
 cat >"$scratch/p.c" <<'C'
@@ -83,5 +84,25 @@ if $CC -O1 -fno-builtin -fsanitize=address -o asan p.c 2>/dev/null && ./asan >/d
 	expect_eq "ASan by hand: and records" "$(ls h.* 2>/dev/null | wc -l)" 1
 else
 	skip "ASan programs: cannot build one (libasan)"
+fi
+
+# A set-user-ID program owned by another user runs in secure-execution mode,
+# where the dynamic linker drops LD_PRELOAD: run and record say so (record
+# names that, not "static or Go", as why nothing was recorded).  A
+# set-user-ID program of our own changes no id: it is reached.
+cp dynamic suid-own && chmod 4755 suid-own
+run_tool "a set-user-ID program of our own" "" ./suid-own
+if [ "$(id -u)" = 0 ] && cp dynamic suid && chown nobody suid && chmod 4755 suid &&
+	[ "$(./suid; echo $?)" = "7
+3" ]; then
+	run_tool "a set-user-ID program" \
+		'^memshim run: \./suid is set-user-ID: it runs in secure-execution mode, where the dynamic linker drops LD_PRELOAD' ./suid
+	"$tool" record -o rec -- ./suid >out 2>err
+	expect_eq "record of a set-user-ID program: status, output" "$?:$(cat out)" "3:7"
+	expect_match "... says why" "$(head -n 1 err)" '^memshim record: \./suid is set-user-ID: it runs in secure-execution mode'
+	expect_eq "... and names that as why nothing was recorded" "$(sed -n 2p err)" \
+		"memshim record: no process of the command wrote a dump (LD_PRELOAD does not reach the command, as said above)"
+else
+	skip "a set-user-ID program of another user: needs root, and a file system that honours the bit"
 fi
 finish

@@ -10,6 +10,8 @@ LC_ALL=C
 export LC_ALL
 tool=$T_MEMSHIM_TOOL
 case $top_builddir in /*) ;; *) top_builddir=$(pwd)/$top_builddir ;; esac
+quickstart=${top_srcdir:-.}/quickstart.sh
+case $quickstart in /*) ;; *) quickstart=$(pwd)/$quickstart ;; esac
 program=$top_builddir/tests/hist_program
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
@@ -21,7 +23,10 @@ cd "$scratch" || exit 1
 expect_eq "record exits with the command's status" "$?" 3
 expect_eq "record writes one merged dump" "$(ls rec)" "merged
 processes"
-expect_match "record prints the report" "$(cat "$scratch/out")" '^hist_program, ls and sh, 4 processes'
+expect_match "record prints the report on stderr" "$(cat "$scratch/err")" '^hist_program, ls and sh, 4 processes'
+expect_match "... whose header counts the file read, not dumps 'merged'" "$(cat "$scratch/err")" \
+	'^hist_program, ls and sh, 4 processes \(read from 1 file\)$'
+expect_eq "... and stdout is the command's alone" "$(grep -c '^pid ' "$scratch/out"):$(grep -vc '^pid ' "$scratch/out")" "2:0"
 expect_eq "--keep leaves the per-process dumps" "$(ls rec/processes | wc -l)" 4
 "$tool" record -o rec -- true >/dev/null 2>"$scratch/err"
 expect_match "record refuses a directory that holds a recording" "$?:$(cat "$scratch/err")" '^2:.*holds a recording'
@@ -33,7 +38,7 @@ expect_eq "without --keep only the merged dump stays" "$(ls rec2)" "merged"
 cp rec2/merged "$scratch/first"
 "$tool" record -o rec2 -- "$program" calls 5 >/dev/null 2>"$scratch/err"
 expect_match "a second record -o into a merged dump: refused" "$?:$(cat "$scratch/err")" \
-	'^2:memshim record: rec2 holds a recording already; give another -o, or remove it$'
+	'^2:memshim record: rec2 holds a recording already \(memshim report rec2 reads it\); give another -o, or remove it$'
 expect_eq "... and the first recording survives" "$(ls rec2):$(cmp rec2/merged "$scratch/first" && echo same)" \
 	"merged:same"
 mkdir lone && cp rec2/merged lone/some-dump
@@ -57,9 +62,9 @@ cd "$scratch" || exit 1
 
 # One parser for record's options and run's: prefixes, --opt=value, -o=DIR,
 # -oDIR, messages that name record, and nothing left after a failed start.
-"$tool" record --prof -o=preq -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
+"$tool" record --prof -o=preq --report "$scratch/report" -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
 expect_eq "record --prof (a prefix) -o=DIR: status, stderr, directory" "$?:$(cat "$scratch/err"):$(ls preq)" "0::merged"
-expect_match "... the profile was on" "$(cat "$scratch/out")" '^time \(MEMSHIM_PROFILE'
+expect_match "... the profile was on (--report FILE)" "$(cat "$scratch/report")" '^time \(MEMSHIM_PROFILE'
 "$tool" record -orecs --imp=scalar -- "$program" calls 2 >"$scratch/out" 2>&1
 expect_eq "record -oDIR --imp=scalar (run's option, a prefix)" "$?:$(ls recs)" "0:merged"
 expect_match "... the variant was scalar" "$(cat "$scratch/out")" 'variant scalar'
@@ -85,7 +90,7 @@ expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" 
 # missing directory, and its stderr goes nowhere) is told in the report too.
 "$tool" record -o recp -- sh -c "MEMSHIM_HIST=/nonexistent/x.%p '$program' calls 3 >/dev/null 2>&1; '$program' calls 2" \
 	>"$scratch/out" 2>"$scratch/err"
-expect_match "a child's dump problem is in the report" "$(cat "$scratch/out")" \
+expect_match "a child's dump problem is in the report" "$(cat "$scratch/err")" \
 	'^hist_program\[[0-9]+\]: MEMSHIM_HIST="/nonexistent/x\.%p": cannot write dumps there: no such directory$'
 expect_eq "... and kept in DIR/problems" "$(cat recp/problems | wc -l)" 1
 "$tool" record -o recq -- "$program" calls 2 >/dev/null 2>&1
@@ -129,6 +134,13 @@ echo "someone's file" >"$scratch/m3.tmp"
 expect_match "a file in the way of OUT.tmp is not truncated either" \
 	"$?:$(cat "$scratch/m3.tmp"):$(test -e "$scratch/m3" || echo no-out):$(cat "$scratch/err")" \
 	"^1:someone's file:no-out:memshim merge: cannot write .*m3.tmp: File exists$"
+echo junk >"$scratch/bad-dump"
+"$tool" merge -o "$scratch/m1" "$scratch/m" "$scratch/bad-dump" >/dev/null 2>"$scratch/err"
+expect_match "merge of a good and a bad dump: 1, nothing written, said" \
+	"$?:$(ls "$scratch"/m1* 2>/dev/null | wc -l):$(tail -n 1 "$scratch/err")" \
+	'^1:0:memshim merge: .*/m1 not written: 1 input left out$'
+"$tool" merge -o "$scratch/m1" "$scratch/m" >/dev/null 2>"$scratch/err"
+expect_eq "... and the retry without it writes m1" "$?:$(cat "$scratch/err"):$(head -c 17 "$scratch/m1")" "0::memshim-histogram"
 head -c 200 "$scratch/m" >"$scratch/cut"
 "$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
 expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'
@@ -263,7 +275,7 @@ expect_eq "a merged dump keeps the profile" "$(strip "$scratch/profm.json" | md5
 
 # A real profile through record and merge: the merged dump says what the
 # process's dump said (the profile's accuracy is tests/test_profile.sh's).
-"$tool" record -o prec --keep --profile -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
+"$tool" record -o prec --keep --profile --report "$scratch/prec.txt" -- "$top_builddir/tests/profile_program" mix 1 >"$scratch/out" 2>"$scratch/err"
 expect_eq "record --profile runs, nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
 "$tool" report --json prec/merged >"$scratch/prec.json"
 "$tool" report --json prec/processes >"$scratch/precp.json"
@@ -293,4 +305,10 @@ expect_eq "svg: title, shared x axis, round ticks, time" "$(cat "$scratch/svgche
 x ticks the same in 3 panels: True
 round y ticks: True
 time bars: True"
+# The quickstart records where record would by default, numbered as record
+# numbers, and its header names the zstd command it runs.
+expect_eq "quickstart's recording: record's default directory, record's numbering" \
+	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+expect_eq "quickstart's header names zstd -t, which it runs, not zstd -d" \
+	"$(grep -c 'zstd -d' "$quickstart"):$(grep -c 'zstd -q -t ' "$quickstart")" "0:1"
 finish

@@ -1,6 +1,6 @@
 #!/bin/sh
 # memshim report --svg draws sampled time as what it is: each function's
-# share of CPU time with its 95% interval in the panel's heading, each time
+# share of CPU time with its 95% interval under the panel's heading, each time
 # bar with its interval, and a time bar of fewer than 10 samples hatched and
 # faded.  A hand-made dump: memcpy calls of 4 KiB with 100 of the profile's
 # 500 samples, and of 64 B with 3.
@@ -17,7 +17,7 @@ import re, sys, xml.etree.ElementTree as ET
 svg = ET.parse(sys.argv[1]).getroot()
 s = "{http://www.w3.org/2000/svg}"
 texts = ["".join(t.itertext()) for t in svg.iter(s + "text")]
-print("heading:", [t for t in texts if t.startswith("memcpy:")][0].split("; ", 1)[1])
+print("heading:", [t for t in texts if "of CPU time (95%" in t][0])
 green = [r for r in svg.iter(s + "rect") if r.get("x") and r.get("fill") in ("#2a9d3a", "url(#few-samples)")]
 print("time bars:", len(green), "hatched:", sum(r.get("class") == "few-samples" for r in green))
 few = [r for r in green if r.get("class") == "few-samples"][0]
@@ -40,4 +40,46 @@ whiskers: 2
 a whisker through the bar's top: True
 a whisker through the bar's top: True
 the caption says so: True"
+
+# Nothing replaced without a word: an output file that exists is refused
+# before anything is read, and left as it was, unless --force.
+echo "the user's plot" >"$scratch/mine.svg"
+"$tool" report --svg "$scratch/mine.svg" "$scratch/prof" >"$scratch/out" 2>"$scratch/err"
+expect_eq "report --svg onto an existing file: 2, one line, nothing printed, the file kept" \
+	"$?:$(cat "$scratch/err"):$(wc -c <"$scratch/out"):$(cat "$scratch/mine.svg")" \
+	"2:memshim report: $scratch/mine.svg exists (--svg never replaces a file without --force):0:the user's plot"
+"$tool" report --force --svg "$scratch/mine.svg" "$scratch/prof" >/dev/null 2>"$scratch/err"
+expect_eq "... --force replaces it" "$?:$(cat "$scratch/err"):$(head -c 5 "$scratch/mine.svg")" "0::<?xml"
+echo "the user's profile" >"$scratch/mine.pb.gz"
+"$tool" report --pprof "$scratch/mine.pb.gz" "$scratch/prof" >/dev/null 2>"$scratch/err"
+expect_match "report --pprof onto an existing file: refused (or no pprof in this build), the file kept" \
+	"$?:$(cat "$scratch/err"):$(cat "$scratch/mine.pb.gz")" \
+	"^2:memshim report: (.*mine.pb.gz exists \(--pprof never replaces a file without --force\)|--pprof: .*):the user's profile$"
+echo "the user's table" >"$scratch/fb-Memset.csv"
+"$tool" report --fleetbench-csv "$scratch/fb-" "$scratch/prof" >/dev/null 2>"$scratch/err"
+expect_eq "report --fleetbench-csv where one of its files exists: refused, none written" \
+	"$?:$(ls "$scratch"/fb-* | wc -l):$(cat "$scratch/fb-Memset.csv")" "2:1:the user's table"
+
+# A recording with a profile and timed calls: every line of text fits in
+# the plot's width (at a generous 0.62 em a character), the panels'
+# headings with their times too.
+"$tool" record -o "$scratch/rec" --profile --timing=4 --report "$scratch/rec.txt" -- \
+	"$top_builddir/tests/profile_program" mix 1 >/dev/null 2>&1
+"$tool" report --svg "$scratch/timed.svg" "$scratch/rec" >/dev/null 2>"$scratch/err"
+python3 - "$scratch/timed.svg" >"$scratch/check" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+width = float(svg.get("width"))
+s = "{http://www.w3.org/2000/svg}"
+timed = [t for t in svg.iter(s + "text") if "ns per call (timed)" in "".join(t.itertext())]
+print("the headings name the timed ns per call:", len(timed) >= 1)
+for t in svg.iter(s + "text"):
+    if t.get("text-anchor") in (None, "start"):
+        text = "".join(t.itertext())
+        end = float(t.get("x")) + 0.62 * float(t.get("font-size")) * len(text)
+        if end > width:
+            print("past the right edge (%.0f > %.0f): %s" % (end, width, text))
+PY
+expect_eq "svg with --timing: no text past the right edge" "$(cat "$scratch/check")" \
+	"the headings name the timed ns per call: True"
 finish

@@ -83,9 +83,10 @@ pool=${top_srcdir:-.}/tests/pool_workers.py
 case $pool in /*) ;; *) pool=$(pwd)/$pool ;; esac
 cd "$scratch" || exit 1
 for i in 1 2 3; do
-	"$T_MEMSHIM_TOOL" record -o "pool$i" --keep -- "$python" "$pool" >"$scratch/out" 2>"$scratch/err"
+	"$T_MEMSHIM_TOOL" record -o "pool$i" --keep --report "$scratch/report$i" -- "$python" "$pool" \
+		>"$scratch/out" 2>"$scratch/err"
 	expect_eq "Pool run $i: status, nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
-	expect_match "Pool run $i: the parent and 3 workers" "$(cat "$scratch/out")" '^python3[.0-9]*, 4 processes'
+	expect_match "Pool run $i: the parent and 3 workers" "$(cat "$scratch/report$i")" '^python3[.0-9]*, 4 processes'
 	expect_eq "Pool run $i: no empty or temporary file" "$(leftovers "pool$i")" 0
 	awk '$1 == "worker" { print $2, $3 }' "$scratch/out" >"$scratch/workers"
 	expect_eq "Pool run $i: 3 workers did 12 tasks" "$(awk '{ n++; s += $2 } END { print n, s }' "$scratch/workers")" \

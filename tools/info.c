@@ -12,6 +12,7 @@
 #include "tools/util/row_words.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* "yes", "no", or "hidden" where the CPU has it and MEMSHIM_HWCAPS hides it. */
 static const char *has(bool detected, bool seen) { return seen ? "yes" : detected ? "hidden" : "no"; }
@@ -91,6 +92,52 @@ static void print_binding(const struct config *c)
 	       "   libraries loaded later with dlopen, and calls through pointers, always take it)\n");
 }
 
+/* Policy i's reasons: one at the end of its line when the functions share
+ * it, else a line under it for each function (or run of functions) with
+ * its own. */
+static void print_policy_reasons(unsigned i, const struct cpu_features *f)
+{
+	const char *why[FN_COUNT];
+	char text[FN_COUNT][640]; /* a line of the library's (512) with a reason's words changed */
+	struct band_list picks;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		config_policy(i, (enum base_function)fn, &picks, &why[fn]);
+		why[fn] = row_words_truth(cpu_row_for(f), why[fn], text[fn], sizeof text[fn]);
+	}
+	bool shared = true;
+	for (int fn = 1; fn < FN_COUNT; fn++)
+		shared &= strcmp(why[fn], why[0]) == 0;
+	if (shared) {
+		printf(" (%s)\n", why[0]);
+		return;
+	}
+	printf("\n");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		bool starts = fn == 0 || strcmp(why[fn], why[fn - 1]) != 0;
+		bool ends = fn + 1 == FN_COUNT || strcmp(why[fn], why[fn + 1]) != 0;
+		printf("%s%s%s", starts ? "           " : ", ", base_function_names[fn], ends ? ": " : "");
+		if (ends)
+			printf("%s\n", why[fn]);
+	}
+}
+
+static void print_policies(const struct cpu_features *f)
+{
+	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
+	struct band_list picks;
+	const char *why, *policy;
+	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
+		printf("  %-8s", policy);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			char text[BAND_TEXT_MAX];
+			config_policy(i, (enum base_function)fn, &picks, &why);
+			band_list_format(&picks, text);
+			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
+		}
+		print_policy_reasons(i, f);
+	}
+}
+
 int cmd_info(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, info_help, false))
@@ -120,20 +167,7 @@ int cmd_info(int argc, char **argv)
 		const struct variant *v = &variant_table[i];
 		printf("  %-13s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
-	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
-	struct band_list picks;
-	char text[640]; /* a line of the library's (512) with a reason's words changed */
-	const char *why, *policy;
-	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
-		printf("  %-8s", policy);
-		for (int fn = 0; fn < FN_COUNT; fn++) {
-			char text[BAND_TEXT_MAX];
-			config_policy(i, (enum base_function)fn, &picks, &why);
-			band_list_format(&picks, text);
-			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
-		}
-		printf(" (%s)\n", row_words_truth(cpu_row_for(f), why, text, sizeof text));
-	}
+	print_policies(f);
 	print_cpu_row(f);
 
 	const struct config *c = config_get();
@@ -142,7 +176,7 @@ int cmd_info(int argc, char **argv)
 		struct line l;
 		line_start(&l);
 		config_describe(c, (enum base_function)fn, &l);
-		char described[sizeof l.text + 1];
+		char described[sizeof l.text + 1], text[640]; /* a line of the library's with a reason's words changed */
 		snprintf(described, sizeof described, "%.*s", (int)l.len, l.text);
 		printf("  %s\n", row_words_truth(cpu_row_for(f), described, text, sizeof text));
 	}

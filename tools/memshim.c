@@ -6,7 +6,13 @@
 #include "tools/commands.h"
 #include "tools/util/cli.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* The library's configuration reads no recording variables in this
+ * process (dispatch/config.c): they are for the programs it runs. */
+extern const bool memshim_tool_process;
+const bool memshim_tool_process = true;
 
 static const struct cli_command commands[] = {
 	{ "info", cmd_info, "CPU features, variants, and what each function resolves to" },

@@ -12,7 +12,8 @@ static const char merge_help[] =
 	"dump, OUT, with one section per program, which memshim report and tune read\n"
 	"like the dumps it adds up.  OUT must not exist: merge never replaces a file\n"
 	"(it is written to OUT.tmp, then named OUT).  A dump that cannot be read is\n"
-	"named and left out; the exit status is then 1, as when OUT cannot be written.\n";
+	"named, and then nothing is written: the exit status is 1, as when OUT cannot\n"
+	"be written.\n";
 
 static int apply_merge_option(void *context, int id, const char *name, const char *value)
 {
@@ -37,7 +38,7 @@ int cmd_merge(int argc, char **argv)
 		return cli_usage_error("merge", "needs -o OUT and at least one dump");
 	struct dump_inputs in;
 	bool written;
-	rc = dump_merge_files("merge", out, argv + first, (size_t)(argc - first), &in, &written);
+	rc = dump_merge_files("merge", out, argv + first, (size_t)(argc - first), true, &in, &written);
 	dump_inputs_free(&in);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include "dispatch/config.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/cli_reach.h"
 #include "tools/util/dump_merge.h"
 #include "tools/util/launch.h"
 
@@ -14,23 +15,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define RECORD_DEFAULT_DIR "memshim-record"
+
 static const char record_help[] =
-	"usage: memshim record [-o|--output DIR] [--keep] [--profile[=HZ]] [--sites[=N]] [--timing[=N]]\n"
-	"                      [RUN OPTIONS]\n"
+	"usage: memshim record [-o|--output DIR] [--report FILE] [--keep] [--profile[=HZ]]\n"
+	"                      [--sites[=N]] [--timing[=N]] [RUN OPTIONS]\n"
 	"                      -- COMMAND [ARGS...]\n"
 	"Runs COMMAND as memshim run does, recording it and every process it starts\n"
 	"(MEMSHIM_HIST=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
-	"prints the report, and exits with COMMAND's exit status.  A process that\n"
-	"cannot write its dump says so in DIR/problems too (MEMSHIM_PROBLEMS_FD), and\n"
-	"the report ends with those lines.\n"
+	"prints the report on standard error (COMMAND's standard output stays its\n"
+	"own), and exits with COMMAND's exit status (128 + N when signal N ended it).\n"
+	"SIGTERM, SIGINT or SIGHUP sent to record is passed on to COMMAND (to its\n"
+	"process group when record has no terminal), and record still merges what\n"
+	"was dumped; if record is killed, COMMAND gets SIGTERM, and memshim report\n"
+	"DIR reads the dumps left in DIR/processes.  A process that cannot write its\n"
+	"dump says so in DIR/problems too (MEMSHIM_PROBLEMS_FD), and the report ends\n"
+	"with those lines.\n"
 	"  -o, --output DIR where the dumps go; a DIR that holds a recording already\n"
 	"                   (a merged dump, processes/, any dump) is refused.  Without\n"
-	"                   -o: memshim-record, or, when that holds one, the first free\n"
-	"                   of memshim-record.1, .2, ... (the last line says which)\n"
+	"                   -o: " RECORD_DEFAULT_DIR ", or, when that holds one, the first free\n"
+	"                   of " RECORD_DEFAULT_DIR ".1, .2, ... (the last line says which)\n"
+	"  --report FILE    the report into FILE, new (never replaced), not on stderr\n"
 	"  --keep           keep the dump of each process in DIR/processes\n"
 	"  --profile[=HZ]   MEMSHIM_PROFILE: also measure the share of CPU time in each\n"
 	"                   function (HZ samples per second of CPU time; default on)\n"
@@ -41,22 +51,23 @@ static const char record_help[] =
 	"                   counter, for the ns per call by size class (default on: N = 64)\n"
 	"RUN OPTIONS are those of memshim run (--impl, --erms-threshold, ...).\n";
 
-#define RECORD_DEFAULT_DIR "memshim-record"
 #define RECORD_SITES_DEFAULT "100"
 #define RECORD_SITES_MAX 1073741824 /* MEMSHIM_CALLSITES's largest */
 
 struct record_options {
 	const char *dir; /* -o; NULL: the default */
 	const char *profile, *sites, *timing;
+	const char *report; /* --report FILE; NULL: stderr */
 	bool keep;
 };
 
 /* record's own ids, above run's */
-enum { RECORD_KEEP = 64, RECORD_PROFILE, RECORD_SITES, RECORD_TIMING, RECORD_OUTPUT = 'o' };
+enum { RECORD_KEEP = 64, RECORD_PROFILE, RECORD_SITES, RECORD_TIMING, RECORD_REPORT, RECORD_OUTPUT = 'o' };
 
 static const struct option record_own_options[] = {
 	{ "output", required_argument, NULL, RECORD_OUTPUT },
 	{ "keep", no_argument, NULL, RECORD_KEEP },
+	{ "report", required_argument, NULL, RECORD_REPORT },
 	{ "profile", optional_argument, NULL, RECORD_PROFILE },
 	{ "sites", optional_argument, NULL, RECORD_SITES },
 	{ "timing", optional_argument, NULL, RECORD_TIMING },
@@ -69,8 +80,12 @@ static int apply_record_option(void *context, int id, const char *name, const ch
 	unsigned n;
 	if (id == RECORD_OUTPUT && !value[0])
 		return cli_usage_error("record", "%s needs a directory", name);
+	if (id == RECORD_REPORT && !value[0])
+		return cli_usage_error("record", "%s needs a file name", name);
 	if (id == RECORD_OUTPUT)
 		o->dir = value;
+	else if (id == RECORD_REPORT)
+		o->report = value;
 	else if (id == RECORD_KEEP)
 		o->keep = true;
 	else if (id == RECORD_PROFILE && value && !cli_whole_number(value, 2, PROFILE_MAX_HZ, &n))
@@ -148,7 +163,8 @@ static int choose_directory(const struct record_options *o, char *dir, size_t si
 		snprintf(dir, size, "%s", o->dir);
 		if (!holds_recording(dir))
 			return 0;
-		fprintf(stderr, "memshim record: %s holds a recording already; give another -o, or remove it\n", dir);
+		fprintf(stderr, "memshim record: %s holds a recording already (memshim report %s reads it); "
+		                "give another -o, or remove it\n", dir, dir);
 		return CLI_USAGE;
 	}
 	for (unsigned n = 0; n < 10000; n++) {
@@ -182,20 +198,103 @@ static int make_directories(const char *dir, const char *processes, bool *create
 	return error == EEXIST ? CLI_USAGE : CLI_FAILED;
 }
 
-/* Runs argv (argv[0] the program) as memshim run does, in a child; its exit
- * status as a shell gives it. */
+/* The command record runs, for the signal handler: its pid (0 before it
+ * starts and once it is waited for), and whether it leads a process group
+ * of its own (then the signal goes to the whole group). */
+static volatile sig_atomic_t command_pid;
+static volatile sig_atomic_t command_group;
+static volatile sig_atomic_t signal_seen;      /* the last of them record got */
+static volatile sig_atomic_t signal_forwarded; /* ... and sent on (not the terminal's) */
+static const int forwarded_signals[] = { SIGTERM, SIGINT, SIGHUP };
+#define FORWARDED (sizeof forwarded_signals / sizeof forwarded_signals[0])
+
+/* SIGTERM, SIGINT or SIGHUP to record is passed on to the command, which
+ * then ends (dumping, as the library does on these signals) or not, as it
+ * chooses; record goes on waiting, and merges.  One that the terminal sent
+ * (SI_KERNEL) reached the command already when it shares record's group. */
+static void forward_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	int saved = errno;
+	signal_seen = sig;
+	pid_t pid = command_pid;
+	signal_forwarded = pid > 0 && (command_group || info->si_code != SI_KERNEL);
+	if (signal_forwarded)
+		kill(command_group ? -pid : pid, sig);
+	errno = saved;
+}
+
+/* Installs forward_signal for each signal not ignored when record started
+ * (one ignored, as under nohup, stays ignored, for the command too), and
+ * blocks them in *blocked until the command's pid is known. */
+static void watch_signals(sigset_t *blocked, sigset_t *before)
+{
+	sigemptyset(blocked);
+	for (size_t i = 0; i < FORWARDED; i++) {
+		struct sigaction old, sa = { .sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO | SA_RESTART };
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(forwarded_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
+			sigaction(forwarded_signals[i], &sa, NULL);
+			sigaddset(blocked, forwarded_signals[i]);
+		}
+	}
+	sigprocmask(SIG_BLOCK, blocked, before);
+}
+
+/* In the child, before it becomes the command: the signals as they were
+ * when record started; its own process group when record has no terminal
+ * (a terminal's job control and its signals need the command in record's
+ * group); and SIGTERM if record dies (SIGKILL), so that it dumps. */
+static void child_setup(pid_t parent, const sigset_t *before)
+{
+	for (size_t i = 0; i < FORWARDED; i++)
+		if (signal(forwarded_signals[i], SIG_DFL) == SIG_IGN)
+			signal(forwarded_signals[i], SIG_IGN);
+	signal(SIGQUIT, SIG_DFL);
+	if (command_group)
+		setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		raise(SIGTERM); /* record died before prctl */
+	sigprocmask(SIG_SETMASK, before, NULL);
+}
+
+/* Whether record runs under a terminal (its controlling terminal). */
+static bool has_terminal(void)
+{
+	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* Runs argv (argv[0] the program) as memshim run does, in a child, and
+ * waits for it, passing on the signals record gets; its exit status as a
+ * shell gives it. */
 static int run_child(char **argv)
 {
-	pid_t pid = fork();
+	sigset_t blocked, before;
+	command_group = !has_terminal();
+	watch_signals(&blocked, &before);
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		child_setup(parent, &before);
+		_exit(run_exec("record", argv));
+	}
 	if (pid < 0) {
 		fprintf(stderr, "memshim record: cannot start: %s\n", strerror(errno));
 		return 126;
 	}
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		_exit(run_exec("record", argv));
-	}
+	if (command_group)
+		setpgid(pid, pid); /* as the child does: whichever runs first */
+	command_pid = pid;
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	/* waited for first without reaping it: its pid stays its own until
+	 * command_pid forgets it, never a later process's */
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) != 0 && errno == EINTR)
+		;
+	command_pid = 0;
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -221,6 +320,12 @@ static int open_problems(const char *dir, char *path, size_t size)
 {
 	snprintf(path, size, "%s/problems", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0644);
+	if (fd >= 0 && fd <= STDERR_FILENO) { /* stdin, stdout or stderr closed: not in their place */
+		int high = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+		close(fd);
+		if ((fd = high) < 0)
+			unlink(path);
+	}
 	char number[16];
 	snprintf(number, sizeof number, "%d", fd);
 	if (fd >= 0 && setenv("MEMSHIM_PROBLEMS_FD", number, 1) != 0) {
@@ -275,7 +380,7 @@ static void merge_and_report(const struct record_options *o, const char *dir, co
 	char *dirs[] = { (char *)processes };
 	struct dump_inputs in;
 	bool written;
-	dump_merge_files("record", merged, dirs, 1, &in, &written);
+	dump_merge_files("record", merged, dirs, 1, false, &in, &written);
 	if (written && !o->keep)
 		remove_merged(&in, processes);
 	dump_inputs_free(&in);
@@ -286,6 +391,88 @@ static void merge_and_report(const struct record_options *o, const char *dir, co
 	cli_run_command(2, report_args);
 	printf("\nthe merged dump: %s%s\n", merged,
 	       numbered ? " (" RECORD_DEFAULT_DIR " holds an earlier recording, kept as it was)" : "");
+}
+
+/* The report's stream, from here on record's standard output (the
+ * command's is its own, and done with): --report FILE, new, or stderr.
+ * Opened before the command runs, so that a FILE in the way stops nothing
+ * half done; -1 (said) if it cannot be. */
+static int open_report(const char *path)
+{
+	if (!path)
+		return STDERR_FILENO;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fprintf(stderr, "memshim record: cannot write the report to %s: %s%s\n", path, strerror(errno),
+		        errno == EEXIST ? " (record never replaces a file; give another --report)" : "");
+	return fd;
+}
+
+/* With stderr closed (2>&-) the report has nowhere to go, and is dropped:
+ * never left on the command's stdout. */
+static void report_to(int fd)
+{
+	fflush(stdout);
+	if (fcntl(fd, F_GETFD) >= 0 && dup2(fd, STDOUT_FILENO) >= 0)
+		return;
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		close(STDOUT_FILENO);
+	if (null >= 0)
+		close(null);
+}
+
+/* "SIGTERM"; a signal without a name as its number */
+static const char *signal_name(int sig)
+{
+	static char name[32];
+	const char *abbrev = sigabbrev_np(sig);
+	if (abbrev)
+		snprintf(name, sizeof name, "SIG%s", abbrev);
+	else
+		snprintf(name, sizeof name, "signal %d", sig);
+	return name;
+}
+
+/* What became of the command, when record passed a signal on to it or
+ * SIGKILL left it no chance to dump. */
+static void say_how_it_ended(int status, bool dumped)
+{
+	if (signal_seen) {
+		fprintf(stderr, "memshim record: %s%s ", signal_name(signal_seen),
+		        signal_forwarded ? ": passed on to the command, which"
+		                         : " from the terminal: the command got it too, and");
+		if (status > 128)
+			fprintf(stderr, "ended by %s", signal_name(status - 128));
+		else
+			fprintf(stderr, "exited with status %d", status);
+		fprintf(stderr, "; %s\n", dumped ? "the recording holds what its processes dumped" : "nothing was recorded");
+	} else if (status == 128 + SIGKILL)
+		fprintf(stderr, "memshim record: the command was killed by SIGKILL, which leaves a process no chance "
+		                "to dump: %s\n", dumped ? "its own calls are not in the recording" : "nothing was recorded");
+}
+
+/* Whether LD_PRELOAD reaches the program `name` (an ASan one: once first). */
+static bool program_reached(const char *name)
+{
+	char *path = cli_find_program(name), why[512];
+	enum cli_reach reach = path ? cli_preload_reachable(path, name, why, sizeof why) : REACH_OK;
+	free(path);
+	return reach == REACH_OK || reach == REACH_ASAN;
+}
+
+/* Why no process dumped, when the command was not killed: said once. */
+static void say_nothing_dumped(int status, bool reached)
+{
+	if (signal_seen || status == 128 + SIGKILL)
+		return; /* say_how_it_ended said why */
+	if (!reached)
+		fprintf(stderr, "memshim record: no process of the command wrote a dump (LD_PRELOAD does not "
+		                "reach the command, as said above)\n");
+	else
+		fprintf(stderr, "memshim record: no process of the command wrote a dump: none called memcpy, "
+		                "memmove or memset through the library (LD_PRELOAD reaches no static or Go program, "
+		                "nor one in secure-execution mode)\n");
 }
 
 int cmd_record(int argc, char **argv)
@@ -303,23 +490,32 @@ int cmd_record(int argc, char **argv)
 	bool numbered, created;
 	if ((rc = choose_directory(&o, dir, sizeof dir, &numbered)) != 0)
 		return rc;
+	int report = open_report(o.report);
+	if (report < 0)
+		return CLI_USAGE;
 	snprintf(processes, sizeof processes, "%s/processes", dir);
-	if ((rc = set_recording(&o, processes)) != 0 || (rc = make_directories(dir, processes, &created)) != 0)
+	if ((rc = set_recording(&o, processes)) != 0 || (rc = make_directories(dir, processes, &created)) != 0) {
+		if (o.report)
+			unlink(o.report);
 		return rc;
+	}
 	int problems = open_problems(dir, problems_path, sizeof problems_path);
-	/* Ctrl-C reaches the command; the recording is still merged after it */
-	signal(SIGINT, SIG_IGN);
+	bool reached = program_reached(argv[first]);
+	/* Ctrl-\ reaches the command; record stays to merge after it */
 	signal(SIGQUIT, SIG_IGN);
 	int status = run_child(argv + first);
-	if (rmdir(processes) == 0) { /* empty */
-		fprintf(stderr, "memshim record: no process of the command wrote a dump: none called memcpy, "
-		                "memmove or memset through the library (LD_PRELOAD reaches no static or Go program)\n");
+	report_to(report);
+	bool dumped = rmdir(processes) != 0; /* not empty */
+	say_how_it_ended(status, dumped);
+	if (!dumped) {
+		say_nothing_dumped(status, reached);
 		print_problems(problems, problems_path);
 		if (created)
 			rmdir(dir); /* when nothing is left in it */
-		return status;
+	} else {
+		merge_and_report(&o, dir, processes, numbered);
+		print_problems(problems, problems_path);
 	}
-	merge_and_report(&o, dir, processes, numbered);
-	print_problems(problems, problems_path);
+	fflush(stdout);
 	return status;
 }

@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static const char report_help[] =
 	"usage: memshim report [OPTIONS] FILE|DIR...\n"
@@ -39,6 +40,9 @@ static const char report_help[] =
 	"                         Pyroscope, Parca): calls, bytes and CPU time by stack,\n"
 	"                         labelled with program, variant and size class\n"
 	"  --top N                call sites to show (default 10)\n"
+	"  --force                replace the files --svg, --pprof and --fleetbench-csv\n"
+	"                         name when they exist (else they are refused, as record\n"
+	"                         and merge refuse theirs)\n"
 	"A file that cannot be read is named with the reason and left out; the exit\n"
 	"status is then 1.\n";
 
@@ -48,7 +52,7 @@ static const char report_help[] =
 #define REPORT_MAX_TOP 1000000
 
 enum { REPORT_JSON = 1, REPORT_FOLDED, REPORT_BY_PROGRAM, REPORT_PROGRAM, REPORT_SVG, REPORT_FLEETBENCH,
-       REPORT_TOP, REPORT_PPROF };
+       REPORT_TOP, REPORT_PPROF, REPORT_FORCE };
 
 static const struct option report_options[] = {
 	{ "json", no_argument, NULL, REPORT_JSON },
@@ -59,6 +63,7 @@ static const struct option report_options[] = {
 	{ "fleetbench-csv", required_argument, NULL, REPORT_FLEETBENCH },
 	{ "top", required_argument, NULL, REPORT_TOP },
 	{ "pprof", required_argument, NULL, REPORT_PPROF },
+	{ "force", no_argument, NULL, REPORT_FORCE },
 	{ 0 },
 };
 
@@ -81,6 +86,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return cli_usage_error("report", "--pprof: %s", pprof_missing());
 	else if (id == REPORT_PPROF)
 		o->pprof = value;
+	else if (id == REPORT_FORCE)
+		o->force = true;
 	else if (!cli_whole_number(value, 0, REPORT_MAX_TOP, &o->top))
 		return cli_usage_error("report", "%s \"%s\" is not a whole number from 0 to %d", name, value,
 				       REPORT_MAX_TOP);
@@ -99,11 +106,40 @@ static int parse_options(int argc, char **argv, struct report_options *o)
 	return 0;
 }
 
+/* 0, or 2 after one line, when path exists and --force was not given. */
+static int refuse_existing(const char *path, const char *option)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return 0;
+	fprintf(stderr, "memshim report: %s exists (%s never replaces a file without --force)\n", path, option);
+	return CLI_USAGE;
+}
+
+/* The files the options would write, refused before anything is read if
+ * one is there already (unless --force). */
+static int check_outputs(const struct report_options *o)
+{
+	static const char *const fleetbench[] = { "Memcpy.csv", "Memmove.csv", "Memset.csv" };
+	int rc = 0;
+	if (o->force)
+		return 0;
+	if (o->svg)
+		rc = refuse_existing(o->svg, "--svg");
+	if (!rc && o->pprof)
+		rc = refuse_existing(o->pprof, "--pprof");
+	for (unsigned i = 0; !rc && o->fleetbench && i < 3; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s%s", o->fleetbench, fleetbench[i]);
+		rc = refuse_existing(path, "--fleetbench-csv");
+	}
+	return rc;
+}
+
 static void print_text(struct dump *d, const struct report_options *o)
 {
 	char title[1200];
-	printf("%s (%u dump file%s merged)\n", dump_title(d, title, sizeof title), d->files,
-	       d->files == 1 ? "" : "s");
+	printf("%s (read from %u file%s)\n", dump_title(d, title, sizeof title), d->files, d->files == 1 ? "" : "s");
 	print_time(d);
 	print_timing(d);
 	if (o->by_program || d->program_count > 1)
@@ -129,6 +165,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "memshim report: no dump files given (see memshim report --help)\n");
 		return 2;
 	}
+	if ((rc = check_outputs(&o)) != 0)
+		return rc;
 	struct dump *d = malloc(sizeof *d);
 	if (!d)
 		return 1;

@@ -15,6 +15,7 @@
 
 struct report_options {
 	bool json, folded, by_program;
+	bool force; /* --force: the output files may be replaced */
 	const char *svg, *fleetbench, *program, *pprof;
 	unsigned top;
 	int first_file;

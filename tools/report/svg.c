@@ -18,10 +18,10 @@
 
 #define SVG_WIDTH 960
 #define TITLE_HEIGHT 44
-#define PANEL_HEIGHT 270
+#define PANEL_HEIGHT 284
 #define MARGIN_LEFT 70
 #define MARGIN_RIGHT 30
-#define PLOT_TOP 34
+#define PLOT_TOP 48
 #define PLOT_HEIGHT 180
 #define SLOTS 46 /* slot 0: sizes 0..16; slot k: [2^(k+3), 2^(k+4)) */
 /* A time bar of fewer samples than this is hatched and faded: its 95%
@@ -178,6 +178,23 @@ static void draw_interval(FILE *out, double x, int bottom, double y_max, double 
 	        "fill=\"none\"/>\n", x, y_low, y_high, x - 3, y_low, x - 3, y_high);
 }
 
+/* The panel's time, sampled and timed, on a line of its own under its
+ * title: on one line with it they ran past the right edge. */
+static void draw_panel_times(FILE *out, const struct figure *f, const struct dump *d, int fn, int y)
+{
+	char time[96] = "", timed[64] = "";
+	struct cpu_share c;
+	struct timed_ns n;
+	if (f->series == 3 && profile_fn_share(&d->profile, (enum base_function)fn, &c))
+		snprintf(time, sizeof time, "%.1f%% of CPU time (95%%: %.1f\u2013%.1f%%), %.1f ms", 100 * c.share,
+			 100 * c.low, 100 * c.high, c.ns / 1e6);
+	if (timing_fn(&d->timing, (enum base_function)fn, &n))
+		snprintf(timed, sizeof timed, "%.3g ns per call (timed)", n.mean);
+	if (time[0] || timed[0])
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s%s%s</text>\n", MARGIN_LEFT, y, time,
+		        time[0] && timed[0] ? "; " : "", timed);
+}
+
 static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, int fn, int top)
 {
 	double share[3][SLOTS], max = 0;
@@ -192,18 +209,12 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	double step = nice_step(max > 0 ? max : 1, 4), y_max = ceil((max > 0 ? max : 1) / step) * step;
 	int plot_top = top + PLOT_TOP, bottom = plot_top + PLOT_HEIGHT;
 	uint64_t calls = sum_buckets(d->hist.fn[fn].calls);
-	char bytes[32], time[96] = "", timed[64] = "";
-	struct cpu_share c;
-	struct timed_ns n;
-	if (f->series == 3 && profile_fn_share(&d->profile, (enum base_function)fn, &c))
-		snprintf(time, sizeof time, "; %.1f%% of CPU time (95%%: %.1f\u2013%.1f%%), %.1f ms", 100 * c.share,
-			 100 * c.low, 100 * c.high, c.ns / 1e6);
-	if (timing_fn(&d->timing, (enum base_function)fn, &n))
-		snprintf(timed, sizeof timed, "; %.3g ns per call (timed)", n.mean);
+	char bytes[32];
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s: %" PRIu64
-	        " calls, %s, variant %s%s%s</text>\n",
-	        MARGIN_LEFT, top + 22, base_function_names[fn], calls,
-	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn], time, timed);
+	        " calls, %s, variant %s</text>\n",
+	        MARGIN_LEFT, top + 20, base_function_names[fn], calls,
+	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn]);
+	draw_panel_times(out, f, d, fn, top + 36);
 	draw_x_axis(out, f, bottom, plot_top);
 	for (double v = 0; v <= y_max + step / 2; v += step) {
 		double y = bottom - v / y_max * PLOT_HEIGHT;

@@ -156,18 +156,20 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 	return n;
 }
 
-/* The 4 KiB-aliasing hazard, which the curves (measured away from it) leave out. */
-static void print_alias_hazard(enum base_function fn, const struct function_histogram *h)
+/* The 4 KiB-aliasing hazard, which the curves (measured away from it) leave
+ * out; whether the default avoids it, the default the saving is against
+ * (after --calibrate, the new file's). */
+static void print_alias_hazard(enum base_function fn, const struct function_histogram *h,
+			       const struct tune_default *def)
 {
 	struct band_list bands;
-	const char *why;
-	config_default_bands(fn, &bands, &why);
-	if (alias_hazard_print(stdout, "", h, fn, cpu_row_for(cpu_features()), &bands))
+	bool parsed = band_list_parse(def->variant[fn], &bands) == NULL;
+	if (alias_hazard_print(stdout, "", h, fn, cpu_row_for(cpu_features()), parsed ? &bands : NULL))
 		printf("  the predictions above leave it out: the calibration copies away from 4 KiB aliasing\n");
 }
 
 static void print_ranking(const struct calibration *c, enum base_function fn, const struct function_histogram *h,
-			  const struct candidate *r, unsigned n)
+			  const struct candidate *r, unsigned n, const struct tune_default *def)
 {
 	const struct candidate *glibc = glibc_candidate(r, n);
 	char bytes[32], cost[48], low[48], high[48];
@@ -195,7 +197,7 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 		else
 			printf("  %-14s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
 	}
-	print_alias_hazard(fn, h);
+	print_alias_hazard(fn, h, def);
 }
 
 /* The environment line: MEMSHIM_IMPL when every function with calls takes
@@ -415,7 +417,7 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 		unsigned n = rank_variants(c, (enum base_function)fn, &w[fn], ranked[fn]);
 		if (!n)
 			continue;
-		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n);
+		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n, def);
 		best[fn] = ranked[fn][0].variant;
 		memcpy(t, ranked[fn][0].t, sizeof t); /* a start; shared thresholds are settled jointly below */
 	}

@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 struct program {
 	bool elf64, elf32, interpreter, go, libc;
@@ -67,9 +71,32 @@ static bool read_program_file(const char *path, struct program *p)
 	return true;
 }
 
+/* What puts a process that runs the file at path in secure-execution mode
+ * (AT_SECURE), as the kernel decides it: a set-user-ID or set-group-ID bit
+ * that changes who we are, or file capabilities; none of it counts on a
+ * nosuid mount.  NULL when nothing does. */
+static const char *secure_cause(const char *path)
+{
+	struct stat st;
+	struct statvfs fs;
+	if (stat(path, &st) != 0 || (statvfs(path, &fs) == 0 && (fs.f_flag & ST_NOSUID)))
+		return NULL;
+	if ((st.st_mode & S_ISUID) && st.st_uid != getuid())
+		return "is set-user-ID";
+	if ((st.st_mode & S_ISGID) && st.st_gid != getgid())
+		return "is set-group-ID";
+	return getxattr(path, "security.capability", NULL, 0) > 0 ? "has file capabilities" : NULL;
+}
+
 enum cli_reach cli_preload_reachable(const char *path, const char *name, char *why, size_t size)
 {
 	struct program p;
+	const char *secure = secure_cause(path);
+	if (secure) {
+		snprintf(why, size, "%s %s: it runs in secure-execution mode, where the dynamic linker drops "
+		                    "LD_PRELOAD, so its copies are neither replaced nor recorded", name, secure);
+		return REACH_SECURE;
+	}
 	if (!read_program_file(path, &p))
 		return REACH_OK;
 	if (p.elf32) {

@@ -11,6 +11,8 @@ enum cli_reach {
 	REACH_GO,     /* Go without cgo: copies with its own runtime, not the C library */
 	REACH_32BIT,  /* the dynamic linker skips a 64-bit library */
 	REACH_ASAN,   /* AddressSanitizer's runtime library must be first in LD_PRELOAD */
+	REACH_SECURE, /* set-user-ID, set-group-ID or with file capabilities: it runs
+	                 in secure-execution mode, where ld.so drops LD_PRELOAD */
 };
 
 /* How the program file at `path` takes LD_PRELOAD; unless REACH_OK, `why`

@@ -86,7 +86,7 @@ void bench_clock_open(struct bench_clock *clock)
 			 "CPU cycles (perf_event_open PERF_COUNT_HW_CPU_CYCLES, user only)");
 	else
 		snprintf(clock->description, sizeof clock->description,
-			 "clock_gettime(CLOCK_MONOTONIC) ns (no CPU cycle counter: %s)", why);
+			 "clock_gettime(CLOCK_MONOTONIC) ns (no core-cycle counter: %s)", why);
 }
 
 uint64_t bench_clock_now(const struct bench_clock *clock)

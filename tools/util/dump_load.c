@@ -49,6 +49,24 @@ static bool add_directory(struct dump_inputs *in, const char *dir)
 	return ok;
 }
 
+/* A directory memshim record made stands for its merged dump, or, if
+ * record ended before it merged (killed), for the dumps in its processes/;
+ * never both, which would count the calls twice. */
+static bool add_recording(struct dump_inputs *in, const char *dir, bool *is_recording)
+{
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/merged", dir);
+	*is_recording = true;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return add_path(in, dir, "merged");
+	snprintf(path, sizeof path, "%s/processes", dir);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return add_directory(in, path);
+	*is_recording = false;
+	return true;
+}
+
 bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct dump_inputs *in,
                         unsigned *bad)
 {
@@ -62,7 +80,10 @@ bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct
 			ok = add_path(in, NULL, args[i]); /* the reader names what is wrong with it */
 		else {
 			size_t before = in->count;
-			ok = add_directory(in, args[i]);
+			bool recording;
+			ok = add_recording(in, args[i], &recording);
+			if (ok && !recording)
+				ok = add_directory(in, args[i]);
 			if ((!ok && errno != ENOMEM) || (ok && in->count == before)) {
 				if (command)
 					fprintf(stderr, "memshim %s: %s: %s; left out\n", command, args[i],

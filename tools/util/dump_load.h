@@ -10,7 +10,9 @@
 
 /* The files that args name: a file as itself; a directory as its regular
  * files, sorted by name, leaving out hidden ones and the ".tmp" files of a
- * dump still being written.  A directory that cannot be read or holds none
+ * dump still being written; a directory memshim record made (one with a
+ * merged file or a processes/ directory) as its merged dump, or, when
+ * record was killed before it merged, as the dumps in its processes/.  A directory that cannot be read or holds none
  * is named on stderr ("memshim COMMAND: ARG: reason; left out") and counted
  * in *bad (command NULL: counted, not named, for a second pass over
  * inputs already read); a file that cannot be read is named when it is read. */

@@ -42,9 +42,9 @@ static bool write_merged(const char *command, const char *out, const struct dump
 
 /* Reads the inputs and writes them merged to out; *written says whether
  * it was.  The exit status: 0, 1 (some left out, or nothing written), or 2
- * (out is an input). */
-int dump_merge_files(const char *command, const char *out, char *const *args, size_t n, struct dump_inputs *in,
-                     bool *written)
+ * (out exists). */
+int dump_merge_files(const char *command, const char *out, char *const *args, size_t n, bool all_or_nothing,
+                     struct dump_inputs *in, bool *written)
 {
 	unsigned bad = 0;
 	*written = false;
@@ -63,6 +63,9 @@ int dump_merge_files(const char *command, const char *out, char *const *args, si
 	dump_merge_sites(&d);
 	if (d.processes == 0)
 		fprintf(stderr, "memshim %s: no readable dump\n", command);
+	else if (bad && all_or_nothing)
+		fprintf(stderr, "memshim %s: %s not written: %u input%s left out\n", command, out, bad,
+		        bad == 1 ? "" : "s");
 	else
 		*written = write_merged(command, out, &d);
 	hist_dump_free(&d);

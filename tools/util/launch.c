@@ -4,6 +4,7 @@
 
 #include "tools/util/launch.h"
 
+#include "dispatch/bands.h"
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/util/cli.h"
@@ -68,6 +69,16 @@ int apply_run_option(void *command_name, int id, const char *option, const char 
 	const char *command = command_name;
 	if (id == RUN_VERBOSE)
 		return set_variable(command, "MEMSHIM_VERBOSE", "1");
+	if (id == RUN_IMPL && band_text_is_list(value)) {
+		/* size bands, as MEMSHIM_IMPL takes them ("glibc:256,avx2") */
+		struct band_list bands;
+		const char *problem = band_list_parse(value, &bands);
+		if (problem) {
+			fprintf(stderr, "memshim %s: --impl \"%s\" %s\n", command, value, problem);
+			return CLI_USAGE;
+		}
+		return set_variable(command, "MEMSHIM_IMPL", value);
+	}
 	if (id == RUN_IMPL) {
 		if (!config_name_known(value)) {
 			const char *meant = config_name_in_other_case(value);
