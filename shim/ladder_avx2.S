@@ -9,8 +9,11 @@
 #define XMM(i) %xmm##i
 #define VMOVA vmovdqa
 #define RETURN vzeroupper; ret
-#define SET_VEC0 vmovd %esi, %xmm0; vpbroadcastb %xmm0, %ymm0
-#define SET_XMM0 vmovd %esi, %xmm0; vpbroadcastb %xmm0, %xmm0
+/* The byte in xmm0 first: a ymm0 written at the entry would dirty the
+ * upper halves on the paths below 32 bytes, which then need a vzeroupper. */
+#define BROADCAST_EARLY vmovd %esi, %xmm0; vpbroadcastb %xmm0, %xmm0
+#define WIDEN_TO_VEC0 vpbroadcastb %xmm0, %ymm0
+#define MOVQ_XMM0_RSI vmovq %xmm0, %rsi
 
 #define VARIANT avx2
 #include "shim/vector_ladder.S"

@@ -9,8 +9,9 @@
 #define XMM(i) EVEX_REG(xmm, i)
 #define VMOVA vmovdqa64
 #define RETURN ret
-#define SET_VEC0 vpbroadcastb %esi, %ymm16
-#define SET_XMM0 vpbroadcastb %esi, %xmm16
+#define BROADCAST_EARLY vpbroadcastb %esi, %ymm16
+#define WIDEN_TO_VEC0
+#define MOVQ_XMM0_RSI vmovq %xmm16, %rsi
 #define MASKED_SET
 #define MASK_OF_FIRST_N mov $-1, %ecx; bzhi %edx, %ecx, %ecx; kmovd %ecx, %k1
 #define VMOVU8 vmovdqu8

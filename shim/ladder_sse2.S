@@ -6,7 +6,9 @@
 #define VMOVA movdqa
 #define RETURN ret
 /* The byte in every lane: SSE2 has no byte broadcast. */
-#define SET_VEC0 movd %esi, %xmm0; punpcklbw %xmm0, %xmm0; punpcklwd %xmm0, %xmm0; pshufd $0, %xmm0, %xmm0
+#define BROADCAST_EARLY movd %esi, %xmm0; punpcklbw %xmm0, %xmm0; punpcklwd %xmm0, %xmm0; pshufd $0, %xmm0, %xmm0
+#define WIDEN_TO_VEC0
+#define MOVQ_XMM0_RSI movq %xmm0, %rsi
 
 #define VARIANT sse2
 #include "shim/vector_ladder.S"

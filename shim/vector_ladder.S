@@ -19,9 +19,12 @@
  *                through (the commonest sizes below 16 bytes), and 1..3 fall
  *                through below 8 (commoner than 4..7; the shares are in
  *                BENCHMARKS.md, section 14);
- *   2V+1 .. 4V   two head and two tail vectors, one taken branch (glibc: two;
- *                avx2_xmm: two, TESTS_ABOVE_2VEC says why);
- *   4V+1 .. 8V   four and four, one taken branch (glibc: one);
+ *   2V+1 .. 4V   two head and two tail vectors: two taken branches, as glibc;
+ *   4V+1 .. 8V   four and four, one taken branch, as glibc.  Above 2V the
+ *                size is tested against 4V before 8V, as glibc does: tested
+ *                the other way round, which took one branch fewer at 2V+1..4V,
+ *                memmove lost to glibc at 65-256 B on a Zen 5 (BENCHMARKS.md,
+ *                section 14);
  *   above 8V     the first vector and the last four kept, a loop of four
  *                vectors a turn to a V-aligned destination, then those
  *                five stored: two taken branches before the loop, as glibc.
@@ -38,8 +41,10 @@
  *   XMOVU, YMOVU       the moves of 16- and 32-byte pieces
  *   RETURN             the return (vzeroupper first where the upper halves
  *                      of VEC(i) need it)
- *   SET_VEC0           VEC(0) = the byte in %esi in every lane
- *   SET_XMM0, SET_YMM0 XMM(0), YMM(0) likewise (the pieces below V)
+ *   BROADCAST_EARLY    the byte in %esi in every lane of XMM(0) at least, and
+ *                      of all VEC(0) where that costs no vzeroupper
+ *   WIDEN_TO_VEC0      the rest of VEC(0) (empty where BROADCAST_EARLY did it)
+ *   MOVQ_XMM0_RSI      %rsi = the low 8 bytes of XMM(0)
  *   VMOVA              the aligned move of a whole vector
  *   XMM_PAIRS          (optional) V..2V in four 16-byte blocks
  *   MASKED_SET         (optional) memset below V in one masked store:
@@ -64,14 +69,15 @@
  * jump to `long` above. */
 #define COPY_LADDER(fn, long)                                                \
 	.text;                                                               \
-	.p2align 5;                                                          \
+	.p2align 6;                                                          \
 	.globl ENTRY_NAME(fn);                                               \
 	.type ENTRY_NAME(fn), @function;                                     \
 ENTRY_NAME(fn):                                                              \
 	mov %rdi, %rax;                                                      \
 	cmp $VEC_SIZE, %rdx;                                                 \
 	jb L(fn##_below_vec);                                                \
-	TESTS_ABOVE_2VEC(fn);                                                \
+	cmp $(2 * VEC_SIZE), %rdx;                                           \
+	ja L(fn##_above_2vec);                                               \
 	COPY_VEC_PAIR;                                                       \
 L(fn##_2vec_pairs):                                                          \
 	VMOVU (%rsi), VEC(0);                                                \
@@ -83,8 +89,9 @@ L(fn##_2vec_pairs):                                                          \
 	VMOVU VEC(2), -(2 * VEC_SIZE)(%rdi, %rdx);                           \
 	VMOVU VEC(3), -VEC_SIZE(%rdi, %rdx);                                 \
 	RETURN;                                                              \
-	FROM_2VEC_TO_4VEC(fn);                                               \
-L(fn##_above_4vec):                                                          \
+L(fn##_above_2vec):                                                          \
+	cmp $(4 * VEC_SIZE), %rdx;                                           \
+	jbe L(fn##_2vec_pairs);                                              \
 	cmp $(8 * VEC_SIZE), %rdx;                                           \
 	ja L(fn##_above_8vec);                                               \
 	VMOVU (%rsi), VEC(0);                                                \
@@ -186,25 +193,6 @@ L(fn##_loop):                                                                \
 #define LEAVE_FOR_BACKWARD_memcpy(long)
 #define LEAVE_FOR_BACKWARD_memmove(long) mov %rdi, %rcx; sub %rsi, %rcx; cmp %rdx, %rcx; jb long
 
-/* Which class past 2V is tested first.  Normally above 4V, so that
- * 2V+1..4V take one branch where glibc takes two.  XMM_PAIRS runs four
- * more moves at V..2V, and to stay within three instructions of glibc there
- * it tests as glibc does: above 2V first, then 4V (two branches, as glibc's). */
-#ifdef XMM_PAIRS
-#define TESTS_ABOVE_2VEC(fn) cmp $(2 * VEC_SIZE), %rdx; ja L(fn##_above_2vec)
-#define FROM_2VEC_TO_4VEC(fn)                                                \
-L(fn##_above_2vec):                                                          \
-	cmp $(4 * VEC_SIZE), %rdx;                                           \
-	jbe L(fn##_2vec_pairs)
-#else
-#define TESTS_ABOVE_2VEC(fn)                                                 \
-	cmp $(4 * VEC_SIZE), %rdx;                                           \
-	ja L(fn##_above_4vec);                                               \
-	cmp $(2 * VEC_SIZE), %rdx;                                           \
-	ja L(fn##_2vec_pairs)
-#define FROM_2VEC_TO_4VEC(fn)
-#endif
-
 #ifdef XMM_PAIRS
 #define COPY_VEC_PAIR                                                        \
 	XMOVU (%rsi), XMM(0);                                                \
@@ -267,18 +255,19 @@ COPY_LADDER(memmove, LADDER_XCAT(memshim_move_long_, VARIANT))
 /* memset: the same classes, the byte broadcast once it is known which
  * width the class needs; the loop in C reads the byte from %esi again. */
 	.text
-	.p2align 5
+	.p2align 6
 	.globl ENTRY_NAME(memset)
 	.type ENTRY_NAME(memset), @function
 ENTRY_NAME(memset):
 	mov %rdi, %rax
+	/* The byte broadcast before the size test, as glibc does, so that its
+	   latency overlaps the test's. */
+	BROADCAST_EARLY
 	cmp $VEC_SIZE, %rdx
 	jb L(set_below_vec)
-	SET_VEC0
-	cmp $(4 * VEC_SIZE), %rdx
-	ja L(set_above_4vec)
+	WIDEN_TO_VEC0
 	cmp $(2 * VEC_SIZE), %rdx
-	ja L(set_2vec_pairs)
+	ja L(set_above_2vec)
 	VMOVU VEC(0), (%rdi)
 	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
 	RETURN
@@ -298,9 +287,11 @@ L(set_4vec_pairs):
 	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
 	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
 	RETURN
-/* Above 4V the loop falls through and 4V+1..8V take a second branch, as
- * in glibc's memset, whose loop's path takes one. */
-L(set_above_4vec):
+/* Above 2V the loop falls through, and 2V+1..4V and 4V+1..8V take a
+ * second branch, as in glibc's memset. */
+L(set_above_2vec):
+	cmp $(4 * VEC_SIZE), %rdx
+	jbe L(set_2vec_pairs)
 	cmp $(8 * VEC_SIZE), %rdx
 	jbe L(set_4vec_pairs)
 	cmp NT_THRESHOLD, %rdx
@@ -337,7 +328,6 @@ L(set_below_vec):
 	and $4095, %ecx
 	cmp $(4096 - VEC_SIZE), %ecx
 	ja L(set_below_vec_ladder)
-	SET_VEC0
 	MASK_OF_FIRST_N
 	VMOVU8 VEC(0), (%rdi){%k1}
 	ret
@@ -352,9 +342,7 @@ L(set_below_vec_ladder):
 	jae L(set_16_to_31)
 #endif
 	/* Below 16 bytes the byte in every byte of %rsi. */
-	movzbl %sil, %esi
-	movabs $0x0101010101010101, %rcx
-	imul %rcx, %rsi
+	MOVQ_XMM0_RSI
 	cmp $8, %edx
 	jb L(set_below_8)
 	mov %rsi, (%rdi)
@@ -378,14 +366,12 @@ L(set_4_to_7):
 	ret
 #if VEC_SIZE == 64
 L(set_32_to_63):
-	SET_YMM0
 	YMOVU YMM(0), (%rdi)
 	YMOVU YMM(0), -32(%rdi, %rdx)
 	ret
 #endif
 #if VEC_SIZE > 16
 L(set_16_to_31):
-	SET_XMM0
 	XMOVU XMM(0), (%rdi)
 	XMOVU XMM(0), -16(%rdi, %rdx)
 	ret
@@ -393,8 +379,6 @@ L(set_16_to_31):
 	.size ENTRY_NAME(memset), . - ENTRY_NAME(memset)
 
 #undef COPY_VEC_PAIR
-#undef TESTS_ABOVE_2VEC
-#undef FROM_2VEC_TO_4VEC
 #undef COPY_32_TO_63
 #undef COPY_32_TO_63_PIECE
 #undef COPY_16_TO_31
