@@ -76,11 +76,12 @@ ENTRY_NAME(fn):                                                              \
 	mov %rdi, %rax;                                                      \
 	cmp $VEC_SIZE, %rdx;                                                 \
 	jb L(fn##_below_vec);                                                \
+	FIRST_VEC_EARLY;                                                     \
 	cmp $(2 * VEC_SIZE), %rdx;                                           \
 	ja L(fn##_above_2vec);                                               \
 	COPY_VEC_PAIR;                                                       \
 L(fn##_2vec_pairs):                                                          \
-	VMOVU (%rsi), VEC(0);                                                \
+	FIRST_VEC_LATE;                                                      \
 	VMOVU VEC_SIZE(%rsi), VEC(1);                                        \
 	VMOVU -(2 * VEC_SIZE)(%rsi, %rdx), VEC(2);                           \
 	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(3);                                 \
@@ -94,7 +95,7 @@ L(fn##_above_2vec):                                                          \
 	jbe L(fn##_2vec_pairs);                                              \
 	cmp $(8 * VEC_SIZE), %rdx;                                           \
 	ja L(fn##_above_8vec);                                               \
-	VMOVU (%rsi), VEC(0);                                                \
+	FIRST_VEC_LATE;                                                      \
 	VMOVU VEC_SIZE(%rsi), VEC(1);                                        \
 	VMOVU (2 * VEC_SIZE)(%rsi), VEC(2);                                  \
 	VMOVU (3 * VEC_SIZE)(%rsi), VEC(3);                                  \
@@ -204,9 +205,14 @@ L(fn##_loop):                                                                \
 	XMOVU XMM(2), -32(%rdi, %rdx);                                       \
 	XMOVU XMM(3), -16(%rdi, %rdx);                                       \
 	ret
+#define FIRST_VEC_EARLY
+#define FIRST_VEC_LATE VMOVU (%rsi), VEC(0)
 #else
+/* The first vector loaded before the next size test, as glibc does: the
+ * load's latency overlaps the test, and every class from V on needs it. */
+#define FIRST_VEC_EARLY VMOVU (%rsi), VEC(0)
+#define FIRST_VEC_LATE
 #define COPY_VEC_PAIR                                                        \
-	VMOVU (%rsi), VEC(0);                                                \
 	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(1);                                 \
 	VMOVU VEC(0), (%rdi);                                                \
 	VMOVU VEC(1), -VEC_SIZE(%rdi, %rdx);                                 \
@@ -379,6 +385,8 @@ L(set_16_to_31):
 	.size ENTRY_NAME(memset), . - ENTRY_NAME(memset)
 
 #undef COPY_VEC_PAIR
+#undef FIRST_VEC_EARLY
+#undef FIRST_VEC_LATE
 #undef COPY_32_TO_63
 #undef COPY_32_TO_63_PIECE
 #undef COPY_16_TO_31
