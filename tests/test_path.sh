@@ -38,7 +38,6 @@ path avx glibc.cpu.hwcaps=-AVX512F,-AVX512VL
 path sse2 glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX2,-AVX_Fast_Unaligned_Load,-SSSE3
 run_checker "path" "$PYTHON" "$top_srcdir/tests/path_check.py" "$scratch/ours.csv" "$scratch/ours.csv" \
 	"$scratch/evex.csv" "$scratch/avx.csv" "$scratch/sse2.csv"
-grep '^SKIP:' "$scratch/checker.out" | while IFS= read -r line; do echo "$line"; done
 skipped=$((skipped + $(grep -c '^SKIP:' "$scratch/checker.out")))
 
 # The check can fail: one more taken branch at a single size of a class
