@@ -349,40 +349,37 @@ static bool fill_placements(struct calibration *c)
 	return filled;
 }
 
-/* --alias-from: only the alias4k cases of another bench file. */
-static int read_alias(const char *path, struct alias_cases *alias)
-{
-	FILE *f = fopen(path, "r");
-	struct calibration *unused = calloc(1, sizeof *unused);
-	if (!f || !unused) {
-		fprintf(stderr, "memshim cpu-row: cannot read %s\n", path);
-		if (f)
-			fclose(f);
-		free(unused);
-		return CLI_FAILED;
-	}
-	*alias = (struct alias_cases){ 0 };
-	char line[1024];
-	unsigned cells = 0;
-	while (fgets(line, sizeof line, f))
-		take_line(unused, alias, line, &cells);
-	fclose(f);
-	free(unused);
-	return CLI_OK;
-}
-
-static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement)
+/* Every line of a bench file into c and alias; false, said, if it cannot be read. */
+static bool read_lines(const char *path, struct calibration *c, struct alias_cases *alias, unsigned *cells)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "memshim cpu-row: cannot read %s\n", path);
-		return CLI_FAILED;
+		return false;
 	}
 	char line[1024];
-	unsigned cells = 0;
 	while (fgets(line, sizeof line, f))
-		take_line(c, alias, line, &cells);
+		take_line(c, alias, line, cells);
 	fclose(f);
+	return true;
+}
+
+/* --alias-from: only the alias4k cases of another bench file. */
+static int read_alias(const char *path, struct alias_cases *alias)
+{
+	struct calibration *unused = calloc(1, sizeof *unused);
+	unsigned cells = 0;
+	*alias = (struct alias_cases){ 0 };
+	bool read = unused && read_lines(path, unused, alias, &cells);
+	free(unused);
+	return read ? CLI_OK : CLI_FAILED;
+}
+
+static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement)
+{
+	unsigned cells = 0;
+	if (!read_lines(path, c, alias, &cells))
+		return CLI_FAILED;
 	*one_placement = fill_placements(c);
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
