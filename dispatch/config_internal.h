@@ -27,9 +27,6 @@ const struct policy *policy_default(void);
 void policy_follow_calibration(const struct calibration_choices *choices);
 
 /* config_parse.c */
-/* "MEMSHIM_X="value" <problem>; using <fallback>" (fallback_text, else the number). */
-void warn_bad_value(const char *name, const char *value, const char *problem, const char *fallback_text,
-                    unsigned long long fallback_number);
 /* A whole number in [min, max] from decimal digits, or NULL and the problem. */
 const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
                         unsigned long long *out);

@@ -9,6 +9,7 @@
 #include "dispatch/cpu_features.h"
 
 #include "dispatch/early_env.h"
+#include "dispatch/message.h"
 
 #include <cpuid.h>
 #include <stdint.h>
@@ -142,20 +143,6 @@ static void detect(struct cpu_features *f)
 static struct cpu_features detected, features;
 static const char *applied_mask;
 
-/* "MEMSHIM_HWCAPS="..." <problem>; using every feature the CPU has", the
- * form of every bad value's line (dispatch/config_parse.c). */
-static void warn_bad_mask(const char *value, const char *problem)
-{
-	struct line l;
-	line_start(&l);
-	line_add(&l, "MEMSHIM_HWCAPS=");
-	line_add_quoted(&l, value, 64);
-	line_add(&l, " ");
-	line_add(&l, problem);
-	line_add(&l, "; using every feature the CPU has");
-	line_emit(&l);
-}
-
 static void read_features(void)
 {
 	detect(&detected);
@@ -164,7 +151,7 @@ static void read_features(void)
 	struct line why;
 	const char *problem = mask ? cpu_features_hide(mask, &features, &why) : NULL;
 	if (problem)
-		warn_bad_mask(mask, problem);
+		warn_bad_value("MEMSHIM_HWCAPS", mask, problem, "every feature the CPU has", 0);
 	else
 		applied_mask = mask;
 }

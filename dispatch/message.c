@@ -97,3 +97,22 @@ void line_add_bytes(struct line *l, unsigned long long n)
 	line_add_number(l, n);
 	line_add(l, " B");
 }
+
+/* "MEMSHIM_X="value" <problem>; using <fallback>" */
+void warn_bad_value(const char *name, const char *value, const char *problem,
+                    const char *fallback_text, unsigned long long fallback_number)
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, name);
+	line_add(&l, "=");
+	line_add_quoted(&l, value, 64);
+	line_add(&l, " ");
+	line_add(&l, problem);
+	line_add(&l, "; using ");
+	if (fallback_text)
+		line_add(&l, fallback_text);
+	else
+		line_add_number(&l, fallback_number);
+	line_emit(&l);
+}

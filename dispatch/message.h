@@ -32,4 +32,9 @@ size_t format_decimal(unsigned long long n, char out[20]);
 /* Writes "memshim: " + the line + "\n" to standard error in one write. */
 void line_emit(struct line *l);
 
+/* The line for a bad value of a variable: "MEMSHIM_X="value" <problem>;
+ * using <fallback>" (fallback_text, else the number). */
+void warn_bad_value(const char *name, const char *value, const char *problem, const char *fallback_text,
+                    unsigned long long fallback_number);
+
 #endif
