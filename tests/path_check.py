@@ -24,11 +24,15 @@ MORE_INSTRUCTIONS = 3.0
 EPSILON = 1e-9
 
 
+# How glibc spells each width in its function names (memset's AVX2 one is
+# __memset_avx2_unaligned_erms, memmove's __memmove_avx_unaligned_erms).
+SPELLINGS = {"sse2": ["sse2"], "avx": ["avx", "avx2"], "evex": ["evex"], "avx512": ["avx512"]}
+
+
 def width_of(glibc_name):
-    for width in WIDTHS:
-        for spelling in (width, "avx2" if width == "avx" else width):
-            if "_%s_" % spelling in glibc_name:
-                return width
+    for width, spellings in SPELLINGS.items():
+        if any("_%s_" % spelling in glibc_name for spelling in spellings):
+            return width
     return None
 
 

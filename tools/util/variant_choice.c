@@ -63,8 +63,10 @@ static double noise(const struct band_ratios *stub, int k);
  * (noise), which bounds a loss as it bounds a win (win_margin). */
 static bool loses_in_cell(const struct band_ratios *r, int k, int p, const struct band_ratios *stub)
 {
-	double limit = fmax(LOSS_RATIO, noise(stub, k));
-	return r->ratio[k][p] > limit || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1 && limit == LOSS_RATIO);
+	double n = noise(stub, k);
+	if (n > LOSS_RATIO) /* the noise bounds the loss; an interval above 1 within it is noise too */
+		return r->ratio[k][p] > n;
+	return r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1);
 }
 
 static bool loses_in(const struct band_ratios *r, int first, int last, const struct band_ratios *stub)
