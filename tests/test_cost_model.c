@@ -30,6 +30,13 @@ static void every_bucket(struct cm_workload *w, const double *bounds)
 }
 
 static struct cm_curve a, b, c;
+
+/* The objective of two placements: context is their two terms. */
+static double worst_placement(const void *context)
+{
+	const struct cm_term *placed = context;
+	return cm_worst_placement_sum(&placed[0], &placed[1], 1);
+}
 static double candidates[512];
 
 int main(void)
@@ -121,5 +128,28 @@ int main(void)
 	check("the sum's median lies within its p10..p90", sum.p10 <= sum.median && sum.median <= sum.p90);
 	check("the saving's median lies within its p10..p90, and is the middle round's",
 	      save.p10 <= save.median && save.median <= save.p90 && fabs(save.median - 0.5) < 1e-12);
+	/* Two placements of the same calls: cached, a (the loop) wins below
+	 * 1000 B; flushed (a_cold), the loop costs three times as much per
+	 * byte, and b (rep movsb) wins from 160 B on.  The sum of the two
+	 * placements puts the crossover at 300 B, losing flushed in between;
+	 * the dearer placement of each size puts it at 160 B. */
+	static struct cm_curve a_cold;
+	linear(&a_cold, 15, 10.0 / 3);
+	struct cm_setting hot = split, cold = { .below = &a_cold, .band = &b, .above_from = CM_NEVER, .floor = -1 };
+	struct cm_term placed[2] = { { &hot, &w }, { &cold, &w } };
+	double *both_placements[2] = { &hot.band_from, &cold.band_from };
+	hot.band_from = cold.band_from = CM_NEVER;
+	cm_best_threshold(placed, 2, both_placements, 2, candidates, n);
+	double summed = hot.band_from;
+	hot.band_from = cold.band_from = CM_NEVER;
+	cm_best_value(worst_placement, placed, both_placements, 2, candidates, n);
+	printf("  flushed a: threshold %.0f on the sum, %.0f on the dearer placement\n", summed, hot.band_from);
+	check("on the sum of both placements, about 300 B", summed >= 272 && summed <= 320);
+	check("on the dearer placement, about 160 B", hot.band_from >= 144 && hot.band_from <= 176 &&
+	      cold.band_from == hot.band_from);
+	hot.band_from = cold.band_from = CM_NEVER;
+	struct cm_term one_hot = { &hot, &one }, one_cold = { &cold, &one };
+	check("one bucket of 10 calls of 100 B: the dearer placement's 10 x 45 (x 1.02, the median round)",
+	      fabs(cm_worst_placement_sum(&one_hot, &one_cold, 1) - 450 * 1.02) < 1e-6);
 	return checks_finish();
 }

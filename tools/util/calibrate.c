@@ -6,8 +6,11 @@
  * size) at a grid of buckets of the histogram format.  The variants timed
  * are this program's own copies, linked in, whose thresholds it can set:
  * all at "never" for the first pass, non-temporal stores from 0 for a
- * second pass of the vector variants.  Then the thresholds are picked from
- * the curves, set, and each function's variant is chosen (band_choice.c).
+ * second pass of the vector variants, and a third pass of the vector
+ * variants and rep movsb on flushed data from 1 KiB on, and a fourth of
+ * the vector variants with non-temporal stores on flushed data.  Then the
+ * thresholds are picked from the curves, set, and each function's variant
+ * is chosen (band_choice.c).
  *
  * Cold data is flushed from the caches before each timed pass
  * (tools/util/measure.c), never pushed out by walking a working set
@@ -76,15 +79,21 @@ static bool is_vector(const char *name)
 	return v && v->vector_bytes && !v->rep_band;
 }
 
-/* The variants to time, from this program's own table; vector_only: the
- * vector ones and glibc (the baseline bench_measure needs). */
-static unsigned load_variants(struct bench_variant *v, unsigned *glibc, bool vector_only)
+static bool any_variant(const char *name) { return (void)name, true; }
+
+/* A vector variant, or rep movsb / rep stosb at every size: the pieces a
+ * rep threshold chooses between. */
+static bool is_vector_or_rep(const char *name) { return is_vector(name) || variant_named(name) == VARIANT(fsrm); }
+
+/* The variants to time, from this program's own table: those `wanted`
+ * keeps, and glibc (the baseline bench_measure needs). */
+static unsigned load_variants(struct bench_variant *v, unsigned *glibc, bool (*wanted)(const char *name))
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < BENCH_MAX_VARIANTS; i++) {
 		const struct variant *row = &variant_table[i];
 		bool is_glibc = row == VARIANT(glibc);
-		if (!variant_usable(row) || variant_twin(row) != row || (vector_only && !is_glibc && !is_vector(row->name)))
+		if (!variant_usable(row) || variant_twin(row) != row || (!is_glibc && !wanted(row->name)))
 			continue;
 		v[n] = bench_variant_of(row);
 		if (is_glibc)
@@ -106,22 +115,24 @@ static struct named_curve *curve_slot(struct calibration *c, enum base_function 
 	return n;
 }
 
-/* Times grid point p of fn for every variant of s into the curves named
- * after them (with `suffix`). */
+/* Times grid point p of fn (on flushed data where `cold` or the grid
+ * says so) for every variant of s into the curves named after them (with
+ * `suffix`). */
 static void measure_point(struct calibration *c, const struct bench_settings *s, const struct grid *g,
-			  unsigned p, enum base_function fn, const char *suffix, struct progress *bar)
+			  unsigned p, enum base_function fn, const char *suffix, bool cold, struct progress *bar)
 {
 	char detail[80];
+	cold = cold || g->cold[p];
 	snprintf(detail, sizeof detail, "%s curves, %zu B%s%s", base_function_names[fn], g->lo[p],
-		 g->cold[p] ? " cold" : "", *suffix ? ", non-temporal" : "");
+		 cold ? " cold" : "", strcmp(suffix, ":nt") == 0 ? ", non-temporal" : "");
 	progress_step(bar, detail);
-	struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .cold = g->cold[p], .lo = g->lo[p],
+	struct bench_case bc = { .fn = fn, .kind = CASE_CLASS, .cold = cold, .lo = g->lo[p],
 				 .hi = g->hi[p], .src_offset = -1, .dst_offset = -1,
 				 .read_back = g->lo[p] >= TUNE_READ_BACK_FROM };
 	struct bench_result r;
 	bench_measure(s, &bc, &r);
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		char name[24];
+		char name[32];
 		snprintf(name, sizeof name, "%s%s", s->variants[v].name, suffix);
 		struct cm_curve *curve = &curve_slot(c, fn, name)->curve;
 		curve->size[p] = r.mean_bytes;
@@ -131,45 +142,85 @@ static void measure_point(struct calibration *c, const struct bench_settings *s,
 	}
 }
 
-/* Non-temporal stores for a copy below this would evict almost nothing and
- * slow the caller that reads it (glibc refuses a threshold below 0x4040):
- * the second pass times them from here on only. */
-#define NT_SIZES_FROM (16u << 10)
+/* Whether grid point p is timed again cold: from TUNE_COLD_FROM on, where
+ * a rep threshold can fall, up to where the grid is cold already. */
+static bool retimed_cold(const struct grid *g, unsigned p) { return g->lo[p] >= TUNE_COLD_FROM && !g->cold[p]; }
 
-/* Second pass: NAME:nt starts as a copy of NAME; sizes from NT_SIZES_FROM
- * on are timed again with non-temporal stores. */
-static void measure_nt(struct calibration *c, struct bench_settings *s, const struct grid *g, struct progress *bar)
+/* A pass after the first: which curves it times (named NAME`to`, each
+ * starting as a copy of NAME`from`, glibc's too), and whether with
+ * non-temporal stores (from TUNE_NT_FROM on) or on flushed data (the
+ * sizes retimed_cold() names). */
+struct pass {
+	bool (*wanted)(const char *name);
+	const char *from, *to;
+	bool nt, cold;
+};
+
+static bool timed_in_pass(const struct pass *pass, const struct grid *g, unsigned p)
 {
-	unsigned pass1 = c->count;
-	for (unsigned i = 0; i < pass1; i++)
-		if (is_vector(c->curves[i].name)) {
-			char name[24];
-			snprintf(name, sizeof name, "%s:nt", c->curves[i].name);
-			struct named_curve *n = curve_slot(c, c->curves[i].fn, name);
-			n->curve = c->curves[i].curve;
-		}
-	memshim_thresholds.nt = 0;
+	return (!pass->nt || g->lo[p] >= TUNE_NT_FROM) && (!pass->cold || retimed_cold(g, p));
+}
+
+/* The copies a pass starts from. */
+static void copy_curves(struct calibration *c, const struct pass *pass)
+{
+	size_t from_len = strlen(pass->from);
+	for (unsigned i = 0, count = c->count; i < count; i++) {
+		char name[32];
+		size_t len = strlen(c->curves[i].name);
+		if (len < from_len || strcmp(c->curves[i].name + len - from_len, pass->from) != 0)
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)(len - from_len), c->curves[i].name);
+		if (strchr(name, ':') || (!pass->wanted(name) && strcmp(name, "glibc") != 0))
+			continue;
+		snprintf(name + len - from_len, sizeof name - (len - from_len), "%s", pass->to);
+		curve_slot(c, c->curves[i].fn, name)->curve = c->curves[i].curve;
+	}
+}
+
+/* Times a pass; the glibc copy of a non-temporal pass is no curve (glibc
+ * has no such setting) and goes. */
+static void measure_pass(struct calibration *c, struct bench_settings *s, struct bench_variant *variants,
+			 const struct grid *g, const struct pass *pass, struct progress *bar)
+{
+	unsigned before = c->count;
+	s->variant_count = load_variants(variants, &s->glibc, pass->wanted);
+	copy_curves(c, pass);
+	memshim_thresholds.nt = pass->nt ? 0 : (size_t)CM_NEVER;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g->count; p++)
-			if (g->lo[p] >= NT_SIZES_FROM)
-				measure_point(c, s, g, p, (enum base_function)fn, ":nt", bar);
-	/* the glibc rows of this pass are not curves */
-	unsigned kept = pass1;
-	for (unsigned i = pass1; i < c->count; i++)
-		if (strcmp(c->curves[i].name, "glibc:nt") != 0)
+			if (timed_in_pass(pass, g, p))
+				measure_point(c, s, g, p, (enum base_function)fn, pass->to, pass->cold, bar);
+	memshim_thresholds.nt = (size_t)CM_NEVER;
+	unsigned kept = before;
+	for (unsigned i = before; i < c->count; i++)
+		if (!pass->nt || strncmp(c->curves[i].name, "glibc:", 6) != 0)
 			c->curves[kept++] = c->curves[i];
 	c->count = kept;
 }
 
-/* A workload of every grid size, each weighted so that it costs glibc the
- * same: with no program in view, each size counts as much as any other. */
-static void reference_workload(const struct calibration *c, enum base_function fn, struct cm_workload *w)
+/* The passes after the first: non-temporal stores (NAME:nt from NAME),
+ * then on flushed data the cached loops and rep movsb (NAME:cold; glibc's
+ * is the baseline of the cold reference workload) and non-temporal stores
+ * (NAME:nt:cold from NAME:nt). */
+static const struct pass passes[] = {
+	{ is_vector, "", ":nt", true, false },
+	{ is_vector_or_rep, "", TUNE_COLD_SUFFIX, false, true },
+	{ is_vector, ":nt", ":nt" TUNE_COLD_SUFFIX, true, true },
+};
+
+/* A workload of every grid size, each weighted so that it costs glibc (its
+ * curve `glibc_curve`, at the sizes of its hot curve, so that every
+ * placement's workload has the same buckets) the same: with no program in
+ * view, each size counts as much as any other. */
+static void reference_workload(const struct calibration *c, enum base_function fn, const char *glibc_curve,
+			       struct cm_workload *w)
 {
-	const struct cm_curve *g = calibration_curve(c, fn, "glibc");
+	const struct cm_curve *g = calibration_curve(c, fn, glibc_curve), *hot = calibration_curve(c, fn, "glibc");
 	w->count = 0;
-	for (unsigned p = 0; g && p < g->points; p++)
+	for (unsigned p = 0; g && hot && p < g->points; p++)
 		if (g->median[p] > 0)
-			cm_workload_add(w, 1 / g->median[p], g->size[p] / g->median[p]);
+			cm_workload_add(w, 1 / g->median[p], hot->size[p] / g->median[p]);
 }
 
 static void pick_auto_thresholds(struct calibration *c)
@@ -177,12 +228,14 @@ static void pick_auto_thresholds(struct calibration *c)
 	const char *why, *variant[FN_COUNT];
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		variant[fn] = widest_vector_variant(cpu_features(), &why)->name;
-	static struct cm_workload w[FN_COUNT];
+	static struct cm_workload hot[FN_COUNT], cold[FN_COUNT];
 	double t[T_COUNT];
 	tune_builtin_thresholds(t);
-	for (int fn = 0; fn < FN_COUNT; fn++)
-		reference_workload(c, (enum base_function)fn, &w[fn]);
-	tune_thresholds(c, variant, w, t);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		reference_workload(c, (enum base_function)fn, "glibc", &hot[fn]);
+		reference_workload(c, (enum base_function)fn, "glibc" TUNE_COLD_SUFFIX, &cold[fn]);
+	}
+	tune_thresholds_hot_and_cold(c, variant, hot, cold, t);
 	c->auto_movsb = (size_t)t[T_AUTO_MOVSB];
 	c->auto_stosb = (size_t)t[T_AUTO_STOSB];
 	c->nt = (size_t)t[T_NT];
@@ -200,10 +253,11 @@ static const struct {
 
 static unsigned steps(const struct grid *g)
 {
-	unsigned nt = 0;
-	for (unsigned p = 0; p < g->count; p++)
-		nt += g->lo[p] >= NT_SIZES_FROM;
-	return FN_COUNT * (g->count + nt) + tune_choice_steps();
+	unsigned points = g->count;
+	for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++)
+		for (unsigned p = 0; p < g->count; p++)
+			points += timed_in_pass(&passes[i], g, p);
+	return FN_COUNT * points + tune_choice_steps();
 }
 
 static size_t largest(const struct grid *g)
@@ -227,7 +281,7 @@ int tune_measure(struct calibration *c, enum calibration_level level)
 	struct bench_settings s = { .variants = variants, .rounds = level_settings[level].rounds,
 				    .batch_ns = level_settings[level].batch_ns, .cold_bytes = bench_cold_span(),
 				    .round_times = round_times };
-	s.variant_count = load_variants(variants, &s.glibc, false);
+	s.variant_count = load_variants(variants, &s.glibc, any_variant);
 	if (!bench_buffers_init(largest(&g), s.cold_bytes))
 		return 1;
 	bench_clock_open(&s.clock);
@@ -240,9 +294,9 @@ int tune_measure(struct calibration *c, enum calibration_level level)
 	progress_start(&bar, "memshim tune: calibrating", steps(&g));
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g.count; p++)
-			measure_point(c, &s, &g, p, (enum base_function)fn, "", &bar);
-	s.variant_count = load_variants(variants, &s.glibc, true);
-	measure_nt(c, &s, &g, &bar);
+			measure_point(c, &s, &g, p, (enum base_function)fn, "", false, &bar);
+	for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++)
+		measure_pass(c, &s, variants, &g, &passes[i], &bar);
 	for (unsigned i = 0; i < c->count; i++)
 		cm_curve_finish(&c->curves[i].curve);
 	pick_auto_thresholds(c);

@@ -19,7 +19,10 @@
  * The measured curves are each usable variant with its thresholds at
  * "never" (erms: its scalar part; the vector variants: the cached loop),
  * and NAME:nt for the vector variants with non-temporal stores from the
- * first size where they could pay (16 KiB).  The *_erms rows and every threshold
+ * first size where they could pay (16 KiB), and NAME:cold for the vector
+ * variants, rep movsb (fsrm) and glibc, and NAME:nt:cold, with the sizes
+ * from 1 KiB on timed on data flushed from the caches (below 1 KiB and from
+ * the first cold grid size on, the same as NAME and NAME:nt).  The *_erms rows and every threshold
  * are composed from these (tune_model.c).  From 512 B on (the sizes a threshold
  * can apply to) a cost includes reading the destination after the call:
  * non-temporal stores leave it in memory, not in the cache, and a program
@@ -43,8 +46,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Every variant timed (at most BENCH_MAX_VARIANTS, 16) and its :nt form, per function. */
-#define TUNE_MAX_CURVES (2 * 16 * FN_COUNT)
+/* The curves timed on flushed data, from which the rep thresholds are
+ * picked as well as from the cached ones. */
+#define TUNE_COLD_SUFFIX ":cold"
+#define TUNE_COLD_FROM 1024
+
+/* Non-temporal stores for a copy below this would evict almost nothing and
+ * slow the caller that reads it (glibc refuses a threshold below 0x4040):
+ * they are timed from here on only, and no threshold below it is tried. */
+#define TUNE_NT_FROM (16u << 10)
+
+/* Every variant timed (at most BENCH_MAX_VARIANTS, 16), its :nt, :cold and :nt:cold forms, per function. */
+#define TUNE_MAX_CURVES (4 * 16 * FN_COUNT)
 
 /* The band choice (band_choice.c) measures each function in the size
  * classes (tools/util/size_classes.h), each in these placements of its

@@ -1,4 +1,6 @@
 #include "tools/util/cost_model.h"
+
+#include <math.h>
 #include "tools/util/quantile.h"
 
 #include "preload/histogram.h"
@@ -77,17 +79,29 @@ double cm_sum(const struct cm_term *t, unsigned n, unsigned round)
 	return sum;
 }
 
-double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fields, unsigned field_count,
-			 const double *candidates, unsigned candidate_count)
+double cm_worst_placement_sum(const struct cm_term *a, const struct cm_term *b, unsigned n)
+{
+	double sum = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct cm_workload *wa = a[i].workload, *wb = b[i].workload;
+		for (unsigned k = 0; k < wa->count && k < wb->count; k++)
+			sum += fmax(wa->calls[k] * cm_setting_cost(a[i].setting, wa->size[k], CM_MEDIAN),
+				    wb->calls[k] * cm_setting_cost(b[i].setting, wb->size[k], CM_MEDIAN));
+	}
+	return sum;
+}
+
+double cm_best_value(cm_objective *objective, const void *context, double *const *fields, unsigned field_count,
+		     const double *candidates, unsigned candidate_count)
 {
 	double best = *fields[0];
 	for (unsigned f = 0; f < field_count; f++)
 		*fields[f] = best;
-	double best_sum = cm_sum(t, n, CM_MEDIAN);
+	double best_sum = objective(context);
 	for (unsigned c = 0; c < candidate_count; c++) {
 		for (unsigned f = 0; f < field_count; f++)
 			*fields[f] = candidates[c];
-		double sum = cm_sum(t, n, CM_MEDIAN);
+		double sum = objective(context);
 		if (sum < best_sum) {
 			best = candidates[c];
 			best_sum = sum;
@@ -96,6 +110,24 @@ double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fie
 	for (unsigned f = 0; f < field_count; f++)
 		*fields[f] = best;
 	return best_sum;
+}
+
+struct terms {
+	const struct cm_term *t;
+	unsigned n;
+};
+
+static double median_sum(const void *context)
+{
+	const struct terms *t = context;
+	return cm_sum(t->t, t->n, CM_MEDIAN);
+}
+
+double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fields, unsigned field_count,
+			 const double *candidates, unsigned candidate_count)
+{
+	const struct terms context = { t, n };
+	return cm_best_value(median_sum, &context, fields, field_count, candidates, candidate_count);
 }
 
 /* The first size above n in another bucket (hist_bucket is monotone). */

@@ -80,6 +80,18 @@ double cm_sum(const struct cm_term *t, unsigned n, unsigned round);
 double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fields, unsigned field_count,
 			 const double *candidates, unsigned candidate_count);
 
+/* The same search for any objective: the value of the fields that makes
+ * objective(context) least. */
+typedef double cm_objective(const void *context);
+double cm_best_value(cm_objective *objective, const void *context, double *const *fields, unsigned field_count,
+		     const double *candidates, unsigned candidate_count);
+
+/* The median cost of two placements of the same workloads (a[i] and b[i]
+ * have the same buckets, each weighted in its own placement), each bucket
+ * counted at its dearer placement: a threshold chosen on it gives up a win
+ * in one placement rather than lose in the other. */
+double cm_worst_placement_sum(const struct cm_term *a, const struct cm_term *b, unsigned n);
+
 /* The thresholds worth trying: every bucket boundary of the histogram
  * format (preload/histogram.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
  * many (at most max). */

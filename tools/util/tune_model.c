@@ -61,20 +61,24 @@ enum threshold_name tune_above_threshold(const char *variant)
 }
 
 /* The setting `variant` with thresholds t makes of fn's curves: how the
- * variant's code chooses its pieces by size.  False if a curve is missing. */
-static bool compose(const struct calibration *c, enum base_function fn, const char *variant,
-		    const double t[T_COUNT], struct cm_setting *s)
+ * variant's code chooses its pieces by size.  `placed` names the
+ * placement of the data the curves were timed in ("", or TUNE_COLD_SUFFIX
+ * for flushed).  False if a curve is missing. */
+static bool compose_placed(const struct calibration *c, enum base_function fn, const char *variant,
+			   const char *placed, const double t[T_COUNT], struct cm_setting *s)
 {
 	unsigned width = vector_width(variant);
 	enum threshold_name band = tune_band_threshold(fn, variant);
-	char base[24], nt[32];
+	char below[32], rep[32], nt[32];
 	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
 	const struct variant *row = variant_named(variant);
-	snprintf(base, sizeof base, "%s", row ? variant_twin(row)->name : variant);
-	snprintf(nt, sizeof nt, "%s:nt", base);
-	*s = cm_fixed(calibration_curve(c, fn, width ? base : variant));
+	const char *base = width && row ? variant_twin(row)->name : variant;
+	snprintf(below, sizeof below, "%s%s", base, placed);
+	snprintf(rep, sizeof rep, "fsrm%s", placed); /* rep movsb / rep stosb */
+	snprintf(nt, sizeof nt, "%s:nt%s", base, placed);
+	*s = cm_fixed(calibration_curve(c, fn, below));
 	if (band != T_COUNT) {
-		s->band = calibration_curve(c, fn, "fsrm"); /* rep movsb / rep stosb */
+		s->band = calibration_curve(c, fn, rep);
 		s->band_from = t[band];
 	}
 	if (width) {
@@ -83,6 +87,12 @@ static bool compose(const struct calibration *c, enum base_function fn, const ch
 		s->floor = 8.0 * width; /* up to 8 vectors: the short-copy code, always */
 	}
 	return s->below && (band == T_COUNT || s->band) && (!width || s->above);
+}
+
+static bool compose(const struct calibration *c, enum base_function fn, const char *variant,
+		    const double t[T_COUNT], struct cm_setting *s)
+{
+	return compose_placed(c, fn, variant, "", t, s);
 }
 
 /* The buckets of w whose mean size is in (lo, hi]. */
@@ -149,16 +159,17 @@ static unsigned fields_of(enum threshold_name t, const char *const variant[FN_CO
 	return k;
 }
 
-/* Builds a term per function with calls; false if a curve is missing. */
-bool tune_terms(const struct calibration *c, const char *const variant[FN_COUNT],
-		const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct cm_setting *s,
-		struct cm_term *terms, int *fns, unsigned *n)
+/* Builds a term per function with calls, from the curves `placed` names;
+ * false if a curve is missing. */
+static bool terms_placed(const struct calibration *c, const char *const variant[FN_COUNT],
+			 const struct cm_workload w[FN_COUNT], const double t[T_COUNT], const char *placed,
+			 struct cm_setting *s, struct cm_term *terms, int *fns, unsigned *n)
 {
 	*n = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		if (!w[fn].count)
 			continue;
-		if (!compose(c, (enum base_function)fn, variant[fn], t, &s[fn]))
+		if (!compose_placed(c, (enum base_function)fn, variant[fn], placed, t, &s[fn]))
 			return false;
 		terms[*n] = (struct cm_term){ &s[fn], &w[fn] };
 		fns[(*n)++] = fn;
@@ -166,27 +177,82 @@ bool tune_terms(const struct calibration *c, const char *const variant[FN_COUNT]
 	return true;
 }
 
-/* Each threshold in turn set to its best value given the others; three
- * passes, since a shared threshold (NT for every vector variant, erms for
- * memcpy and memmove) moves the best value of the others little. */
-double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
-		       const struct cm_workload w[FN_COUNT], double t[T_COUNT])
+bool tune_terms(const struct calibration *c, const char *const variant[FN_COUNT],
+		const struct cm_workload w[FN_COUNT], const double t[T_COUNT], struct cm_setting *s,
+		struct cm_term *terms, int *fns, unsigned *n)
 {
-	static double candidates[512];
-	unsigned candidate_count = cm_threshold_candidates(candidates, 512), n;
+	return terms_placed(c, variant, w, t, "", s, terms, fns, n);
+}
+
+/* The terms of one placement of the data: its settings and workloads. */
+struct placed_terms {
 	struct cm_setting s[FN_COUNT];
 	struct cm_term terms[FN_COUNT];
 	int fns[FN_COUNT];
-	if (!tune_terms(c, variant, w, t, s, terms, fns, &n))
-		return -1;
+	unsigned n;
+};
+
+static double worst_placement(const void *context)
+{
+	const struct placed_terms *p = context;
+	return cm_worst_placement_sum(p[0].terms, p[1].terms, p[0].n);
+}
+
+/* The candidates for threshold th: all (from), or for non-temporal stores
+ * those from TUNE_NT_FROM on. */
+static unsigned candidates_for(int th, const double *all, unsigned count, const double **from)
+{
+	unsigned first = 0;
+	while (th == T_NT && first < count && all[first] < TUNE_NT_FROM)
+		first++;
+	*from = all + first;
+	return count - first;
+}
+
+/* Each threshold in turn set to its best value given the others; three
+ * passes, since a shared threshold (NT for every vector variant, erms for
+ * memcpy and memmove) moves the best value of the others little.  With two
+ * placements (p[1] cold) each size costs what its dearer placement does. */
+static double best_thresholds(struct placed_terms *p, unsigned count, const char *const variant[FN_COUNT],
+			      double t[T_COUNT])
+{
+	static double all[512];
+	unsigned all_count = cm_threshold_candidates(all, 512);
 	for (int pass = 0; pass < 3; pass++)
 		for (int th = 0; th < T_COUNT; th++) {
-			double *fields[2 * FN_COUNT];
-			unsigned k = fields_of((enum threshold_name)th, variant, s, fns, n, fields);
-			if (k) {
-				cm_best_threshold(terms, n, fields, k, candidates, candidate_count);
-				t[th] = *fields[0];
-			}
+			double *fields[2 * 2 * FN_COUNT];
+			unsigned k = 0;
+			for (unsigned i = 0; i < count; i++)
+				k += fields_of((enum threshold_name)th, variant, p[i].s, p[i].fns, p[i].n, fields + k);
+			const double *candidates;
+			unsigned candidate_count = candidates_for(th, all, all_count, &candidates);
+			if (!k)
+				continue;
+			if (count == 2)
+				cm_best_value(worst_placement, p, fields, k, candidates, candidate_count);
+			else
+				cm_best_threshold(p[0].terms, p[0].n, fields, k, candidates, candidate_count);
+			t[th] = *fields[0];
 		}
-	return cm_sum(terms, n, CM_MEDIAN);
+	return cm_sum(p[0].terms, p[0].n, CM_MEDIAN);
+}
+
+double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], double t[T_COUNT])
+{
+	static struct placed_terms hot;
+	if (!terms_placed(c, variant, w, t, "", hot.s, hot.terms, hot.fns, &hot.n))
+		return -1;
+	return best_thresholds(&hot, 1, variant, t);
+}
+
+double tune_thresholds_hot_and_cold(const struct calibration *c, const char *const variant[FN_COUNT],
+				    const struct cm_workload hot_w[FN_COUNT], const struct cm_workload cold_w[FN_COUNT],
+				    double t[T_COUNT])
+{
+	static struct placed_terms p[2];
+	if (!terms_placed(c, variant, hot_w, t, "", p[0].s, p[0].terms, p[0].fns, &p[0].n) ||
+	    !terms_placed(c, variant, cold_w, t, TUNE_COLD_SUFFIX, p[1].s, p[1].terms, p[1].fns, &p[1].n))
+		return -1;
+	return best_thresholds(p, 2, variant, t);
 }

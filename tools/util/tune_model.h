@@ -55,4 +55,14 @@ double tune_function_cost(const struct calibration *c, enum base_function fn, co
 double tune_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
 		       const struct cm_workload w[FN_COUNT], double t[T_COUNT]);
 
+/* The same, for the calibration's own reference workloads: each size
+ * costs what it costs in the dearer placement of its data, cached (hot_w)
+ * or flushed (cold_w, on the TUNE_COLD_SUFFIX curves), so that a threshold
+ * gives up a win in one rather than lose in the other: rep movsb and rep
+ * stosb gain most where the destination is not in the cache, and lose
+ * where it is. */
+double tune_thresholds_hot_and_cold(const struct calibration *c, const char *const variant[FN_COUNT],
+				    const struct cm_workload hot_w[FN_COUNT], const struct cm_workload cold_w[FN_COUNT],
+				    double t[T_COUNT]);
+
 #endif
