@@ -15,7 +15,8 @@ if ! have_config HAVE_LIBUNWIND || ! have_config HAVE_LIBDW; then
 fi
 
 # depth1 ... depth6, each calling the next and doing a little after (no
-# tail calls), depth6 calling memcpy; recurse N goes N calls deep first.
+# tail calls), depth6 calling memcpy, from main through depth1 and, as
+# often, straight into depth3; recurse N goes N calls deep first.
 cat >"$scratch/stacks.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
 		sum = recurse(atoi(argv[1]));
 	else
 		for (int i = 0; i < 20; i++)
-			sum += depth1(1000);
+			sum += depth1(1000) + depth3(1000);
 	return sum == 0;
 }
 C
@@ -62,10 +63,15 @@ expect_match "folded: main and all six functions, root to leaf" "$(cat "$scratch
 	"^([^;]+;)*$chain [0-9]+\$"
 expect_match "folded: the stack goes above main, to the root" "$(grep ";$chain " "$scratch/whole.folded")" \
 	"^[^;]+;([^;]+;)*$chain "
+expect_eq "folded: the stack through depth1 and the one straight into depth3, apart" \
+	"$(grep -c ';main;depth3;depth4;depth5;depth6;memcpy 20000$' "$scratch/whole.folded"):$(wc -l <"$scratch/whole.folded")" "1:2"
 
-# The text report: the caller and two above it, as before.
+# The text report: the caller and two above it, as before, the two stacks
+# adding up in one row.
 "$tool" report "$scratch/whole" >"$scratch/whole.txt"
 rows=$(sed -n '/^top call sites by bytes/,/^$/p' "$scratch/whole.txt" | grep -A3 ' memcpy  *depth6')
+expect_match "text report: one row of both stacks' calls" "$rows" '^ +100[.]0% +100[.]0% +40 '
+
 expect_match "text report: the caller first" "$rows" '  memcpy  +depth6\+0x[0-9a-f]+ \('
 expect_eq "text report: then its two callers, no more" \
 	"$(printf '%s\n' "$rows" | sed -n '2,4s/^ *<- \([a-z0-9]*\).*/\1/p' | tr '\n' ' ')" "depth5 depth4 "
