@@ -52,6 +52,7 @@ struct config {
 	int hist_signal;               /* the signal that asks for a dump; 0: none */
 	bool hist_end_signals;         /* dump before SIGTERM, SIGINT, SIGHUP end the process */
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
+	unsigned stack_depth;          /* MEMSHIM_STACK_DEPTH: frames kept per call site */
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
 	unsigned timing_every;         /* MEMSHIM_TIMING: time one call in N with the TSC; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */

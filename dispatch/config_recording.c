@@ -1,6 +1,6 @@
 /* The recording settings: MEMSHIM_HIST, MEMSHIM_HIST_INTERVAL,
- * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_PROFILE, MEMSHIM_TIMING
- * and MEMSHIM_PROBLEMS_FD
+ * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_STACK_DEPTH,
+ * MEMSHIM_PROFILE, MEMSHIM_TIMING and MEMSHIM_PROBLEMS_FD
  * (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
@@ -15,6 +15,7 @@
 #define HIST_INTERVAL_MAX 1000000
 #define CALLSITES_MAX 1073741824
 #define PROBLEMS_FD_MAX 1048576
+#define STACK_DEPTH_MAX 64 /* preload/histogram_format.h's HIST_STACK_MAX */
 #define TEXT_OF(number) TEXT_OF_(number)
 #define TEXT_OF_(number) #number
 
@@ -177,6 +178,11 @@ void config_read_recording(struct config *c)
 	               "is not a whole number from 1 to " TEXT_OF(CALLSITES_MAX) " (one call in N is sampled)",
 	               "no call sites", &n))
 		c->callsite_every = (unsigned)n;
+	c->stack_depth = STACK_DEPTH_MAX; /* whole stacks, as far as perf's usual depth */
+	if (read_count("MEMSHIM_STACK_DEPTH", 1, STACK_DEPTH_MAX,
+	               "is not a whole number of frames from 1 to " TEXT_OF(STACK_DEPTH_MAX),
+	               "call sites of up to " TEXT_OF(STACK_DEPTH_MAX) " frames", &n))
+		c->stack_depth = (unsigned)n;
 	read_profile_rate(c);
 	read_timing_rate(c);
 	if (!c->hist_path[0] &&

@@ -1,7 +1,12 @@
 /* Sampled call sites in a fixed open-addressing table: no allocation at
  * sampling time, lock-free inserts (a compare-and-swap claims an empty
- * entry), atomic counts.  Frames are kept as addresses and turned into
- * "function+offset" and object names with dladdr only when dumping. */
+ * entry), atomic counts.  A site is the whole stack, up to stack_depth
+ * frames (MEMSHIM_STACK_DEPTH), like perf's call graphs.  Frames are kept
+ * as addresses and turned into "function+offset" and object names with
+ * dladdr only when dumping.
+ *
+ * The table is static, TABLE_SIZE entries of HIST_STACK_MAX frames: about
+ * half a MiB of zero pages, of which the kernel maps only those sites touch. */
 #include "config.h"
 
 #include "preload/callsites.h"
@@ -14,15 +19,15 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#define FRAMES_KEPT 3      /* the caller and two above it */
-#define FRAMES_WALKED 12   /* enough to get past our own frames */
+#define OWN_FRAMES_MAX 9 /* enough to get past our own frames */
+#define FRAMES_WALKED (HIST_STACK_MAX + OWN_FRAMES_MAX)
 #define TABLE_SIZE 1024
 
 struct site {
 	uint64_t key; /* hash of fn and frames; 0: empty */
 	enum base_function fn;
 	unsigned frame_count;
-	void *frames[FRAMES_KEPT];
+	void *frames[HIST_STACK_MAX];
 	uint64_t calls, bytes;
 };
 
@@ -31,6 +36,7 @@ static int (*backtrace_fn)(void **frames, int max); /* libunwind's unw_backtrace
 static uintptr_t self_begin, self_end;             /* our own code, skipped */
 static __thread int in_sample __attribute__((tls_model("initial-exec")));
 static char exe_path[4096]; /* the main program's full path, for the frames */
+static unsigned stack_depth; /* frames kept per site, at most HIST_STACK_MAX */
 
 static void warn(const char *text)
 {
@@ -57,8 +63,9 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *unused)
 	return 0;
 }
 
-bool callsites_start(void)
+bool callsites_start(unsigned depth)
 {
+	stack_depth = depth < HIST_STACK_MAX ? depth : HIST_STACK_MAX;
 #ifdef HAVE_LIBUNWIND
 	void *libunwind = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 	if (libunwind)
@@ -127,16 +134,14 @@ RECORDING_CODE(shared) void callsites_sample(enum base_function fn, size_t n)
 		return;
 	in_sample = 1;
 	void *walked[FRAMES_WALKED];
-	int got = backtrace_fn(walked, FRAMES_WALKED);
+	int got = backtrace_fn(walked, (int)(stack_depth + OWN_FRAMES_MAX));
 	unsigned first = 0;
 	while ((int)first < got && (uintptr_t)walked[first] >= self_begin && (uintptr_t)walked[first] < self_end)
 		first++;
-	unsigned count = 0;
-	void *kept[FRAMES_KEPT];
-	for (; (int)first < got && count < FRAMES_KEPT; first++)
-		kept[count++] = walked[first];
-	if (count)
-		count_site(fn, kept, count, n);
+	if ((int)first < got) {
+		unsigned left = (unsigned)got - first;
+		count_site(fn, walked + first, left < stack_depth ? left : stack_depth, n);
+	}
 	in_sample = 0;
 }
 
@@ -194,13 +199,7 @@ void callsites_write(int fd)
 		const struct site *s = &table[i];
 		if (!__atomic_load_n(&s->key, __ATOMIC_ACQUIRE) || !s->calls)
 			continue;
-		char text[FRAMES_KEPT][sizeof ((struct line *)0)->text];
-		const char *frames[FRAMES_KEPT];
-		for (unsigned f = 0; f < s->frame_count; f++) {
-			callsites_describe(s->frames[f], text[f], sizeof text[f]);
-			frames[f] = text[f];
-		}
-		struct callsite_record r = { s->fn, s->calls, s->bytes, s->frame_count, frames };
+		struct callsite_record r = { s->fn, s->calls, s->bytes, s->frame_count, s->frames, callsites_describe };
 		hist_write_callsite(fd, &r);
 	}
 }

@@ -9,10 +9,11 @@
 
 /* Loads libunwind (with dlopen, so the library never depends on it at
  * start-up) and notes this library's own address range, whose frames are
- * skipped.  False, with a message, when it cannot. */
-bool callsites_start(void);
+ * skipped; a site keeps up to depth frames (HIST_STACK_MAX at most).
+ * False, with a message, when it cannot. */
+bool callsites_start(unsigned depth);
 
-/* Records the caller of the current call.  Never recurses: a copy made by
+/* Records the stack of the current call, its caller first.  Never recurses: a copy made by
  * the unwinder itself is not sampled. */
 void callsites_sample(enum base_function fn, size_t n);
 

@@ -442,7 +442,7 @@ void hist_dump_start(void)
 		start_interval_dumps();
 	signal_dump_start();
 	if (c->callsite_every)
-		record_start_callsites(c->callsite_every);
+		record_start_callsites(c->callsite_every, c->stack_depth);
 	if (c->profile_hz)
 		profile_start(c->profile_hz, record_targets());
 	if (c->timing_every)

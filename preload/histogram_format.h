@@ -3,7 +3,7 @@
  *
  * A dump is text, one record per line, words separated by single spaces:
  *
- *   memshim-histogram 4                    format name and version
+ *   memshim-histogram 6                    format name and version
  *   pid 4242                               who wrote it
  *   program zstd
  *   reason exit                            exit | interval | signal | exec
@@ -21,7 +21,9 @@
  *                                          1..63 not told apart): calls bytes
  *   overlap 5 2                            memmove: dst-before-src dst-after-src calls
  *   zero 40 1024                           memset: calls bytes with value 0
- *   callsite memcpy 12 4096 zstd+0x1234 libzstd.so.1+0x5678 ...  sampled calls bytes frames
+ *   callsite memcpy 12 4096 zstd+0x1234 libzstd.so.1+0x5678 ...  sampled calls bytes frames,
+ *                                          the caller first, then its callers (up to
+ *                                          HIST_STACK_MAX of them)
  *   profile 1000 250 1000000000 1250000000 2000000000 0
  *                                          MEMSHIM_PROFILE: rate_hz samples sampled_ns
  *                                          process_cpu_ns wall_ns handler_replaced
@@ -52,8 +54,10 @@
  * Version 2 added the profile, cpu and cpu_site records, version 3 the
  * timing, timed and time_site records, version 4 split alias4k into
  * alias4k_same and alias4k_near, version 5 added recording_apart and
- * recording_cpu; older dumps are still read (a merge of them keeps their
- * alias4k).  Since version 5 the cpu and cpu_site records count the
+ * recording_cpu, version 6 made a callsite record the whole stack, up to
+ * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
+ * readers refused), where before it was three frames; older dumps are
+ * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
  * wrapper's (an older profile reads as recording_apart 0).
  *
@@ -85,8 +89,12 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 5
+#define HIST_FORMAT_VERSION 6
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
+#define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
+/* The longest line readers take: a callsite record of HIST_STACK_MAX frames
+ * of the longest a library writes (a struct line's 511 characters) fits. */
+#define HIST_LINE_MAX 65536
 
 /* ---- writing: async-signal-safe, no allocation, no stdio ---- */
 
@@ -98,12 +106,16 @@ struct dump_header {
 	uint64_t erms_threshold, stosb_threshold;
 };
 
-/* A sampled call site: the caller's frames already turned into text. */
+/* A sampled call site: its return addresses, the caller's first, which
+ * describe turns into text one at a time as they are written, so that a
+ * whole stack never needs its text on the (maybe signal handler's) stack. */
 struct callsite_record {
 	enum base_function fn;
 	uint64_t calls, bytes;
 	unsigned frame_count;
-	const char *const *frames; /* "function+0xoff (object)" or "object+0xoff" */
+	void *const *addresses;
+	/* "function+0xoff(object+0xrel)" or "object+0xrel", at most size-1 characters */
+	void (*describe)(void *address, char *out, size_t size);
 };
 
 /* Writes header and histogram to fd; the caller adds call sites, then
@@ -165,7 +177,7 @@ bool hist_write_merged(int fd, const struct dump *d);
 /* ---- reading: for the tools ---- */
 
 /* A call site: of sampled calls (MEMSHIM_CALLSITES; calls and their bytes,
- * up to three frames) or of profile samples (the caller; samples and the
+ * the whole stack, the caller first) or of profile samples (the caller; samples and the
  * CPU ns they stand for).  The two are kept, merged and sorted alike, so
  * they are one type; count and amount name either pair where the code
  * serves both. */

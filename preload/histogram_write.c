@@ -179,26 +179,27 @@ bool hist_write(int fd, const struct dump_header *h, const struct histogram *his
 	return !w.failed;
 }
 
-/* "callsite fn calls bytes" and the frames, each a word, on one line. */
-static void write_callsite(struct writer *w, enum base_function fn, uint64_t calls, uint64_t bytes,
-                           unsigned frame_count, const char *const *frames)
+/* "callsite fn calls bytes", the frames to follow on the same line. */
+static void write_callsite_head(struct writer *w, enum base_function fn, uint64_t calls, uint64_t bytes)
 {
 	put(w, "callsite ");
 	put(w, base_function_names[fn]);
 	put_record(w, "", 2, (uint64_t[]){ calls, bytes });
-	w->len--; /* the frames follow on the same line */
-	for (unsigned i = 0; i < frame_count; i++) {
-		put_char(w, ' ');
-		put_word(w, frames[i]);
-	}
-	put_char(w, '\n');
+	w->len--; /* no newline yet */
 }
 
 bool hist_write_callsite(int fd, const struct callsite_record *c)
 {
 	struct writer w;
+	char frame[sizeof ((struct line *)0)->text];
 	writer_start(&w, fd);
-	write_callsite(&w, c->fn, c->calls, c->bytes, c->frame_count, c->frames);
+	write_callsite_head(&w, c->fn, c->calls, c->bytes);
+	for (unsigned i = 0; i < c->frame_count; i++) {
+		c->describe(c->addresses[i], frame, sizeof frame);
+		put_char(&w, ' ');
+		put_word(&w, frame);
+	}
+	put_char(&w, '\n');
 	flush(&w);
 	return !w.failed;
 }
@@ -374,9 +375,8 @@ static void write_section(struct writer *w, const char *program, const struct du
 	write_histogram(w, &d->hist);
 	for (size_t i = 0; i < d->callsite_count; i++) {
 		const struct dump_site *c = &d->callsites[i];
-		write_callsite(w, c->fn, c->calls, c->bytes, 0, NULL);
-		w->len--; /* the frames as read: words already, one space apart */
-		put_char(w, ' ');
+		write_callsite_head(w, c->fn, c->calls, c->bytes);
+		put_char(w, ' '); /* the frames as read: words already, one space apart */
 		put(w, c->frames);
 		put_char(w, '\n');
 	}

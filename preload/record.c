@@ -455,7 +455,7 @@ const struct entry_set *record_targets(void)
 	return &target;
 }
 
-bool record_start_callsites(unsigned every)
+bool record_start_callsites(unsigned every, unsigned depth)
 {
 	/* Loading libunwind and its first walk (callsites_start does one) call
 	 * memset: those calls are ours, not the program's, so this thread
@@ -464,7 +464,7 @@ bool record_start_callsites(unsigned every)
 	struct slot *mine = my_slot;
 	my_slot = &discarded;
 	my_fast_slot = NULL;
-	bool started = callsites_start();
+	bool started = callsites_start(depth);
 	my_slot = mine;
 	my_fast_slot = NULL; /* the thread's next call finds its path again */
 	if (!started)

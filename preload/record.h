@@ -27,8 +27,9 @@ void record_reset(void);
 /* The variant functions the wrappers call, one member per exported name. */
 const struct entry_set *record_targets(void);
 
-/* Turns on call-site sampling of one call in `every` (libunwind); false if unavailable. */
-bool record_start_callsites(unsigned every);
+/* Turns on call-site sampling of one call in `every` (libunwind), each of
+ * up to `depth` frames; false if unavailable. */
+bool record_start_callsites(unsigned every, unsigned depth);
 
 /* Turns on timing one call in `every` (preload/timing.h); false (said) if the
  * time-stamp counter cannot time calls here. */

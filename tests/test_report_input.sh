@@ -63,7 +63,7 @@ rejected "random bytes (20 files)" 'left out' "$bad"/random*
 rejected "an empty file" 'empty file' "$bad/empty"
 printf '\n' >"$bad/newline"
 rejected "one empty line" 'not a memshim histogram' "$bad/newline"
-for v in 0 6 9 -1 1x 01x '1 ' '5 ' 99999999999999999999 ''; do
+for v in 0 7 9 -1 1x 01x '1 ' '6 ' 99999999999999999999 ''; do
 	printf 'memshim-histogram %s\nend\n' "$v" >"$bad/version"
 	rejected "version [$v]" 'unsupported format version|not a memshim histogram' "$bad/version"
 done
@@ -151,8 +151,8 @@ body "dst_mod64 3 $max"
 cp "$bad/body" "$bad/body2"
 left_out=1 rejected "alignment counts overflowing when two files are merged" 'body2: counts overflow when added' "$bad/body" "$bad/body2"
 
-{ printf 'memshim-histogram 1\npid '; head -c 9000 /dev/zero | tr '\0' 7; printf '\nend\n'; } >"$bad/long"
-rejected "a line over 8 KB" 'line too long' "$bad/long"
+{ printf 'memshim-histogram 1\npid '; head -c 66000 /dev/zero | tr '\0' 7; printf '\nend\n'; } >"$bad/long"
+rejected "a line over 64 KiB" 'line too long' "$bad/long"
 printf 'memshim-histogram 1\npid 1\0junk\nend\n' >"$bad/nul"
 rejected "a NUL byte in a line" 'line 2' "$bad/nul"
 printf 'memshim-histogram 1\r\nend\r\n' >"$bad/crlf"

@@ -44,9 +44,9 @@ static const char record_help[] =
 	"  --keep           keep the dump of each process in DIR/processes\n"
 	"  --profile[=HZ]   MEMSHIM_PROFILE: also measure the share of CPU time in each\n"
 	"                   function (HZ samples per second of CPU time; default on)\n"
-	"  --sites[=N]      MEMSHIM_CALLSITES: record the call sites (the callers, three\n"
-	"                   frames) of one call in N (default 100), for the report's\n"
-	"                   top call sites and report --folded\n"
+	"  --sites[=N]      MEMSHIM_CALLSITES: record the call stacks (whole, up to\n"
+	"                   MEMSHIM_STACK_DEPTH frames, 64) of one call in N (default\n"
+	"                   100), for the report's top call sites and report --folded\n"
 	"  --timing[=N]     MEMSHIM_TIMING: also time one call in N with the time-stamp\n"
 	"                   counter, for the ns per call by size class (default on: N = 64)\n"
 	"RUN OPTIONS are those of memshim run (--impl, --erms-threshold, ...).\n";

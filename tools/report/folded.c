@@ -1,4 +1,4 @@
-/* memshim report --folded: the sampled call stacks, folded for
+/* memshim report --folded: the sampled call stacks, whole, folded for
  * flamegraph.pl and speedscope (root;...;caller;function bytes). */
 #include "config.h"
 
@@ -27,19 +27,29 @@ static void print_folded_name(const char *frame)
 		putchar(*p == ';' ? '_' : *p);
 }
 
+/* A site's frames, the caller first in the dump, root first: read from
+ * the end, so that a stack of any depth needs no more than one frame's room. */
+static void print_stack(const char *frames)
+{
+	size_t end = strlen(frames);
+	while (end > 0) {
+		size_t start = end;
+		while (start > 0 && frames[start - 1] != ' ')
+			start--;
+		char raw[1024];
+		size_t len = end - start;
+		snprintf(raw, sizeof raw, "%.*s", (int)(len < sizeof raw ? len : sizeof raw - 1), frames + start);
+		print_folded_name(raw);
+		putchar(';');
+		end = start ? start - 1 : 0;
+	}
+}
+
 void print_folded(const struct dump *d)
 {
 	for (size_t i = 0; i < d->callsite_count; i++) {
 		const struct dump_site *c = &d->callsites[i];
-		char raw[8][1024];
-		const char *frames = c->frames;
-		int n = 0;
-		while (n < 8 && next_frame(&frames, raw[n], sizeof raw[n]))
-			n++;
-		for (int k = n - 1; k >= 0; k--) {
-			print_folded_name(raw[k]);
-			putchar(';');
-		}
+		print_stack(c->frames);
 		printf("%s %" PRIu64 "\n", base_function_names[c->fn], c->bytes);
 	}
 }

@@ -4,11 +4,13 @@
 #ifndef MEMSHIM_PPROF_BUILDER_H
 #define MEMSHIM_PPROF_BUILDER_H
 
+#include "preload/histogram_format.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAX_DEPTH 64            /* frames kept of a stack, the leaf included */
+#define MAX_DEPTH (HIST_STACK_MAX + 1) /* frames kept of a stack: a whole one, and the leaf */
 #define MAPPING_STRIDE (1ull << 40)
 
 /* Keys to dense indexes: open addressing on FNV-1a, doubled at half full. */

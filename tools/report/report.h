@@ -52,7 +52,7 @@ const char *ns_text(double ns, char *buf, size_t size);
 int by_amount(const void *a, const void *b);
 /* The frames of a call site, space-separated in the dump, one by one. */
 const char *next_frame(const char **text, char *buf, size_t size);
-void print_callsites(struct dump *d, unsigned top);
+void print_callsites(const struct dump *d, unsigned top);
 void print_cpu_sites(const struct dump *d, unsigned top);
 void print_time_sites(const struct dump *d, unsigned top);
 

@@ -55,10 +55,35 @@ static void print_site_frames(const char *frames)
 	printf("\n");
 }
 
-void print_callsites(struct dump *d, unsigned top)
+/* The text report names a site by its caller and two above it, what a
+ * person reads in a table; sites whose stacks part deeper add up into one
+ * row.  --folded, --json and --pprof keep the whole stacks. */
+#define TEXT_FRAMES 3
+
+/* Into `shallow` (empty): d's call sites cut to TEXT_FRAMES frames, merged;
+ * false if memory ran out. */
+static bool shallow_sites(const struct dump *d, struct dump *shallow)
 {
-	if (!d->callsite_count || top == 0)
-		return;
+	shallow->callsites = calloc(d->callsite_count, sizeof *shallow->callsites);
+	if (!shallow->callsites)
+		return false;
+	for (size_t i = 0; i < d->callsite_count; i++) {
+		const struct dump_site *c = &d->callsites[i];
+		size_t len = 0;
+		for (int f = 0; f < TEXT_FRAMES && c->frames[len]; f++)
+			len += (f > 0) + strcspn(c->frames + len + (f > 0), " ");
+		struct dump_site *to = &shallow->callsites[shallow->callsite_count];
+		*to = *c;
+		if (!(to->frames = strndup(c->frames, len)))
+			return false;
+		shallow->callsite_count++;
+	}
+	dump_merge_sites(shallow);
+	return true;
+}
+
+static void print_site_rows(struct dump *d, unsigned top)
+{
 	uint64_t calls = 0, bytes = 0;
 	for (size_t i = 0; i < d->callsite_count; i++) {
 		calls += d->callsites[i].calls;
@@ -80,7 +105,20 @@ void print_callsites(struct dump *d, unsigned top)
 			print_site_frames(c->frames);
 		}
 	}
-	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
+}
+
+void print_callsites(const struct dump *d, unsigned top)
+{
+	if (!d->callsite_count || top == 0)
+		return;
+	struct dump *shallow = calloc(1, sizeof *shallow);
+	if (shallow && shallow_sites(d, shallow))
+		print_site_rows(shallow, top);
+	else
+		fprintf(stderr, "memshim report: out of memory for the top call sites\n");
+	if (shallow)
+		hist_dump_free(shallow);
+	free(shallow);
 }
 
 void print_cpu_sites(const struct dump *d, unsigned top)

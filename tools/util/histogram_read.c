@@ -54,7 +54,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	if (version < 0)
 		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
 	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-		return "unsupported format version (this memshim reads versions 1 to 5)";
+		return "unsupported format version (this memshim reads versions 1 to 6)";
 	if (r->end_seen) {
 		const char *problem = finish_section(r);
 		if (problem)
@@ -113,12 +113,13 @@ static bool merge_file(struct dump *d, const struct dump *file)
 	return true;
 }
 
-/* Reads every line of f into r; the problem, or NULL.  *number: the line. */
-static const char *read_lines(FILE *f, struct reading *r, unsigned *number)
+/* Reads every line of f into r, each into `line` (HIST_LINE_MAX + 2
+ * bytes: the text, its newline, the NUL); the problem, or NULL.  *number:
+ * the line. */
+static const char *read_lines(FILE *f, struct reading *r, char *line, unsigned *number)
 {
-	char line[8192];
 	const char *problem = NULL;
-	while (!problem && fgets(line, sizeof line, f)) {
+	while (!problem && fgets(line, HIST_LINE_MAX + 2, f)) {
 		++*number;
 		size_t len = strlen(line);
 		if (len == 0 || line[len - 1] != '\n')
@@ -151,17 +152,20 @@ bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size
 	}
 	struct reading *r = calloc(1, sizeof *r);
 	struct dump *file = calloc(1, sizeof *file);
-	if (!r || !file) {
+	char *line = malloc(HIST_LINE_MAX + 2);
+	if (!r || !file || !line) {
 		fclose(f);
 		free(r);
 		free(file);
+		free(line);
 		snprintf(why, why_size, "out of memory");
 		return false;
 	}
 	file->program_filter = d->program_filter;
 	r->file = file;
 	unsigned number = 0;
-	const char *problem = read_lines(f, r, &number);
+	const char *problem = read_lines(f, r, line, &number);
+	free(line);
 	fclose(f);
 	if (!problem && hist_add_overflows(d, file))
 		problem = d->files ? "counts overflow when added to the files before"
