@@ -1,8 +1,10 @@
-/* The exported functions: each a jump through a slot whose resolver picks
- * the chosen variant's implementation once, when the dynamic linker
- * relocates this library (dispatch/export_stub.h says why not a plain
- * indirect function).  After that a call costs the variant and one
- * predicted indirect jump: no per-call look at the configuration.
+/* The exported functions: each a stub that compares the size with the
+ * first two bands' bounds and jumps through their slots or a last one,
+ * whose resolver fills them all once, when the dynamic linker relocates
+ * this library (dispatch/export_stub.h says why not a plain indirect
+ * function).  After that a call costs the variant and the stub's predicted
+ * jumps (or nothing more, once bound directly): no per-call look at the
+ * configuration.
  *
  * The resolvers and everything they call use no C library function and no
  * memcpy: with -z now they run while the dynamic linker is still relocating

@@ -3,9 +3,9 @@
  *
  * Size buckets: one per size for 0..16, then 8 per power of two, so a
  * threshold can be placed within 12.5%, up to 2^48 (larger sizes count in
- * the last bucket).  Each bucket counts calls and bytes: in fleet data under
- * 1% of memcpy calls carry about two thirds of the bytes, so counting calls
- * alone misleads. */
+ * the last bucket).  Each bucket counts calls and bytes: in fleet data a
+ * few large memcpy calls carry most of the bytes, so counting calls alone
+ * misleads. */
 #ifndef MEMSHIM_HISTOGRAM_H
 #define MEMSHIM_HISTOGRAM_H
 

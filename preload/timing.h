@@ -17,7 +17,7 @@
  * calls; the median of empty regions at start-up where a run has too few.  A timed call longer than 2 us plus
  * 1 ns a byte was interrupted (a tick, a page fault, a preemption, the
  * machine's host taking the CPU): it is counted apart, not in the time.  One
- * such call among thousands of 10 ns ones would otherwise be a large part
+ * such call among thousands of short ones would otherwise be a large part
  * of their sum, and shake the mean from run to run; so the time per call
  * is that of calls running uninterrupted.
  *

@@ -195,8 +195,9 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 }
 
 /* How far above a stream of calls a timed call may take, by its latency
- * alone: at most this many ns plus this share (BENCHMARKS.md, section 10:
- * up to 1.4 ns below 1 KiB, 3 ns to 2 KiB, 7 ns or 40% at 4 KiB). */
+ * alone: at most this many ns plus this share, which cover what
+ * BENCHMARKS.md section 10 ("What timing does to a call's time, by size
+ * class") measured at every size. */
 #define ALONE_NS 2.0
 #define ALONE_SHARE 0.4
 
@@ -290,7 +291,7 @@ static void check_classes(const struct calibration *c, const struct dump *d, enu
 }
 
 /* How far the model may be off, either way, in the time that matters
- * before its pick is no suggestion (issue: a model 4.7x off still made one). */
+ * before its pick is no suggestion (a model several times off once still made one). */
 #define REFUTED_RATIO 2.0
 
 static bool far_off(double measured, double model)

@@ -14,8 +14,9 @@
  *
  * Cold data is flushed from the caches before each timed pass
  * (tools/util/measure.c), never pushed out by walking a working set
- * larger than the last-level cache: on a machine with 300 MiB of L3 that
- * walk was most of a 161 s calibration. */
+ * larger than the last-level cache: on a machine with a large L3 that walk
+ * took most of a calibration's time (BENCHMARKS.md section 6, "Time",
+ * measures the flushed calibration with such an L3 pretended). */
 #include "config.h"
 
 #include "dispatch/auto_policy.h"

@@ -5,8 +5,8 @@
 
 #include "tools/util/calibration.h"
 
-/* How long a calibration takes: tiny, about a second (for the tests);
- * quick, at most 10 s; full, at most 30 s (on a 2-vCPU VM). */
+/* How long a calibration takes: tiny (for the tests), quick or full, each
+ * within the limit its --help states (BENCHMARKS.md section 6, "Time"). */
 enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
 
 /* Measures the curves into c, picks the auto policy's

@@ -318,9 +318,9 @@ static double time_batch(const struct bench_settings *s, const struct bench_vari
 /* ---- statistics ---- */
 
 /* A cold pass of large calls holds only a call or two (COLD_PASS_BYTES), and
- * one call's ratio to glibc's swings widely: on Zen 4 from about 0.5 to 1.2
- * for 4-32 MiB copies, so that 7 rounds put evex at 1.43x glibc's time and
- * 21 at 0.91x (BENCHMARKS.md, section 6).  Such cases get FEW_CALLS_FACTOR
+ * one call's ratio to glibc's swings widely, so that a few rounds can put a
+ * variant's median on the wrong side of glibc's (BENCHMARKS.md section 6,
+ * "Later the same day").  Such cases get FEW_CALLS_FACTOR
  * times the rounds, unless the caller keeps each round's times
  * (round_times has room for s->rounds only). */
 #define FEW_CALLS 4

@@ -20,7 +20,7 @@ static void median_interval(const double *sorted, unsigned n, double *low, doubl
 /* The quantiles sort copies: the baseline's times stay in round order for
  * every variant's ratios.  Sorting them in place once paired the rounds of
  * the variants after the baseline with its sorted times, and intervals
- * such as 0.60x (0.03..0.75) came out. */
+ * far wider than the rounds' spread came out. */
 struct round_summary round_summarise(const double *t, const double *base, unsigned rounds)
 {
 	struct round_summary s = { 0 };

@@ -41,9 +41,9 @@ const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CL
 #undef CHOICE_CLASS
 const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
 
-/* Within 2% of glibc counts as a tie: the same cell of three full
- * calibrations on the shared development machine spread over 0.023
- * (median of max - min over 180 cells; BENCHMARKS.md section 5). */
+/* Within 2% of glibc counts as a tie: that is about how far the same cell
+ * moved between full calibrations on the shared development machine
+ * (BENCHMARKS.md section 6, "The choice"). */
 #define TIE_RATIO 1.02
 /* A class leaves glibc only for a variant faster by more than this, and
  * keeps its neighbour's variant unless another is better by more than this:
@@ -164,8 +164,9 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 
 /* The classes up to 1 KiB make one band: a band bound among small sizes
  * costs their calls a compare that a program's mixed sizes mispredict, and
- * past the first two bands a dispatch (0.3-0.4 ns, 10% of a small copy;
- * BENCHMARKS.md section 11), which a per-class ratio does not see. */
+ * past the first two bands a dispatch, a measurable part of a small copy's
+ * time (BENCHMARKS.md section 11, "What a band costs a call"), which a
+ * per-class ratio does not see. */
 #define SMALL_CLASSES 4
 
 /* The measurement's noise in class k: above the small classes the stub
@@ -214,7 +215,7 @@ static bool several_bands(const struct band_ratios *const serves[CHOICE_CLASS_CO
  * placement where the bands lose most to glibc, if they lose beyond
  * LOSS_RATIO anywhere: the stub's compare and jump are in front of every
  * call of a composition, and at small sizes they alone can lose.  Above
- * 1 KiB they are under 1% of a call, and the probe's ratio is noise. */
+ * 1 KiB they are a small part of a call, and the probe's ratio is noise. */
 static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_COUNT],
 			    const struct band_ratios *stub, int *worst_k, int *worst_p, double *worst)
 {

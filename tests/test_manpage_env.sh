@@ -1,0 +1,45 @@
+#!/bin/sh
+# Every environment variable the library and the memshim command read, as
+# the sources name them (tests/check_manpage_env.py: MEMSHIM_* names in the
+# code's strings, and every getenv's argument), has its place in the man
+# page's ENVIRONMENT section, and each MEMSHIM_* one a row in the README's
+# table.  Then the check itself: a man page without one variable, a README
+# without one row, and a source that reads a new variable must each fail,
+# naming the variable; a name only in a comment must not count.
+. "${top_srcdir:-.}/tests/lib.sh"
+need_python "the man page's variables"
+check=$top_srcdir/tests/check_manpage_env.py
+run_checker "variables" "$PYTHON" "$check" "$top_srcdir"
+
+# A man page without MEMSHIM_HIST_INTERVAL.
+sed '/MEMSHIM_HIST_INTERVAL/d' "$top_srcdir/doc/memshim.1" >"$scratch/memshim.1"
+out=$("$PYTHON" "$check" "$top_srcdir" "$scratch/memshim.1" 2>&1)
+expect_eq "a man page without one variable fails the check" "$?" 1
+expect_match "the missing variable is named" "$out" \
+	'^FAIL: man page, ENVIRONMENT: MEMSHIM_HIST_INTERVAL \(named in [a-z/_]+\.[ch]\): missing$'
+expect_eq "and only that one" "$(printf '%s\n' "$out" | grep -c '^FAIL')" 1
+
+# A README whose table lacks MEMSHIM_BIND's row.
+grep -v '^| `MEMSHIM_BIND`' "$top_srcdir/README.md" >"$scratch/README.md"
+out=$("$PYTHON" "$check" "$top_srcdir" "$top_srcdir/doc/memshim.1" "$scratch/README.md" 2>&1)
+expect_eq "a README without one variable's row fails the check" "$?" 1
+expect_match "its variable is named" "$out" '^FAIL: README, the table of variables: MEMSHIM_BIND '
+
+# Sources that read two new variables, one of them with getenv, and name a
+# third in a comment only.
+mkdir "$scratch/tree"
+cp -R "$top_srcdir/shim" "$top_srcdir/dispatch" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/tree/"
+cat >>"$scratch/tree/tools/util/caches.c" <<'C'
+/* MEMSHIM_ONLY_IN_A_COMMENT is not read. */
+static const char *planted(void) { return getenv("PLANTED_VARIABLE") ? "MEMSHIM_PLANTED" : ""; }
+C
+out=$("$PYTHON" "$check" "$scratch/tree" "$top_srcdir/doc/memshim.1" "$top_srcdir/README.md" 2>&1)
+expect_eq "a source that reads a new variable fails the check" "$?" 1
+expect_match "the new MEMSHIM_* variable is named, with its file" "$out" \
+	'^FAIL: man page, ENVIRONMENT: MEMSHIM_PLANTED \(named in tools/util/caches\.c\): missing$'
+expect_match "the new getenv is named" "$out" '^FAIL: man page, ENVIRONMENT: PLANTED_VARIABLE '
+case $out in
+*MEMSHIM_ONLY_IN_A_COMMENT*) fail "a name in a comment was taken for a variable" ;;
+*) pass "a name in a comment is not a variable" ;;
+esac
+finish
