@@ -31,6 +31,9 @@
 #include "tools/util/cli.h"
 #include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/glibc_info.h"
+#include "tools/util/path_ties.h"
+#include "tools/util/path_trace.h"
 #include "tools/util/variant_choice.h"
 
 #include <gnu/libc-version.h>
@@ -59,16 +62,18 @@ static const char cpu_row_help[] =
 	"  --cpu DESCRIPTION    with --from-bench: that machine's vendor, family, model\n"
 	"                       (decimal) and features, as 'AuthenticAMD 25 1 erms,fsrm,avx2'\n"
 	"                       (features: erms, fsrm, avx2, avx512)\n"
-	"  --path-below-1k      with --from-bench: up to 1 KiB, count every vector variant\n"
-	"                       as tying glibc, as its path there is never longer than\n"
-	"                       glibc's (memshim bench --path; for a bench file made\n"
-	"                       before the ladders were); the row says so\n"
+	"  --path-below-1k      with --from-bench: up to 1 KiB, count a variant as tying\n"
+	"                       glibc where its path, traced here, is no longer than that\n"
+	"                       of glibc's function here (memshim bench --path; set\n"
+	"                       GLIBC_TUNABLES so that glibc picks the one the bench's\n"
+	"                       CPU runs); the row names it\n"
 	"  --alias-from CSV     with --from-bench: the alias4k cases from this bench file\n"
 	"                       (made on the class too) instead\n"
 	"  -o, --output FILE    the row file to write\n";
 
 struct options {
 	bool calibrate, quick, path_below_1k;
+	char glibc_names[400]; /* --path-below-1k: glibc's functions the paths were held to */
 	const char *bench_csv, *alias_csv, *cpu, *output;
 };
 
@@ -410,27 +415,37 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
 		snprintf(alias, sizeof alias, ", its alias4k cases from %s", o->alias_csv);
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
-		 "%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
+		 "%s%s%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
 		 cpu->vendor, cpu->family, cpu->model, cpu->features, o->bench_csv,
 		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT,
-		 o->path_below_1k ? ", from 1 KiB up; up to 1 KiB every vector variant counted as tying glibc, its path "
-				    "never longer than glibc's (memshim bench --path, cpu-row --path-below-1k)" : "",
+		 o->path_below_1k ? ", from 1 KiB up; up to 1 KiB a variant counted as tying glibc where its path is "
+				    "no longer than that of " : "",
+		 o->path_below_1k ? o->glibc_names : "",
+		 o->path_below_1k ? " (memshim bench --path, cpu-row --path-below-1k)" : "",
 		 alias, PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));
 }
 
-/* --path-below-1k: every vector variant ties glibc in the classes up to
- * 1 KiB, where tests/test_path.sh holds its path to glibc's (the stub probe
- * keeps its measured cost: it is what bands add). */
-static void path_ties_below_1k(struct calibration *c)
+/* --path-below-1k: up to 1 KiB, the variants whose path, traced here, is
+ * no longer than that of glibc's function here tie with it (the stub probe
+ * keeps its measured cost: it is what bands add).  The row says which
+ * function of glibc's that was, so that it is the one the row's CPU runs
+ * (GLIBC_TUNABLES makes glibc pick it here). */
+static int path_ties_below_1k(struct calibration *c, char *glibc_names, size_t size)
 {
-	for (unsigned i = 0; i < c->ratio_count; i++) {
-		struct band_ratios *r = &c->ratios[i];
-		if (strcmp(r->variant, "glibc") == 0 || strcmp(r->variant, STUB_PROBE_NAME) == 0)
-			continue;
-		for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= 1024; k++)
-			for (int p = 0; p < PLACE_COUNT; p++)
-				r->ratio[k][p] = r->low[k][p] = 1.0;
+	static bool tied[TUNE_MAX_RATIOS];
+	char why[PATH_WHY_MAX];
+	if (!path_ties(c->ratios, c->ratio_count, tied, why, sizeof why)) {
+		fprintf(stderr, "memshim cpu-row --path-below-1k: %s\n", why);
+		return CLI_FAILED;
 	}
+	glibc_names[0] = '\0';
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		char name[128];
+		size_t len = strlen(glibc_names);
+		glibc_function_name(base_function_names[fn], name, sizeof name);
+		snprintf(glibc_names + len, size - len, "%s%s", fn ? ", " : "", name);
+	}
+	return 0;
 }
 
 /* Each function's bands from the ratios in c, their reasons saying when
@@ -485,9 +500,9 @@ int cmd_cpu_row(int argc, char **argv)
 			rc = read_bench(o.bench_csv, c, alias, &one_placement);
 		if (!rc && o.alias_csv)
 			rc = read_alias(o.alias_csv, alias);
+		if (!rc && o.path_below_1k)
+			rc = path_ties_below_1k(c, o.glibc_names, sizeof o.glibc_names);
 		if (!rc) {
-			if (o.path_below_1k)
-				path_ties_below_1k(c);
 			bench_provenance(&cpu, &o, one_placement);
 			choose(c, one_placement);
 		}

@@ -14,10 +14,7 @@
  * a composition of bands costs the calls of its first band.
  *
  * Up to 1 KiB a candidate whose path is no longer than that of glibc's
- * function (tools/util/path_trace.h) counts as tying with it, whatever was
- * timed: there a call takes a few nanoseconds, most of them the path, and
- * the timing on a busy machine spreads wider than the difference
- * (BENCHMARKS.md section 15).
+ * function ties with it (tools/util/path_ties.h).
  *
  * The ratios go to tools/util/variant_choice.c, which picks the bands. */
 #include "config.h"
@@ -29,6 +26,7 @@
 #include "tools/util/caches.h"
 #include "tools/util/calibration.h"
 #include "tools/util/measure.h"
+#include "tools/util/path_ties.h"
 #include "tools/util/path_trace.h"
 #include "tools/util/progress.h"
 #include "tools/util/stub_probe.h"
@@ -165,63 +163,31 @@ static void merge_twins(const struct calibration *c, struct band_ratios *rows, u
 	}
 }
 
-/* Rows of candidates whose path in a class up to 1 KiB is no longer than
- * glibc's get a tie there in every placement; tied[v] says which did.
- * The first `traced` candidates have paths. */
-static void path_ties(const struct bench_settings *s, unsigned traced, struct band_ratios *rows,
-		      enum base_function fn, struct path *paths, bool tied[BENCH_MAX_VARIANTS])
-{
-	for (unsigned v = 0; v < s->variant_count; v++) {
-		tied[v] = false;
-		if (!paths || v >= traced || v == s->glibc)
-			continue;
-		for (int k = 0; k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= PATH_MAX_SIZE; k++)
-			if (path_no_longer(path_of(paths, v, fn), path_of(paths, s->glibc, fn), choice_classes[k].lo,
-					   choice_classes[k].hi)) {
-				for (int p = 0; p < PLACE_COUNT; p++)
-					rows[v].ratio[k][p] = rows[v].low[k][p] = 1.0;
-				tied[v] = true;
-			}
-	}
-}
-
-/* Whether the first band of `choice` is a variant path_ties() tied. */
-static bool choice_tied(const struct bench_settings *s, const char *choice, const bool tied[BENCH_MAX_VARIANTS])
-{
-	size_t len = strcspn(choice, ":,");
-	for (unsigned v = 0; v < s->variant_count; v++)
-		if (tied[v] && strlen(s->variants[v].name) == len && strncmp(choice, s->variants[v].name, len) == 0)
-			return true;
-	return false;
-}
-
 void tune_choose_variants(struct calibration *c, struct bench_settings *s, struct progress *bar)
 {
 	static struct bench_variant candidates[BENCH_MAX_VARIANTS];
+	static bool tied[TUNE_MAX_RATIOS];
 	s->variants = candidates;
 	s->variant_count = load_candidates(candidates, &s->glibc);
 	s->round_times = NULL;
 	set_thresholds(c);
 	c->ratio_count = 0;
-	char why[PATH_WHY_MAX];
-	unsigned traced = s->variant_count; /* the variants, not the stub probe (a jump through a register) */
-	if (strcmp(candidates[traced - 1].name, STUB_PROBE_NAME) == 0)
-		traced--;
-	struct path *paths = path_trace(candidates, traced, (1u << FN_COUNT) - 1, why, sizeof why);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		unsigned first = c->ratio_count;
-		bool tied[BENCH_MAX_VARIANTS];
 		measure_function(c, s, (enum base_function)fn, bar);
 		merge_twins(c, &c->ratios[first], c->ratio_count - first);
-		path_ties(s, traced, &c->ratios[first], (enum base_function)fn, paths, tied);
-		variant_choose(&c->ratios[first], c->ratio_count - first, c->choice[fn], sizeof c->choice[fn],
-			       c->choice_why[fn], CALIBRATION_WHY_MAX);
+	}
+	char why[PATH_WHY_MAX];
+	path_ties(c->ratios, c->ratio_count, tied, why, sizeof why);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		const struct band_ratios *rows = &c->ratios[fn * s->variant_count];
+		variant_choose(rows, s->variant_count, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn],
+			       CALIBRATION_WHY_MAX);
 		size_t len = strlen(c->choice_why[fn]);
-		if (choice_tied(s, c->choice[fn], tied))
+		if (path_tied_choice(c->ratios, c->ratio_count, tied, (enum base_function)fn, c->choice[fn]))
 			snprintf(c->choice_why[fn] + len, CALIBRATION_WHY_MAX - len, "; to 1 KiB a tie by its path");
 		struct band_list bands; /* its bounds in K and M, as people write them */
 		if (!band_list_parse(c->choice[fn], &bands))
 			band_list_format(&bands, c->choice[fn]);
 	}
-	path_free(paths, traced);
 }
