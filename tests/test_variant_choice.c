@@ -7,7 +7,8 @@
  * bands that lose to glibc once the exported stub's cost is added give way
  * to one band, and above 1 KiB a win must exceed the stub probe's distance
  * from glibc (there glibc against itself: the noise).  A variant within
- * noise of glibc everywhere that wins overall serves every size alone. */
+ * noise of glibc everywhere that wins beyond the margin in some class
+ * serves every size alone. */
 #include "tools/util/variant_choice.h"
 #include "tests/unit_check.h"
 
@@ -132,6 +133,13 @@ int main(void)
 	rows[1] = row("fast", 1.0);
 	classes(&rows[1], 8, 8, 0.85);
 	rows[2] = row(STUB_PROBE_NAME, 1.0);
+	check("a variant that ties glibc everywhere and wins 15% in one class serves every size alone",
+	      (classes(&rows[2], 8, 8, 1.02), strcmp(choose(rows, 3, why), "fast") == 0 &&
+	       strstr(why, "within noise of glibc in every class and placement")));
+	check("and one that ties everywhere but wins nowhere beyond the margin does not",
+	      (classes(&rows[1], 8, 8, 0.97), strcmp(choose(rows, 3, why), "glibc") == 0));
+	classes(&rows[1], 8, 8, 0.85);
+	classes(&rows[1], 5, 5, 1.10); /* loses at 4-32 KiB: no longer one band alone */
 	check("a 15% win where glibc measures within 2% of itself makes a band",
 	      (classes(&rows[2], 8, 8, 1.02), strcmp(choose(rows, 3, why), "glibc:4194304,fast") == 0));
 	check("but not where glibc measured 25% off itself", (cell(&rows[2], 8, PLACE_L2, 1.25, 1.2),

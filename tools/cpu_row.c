@@ -23,9 +23,11 @@
 
 #include "tools/commands.h"
 
+#include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "preload/histogram.h"
+#include "shim/thresholds.h"
 #include "tools/util/band_choice.h"
 #include "tools/util/calibrate.h"
 #include "tools/util/cli.h"
@@ -434,6 +436,8 @@ static int path_ties_below_1k(struct calibration *c, char *glibc_names, size_t s
 {
 	static bool tied[TUNE_MAX_RATIOS];
 	char why[PATH_WHY_MAX];
+	/* above 8 vectors the ladders read the thresholds: this CPU's own */
+	auto_default_thresholds(cpu_features(), &memshim_thresholds);
 	if (!path_ties(c->ratios, c->ratio_count, tied, why, sizeof why)) {
 		fprintf(stderr, "memshim cpu-row --path-below-1k: %s\n", why);
 		return CLI_FAILED;

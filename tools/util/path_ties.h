@@ -14,7 +14,9 @@
 /* Traces the path of each variant rows[0..n) name (usable here) and of
  * glibc's function in this process, and gives every row whose path in a
  * size class up to 1 KiB is no longer than glibc's (path_no_longer) a
- * tie there in every placement; tied[i] says whether row i got one.
+ * tie there in every placement; tied[i] says whether row i got one.  The
+ * variants run with the thresholds memshim_thresholds holds, which their
+ * ladders read above 8 vectors.
  * False, and why, when nothing could be traced (then nothing is tied). */
 bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size_t why_size);
 

@@ -251,22 +251,47 @@ static void keep_one_band(const struct band_ratios *rows, unsigned n, const stru
 		serves[k] = one;
 }
 
+/* Whether r beats glibc in some class, over its placements, by the factor
+ * a class needs to leave glibc (win_margin). */
+static bool wins_somewhere(const struct band_ratios *r, const struct band_ratios *stub)
+{
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		if (score(r, k, k) * win_margin(stub, k) < 1)
+			return true;
+	return false;
+}
+
+static bool serves_alone(const struct band_ratios *r, const struct band_ratios *glibc, const struct band_ratios *stub)
+{
+	return r != glibc && !loses_in(r, 0, CHOICE_CLASS_COUNT - 1, stub) && wins_somewhere(r, stub);
+}
+
 /* One variant of ours for every size where one is within noise of glibc
- * in every class and placement and beats it overall by the margin (the
- * earliest nearly as good as the best, as in each class): bound directly,
- * it costs no stub, and it handles large sizes inside by its thresholds.
- * Bands are for where no variant can.  Says so in why. */
+ * in every class and placement and beats it beyond the margin in some
+ * class (the earliest nearly as good overall as the best): bound
+ * directly, it costs no stub, never loses and sometimes wins, and it
+ * handles large sizes inside by its thresholds.  Bands are for where no
+ * variant can.  Says so in why. */
 static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
 				   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
 				   char *why, size_t why_size)
 {
-	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub);
-	if (one == glibc)
+	const struct band_ratios *one = NULL;
+	int last = CHOICE_CLASS_COUNT - 1;
+	for (unsigned v = 0; v < n; v++)
+		if (serves_alone(&rows[v], glibc, stub) && (!one || score(&rows[v], 0, last) < score(one, 0, last)))
+			one = &rows[v];
+	for (unsigned v = 0; one && v < n; v++)
+		if (serves_alone(&rows[v], glibc, stub) && score(&rows[v], 0, last) <= score(one, 0, last) * KEEP_NEIGHBOUR_RATIO) {
+			one = &rows[v];
+			break;
+		}
+	if (!one)
 		return false;
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
 	snprintf(why, why_size, "within noise of glibc in every class and placement, %.2fx over them: ",
-		 score(one, 0, CHOICE_CLASS_COUNT - 1));
+		 score(one, 0, last));
 	return true;
 }
 
