@@ -112,37 +112,40 @@ L(fn##_above_2vec):                                                          \
 	VMOVU VEC(6), -(2 * VEC_SIZE)(%rdi, %rdx);                           \
 	VMOVU VEC(7), -VEC_SIZE(%rdi, %rdx);                                 \
 	RETURN;                                                              \
+	/* A cache line of its own, as glibc's: the small classes' code is      \
+	   timed faster there on Zen 5 (BENCHMARKS.md section 16). */          \
+	.p2align 6;                                                          \
 L(fn##_below_vec):                                                           \
 	COPY_32_TO_63(fn);                                                   \
 	COPY_16_TO_31(fn);                                                   \
 	cmp $8, %edx;                                                        \
-	jb L(fn##_below_8);                                                  \
-	mov (%rsi), %rcx;                                                    \
-	mov -8(%rsi, %rdx), %rsi;                                            \
-	mov %rcx, (%rdi);                                                    \
-	mov %rsi, -8(%rdi, %rdx);                                            \
-	ret;                                                                 \
-L(fn##_below_8):                                                             \
-	cmp $4, %edx;                                                        \
+	jae L(fn##_8_to_15);                                                 \
+	/* 0..7 from one subtraction, as glibc does: n - 4 is not negative   \
+	   for 4..7, -4 for 0, -3 for 1, and -2..-1 for 2..3, which fall     \
+	   through to the first byte and the last two. */                    \
+	sub $4, %rdx;                                                        \
 	jae L(fn##_4_to_7);                                                  \
-	test %edx, %edx;                                                     \
-	jz L(fn##_done);                                                     \
-	/* 1..3: the first, middle and last byte. */                         \
+	cmp $-3, %edx;                                                       \
+	jl L(fn##_done);                                                     \
 	movzbl (%rsi), %ecx;                                                 \
-	movzbl -1(%rsi, %rdx), %r8d;                                         \
-	mov %rdx, %r9;                                                       \
-	shr %r9;                                                             \
-	movzbl (%rsi, %r9), %r10d;                                           \
+	je L(fn##_one);                                                      \
+	movzwl 2(%rsi, %rdx), %esi;                                          \
+	mov %si, 2(%rdi, %rdx);                                              \
+L(fn##_one):                                                                 \
 	mov %cl, (%rdi);                                                     \
-	mov %r10b, (%rdi, %r9);                                              \
-	mov %r8b, -1(%rdi, %rdx);                                            \
 L(fn##_done):                                                                \
 	ret;                                                                 \
 L(fn##_4_to_7):                                                              \
 	mov (%rsi), %ecx;                                                    \
-	mov -4(%rsi, %rdx), %esi;                                            \
+	mov (%rsi, %rdx), %esi;                                              \
 	mov %ecx, (%rdi);                                                    \
-	mov %esi, -4(%rdi, %rdx);                                            \
+	mov %esi, (%rdi, %rdx);                                              \
+	ret;                                                                 \
+L(fn##_8_to_15):                                                             \
+	mov (%rsi), %rcx;                                                    \
+	mov -8(%rsi, %rdx), %rsi;                                            \
+	mov %rcx, (%rdi);                                                    \
+	mov %rsi, -8(%rdi, %rdx);                                            \
 	ret;                                                                 \
 	COPY_PIECES_BELOW_VEC(fn);                                           \
 L(fn##_above_8vec):                                                          \
@@ -325,6 +328,8 @@ L(set_loop):
 	VMOVU VEC(0), (2 * VEC_SIZE)(%rcx)
 	VMOVU VEC(0), (3 * VEC_SIZE)(%rcx)
 	RETURN
+	/* A cache line of its own, as for the copies. */
+	.p2align 6
 L(set_below_vec):
 #ifdef MASKED_SET
 	/* One store of the first n bytes of a vector, unless its window
@@ -347,28 +352,28 @@ L(set_below_vec_ladder):
 	cmp $16, %edx
 	jae L(set_16_to_31)
 #endif
-	/* Below 16 bytes the byte in every byte of %rsi. */
+	/* Below 16 bytes the byte in every byte of %rsi; 0..7 from n - 4, as
+	   the copies do. */
 	MOVQ_XMM0_RSI
 	cmp $8, %edx
-	jb L(set_below_8)
-	mov %rsi, (%rdi)
-	mov %rsi, -8(%rdi, %rdx)
-	ret
-L(set_below_8):
-	cmp $4, %edx
+	jae L(set_8_to_15)
+	sub $4, %rdx
 	jae L(set_4_to_7)
-	test %edx, %edx
-	jz L(set_done)
-	mov %rdx, %r9
-	shr %r9
+	cmp $-3, %edx
+	jl L(set_done)
+	je L(set_one)
+	mov %si, 2(%rdi, %rdx)
+L(set_one):
 	mov %sil, (%rdi)
-	mov %sil, (%rdi, %r9)
-	mov %sil, -1(%rdi, %rdx)
 L(set_done):
 	ret
 L(set_4_to_7):
 	mov %esi, (%rdi)
-	mov %esi, -4(%rdi, %rdx)
+	mov %esi, (%rdi, %rdx)
+	ret
+L(set_8_to_15):
+	mov %rsi, (%rdi)
+	mov %rsi, -8(%rdi, %rdx)
 	ret
 #if VEC_SIZE == 64
 L(set_32_to_63):
