@@ -3,6 +3,7 @@
  * policies give CPUs described here rather than read from CPUID (the
  * policies take the features as a parameter; no environment reaches it). */
 #include "dispatch/auto_policy.h"
+#include "dispatch/default_policy.h"
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
 #include "tests/unit_check.h"
@@ -47,8 +48,8 @@ static struct cpu_features cpu(const char *vendor, unsigned family, unsigned mod
 }
 
 /* "memcpy memmove memset" bands of a policy for f. */
-static const char *policy_text(void (*pick)(const struct cpu_features *, enum base_function, struct band_list *,
-					    const char **),
+static const char *policy_text(void (*pick)(const struct cpu_features *, const struct calibration_choices *,
+					    enum base_function, struct band_list *, const char **),
 			       const struct cpu_features *f)
 {
 	static char all[3 * BAND_TEXT_MAX];
@@ -57,7 +58,7 @@ static const char *policy_text(void (*pick)(const struct cpu_features *, enum ba
 		struct band_list b;
 		const char *why;
 		char text[BAND_TEXT_MAX];
-		pick(f, (enum base_function)fn, &b, &why);
+		pick(f, NULL, (enum base_function)fn, &b, &why); /* no calibration file */
 		band_list_format(&b, text);
 		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", fn ? " " : "", text);
 	}
