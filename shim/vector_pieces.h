@@ -47,7 +47,6 @@
 
 #include "shim/thresholds.h"
 #include "shim/copy_pieces.h"
-#include "shim/entry_set.h"
 #include "shim/rep_string.h"
 
 #include <immintrin.h>
