@@ -31,30 +31,12 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 	return widest_preference[last].variant;
 }
 
-/* The row's bands for fn, with its reason; false without a usable row. */
-static bool row_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out, const char **why)
+void auto_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                       enum base_function fn, struct band_list *out, const char **why)
 {
-	const struct cpu_row *r = cpu_row_for(f);
-	if (!r || !cpu_row_bands(r, f, fn, out))
-		return false;
-	*why = r->why[fn];
-	return true;
-}
-
-void auto_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
-                       const char **why)
-{
-	if (!row_bands(f, fn, out, why))
+	(void)file; /* auto is the same on every machine of a CPU class */
+	if (!cpu_row_choice(f, fn, out, why))
 		*out = band_list_single(widest_vector_variant(f, why));
-}
-
-void default_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
-                          const char **why)
-{
-	if (row_bands(f, fn, out, why))
-		return;
-	*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
-	*out = band_list_single(VARIANT(glibc));
 }
 
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:

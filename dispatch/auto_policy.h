@@ -1,10 +1,11 @@
-/* The auto and default policies, and the built-in thresholds.  Every
+/* The auto policy, and the built-in thresholds.  Every
  * function takes the CPU's features as a parameter, so that a test can
  * describe a CPU other than the one it runs on. */
 #ifndef MEMSHIM_AUTO_POLICY_H
 #define MEMSHIM_AUTO_POLICY_H
 
 #include "dispatch/bands.h"
+#include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
 #include "shim/thresholds.h"
 
@@ -14,14 +15,8 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 
 /* The bands auto picks for fn, and why: the shipped row's where this CPU
  * class was measured (dispatch/cpu_rows.h), else the widest vectors. */
-void auto_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
-                       const char **why);
-
-/* The default policy: the shipped row's bands where this CPU class was
- * measured (there each band is at or below glibc's time), else glibc's
- * own, so that preloading the library never makes a program slower. */
-void default_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
-                          const char **why);
+void auto_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                       enum base_function fn, struct band_list *out, const char **why);
 
 /* Sets t's auto_movsb, auto_stosb and nt to the built-in values for this
  * CPU; the environment may override them afterwards. */

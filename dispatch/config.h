@@ -81,15 +81,12 @@ void config_describe_thresholds(const struct config *c, struct line *l);
 /* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
 const char *config_threshold_variable(enum threshold_name t);
 
-/* The bands the kernel's policy picks on this CPU (one variant), and the feature that decided it. */
-void kernel_policy_bands(const struct cpu_features *f, enum base_function fn, struct band_list *out,
-                         const char **why);
-
-/* What fn gets when no variable names a variant, and why. */
+/* What fn gets when no variable names a variant, and why (the default
+ * policy, on this CPU and its calibration file). */
 void config_default_bands(enum base_function fn, struct band_list *out, const char **why);
 
-/* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
- * ("kernel", "auto"). */
+/* dispatch/names.c: whether `name` is something MEMSHIM_IMPL may name: a
+ * variant or a policy ("kernel", "auto"). */
 bool config_name_known(const char *name);
 
 /* The variant or policy that `name` spells in another case ("AVX2":

@@ -1,45 +1,56 @@
-/* What the files of the configuration share; outside them, dispatch/config.h.
+/* The steps of reading the configuration, which only config.c calls, in
+ * this order; outside them, dispatch/config.h.  Each takes what it acts on
+ * and fills in what it produces: no step sets another's state.
  *
- *   config.c             reading it all once (config_get), the variables
- *                        that name variants, unknown variables
- *   policy.c             the policies and the default one
- *   config_thresholds.c  the thresholds and the calibration file
- *   config_recording.c   the recording settings
- *   config_parse.c       parsing values, the message for a bad one
- *   describe.c           the descriptions of the choice */
+ *   read_environment.c   the MEMSHIM_* names not known, MEMSHIM_VERBOSE,
+ *                        MEMSHIM_BIND
+ *   read_calibration.c   the calibration file: thresholds and choices
+ *   choose_variants.c    each function's variant, from the variables that
+ *                        name one, else the default policy
+ *                        (dispatch/policies.h, dispatch/default_policy.h)
+ *   read_thresholds.c    the threshold variables
+ *   read_recording.c     the recording settings
+ *   describe.c           the descriptions of the choice
+ *   parse_count.c        parsing whole numbers, for the others */
 #ifndef MEMSHIM_CONFIG_INTERNAL_H
 #define MEMSHIM_CONFIG_INTERNAL_H
 
 #include "dispatch/calibration.h"
 #include "dispatch/config.h"
 
-/* A policy picks bands from the CPU's features; MEMSHIM_IMPL and the
- * per-function variables may name one instead of a variant or bands. */
-struct policy {
-	const char *name;
-	void (*pick)(const struct cpu_features *f, enum base_function fn, struct band_list *out, const char **why);
-};
+/* read_environment.c: unknown MEMSHIM_* names, each reported. */
+void report_unknown_variables(void);
+/* MEMSHIM_VERBOSE; false unless 1. */
+bool read_verbose(void);
+/* MEMSHIM_BIND: whether one-band functions are bound without the stub. */
+bool read_binding(void);
 
-/* policy.c */
-const struct policy *policy_named(const char *name); /* NULL if none */
-const struct policy *policy_default(void);
-/* From now on the default policy takes these choices where they name bands. */
-void policy_follow_calibration(const struct calibration_choices *choices);
+/* read_calibration.c: the file's thresholds into t, its path into `path`
+ * and its choices into `choices`; false ("" in path, t and choices
+ * untouched) when no file was applied. */
+bool read_calibration(bool secure, struct thresholds *t, char path[HIST_PATH_MAX],
+                      struct calibration_choices *choices);
 
-/* config_parse.c */
-/* A whole number in [min, max] from decimal digits, or NULL and the problem. */
-const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
-                        unsigned long long *out);
+/* choose_variants.c: every function's choice, for a CPU with features f
+ * and the calibration file's choices `file`. */
+void choose_variants(const struct cpu_features *f, const struct calibration_choices *file,
+                     struct function_choice choice[FN_COUNT]);
 
-/* config_thresholds.c: the calibration file (before the choice of variants:
- * the default policy follows it), then the threshold variables. */
-void config_read_calibration(struct config *c);
-void config_read_thresholds(struct config *c);
+/* read_thresholds.c: the threshold variables, over t; where each came
+ * from into origin (FROM_ENVIRONMENT for those set). */
+void read_thresholds(struct thresholds *t, enum threshold_origin origin[T_COUNT]);
+/* Threshold t's name in descriptions ("erms", "auto_movsb", ...), and its value in th. */
+const char *threshold_short_name(enum threshold_name t);
+size_t threshold_value(const struct thresholds *th, enum threshold_name t);
 
-/* config_recording.c */
-void config_read_recording(struct config *c);
+/* read_recording.c: the recording settings of c (c->secure read). */
+void read_recording(struct config *c);
 
 /* describe.c: one line per function on stderr. */
 void config_print_choices(const struct config *c);
+
+/* parse_count.c: a whole number in [min, max] from decimal digits, or NULL and the problem. */
+const char *parse_count(const char *text, unsigned long long min, unsigned long long max,
+                        unsigned long long *out);
 
 #endif

@@ -61,3 +61,12 @@ bool cpu_row_bands(const struct cpu_row *r, const struct cpu_features *f, enum b
 	*out = *b;
 	return true;
 }
+
+bool cpu_row_choice(const struct cpu_features *f, enum base_function fn, struct band_list *out, const char **why)
+{
+	const struct cpu_row *r = cpu_row_for(f);
+	if (!r || !cpu_row_bands(r, f, fn, out))
+		return false;
+	*why = r->why[fn];
+	return true;
+}

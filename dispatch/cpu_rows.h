@@ -41,4 +41,8 @@ const struct cpu_row *cpu_row_for(const struct cpu_features *f);
 bool cpu_row_bands(const struct cpu_row *r, const struct cpu_features *f, enum base_function fn,
                    struct band_list *out);
 
+/* The bands of the row serving f for fn, and the row's reason; false
+ * without a row, or with one f cannot run. */
+bool cpu_row_choice(const struct cpu_features *f, enum base_function fn, struct band_list *out, const char **why);
+
 #endif

@@ -4,6 +4,7 @@
 
 #include "dispatch/early_env.h" /* same_string */
 #include "shim/memshim.h"
+#include "shim/thresholds.h"
 
 /* "avx2 (non-temporal from 24 MiB)" for one band; with more, each band as
  * "up to 256 B: glibc; ...; above 4 MiB: avx2 (...)". */
@@ -65,4 +66,25 @@ void config_print_choices(const struct config *c)
 		line_add(&l, " follow");
 		line_emit(&l);
 	}
+}
+
+void config_describe_thresholds(const struct config *c, struct line *l)
+{
+	static const char *const origins[] = { "built-in", "calibration file", "environment" };
+	line_add(l, "thresholds:");
+	for (int t = 0; t < T_COUNT; t++) {
+		line_add(l, t ? ", " : " ");
+		line_add(l, threshold_short_name((enum threshold_name)t));
+		line_add(l, " ");
+		line_add_number(l, threshold_value(&memshim_thresholds, (enum threshold_name)t));
+		line_add(l, " B [");
+		line_add(l, origins[c->origin[t]]);
+		line_add(l, "]");
+	}
+	if (c->calibration_path[0]) {
+		line_add(l, "; calibration file ");
+		line_add(l, c->calibration_path);
+	}
+	if (memshim_thresholds.set_stosb_beyond_nt) /* after the path, which tests match as above */
+		line_add(l, "; vector memset from nt on: rep stosb (CPU row)");
 }

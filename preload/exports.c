@@ -13,7 +13,7 @@
 #include "dispatch/export_stub.h"
 #include "dispatch/banded.h"
 #include "preload/direct_bind.h"
-#include "preload/hist_dump.h"
+#include "preload/record_start.h"
 #include "preload/record.h"
 #include "shim/memshim.h"
 
@@ -106,7 +106,7 @@ static void bind_directly(void)
 __attribute__((constructor(101))) static void read_configuration_early(void)
 {
 	config_get();
-	hist_dump_start();
+	record_start();
 	bind_directly();
 }
 

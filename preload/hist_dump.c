@@ -430,22 +430,11 @@ static void check_dump_directory(void)
 	say_problem(&l);
 }
 
-void hist_dump_start(void)
+void hist_dump_arm(void)
 {
-	const struct config *c = config_get();
-	if (!c->hist_path[0])
-		return;
 	check_dump_directory();
 	dump_owner = getpid();
 	pthread_atfork(NULL, NULL, start_over_in_child);
-	if (c->hist_interval)
+	if (config_get()->hist_interval)
 		start_interval_dumps();
-	signal_dump_start();
-	if (c->callsite_every)
-		record_start_callsites(c->callsite_every, c->stack_depth);
-	if (c->profile_hz)
-		profile_start(c->profile_hz, record_targets());
-	if (c->timing_every)
-		record_start_timing(c->timing_every);
-	record_started();
 }

@@ -4,11 +4,11 @@
 
 #include <stdbool.h>
 
-/* Arms the dumps the configuration asks for: at exit, every
- * MEMSHIM_HIST_INTERVAL seconds, before SIGTERM, SIGINT or SIGHUP ends the
- * process and on MEMSHIM_HIST_SIGNAL, before exec, and a fresh file in each
- * forked child.  Called once, from the constructor. */
-void hist_dump_start(void);
+/* Arms the dumps this file makes: every MEMSHIM_HIST_INTERVAL seconds, and
+ * a fresh file in each forked child (those at exit, on signals and before
+ * exec are the callers': preload/exit_dump.c, signal_dump.c, exec_dump.c).
+ * Called once, while recording, from record_start (preload/record_start.h). */
+void hist_dump_arm(void);
 
 /* Writes the dump now; `reason` goes into the file.  Async-signal-safe:
  * if another dump is under way (a signal arrived during one), it returns
@@ -23,9 +23,5 @@ void hist_dump_last(const char *reason);
 /* Whether this is the process whose counts these are: false in a vfork
  * child, which shares our memory until it execs or exits. */
 bool hist_dump_own_process(void);
-
-/* preload/signal_dump.c: the library's handler under SIGTERM, SIGINT, SIGHUP
- * and MEMSHIM_HIST_SIGNAL, whatever the program installs later. */
-void signal_dump_start(void);
 
 #endif

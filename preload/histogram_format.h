@@ -242,11 +242,4 @@ struct dump {
 	size_t time_site_count;
 };
 
-/* Adds the dump in `path` to *d.  On failure returns false and puts a
- * one-line reason ("truncated: no end line", "line 7: ...") in why. */
-bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size);
-
-void hist_dump_init(struct dump *d);
-void hist_dump_free(struct dump *d);
-
 #endif

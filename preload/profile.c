@@ -11,6 +11,7 @@
 #include "dispatch/config.h"
 
 #include "dispatch/message.h"
+#include "dispatch/next_symbol.h"
 #include "preload/histogram_format.h"
 #include "preload/recording_code.h"
 #include "preload/site_table.h"
@@ -48,6 +49,10 @@ static uint64_t start_ns;               /* CLOCK_MONOTONIC at start, for the wal
 static pthread_key_t timer_key;         /* deletes a thread's timer when it ends */
 static struct profile_record live;      /* the counts; the header fields are set when dumping */
 static struct site_table sites; /* samples and their ns by caller */
+/* The C library's sigaction: the library's own export (preload/signal_dump.c)
+ * would only pass the sample signal on, which is never one a dump is asked
+ * with, and this file would need the dumps' signal path. */
+static int (*next_sigaction)(int, const struct sigaction *, struct sigaction *);
 static __thread bool thread_timed __attribute__((tls_model("initial-exec")));
 static struct code_range code[MAX_CODE_RANGES];
 static unsigned code_ranges;
@@ -207,11 +212,13 @@ bool profile_start(unsigned hz, const struct entry_set *targets)
 	sigemptyset(&action.sa_mask);
 	action.sa_flags = SA_SIGINFO | SA_RESTART;
 	action.sa_sigaction = on_sample;
-	if (sigaction(sample_signal, NULL, &before) == 0 && before.sa_handler != SIG_DFL) {
+	next_sigaction = next_symbol("sigaction");
+	if (next_sigaction && next_sigaction(sample_signal, NULL, &before) == 0 && before.sa_handler != SIG_DFL) {
 		say("the program already handles the profiling signal (SIGRTMAX-3); no profile");
 		return false;
 	}
-	if (pthread_key_create(&timer_key, delete_timer) != 0 || sigaction(sample_signal, &action, NULL) != 0) {
+	if (!next_sigaction || pthread_key_create(&timer_key, delete_timer) != 0 ||
+	    next_sigaction(sample_signal, &action, NULL) != 0) {
 		say("cannot set up the profiling signal; no profile");
 		return false;
 	}
@@ -246,7 +253,7 @@ void profile_restart_in_child(void)
 static bool handler_still_ours(void)
 {
 	struct sigaction now;
-	return sigaction(sample_signal, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+	return next_sigaction(sample_signal, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
 	       now.sa_sigaction == on_sample;
 }
 

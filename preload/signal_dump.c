@@ -29,6 +29,7 @@
 #include "dispatch/export_stub.h"
 #include "dispatch/next_symbol.h"
 #include "preload/hist_dump.h"
+#include "preload/signal_dump.h"
 
 #include <signal.h>
 

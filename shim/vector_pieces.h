@@ -1,8 +1,7 @@
 /* The vector variants' rare paths above eight vectors, written once for
  * any width: what shim/vector_ladder.S leaves to C (memmove whose
  * destination overlaps after its source, non-temporal stores, the rep band
- * of the *_erms twins), and the entry points derived from its three base
- * functions.
+ * of the *_erms twins).
  *
  * A file that includes this header first defines, for its width:
  *   VEC_SIZE               16, 32 or 64 (bytes per vector register)
@@ -48,7 +47,6 @@
 
 #include "shim/thresholds.h"
 #include "shim/copy_pieces.h"
-#include "shim/entry_set.h"
 #include "shim/rep_string.h"
 
 #include <immintrin.h>
@@ -212,11 +210,10 @@ PIECE void vec_set_beyond_loop(byte *d, int c, size_t n)
  * the ladder set it, and each of these is reached by a jump from there. */
 #define RETURN_VALUE_IN_RAX(d) __asm__("" : "+a"(d))
 
-/* What shim/vector_ladder.S leaves to C above eight vectors for variant v,
- * and every entry point MEMSHIM_DERIVED_ENTRIES builds from its three base
- * functions. */
+/* What shim/vector_ladder.S leaves to C above eight vectors for variant v.
+ * The entry points derived from its three base functions are in
+ * shim/vector_entries.c: they call the ladder, which calls these. */
 #define MEMSHIM_VECTOR_VARIANT(v)                                                            \
-	MEMSHIM_BASE_DECLARATIONS(v);                                                                  \
 	__attribute__((visibility("hidden"))) void *memshim_copy_long_##v(void *d, const void *s, size_t n); \
 	__attribute__((visibility("hidden"))) void *memshim_move_long_##v(void *d, const void *s, size_t n); \
 	__attribute__((visibility("hidden"))) void *memshim_set_long_##v(void *d, int c, size_t n);    \
@@ -237,7 +234,6 @@ PIECE void vec_set_beyond_loop(byte *d, int c, size_t n)
 		RETURN_VALUE_IN_RAX(d);                                                                    \
 		vec_set_beyond_loop(d, c, n);                                                         \
 		return d;                                                                                  \
-	}                                                                                              \
-	MEMSHIM_DERIVED_ENTRIES(v)
+	}
 
 #endif

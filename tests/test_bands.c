@@ -5,6 +5,7 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
+#include "dispatch/default_policy.h"
 #include "tests/unit_check.h"
 
 #include <stdint.h>
@@ -47,8 +48,8 @@ static struct cpu_features cpu(const char *vendor, unsigned family, unsigned mod
 }
 
 /* "memcpy memmove memset" bands of a policy for f. */
-static const char *policy_text(void (*pick)(const struct cpu_features *, enum base_function, struct band_list *,
-					    const char **),
+static const char *policy_text(void (*pick)(const struct cpu_features *, const struct calibration_choices *,
+					    enum base_function, struct band_list *, const char **),
 			       const struct cpu_features *f)
 {
 	static char all[3 * BAND_TEXT_MAX];
@@ -57,7 +58,7 @@ static const char *policy_text(void (*pick)(const struct cpu_features *, enum ba
 		struct band_list b;
 		const char *why;
 		char text[BAND_TEXT_MAX];
-		pick(f, (enum base_function)fn, &b, &why);
+		pick(f, NULL, (enum base_function)fn, &b, &why); /* no calibration file */
 		band_list_format(&b, text);
 		snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", fn ? " " : "", text);
 	}
@@ -134,10 +135,34 @@ static void shipped_rows(void)
 	}
 }
 
+/* The default policy takes the calibration file's choices it is given
+ * where they name bands, and the row's (or glibc's) elsewhere. */
+static void file_choices(void)
+{
+	struct cpu_features zen4 = cpu("AuthenticAMD", 0x19, 0x11, true, true, true, true);
+	struct calibration_choices file;
+	memset(&file, 0, sizeof file);
+	file.bands[FN_MEMCPY] = band_list_single(VARIANT(scalar));
+	snprintf(file.why[FN_MEMCPY], sizeof file.why[FN_MEMCPY], "chosen by hand");
+	struct band_list b, without;
+	const char *why, *why_without;
+	default_policy_bands(&zen4, &file, FN_MEMCPY, &b, &why);
+	check("default with a file's choice for memcpy: that choice, and its reason",
+	      b.count == 1 && b.variant[0] == VARIANT(scalar) && strcmp(why, "chosen by hand") == 0);
+	default_policy_bands(&zen4, &file, FN_MEMMOVE, &b, &why);
+	default_policy_bands(&zen4, NULL, FN_MEMMOVE, &without, &why_without);
+	char text[BAND_TEXT_MAX], text_without[BAND_TEXT_MAX];
+	band_list_format(&b, text);
+	band_list_format(&without, text_without);
+	check("and for memmove, which the file left out, what it gets without a file",
+	      strcmp(text, text_without) == 0 && strcmp(why, why_without) == 0);
+}
+
 int main(void)
 {
 	syntax();
 	classes();
+	file_choices();
 	shipped_rows();
 	return checks_finish();
 }

@@ -7,7 +7,7 @@
  * default) gives this CPU described without the features WITHOUT (avx512,
  * avx2, erms, fsrm, bmi2), each cleared here as tests/test_bands.c describes a
  * CPU, not with the mask: what the resolver under the mask must match. */
-#include "dispatch/auto_policy.h"
+#include "dispatch/policies.h"
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tests/unit_check.h"
@@ -133,11 +133,8 @@ static struct cpu_features described_without(char **names, int count)
 
 static int print_policy(const char *policy, char **without, int count)
 {
-	void (*pick)(const struct cpu_features *, enum base_function, struct band_list *, const char **) =
-		strcmp(policy, "kernel") == 0 ? kernel_policy_bands
-		: strcmp(policy, "auto") == 0 ? auto_policy_bands
-		: strcmp(policy, "default") == 0 ? default_policy_bands : NULL;
-	if (!pick) {
+	const struct policy *p = policy_named(policy);
+	if (!p) {
 		fprintf(stderr, "test_hwcaps: no policy %s\n", policy);
 		return 2;
 	}
@@ -146,7 +143,7 @@ static int print_policy(const char *policy, char **without, int count)
 		struct band_list b;
 		const char *why;
 		char text[BAND_TEXT_MAX];
-		pick(&f, (enum base_function)fn, &b, &why);
+		p->pick(&f, NULL, (enum base_function)fn, &b, &why); /* no calibration file */
 		band_list_format(&b, text);
 		printf("%s%s", fn ? " " : "", text);
 	}

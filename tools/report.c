@@ -11,6 +11,7 @@
 #include "tools/report/report.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/histogram_read.h"
 #include "tools/util/symbolize.h"
 
 #include <stdio.h>

@@ -11,6 +11,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/dump_load.h"
+#include "tools/util/histogram_read.h"
 #include "tools/util/report_parts.h"
 
 #include <stdio.h>

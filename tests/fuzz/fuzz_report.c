@@ -16,7 +16,7 @@
  *   tests/fuzz/run_fuzz_report.sh --build-only
  *   tests/fuzz/fuzz_report -max_total_time=600 /tmp/fzr tests/fuzz/report_corpus
  */
-#include "preload/histogram_format.h"
+#include "tools/util/histogram_read.h"
 
 #include <stdint.h>
 #include <stdio.h>

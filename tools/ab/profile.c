@@ -1,6 +1,6 @@
 #include "tools/ab/profile.h"
 
-#include "preload/histogram_format.h"
+#include "tools/util/histogram_read.h"
 #include "tools/util/report_parts.h"
 #include "tools/util/timing_stats.h"
 

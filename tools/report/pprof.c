@@ -34,6 +34,7 @@
 #include "tools/report/pprof_builder.h"
 #include "tools/report/pprof_encode.h"
 #include "tools/util/dump_load.h"
+#include "tools/util/histogram_read.h"
 #include "tools/util/report_parts.h"
 
 #include <stdint.h>

@@ -1,5 +1,7 @@
 #include "tools/util/dump_load.h"
 
+#include "tools/util/histogram_read.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>

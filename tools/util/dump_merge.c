@@ -3,6 +3,7 @@
 #include "tools/util/dump_merge.h"
 
 #include "tools/util/cli_options.h"
+#include "tools/util/histogram_read.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* Reading dumps, for the tools: every line is checked, and a file that is
  * truncated, of another version, or malformed is refused whole with a
  * reason, so a merge never silently counts half a file. */
-#include "preload/histogram_format.h"
+#include "tools/util/histogram_read.h"
 #include "tools/util/histogram_add.h"
 #include "tools/util/histogram_records.h"
 

@@ -148,7 +148,7 @@ static bool read_count(const char *name, unsigned long long min, unsigned long l
 	return true;
 }
 
-void config_read_recording(struct config *c)
+void read_recording(struct config *c)
 {
 	unsigned long long n;
 	const char *value;

@@ -1,5 +1,5 @@
-/* Parsing the values of the MEMSHIM_* variables, and the one-line message
- * for a bad one, without the C library (dispatch/config_internal.h). */
+/* Parsing the whole numbers of the MEMSHIM_* variables, without the C
+ * library (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
 /* A whole number in [min, max] from decimal digits only, or NULL and the

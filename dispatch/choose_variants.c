@@ -1,0 +1,125 @@
+/* Choosing each function's variant: the variables that name one, bands or
+ * a policy (MEMSHIM_IMPL, then MEMSHIM_MEMCPY, ...), else the default
+ * policy (dispatch/config_internal.h). */
+#include "dispatch/config_internal.h"
+
+#include "dispatch/early_env.h"
+#include "dispatch/policies.h"
+
+static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE",
+	                                                      "MEMSHIM_MEMSET" };
+
+/* What a variable names: bands (a variant usable here is one band), or a policy. */
+struct selection {
+	const char *variable;
+	struct band_list bands;
+	const struct policy *policy;
+};
+
+/* What a policy picks from. */
+struct policy_inputs {
+	const struct cpu_features *cpu;
+	const struct calibration_choices *file;
+};
+
+/* "is not a variant, band list or policy (see `memshim info`)", with the
+ * name that value spells in another case, if any ("did you mean avx2?"). */
+static const char *not_a_name(const char *value, struct line *l)
+{
+	const char *meant = config_name_in_other_case(value);
+	line_start(l);
+	line_add(l, "is not a variant, band list or policy (");
+	if (meant) {
+		line_add(l, "names are lower case: did you mean ");
+		line_add(l, meant);
+		line_add(l, "? ");
+	}
+	line_add(l, "see `memshim info`)");
+	l->text[l->len < sizeof l->text ? l->len : sizeof l->text - 1] = '\0';
+	return l->text;
+}
+
+/* The problem with a value that is neither a policy nor usable bands (its
+ * words in l where they are built). */
+static const char *selection_problem(const char *value, struct band_list *bands, struct line *l)
+{
+	if (band_text_is_list(value))
+		return band_list_parse(value, bands);
+	const struct variant *v = variant_named(value);
+	if (!v)
+		return not_a_name(value, l);
+	if (!variant_usable(v))
+		return "is not supported by this CPU or C library";
+	*bands = band_list_single(v);
+	return NULL;
+}
+
+/* Reads variable `name`; false (and a bad value reported, `fallback` named
+ * as what is used instead) unless it names usable bands or a policy. */
+static bool read_selection(const char *name, const char *fallback, struct selection *s)
+{
+	const char *value = early_getenv(name);
+	if (!value)
+		return false;
+	const struct policy *p = policy_named(value);
+	struct line words;
+	const char *problem = p ? NULL : selection_problem(value, &s->bands, &words);
+	if (problem) {
+		warn_bad_value(name, value, problem, fallback, 0);
+		return false;
+	}
+	s->variable = name;
+	s->policy = p;
+	return true;
+}
+
+static void choose(const struct selection *s, const struct policy_inputs *in, enum base_function fn,
+                   struct function_choice *c)
+{
+	c->bands = s->bands;
+	c->why = s->variable;
+	c->variable = c->policy = NULL;
+	if (s->policy) {
+		s->policy->pick(in->cpu, in->file, fn, &c->bands, &c->why);
+		c->variable = s->variable;
+		c->policy = s->policy->name;
+	}
+	band_list_format(&c->bands, c->text);
+}
+
+/* "the default policy (memcpy evex, memmove evex, memset glibc)", for the
+ * message about a bad MEMSHIM_IMPL. */
+static const char *describe_default(const struct policy_inputs *in, struct line *l)
+{
+	struct selection by_default = { .policy = policy_default() };
+	struct function_choice c;
+	line_start(l);
+	line_add(l, "the default policy (");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		choose(&by_default, in, (enum base_function)fn, &c);
+		line_add(l, fn ? ", " : "");
+		line_add(l, base_function_names[fn]);
+		line_add(l, " ");
+		line_add(l, c.text);
+	}
+	line_add(l, ")");
+	l->text[l->len < sizeof l->text ? l->len : sizeof l->text - 1] = '\0';
+	return l->text;
+}
+
+void choose_variants(const struct cpu_features *f, const struct calibration_choices *file,
+                     struct function_choice choice[FN_COUNT])
+{
+	const struct policy_inputs in = { f, file };
+	struct selection all = { .policy = policy_default() };
+	struct line default_text;
+	bool impl = read_selection("MEMSHIM_IMPL", describe_default(&in, &default_text), &all);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct selection one;
+		choose(&all, &in, (enum base_function)fn, &choice[fn]);
+		if (read_selection(function_variables[fn], choice[fn].text, &one))
+			choose(&one, &in, (enum base_function)fn, &choice[fn]);
+		if (!impl && choice[fn].policy == policy_default()->name)
+			choice[fn].policy = NULL; /* the default, not a variable, decided */
+	}
+}

@@ -1,0 +1,16 @@
+/* The default policy: what every function gets when no variable names a
+ * variant (dispatch/default_policy.c). */
+#ifndef MEMSHIM_DEFAULT_POLICY_H
+#define MEMSHIM_DEFAULT_POLICY_H
+
+#include "dispatch/bands.h"
+#include "dispatch/calibration.h"
+#include "dispatch/cpu_features.h"
+
+/* The bands of `file` (this machine's calibration file; NULL: none) where
+ * it chose some for fn, else the shipped row's for a CPU with features f,
+ * else glibc's own; and why. */
+void default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                          enum base_function fn, struct band_list *out, const char **why);
+
+#endif

@@ -1,0 +1,25 @@
+/* Reading this machine's calibration file (dispatch/calibration.c): its
+ * thresholds for the auto policy, over the built-in ones, and its choices
+ * for the default policy (dispatch/config_internal.h). */
+#include "dispatch/config_internal.h"
+
+#include "dispatch/early_env.h"
+
+/* A file is named by a variable (or found through HOME), so a secure-mode
+ * process reads none. */
+bool read_calibration(bool secure, struct thresholds *t, char path[HIST_PATH_MAX],
+                      struct calibration_choices *choices)
+{
+	bool named;
+	bool found = calibration_path(path, HIST_PATH_MAX, &named);
+	if (found && secure && named)
+		warn_bad_value("MEMSHIM_CONFIG", path, "is ignored in a secure-mode (set-user-ID) process",
+		               "the built-in thresholds", 0);
+	else if (!found && named)
+		warn_bad_value("MEMSHIM_CONFIG", early_getenv("MEMSHIM_CONFIG"), "is empty or too long a path",
+		               "the built-in thresholds", 0);
+	if (found && !secure && calibration_apply(path, named, t, choices))
+		return true;
+	path[0] = '\0';
+	return false;
+}

@@ -1,0 +1,81 @@
+/* The size thresholds' variables (MEMSHIM_ERMS_THRESHOLD, ...), over the
+ * built-in values (dispatch/auto_policy.c) and the calibration file's
+ * (dispatch/config_internal.h). */
+#include "dispatch/config_internal.h"
+
+#include "dispatch/early_env.h"
+
+#include <stddef.h>
+
+/* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
+#define THRESHOLD_MAX (1ull << 40)
+/* glibc's least non-temporal threshold (0x4040, sysdeps/x86/dl-cacheinfo.h):
+ * below it, copies that fit in the caches would bypass them. */
+#define NT_THRESHOLD_LEAST 16448
+
+/* Each threshold: its variable, its member of struct thresholds, its name
+ * in descriptions, and (for the warning about 0) what a call from that
+ * size on gets. */
+static const struct {
+	const char *variable, *name;
+	size_t member;
+	const char *zero;
+} threshold_table[T_COUNT] = {
+	[T_ERMS] = { "MEMSHIM_ERMS_THRESHOLD", "erms", offsetof(struct thresholds, erms),
+	             "is 0: erms copies every size, the smallest too, with rep movsb" },
+	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", offsetof(struct thresholds, stosb),
+	              "is 0: erms sets every size, the smallest too, with rep stosb" },
+	[T_AUTO_MOVSB] = { "MEMSHIM_AUTO_MOVSB_THRESHOLD", "auto_movsb", offsetof(struct thresholds, auto_movsb),
+	                   "is 0: the *_erms variants copy every size past 8 vectors with rep movsb" },
+	[T_AUTO_STOSB] = { "MEMSHIM_AUTO_STOSB_THRESHOLD", "auto_stosb", offsetof(struct thresholds, auto_stosb),
+	                   "is 0: the *_erms variants set every size past 8 vectors with rep stosb" },
+	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", offsetof(struct thresholds, nt), "is 0: the vector variants store "
+	           "every size past 8 vectors non-temporally, past the caches" },
+};
+
+const char *config_threshold_variable(enum threshold_name t)
+{
+	return threshold_table[t].variable;
+}
+
+const char *threshold_short_name(enum threshold_name t)
+{
+	return threshold_table[t].name;
+}
+
+static size_t *member(struct thresholds *th, enum threshold_name t)
+{
+	return (size_t *)((char *)th + threshold_table[t].member);
+}
+
+size_t threshold_value(const struct thresholds *th, enum threshold_name t)
+{
+	return *member((struct thresholds *)th, t);
+}
+
+static void read_threshold(struct thresholds *th, enum threshold_name t, enum threshold_origin *origin)
+{
+	const char *name = threshold_table[t].variable, *value = early_getenv(name);
+	unsigned long long n;
+	if (!value)
+		return;
+	const char *problem = parse_byte_count(value, THRESHOLD_MAX, &n);
+	if (problem) {
+		warn_bad_value(name, value, problem, NULL, *member(th, t));
+		return;
+	}
+	*member(th, t) = n;
+	*origin = FROM_ENVIRONMENT;
+	/* taken as asked, but said: more likely a slip than a wish */
+	if (n == 0)
+		warn_bad_value(name, value, threshold_table[t].zero, NULL, n);
+	else if (t == T_NT && n < NT_THRESHOLD_LEAST)
+		warn_bad_value(name, value,
+		               "is below 16448 B, glibc's least: copies that small would bypass the caches", NULL, n);
+}
+
+void read_thresholds(struct thresholds *th, enum threshold_origin origin[T_COUNT])
+{
+	for (int t = 0; t < T_COUNT; t++)
+		read_threshold(th, (enum threshold_name)t, &origin[t]);
+}

@@ -1,0 +1,27 @@
+/* Starting the recording: the dumps, the signal watch, the call sites, the
+ * profile and the timed calls, in that order (preload/record_start.h).
+ * Here, not in the dump (preload/hist_dump.c), which the signal and exit
+ * paths call: the dump reads what the parts counted, and starts none. */
+#include "preload/record_start.h"
+
+#include "dispatch/config.h"
+#include "preload/hist_dump.h"
+#include "preload/profile.h"
+#include "preload/record.h"
+#include "preload/signal_dump.h"
+
+void record_start(void)
+{
+	const struct config *c = config_get();
+	if (!c->hist_path[0])
+		return;
+	hist_dump_arm();
+	signal_dump_start();
+	if (c->callsite_every)
+		record_start_callsites(c->callsite_every, c->stack_depth);
+	if (c->profile_hz)
+		profile_start(c->profile_hz, record_targets());
+	if (c->timing_every)
+		record_start_timing(c->timing_every);
+	record_started();
+}

@@ -1,0 +1,18 @@
+/* Reading dumps, for the tools (tools/util/histogram_read.c); the format,
+ * which the library writes, is preload/histogram_format.h's. */
+#ifndef MEMSHIM_HISTOGRAM_READ_H
+#define MEMSHIM_HISTOGRAM_READ_H
+
+#include "preload/histogram_format.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Adds the dump in `path` to *d.  On failure returns false and puts a
+ * one-line reason ("truncated: no end line", "line 7: ...") in why. */
+bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size);
+
+void hist_dump_init(struct dump *d);
+void hist_dump_free(struct dump *d);
+
+#endif
