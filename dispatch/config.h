@@ -37,6 +37,10 @@ struct function_choice {
 #define TIMING_DEFAULT_EVERY 64
 #define TIMING_MAX_EVERY 1073741824
 
+/* MEMSHIM_SEQUENCES=on: windows of this many consecutive calls. */
+#define SEQUENCES_DEFAULT_LENGTH 64
+#define SEQUENCES_MAX_LENGTH 1024
+
 /* The size thresholds, and where each value came from. */
 enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
 enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
@@ -54,6 +58,7 @@ struct config {
 	unsigned callsite_every;       /* sample one call in N for call sites; 0: off */
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
 	unsigned timing_every;         /* MEMSHIM_TIMING: time one call in N with the TSC; 0: off */
+	unsigned sequence_length;      /* MEMSHIM_SEQUENCES: windows of N consecutive calls; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */

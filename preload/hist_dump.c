@@ -243,7 +243,7 @@ static bool write_dump(int fd, const char *reason)
 	if (!hist_write(fd, &h, &snapshot))
 		return false;
 	callsites_write(fd);
-	return profile_write(fd) && write_timing(fd) && hist_write_end(fd);
+	return profile_write(fd) && write_timing(fd) && record_write_sequences(fd) && hist_write_end(fd);
 }
 
 /* Writes the dump to a temporary file, then gives it the dump's name
@@ -447,5 +447,7 @@ void hist_dump_start(void)
 		profile_start(c->profile_hz, record_targets());
 	if (c->timing_every)
 		record_start_timing(c->timing_every);
+	if (c->sequence_length)
+		record_start_sequences(c->sequence_length);
 	record_started();
 }

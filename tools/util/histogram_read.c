@@ -32,6 +32,9 @@ void hist_dump_free(struct dump *d)
 	free(d->cpu_sites);
 	free_sites(d->time_sites, d->time_site_count);
 	free(d->time_sites);
+	for (size_t i = 0; i < d->window_count; i++)
+		free(d->windows[i].calls);
+	free(d->windows);
 	for (size_t i = 0; i < d->program_count; i++) {
 		hist_dump_free(d->programs[i].d);
 		free(d->programs[i].d);
@@ -54,7 +57,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	if (version < 0)
 		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
 	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-		return "unsupported format version (this memshim reads versions 1 to 5)";
+		return "unsupported format version (this memshim reads versions 1 to 6)";
 	if (r->end_seen) {
 		const char *problem = finish_section(r);
 		if (problem)
@@ -79,6 +82,8 @@ static const char *read_line(struct reading *r, char *line)
 	if (!r->header_seen || r->end_seen)
 		return start_section(r, line, rest);
 	if (strcmp(line, "end") == 0) {
+		if (r->window_left)
+			return "a window with fewer seq lines than it says";
 		r->end_seen = true;
 		return *rest ? "text after end" : NULL;
 	}
