@@ -131,6 +131,19 @@ static void choose_variants(struct config *c)
 	}
 }
 
+const char *config_setting_bands(const char *value, enum base_function fn, struct band_list *out)
+{
+	static struct line words; /* the problem's text lives here */
+	struct selection s = { .policy = policy_named(value) };
+	const char *problem = s.policy ? NULL : selection_problem(value, &s.bands, &words);
+	struct function_choice c;
+	if (problem)
+		return problem;
+	choose(&s, fn, &c);
+	*out = c.bands;
+	return NULL;
+}
+
 static void read_verbose(struct config *c)
 {
 	const char *value = early_getenv("MEMSHIM_VERBOSE");

@@ -92,6 +92,11 @@ void kernel_policy_bands(const struct cpu_features *f, enum base_function fn, st
 /* What fn gets when no variable names a variant, and why. */
 void config_default_bands(enum base_function fn, struct band_list *out, const char **why);
 
+/* The bands fn gets where MEMSHIM_IMPL is `value` (a variant, bands or a
+ * policy), as the library chooses them; NULL, or the problem in words that
+ * follow the value. */
+const char *config_setting_bands(const char *value, enum base_function fn, struct band_list *out);
+
 /* Whether `name` is something MEMSHIM_IMPL may name: a variant or a policy
  * ("kernel", "auto"). */
 bool config_name_known(const char *name);

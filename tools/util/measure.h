@@ -7,6 +7,7 @@
 #ifndef MEMSHIM_MEASURE_H
 #define MEMSHIM_MEASURE_H
 
+#include "dispatch/bands.h"
 #include "dispatch/variants.h"
 #include "tools/util/clock.h"
 #include "tools/util/size_dist.h"
@@ -21,8 +22,20 @@
 #define BENCH_MAX_COLUMNS (BENCH_MAX_VARIANTS + BENCH_MAX_PEERS)
 #define BENCH_MAX_ROUNDS 1001
 
-/* What a case measures; the order is the order of the report. */
-enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_KIND_COUNT };
+/* What a case measures; the order is the order of the report.  Replay
+ * (bench --replay) comes last: --cases does not name it. */
+enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_REPLAY, CASE_KIND_COUNT };
+
+struct seq_call;
+
+/* Recorded calls replayed in order (tools/util/replay.h): sizes, offsets
+ * mod 4096, distances. */
+struct replay_calls {
+	struct seq_call *calls;
+	size_t count;
+	double mean; /* bytes per call */
+	size_t max;
+};
 
 struct bench_case {
 	enum base_function fn;
@@ -36,6 +49,7 @@ struct bench_case {
 	/* Sizes: uniform in [lo, hi], or drawn from dist when it is set. */
 	size_t lo, hi;
 	const struct size_dist *dist;
+	const struct replay_calls *replay; /* set: the calls come from here, in order, instead */
 	/* Offsets of source and destination from a 4 KiB boundary; -1: random. */
 	int src_offset, dst_offset;
 };
@@ -45,11 +59,21 @@ struct bench_case {
 typedef void *copy_fn(void *, const void *, size_t);
 typedef void *set_fn(void *, int, size_t);
 
+/* Size bands of a setting (tune --impl): each call goes to the band its
+ * size falls in, as the exported stub sends it. */
+struct bench_bands {
+	unsigned count;
+	size_t upper[MAX_BANDS];
+	copy_fn *copy[MAX_BANDS];
+	set_fn *set[MAX_BANDS];
+};
+
 struct bench_variant {
 	const char *name;
 	copy_fn *copy[FN_COUNT]; /* memcpy and memmove; NULL for memset */
 	set_fn *set;
 	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
+	const struct bench_bands *bands[FN_COUNT]; /* set: calls go by size to these instead */
 };
 
 /* Variant `row` of this program's own table, called through its entry points. */
