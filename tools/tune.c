@@ -21,6 +21,7 @@
 
 static const char tune_help[] =
 	"usage: memshim tune [--calibration FILE] HIST...\n"
+	"       memshim tune --impl SETTING [--basis replay|histogram] [--calibration FILE] HIST...\n"
 	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
@@ -40,21 +41,32 @@ static const char tune_help[] =
 	"                       function's best variant, which the library's default\n"
 	"                       policy then follows\n"
 	"  --quick              with --calibrate: fewer sizes and rounds (at most 10 s)\n"
+	"  --impl SETTING       instead: predict SETTING against glibc, in MEMSHIM_IMPL's\n"
+	"                       syntax (a variant, bands such as glibc:1K,avx2, a policy)\n"
+	"                       or an environment line as tune prints it, with the\n"
+	"                       thresholds a program started here would have (the\n"
+	"                       calibration file's, the variables'), from the replay of\n"
+	"                       the dumps' windows of calls (memshim record --sequences),\n"
+	"                       else from the histogram; the last line says which\n"
+	"  --basis WHICH        with --impl: replay or histogram, whatever the dumps hold\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
-	"The prediction covers the time inside these functions only.\n"
+	"The prediction covers the time inside these functions only.  Where the dumps\n"
+	"hold windows of calls, the best setting is also replayed on them against the\n"
+	"default, and no best setting is named where that replay's interval spans 1.\n"
 	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
 	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
 	bool calibrate, quick, tiny;
 	const char *calibration;
+	const char *impl, *basis; /* --impl SETTING, --basis replay|histogram */
 	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
 };
 
-enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION };
+enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
 static const struct option tune_options[] = {
@@ -62,6 +74,8 @@ static const struct option tune_options[] = {
 	{ "quick", no_argument, NULL, TUNE_QUICK },
 	{ "tiny", no_argument, NULL, TUNE_TINY },
 	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
+	{ "impl", required_argument, NULL, TUNE_IMPL },
+	{ "basis", required_argument, NULL, TUNE_BASIS },
 	{ 0 },
 };
 
@@ -74,6 +88,14 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		o->quick = true;
 	else if (id == TUNE_TINY)
 		o->tiny = true;
+	else if (id == TUNE_IMPL && !value[0])
+		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a policy)");
+	else if (id == TUNE_IMPL)
+		o->impl = value;
+	else if (id == TUNE_BASIS && strcmp(value, "replay") != 0 && strcmp(value, "histogram") != 0)
+		return cli_usage_error("tune", "--basis \"%s\": give replay or histogram", value);
+	else if (id == TUNE_BASIS)
+		o->basis = value;
 	else if (!value[0])
 		return cli_usage_error("tune", "%s needs a file name", name);
 	else
@@ -98,6 +120,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return cli_usage_error("tune", "no histogram files given (and no --calibrate)");
 	if (o->quick && !o->calibrate)
 		return cli_usage_error("tune", "--quick goes with --calibrate");
+	if (o->impl && (o->calibrate || !o->file_count))
+		return cli_usage_error("tune", "--impl predicts from histogram files, without --calibrate");
+	if (o->basis && !o->impl)
+		return cli_usage_error("tune", "--basis goes with --impl");
 	return 0;
 }
 
@@ -251,6 +277,17 @@ int cmd_tune(int argc, char **argv)
 	default_in_force(&def); /* before a calibration sets thresholds of its own */
 	if (!rc && !c)
 		rc = 1;
+	bool replay_only = o.impl && (o.basis ? strcmp(o.basis, "replay") == 0 : d.window_count > 0);
+	if (!rc && o.impl && replay_only)
+		rc = tune_impl(NULL, &d, o.impl, o.basis);
+	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated)))
+		rc = tune_impl(c, &d, o.impl, o.basis);
+	if (o.impl) {
+		free(c);
+		free(o.files);
+		hist_dump_free(&d);
+		return rc ? rc : left_out;
+	}
 	if (!rc && o.calibrate)
 		rc = calibrate(path, level_of(&o), c);
 	else if (!rc)

@@ -7,22 +7,11 @@
 #include "tools/bench/bench.h"
 #include "tools/util/progress.h"
 #include "tools/util/replay.h"
-#include "tools/util/size_classes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A size class is timed apart where the windows hold this many of its calls. */
-#define REPLAY_MIN_CALLS 16
-#define REPLAY_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1) /* the last: past the top class */
 #define REPLAY_CASES (FN_COUNT * REPLAY_PLACES * (REPLAY_CLASSES + 1))
-
-#define CLASS(lo, hi, name) { lo, hi, name },
-static const struct {
-	size_t lo, hi;
-	const char *label;
-} classes[REPLAY_CLASSES] = { MEMSHIM_SIZE_CLASSES(CLASS){ MEMSHIM_SIZE_CLASS_TOP + 1, REPLAY_MAX_SIZE, "16-64 MiB" } };
-#undef CLASS
 
 struct replay_plan {
 	struct replay_calls all[FN_COUNT], by_class[FN_COUNT][REPLAY_CLASSES];
@@ -36,7 +25,7 @@ static void plan_function(struct replay_plan *p, const struct dump *d, enum base
 	if (!replay_gather(d, fn, 0, SIZE_MAX, &p->all[fn]))
 		return;
 	for (unsigned k = 0; k < REPLAY_CLASSES; k++)
-		if (replay_gather(d, fn, classes[k].lo, classes[k].hi, &p->by_class[fn][k]) &&
+		if (replay_gather(d, fn, replay_classes[k].lo, replay_classes[k].hi, &p->by_class[fn][k]) &&
 		    p->by_class[fn][k].count < REPLAY_MIN_CALLS)
 			replay_free(&p->by_class[fn][k]);
 	for (int place = 0; place < REPLAY_PLACES; place++) {
@@ -44,7 +33,7 @@ static void plan_function(struct replay_plan *p, const struct dump *d, enum base
 		for (unsigned k = 0; k < REPLAY_CLASSES; k++)
 			if (p->by_class[fn][k].count)
 				p->cases[p->count++] = replay_case(fn, &p->by_class[fn][k], (enum replay_place)place,
-								   classes[k].label);
+								   replay_classes[k].label);
 	}
 }
 

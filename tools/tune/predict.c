@@ -430,3 +430,39 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 	tune_check(c, d, w);
 	return 0;
 }
+/* The model's ratio of setting `mine` to glibc, for fn alone (fn ==
+ * FN_COUNT: every function); false if a curve is missing. */
+static bool model_ratio(const struct calibration *c, const struct tune_setting *mine, const double t[T_COUNT],
+			const struct dump *d, int fn, double *ratio, double *low, double *high)
+{
+	static struct cm_workload w[FN_COUNT];
+	static const char *const glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	const char *setting[FN_COUNT];
+	memset(w, 0, sizeof w);
+	for (int f = 0; f < FN_COUNT; f++) {
+		setting[f] = mine->text[f];
+		for (unsigned b = 0; (fn == FN_COUNT || f == fn) && b < HIST_BUCKETS; b++)
+			cm_workload_add(&w[f], (double)d->hist.fn[f].calls[b], (double)d->hist.fn[f].bytes[b]);
+	}
+	struct cm_spread saving;
+	double theirs;
+	if (!saving_against(c, setting, t, glibc, t, w, &saving, &theirs))
+		return false;
+	/* a saving's p90 is the ratio's p10 */
+	*ratio = 1 - saving.median, *low = 1 - saving.p90, *high = 1 - saving.p10;
+	return true;
+}
+
+bool tune_model_setting(const struct calibration *c, const struct dump *d, const struct tune_setting *s,
+			struct tune_replayed *out)
+{
+	double t[T_COUNT];
+	memset(out, 0, sizeof *out);
+	tune_setting_thresholds(s, t);
+	out->rounds = c->rounds;
+	for (int fn = 0; fn <= FN_COUNT; fn++) {
+		bool calls = fn == FN_COUNT || sum_buckets(d->hist.fn[fn].calls) > 0;
+		out->has[fn] = calls && model_ratio(c, s, t, d, fn, &out->ratio[fn], &out->low[fn], &out->high[fn]);
+	}
+	return out->has[FN_COUNT];
+}

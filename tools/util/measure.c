@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "preload/histogram_format.h"
+#include "shim/thresholds.h"
 #include "tools/util/caches.h"
 #include "tools/util/measure.h"
 #include "tools/util/round_stats.h"
@@ -60,7 +61,13 @@ bool bench_buffers_init(size_t largest_size, size_t cold_bytes)
 {
 	/* An overlapping memmove of the largest size takes three spans (below). */
 	size_t want = round_up(3 * (round_up(largest_size, PAGE) + 2 * PAGE), 2u << 20);
-	arena_size = want > cold_bytes ? want : round_up(cold_bytes, 2u << 20);
+	want = want > cold_bytes ? want : round_up(cold_bytes, 2u << 20);
+	if (arena && arena_size >= want)
+		return true; /* a caller measuring in parts: the buffers of the first part do */
+	if (arena)
+		munmap(arena, arena_size);
+	arena = NULL;
+	arena_size = want;
 	void *p = mmap(NULL, arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "memshim bench: cannot map %zu MiB of buffers: %s\n", arena_size >> 20,
@@ -387,6 +394,8 @@ static double time_batch(const struct bench_settings *s, const struct bench_vari
 {
 	if (!c->cold)
 		bring_in(c, n);
+	if (v->thresholds)
+		memshim_thresholds = *v->thresholds;
 	uint64_t start = bench_clock_now(&s->clock);
 	run_pass(v, c, n, reps);
 	uint64_t end = bench_clock_now(&s->clock);

@@ -27,6 +27,7 @@
 enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_REPLAY, CASE_KIND_COUNT };
 
 struct seq_call;
+struct thresholds;
 
 /* Recorded calls replayed in order (tools/util/replay.h): sizes, offsets
  * mod 4096, distances. */
@@ -74,6 +75,9 @@ struct bench_variant {
 	set_fn *set;
 	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
 	const struct bench_bands *bands[FN_COUNT]; /* set: calls go by size to these instead */
+	/* set: this program's variants (bench_variant_of) run with these
+	 * thresholds, installed before each of its batches */
+	const struct thresholds *thresholds;
 };
 
 /* Variant `row` of this program's own table, called through its entry points. */
@@ -119,7 +123,8 @@ unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
  * memory and time on a machine with a large L3. */
 #define BENCH_COLD_SPAN_MAX (64u << 20)
 size_t bench_cold_span(void);
-/* Maps and touches the buffer every case uses; false (and a message) if it cannot. */
+/* Maps and touches the buffer every case uses (once: again only where a
+ * later call needs more); false (and a message) if it cannot. */
 bool bench_buffers_init(size_t largest_size, size_t cold_bytes);
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r);
 

@@ -9,6 +9,20 @@
 
 const char *const replay_place_names[REPLAY_PLACES] = { "hot", "l2", "cold" };
 
+#define CLASS(lo, hi, name) { lo, hi, name },
+const struct replay_class replay_classes[REPLAY_CLASSES] = {
+	MEMSHIM_SIZE_CLASSES(CLASS){ MEMSHIM_SIZE_CLASS_TOP + 1, REPLAY_MAX_SIZE, "16-64 MiB" }
+};
+#undef CLASS
+
+unsigned replay_class_of(uint64_t size)
+{
+	unsigned k = 0;
+	while (k < REPLAY_CLASSES && size > replay_classes[k].hi)
+		k++;
+	return k;
+}
+
 bool replay_gather(const struct dump *d, enum base_function fn, size_t lo, size_t hi, struct replay_calls *out)
 {
 	size_t n = 0;

@@ -8,12 +8,27 @@
 
 #include "preload/histogram_format.h"
 #include "tools/util/measure.h"
+#include "tools/util/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 /* Calls larger than this are left out of a replay: bench's largest size. */
 #define REPLAY_MAX_SIZE (64u << 20)
+
+/* The size classes a replay is timed in (tools/util/size_classes.h's, and
+ * one past the top up to REPLAY_MAX_SIZE); a class is timed apart where
+ * the windows hold REPLAY_MIN_CALLS of its calls. */
+#define REPLAY_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)
+#define REPLAY_MIN_CALLS 16
+struct replay_class {
+	size_t lo, hi;
+	const char *label;
+};
+extern const struct replay_class replay_classes[REPLAY_CLASSES];
+
+/* The class of a size; REPLAY_CLASSES past the last. */
+unsigned replay_class_of(uint64_t size);
 
 /* The placements of the replay: where its data lives, as bench's dist case
  * has them (hot in one room, spread over half the L2, cold). */
