@@ -2,6 +2,8 @@
  *
  *   hist_program MODE [N]
  *     calls N       the sequence N times, then exit
+ *     period N      N copies whose sizes cycle 1..64 (period 64), then N/4
+ *                   memmoves overlapping by 8
  *     threads N     16 threads run the sequence N times each
  *     signals N     the sequence N times while another thread keeps
  *                   signalling this one, whose handler copies 24 bytes;
@@ -94,6 +96,16 @@ void sequence(long times)
 		memset(big, 1, sizeof big);
 		bzero(dst, 5);
 	}
+}
+
+/* Copies that repeat with period 64, the size (1 to 64) telling the
+ * phase; then a quarter as many memmoves overlapping by 8 bytes. */
+static void run_period(long times)
+{
+	for (long i = 0; i < times; i++)
+		memcpy(dst, src, (size_t)(1 + i % 64));
+	for (long i = 0; i < times / 4; i++)
+		memmove(overlap + 8, overlap, 100);
 }
 
 static void *sequence_thread(void *times)
@@ -331,6 +343,8 @@ int main(int argc, char **argv)
 		sequence(times);
 	else if (strcmp(mode, "threads") == 0)
 		run_threads(times);
+	else if (strcmp(mode, "period") == 0)
+		run_period(times);
 	else if (strcmp(mode, "signals") == 0)
 		run_with_signals(times);
 	else if (strcmp(mode, "fork") == 0)

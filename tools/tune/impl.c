@@ -45,7 +45,7 @@ static int from_replay(const struct dump *d, const struct tune_setting *s)
 	printf("from the replay of %zu windows of up to %u calls (size classes to 32 KiB spread over half\n"
 	       "the L2, larger ones cold), weighted by the histogram's calls and glibc's time per call;\n"
 	       "ratio to glibc's time in each function, its ~95%% interval:\n", d->window_count, d->sequence_length);
-	if (!tune_replay(d, s, &p))
+	if (!tune_replay(d, s, NULL, &p))
 		return 1;
 	if (!p.has[FN_COUNT]) {
 		fprintf(stderr, "memshim tune: the windows hold too few calls to replay\n");

@@ -367,6 +367,27 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 		snprintf(out + len, size - len, ")");
 }
 
+/* Where the dumps hold windows of calls: the best setting replayed on them
+ * against the default (tools/tune/replay.c), said; why it is no
+ * suggestion when that interval spans no change, else false. */
+static bool replay_refutes(const char *const best[FN_COUNT], const double *t, const struct dump *d,
+			   const struct tune_default *def, char *why, size_t size)
+{
+	struct tune_setting mine, base;
+	struct tune_replayed r;
+	if (!d->window_count || !tune_setting_of(best, t, &mine) || !tune_setting_of(def->variant, def->t, &base) ||
+	    !tune_replay(d, &mine, &base, &r) || !r.has[FN_COUNT])
+		return false;
+	printf("\nReplayed on the dumps' %zu windows of calls: the model's pick takes %.3f (%.3f .. %.3f) of\n"
+	       "the default's time in these functions\n", d->window_count, r.ratio[FN_COUNT], r.low[FN_COUNT],
+	       r.high[FN_COUNT]);
+	if (r.low[FN_COUNT] > 1 || r.high[FN_COUNT] < 1)
+		return false;
+	snprintf(why, size, "replayed on the program's own calls it takes %.3f (%.3f .. %.3f) of the default's "
+		 "time, an interval that spans no change", r.ratio[FN_COUNT], r.low[FN_COUNT], r.high[FN_COUNT]);
+	return true;
+}
+
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
 			     const struct cm_workload w[FN_COUNT], const struct dump *d, const struct tune_default *def)
 {
@@ -381,7 +402,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	char env[3 * BAND_TEXT_MAX + 200], why[500];
 	env_line(best, w, t, env, sizeof env);
-	if (no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
+	if (replay_refutes(best, t, d, def, why, sizeof why) || no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
 		printf("\nNo best setting: %s.\n"
 		       "The model's pick, no suggestion until measured on the program itself:\n  %s\n"
 		       "  measure it: memshim ab --timing --runs auto --impl glibc --env '%s' -- %s [its arguments]\n",

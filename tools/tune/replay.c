@@ -1,4 +1,5 @@
-/* tune's prediction from the replay: the setting and glibc timed on the
+/* tune's prediction from the replay: the setting and glibc (or another
+ * setting) timed on the
  * program's own windows of calls (tools/util/replay.h), class by class. */
 #include "tools/tune/tune.h"
 
@@ -98,14 +99,15 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 	return true;
 }
 
-bool tune_replay(const struct dump *d, const struct tune_setting *mine, struct tune_replayed *out)
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+		 struct tune_replayed *out)
 {
 	static struct bench_variant columns[2];
-	static struct bench_bands bands[FN_COUNT];
+	static struct bench_bands bands[2][FN_COUNT];
 	struct sums t = { 0 };
 	memset(out, 0, sizeof *out);
-	columns[0] = bench_variant_of(variant_named("glibc"));
-	columns[1] = setting_variant(mine, bands);
+	columns[0] = base ? setting_variant(base, bands[0]) : bench_variant_of(variant_named("glibc"));
+	columns[1] = setting_variant(mine, bands[1]);
 	struct bench_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .rounds = TUNE_REPLAY_ROUNDS,
 				    .batch_ns = 100e3, .cold_bytes = bench_cold_span() };
 	struct thresholds before = memshim_thresholds;

@@ -92,3 +92,16 @@ void tune_setting_thresholds(const struct tune_setting *s, double t[T_COUNT])
 	for (int i = 0; i < T_COUNT; i++)
 		t[i] = (double)*threshold_member(&copy, (enum threshold_name)i);
 }
+
+bool tune_setting_of(const char *const text[FN_COUNT], const double t[T_COUNT], struct tune_setting *out)
+{
+	out->t = memshim_thresholds; /* what the model does not choose: set_stosb_beyond_nt */
+	for (int i = 0; i < T_COUNT; i++)
+		*threshold_member(&out->t, (enum threshold_name)i) = t[i] >= (double)SIZE_MAX ? SIZE_MAX : (size_t)t[i];
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (band_list_parse(text[fn], &out->bands[fn]))
+			return false;
+		band_list_format(&out->bands[fn], out->text[fn]);
+	}
+	return true;
+}

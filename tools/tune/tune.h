@@ -57,10 +57,13 @@ struct tune_setting {
  * a program started in this environment gets (this process's own
  * configuration: the calibration file, the variables).  False and why. */
 bool tune_setting_parse(const char *value, struct tune_setting *out, char *why, size_t size);
+/* The setting of text[fn] (a variant or bands) with thresholds t; false if
+ * one is not a setting this machine runs. */
+bool tune_setting_of(const char *const text[FN_COUNT], const double t[T_COUNT], struct tune_setting *out);
 /* The thresholds of s as the model takes them. */
 void tune_setting_thresholds(const struct tune_setting *s, double t[T_COUNT]);
 
-/* replay.c: setting `mine` against glibc on the dump's windows of calls
+/* replay.c: setting `mine` against `base` (NULL: glibc) on the dump's windows of calls
  * (tools/util/replay.h), each size class in the placement a program's
  * calls of that size most likely see, weighted by the histogram's calls
  * and glibc's time per call.  [FN_COUNT] is every function together. */
@@ -71,7 +74,8 @@ struct tune_replayed {
 	unsigned rounds;
 };
 /* False (said) if the dump has no windows or memory runs out. */
-bool tune_replay(const struct dump *d, const struct tune_setting *mine, struct tune_replayed *out);
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+		 struct tune_replayed *out);
 
 /* predict.c: tune --impl from the histogram: setting against glibc by the
  * model; out as tune_replay's (left_out unused).  False if a curve is missing. */

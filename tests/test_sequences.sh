@@ -1,0 +1,160 @@
+#!/bin/sh
+# Windows of consecutive calls (MEMSHIM_SEQUENCES, record --sequences) and
+# their replay: a program whose calls cycle with period 64 gets windows
+# starting at many phases of the cycle, each holding consecutive calls in
+# order; the windows are written (dump version 6), read, merged (capped)
+# and refused when malformed, and older dumps still read; bench --replay
+# on a synthetic dump whose windows repeat one size gives the ratio to
+# glibc that bench's fixed-size case gives for that size, within the
+# replay's own interval (a paired ratio: no time is compared); bad --replay
+# input gets one line and a non-zero exit; tune --impl predicts from the
+# replay where there are windows, from the histogram where there are none,
+# and says which.
+. "${top_srcdir:-.}/tests/lib.sh"
+program=$(cd "$top_builddir" && pwd)/tests/hist_program
+tool=$T_MEMSHIM_TOOL
+dir=$scratch/dumps
+mkdir "$dir"
+
+# ---- windows of a program whose calls cycle with period 64 ----
+preloaded env MEMSHIM_HIST="$dir/p.%p" MEMSHIM_SEQUENCES=8 "$program" period 400000
+dump=$(ls "$dir"/p.* 2>/dev/null | head -1)
+expect_eq "period program: exits 0" "$rc" 0
+expect_eq "period program: nothing on stderr" "$err" ""
+expect_match "the dump is version 6" "$(head -1 "$dump")" '^memshim-histogram 6$'
+expect_match "a sequences record: length 8" "$(grep '^sequences ' "$dump")" '^sequences 8 [0-9]+$'
+windows=$(grep -c '^window memcpy ' "$dump")
+# A thread keeps 32 to 64 windows (preload/sequences.h), four in five of them memcpy's here.
+if [ "$windows" -ge 20 ] && [ "$windows" -le 64 ]; then pass "memcpy windows: $windows (20 to 64)"
+else fail "memcpy windows: $windows, expected 20 to 64"; fi
+# The phase of a window's first call is its size - 1.  Starts drawn at
+# random fall on about 64 (1 - (63/64)^windows) distinct phases (17 of 20,
+# 40 of 64); a sampler whose stride shares a factor with 64 on few.
+phases=$(awk '$1 == "window" { first = 1; next } $1 == "seq" && first { print $2; first = 0 }' "$dump" | sort -u | wc -l)
+least=$((windows / 2 < 16 ? windows / 2 : 16))
+if [ "$phases" -ge "$least" ]; then pass "windows start at $phases distinct phases of the period (at least $least)"
+else fail "windows start at only $phases distinct phases of the period of 64 (expected $least or more)"; fi
+# Within a window memcpy's calls are consecutive: each size follows the one before (64 wraps to 1).
+broken=$(awk '$1 == "window" { fn = $2; last = 0; next }
+	$1 == "seq" && fn == "memcpy" { if (last && $2 != last % 64 + 1) bad++; last = $2 }
+	END { print bad + 0 }' "$dump")
+expect_eq "each memcpy window holds consecutive calls, in order" "$broken" 0
+expect_eq "memcpy's recorded offsets and distance are the program's" \
+	"$(awk '$1 == "window" { fn = $2 } $1 == "seq" && fn == "memcpy" { print $3 - $4, $5 % 4096 }' "$dump" | sort -u)" "16 16"
+expect_match "memmove's windows keep the overlap: distance 8, size 100" \
+	"$(awk '$1 == "window" { fn = $2 } $1 == "seq" && fn == "memmove" { print $2, $5 }' "$dump" | sort -u)" '^100 8$'
+preloaded env MEMSHIM_HIST="$dir/q.%p" "$program" period 1000
+expect_eq "without MEMSHIM_SEQUENCES: no windows" "$(cat "$dir"/q.* | grep -c '^window')" 0
+rm -f "$dir"/q.*
+
+# ---- read, merged, refused ----
+"$tool" merge -o "$scratch/m1" "$dump" >/dev/null 2>&1
+expect_eq "merge keeps every window of one dump" "$(grep -E '^(sequences|window|seq)' "$scratch/m1")" \
+	"$(grep -E '^(sequences|window|seq)' "$dump")"
+"$tool" merge -o "$scratch/m2" "$dump" "$scratch/m1" >/dev/null 2>&1
+expect_eq "a merge of two keeps the windows of both" "$(grep -c '^window' "$scratch/m2")" "$(grep -c '^window' "$dump" "$scratch/m1" | awk -F: '{ n += $2 } END { print n }')"
+all=$(grep -c '^window' "$dump")
+copies=$((512 / all + 2)) # more windows than a merge keeps
+set --
+for i in $(seq "$copies"); do set -- "$@" "$scratch/m1"; done
+"$tool" merge -o "$scratch/m4" "$@" >/dev/null 2>&1
+merged=$(grep -c '^window' "$scratch/m4")
+if [ "$merged" -le 512 ] && [ "$merged" -ge 256 ]; then pass "a merge of $((copies * all)) windows keeps $merged (at most 512)"
+else fail "a merge of $((copies * all)) windows keeps $merged, expected 256 to 512"; fi
+expect_eq "those kept stand for twice the calls each" "$(awk '$1 == "sequences" { print $3 }' "$scratch/m4")" \
+	"$(awk '$1 == "sequences" { print 2 * $3 }' "$dump")"
+grep -v -E '^(sequences|window|seq) ' "$dump" | sed '1s/ 6$/ 5/' >"$scratch/v5"
+"$tool" report "$scratch/v5" >/dev/null 2>"$scratch/err"
+expect_eq "a version 5 dump (no windows) still reads" "$?:$(cat "$scratch/err")" "0:"
+"$tool" merge -o "$scratch/m3" "$scratch/v5" "$dump" >/dev/null 2>&1
+expect_eq "a merge of version 5 and 6 keeps the windows" "$(grep -c '^window' "$scratch/m3")" \
+	"$(grep -c '^window' "$dump")"
+refused() { # WHAT FILE REASON
+	"$tool" report "$2" >/dev/null 2>"$scratch/err"
+	expect_match "refused: $1" "$?:$(cat "$scratch/err")" "^1:.*$3"
+}
+awk '$1 == "seq" && !cut { cut = 1; next } { print }' "$dump" >"$scratch/short"
+refused "a window short of a call" "$scratch/short" 'fewer seq lines'
+sed '0,/^seq /s/^seq \([0-9]*\) [0-9]*/seq \1 5000/' "$dump" >"$scratch/offset"
+refused "an offset of 4096 or more" "$scratch/offset" 'seq needs'
+grep -v '^sequences ' "$dump" >"$scratch/nohead"
+refused "a window before the sequences record" "$scratch/nohead" 'window before the sequences record'
+
+# ---- bench --replay: one size repeated gives bench's fixed-size ratio ----
+# Windows of 4096-byte copies at bench's fixed offsets (source 0,
+# destination 2048 into its page, far apart).
+{
+	echo "memshim-histogram 6"
+	echo "pid 1"
+	echo "program synthetic"
+	echo "reason exit"
+	echo "entry memcpy 2048"
+	echo "function memcpy"
+	echo "bucket 4096 4608 2048 8388608"
+	echo "sequences 64 1024"
+	for w in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32; do
+		echo "window memcpy 64"
+		awk 'BEGIN { for (i = 0; i < 64; i++) print "seq 4096 2048 0 1050624" }'
+	done
+	echo "end"
+} >"$scratch/synthetic"
+"$tool" bench --replay "$scratch/synthetic" --functions memcpy --variants scalar --rounds 9 >"$scratch/replay" 2>"$scratch/err"
+expect_eq "bench --replay runs" "$?:$(cat "$scratch/err")" "0:"
+row=$(awk '/replayed, hot buffers, one room/ { on = 1 } on && /^all calls/ { print; exit }' "$scratch/replay")
+expect_match "bench --replay: the hot table's row for all calls" "$row" '^all calls \(2048\) +[0-9.]+ [a-z]+ +[0-9.]+ [0-9.]+-[0-9.]+$'
+"$tool" bench --functions memcpy --variants scalar --cases sweep --sizes 4096 --rounds 9 --csv "$scratch/sweep.csv" \
+	>/dev/null 2>"$scratch/err"
+expect_eq "bench's fixed-size case runs" "$?:$(cat "$scratch/err")" "0:"
+fixed=$(awk -F, '$2 == "scalar" && $3 == "sweep" && $6 == "hot" { print $11 }' "$scratch/sweep.csv")
+# The fixed case's ratio within the replay's interval, widened by its width
+# on each side: the two runs' own spread, whatever the machine's load.
+set -- $(printf '%s\n' "$row" | awk '{ split($NF, b, "-"); print $(NF - 1), b[1], b[2] }')
+if awk -v f="$fixed" -v lo="$2" -v hi="$3" 'BEGIN { w = hi - lo; exit !(f >= lo - w && f <= hi + w) }'; then
+	pass "replayed 4096 B ratio $1 ($2-$3) agrees with the fixed case's $fixed"
+else
+	fail "replayed 4096 B ratio $1 ($2-$3) against the fixed case's $fixed"
+fi
+
+# ---- bad --replay input: one line, non-zero ----
+for bad in "$scratch/none" "$scratch/short" "$scratch/v5" "$program"; do
+	"$tool" bench --replay "$bad" --variants scalar --rounds 3 >/dev/null 2>"$scratch/err"
+	expect_eq "bench --replay $(basename "$bad"): exit 1, one line" "$?:$(wc -l <"$scratch/err")" "1:1"
+done
+"$tool" bench --replay "$scratch/v5" >/dev/null 2>"$scratch/err"
+expect_match "a dump without windows: record --sequences named" "$(cat "$scratch/err")" 'no windows of calls.*--sequences'
+"$tool" bench --replay "$scratch/synthetic" --draws 5 >/dev/null 2>"$scratch/err"
+expect_eq "bench --replay with --draws: usage error" "$?:$(wc -l <"$scratch/err")" "2:1"
+
+# ---- tune --impl: from the replay, or from the histogram, and which ----
+"$tool" tune --impl scalar "$scratch/synthetic" >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune --impl scalar runs" "$?:$(cat "$scratch/err")" "0:"
+expect_match "tune --impl: from the replay" "$(cat "$scratch/out")" 'predicted ratio to glibc: [0-9.]+ \([0-9.]+ \.\. [0-9.]+\), from the replay'
+expect_match "tune --impl names the bands and thresholds it runs with" "$(cat "$scratch/out")" \
+	'runs as: memcpy scalar, memmove scalar, memset scalar'
+"$tool" tune --impl glibc:1K,scalar "$scratch/synthetic" >"$scratch/out" 2>"$scratch/err"
+expect_match "tune --impl takes bands" "$?:$(cat "$scratch/out")" 'runs as: memcpy glibc:1K,scalar'
+"$tool" tune --impl "MEMSHIM_MEMCPY=scalar MEMSHIM_ERMS_THRESHOLD=4K" "$scratch/synthetic" >"$scratch/out" 2>&1
+expect_match "tune --impl takes an environment line" "$(cat "$scratch/out")" 'runs as: memcpy scalar, memmove'
+expect_match "tune --impl takes an environment line's thresholds" "$(cat "$scratch/out")" 'thresholds: erms 4 KiB,'
+cal=$scratch/calibration
+"$tool" tune --calibrate --tiny --calibration "$cal" >/dev/null 2>&1
+"$tool" tune --impl scalar --calibration "$cal" "$scratch/v5" >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune --impl on a dump without windows runs" "$?:$(cat "$scratch/err")" "0:"
+expect_match "without windows: says so" "$(cat "$scratch/out")" 'no windows of calls, so no replay'
+expect_match "without windows: from the histogram" "$(cat "$scratch/out")" 'predicted ratio to glibc: [0-9.]+ .*from the histogram$'
+"$tool" tune --impl scalar --basis histogram --calibration "$cal" "$scratch/synthetic" >"$scratch/out" 2>&1
+expect_match "--basis histogram with windows: from the histogram" "$(cat "$scratch/out")" 'from the histogram$'
+"$tool" tune --impl scalar --basis replay "$scratch/v5" >/dev/null 2>"$scratch/err"
+expect_eq "--basis replay without windows: exit 1, one line" "$?:$(wc -l <"$scratch/err")" "1:1"
+"$tool" tune --impl nosuch "$scratch/synthetic" >/dev/null 2>"$scratch/err"
+expect_eq "--impl nosuch: exit 2, one line" "$?:$(wc -l <"$scratch/err")" "2:1"
+
+# ---- bad values ----
+preloaded env MEMSHIM_HIST="$dir/b.%p" MEMSHIM_SEQUENCES=2000 "$program" calls 1
+expect_match "MEMSHIM_SEQUENCES=2000: one line" "$(printf '%s\n' "$err" | wc -l):$err" '^1:.*MEMSHIM_SEQUENCES.*no windows'
+expect_eq "MEMSHIM_SEQUENCES=2000: no windows" "$(cat "$dir"/b.* | grep -c '^window')" 0
+"$tool" record --sequences=0 -o "$scratch/r0" -- true >/dev/null 2>"$scratch/err"
+expect_eq "record --sequences=0: usage error" "$?:$(wc -l <"$scratch/err")" "2:1"
+"$tool" record --sequences=16 -o "$scratch/r" -- "$program" period 20000 >/dev/null 2>&1
+expect_match "record --sequences=16: the merged dump has windows of 16" "$(grep '^sequences' "$scratch/r/merged")" '^sequences 16 '
+finish
