@@ -334,9 +334,8 @@ static void print_alias(const struct function_histogram *f, enum base_function f
 
 /* Where the profile's time in fn and the timed calls' total differ beyond
  * both intervals, a note of why they may: they measure different things.
- * Timed above the profile: small calls whose data is out of the caches (a
- * zstd -d's tiny memmoves, timed at the latency bench --replay's cold
- * column gives their recorded calls, several times its hot one). */
+ * Timed above the profile: small calls whose data is out of the caches
+ * (zstd -d's tiny memmoves: BENCHMARKS.md, section 16). */
 static void print_time_measures(const struct dump *d, enum base_function fn, const struct cpu_share *c)
 {
 	double low, high;
