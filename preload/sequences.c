@@ -29,7 +29,7 @@ struct seq_state {
 	unsigned to_window; /* calls until the next window starts; 0: not drawn yet */
 	uint32_t random;    /* xorshift32 */
 	size_t stride;      /* bytes a window takes */
-	char windows[];     /* SEQ_KEPT of them */
+	char windows[];     /* SEQ_KEPT of them, and a spare (below) */
 };
 
 static struct seq_window *window_at(const struct seq_state *q, unsigned i)
@@ -40,7 +40,10 @@ static struct seq_window *window_at(const struct seq_state *q, unsigned i)
 RECORDING_CODE(shared) struct seq_state *seq_thread_start(unsigned length)
 {
 	size_t stride = sizeof(struct seq_window) + (size_t)length * sizeof(struct seq_call);
-	size_t size = sizeof(struct seq_state) + SEQ_KEPT * stride;
+	/* A signal handler that copies can run a window's code in the middle of
+	 * the same thread's: the counts are bounded so that it can only spoil
+	 * a window, and the spare window past the last takes what lands there. */
+	size_t size = sizeof(struct seq_state) + (SEQ_KEPT + 1) * stride;
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
@@ -94,7 +97,7 @@ static void thin(struct seq_state *q)
 static void close_window(struct seq_state *q)
 {
 	q->open = false;
-	if (window_at(q, q->kept)->count)
+	if (q->kept < SEQ_KEPT && window_at(q, q->kept)->count)
 		q->kept++;
 	q->to_window = draw_gap(q);
 }
@@ -102,6 +105,10 @@ static void close_window(struct seq_state *q)
 static void add_call(struct seq_state *q, const void *d, const void *s, size_t n)
 {
 	struct seq_window *w = window_at(q, q->kept);
+	if (w->count >= q->length) {
+		close_window(q);
+		return;
+	}
 	struct seq_call *c = &w->calls[w->count++];
 	c->size = n;
 	c->dst_off = (uint16_t)((uintptr_t)d & 4095);
@@ -116,7 +123,7 @@ static void add_call(struct seq_state *q, const void *d, const void *s, size_t n
  * reservoir needs drops it as it would have dropped it kept. */
 static void open_window(struct seq_state *q, enum base_function fn)
 {
-	if (q->kept == SEQ_KEPT) {
+	if (q->kept >= SEQ_KEPT) {
 		thin(q);
 		if (!(next_random(q) & 1)) {
 			q->to_window = draw_gap(q);

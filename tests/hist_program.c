@@ -2,8 +2,8 @@
  *
  *   hist_program MODE [N]
  *     calls N       the sequence N times, then exit
- *     period N      N copies whose sizes cycle 1..64 (period 64), then N/4
- *                   memmoves overlapping by 8
+ *     period N      N copies whose sizes cycle 1..64 (period 64)
+ *     overlap N     N memmoves of 100 bytes 8 bytes up
  *     threads N     16 threads run the sequence N times each
  *     signals N     the sequence N times while another thread keeps
  *                   signalling this one, whose handler copies 24 bytes;
@@ -98,13 +98,16 @@ void sequence(long times)
 	}
 }
 
-/* Copies that repeat with period 64, the size (1 to 64) telling the
- * phase; then a quarter as many memmoves overlapping by 8 bytes. */
+/* Copies that repeat with period 64, the size (1 to 64) telling the phase. */
 static void run_period(long times)
 {
 	for (long i = 0; i < times; i++)
 		memcpy(dst, src, (size_t)(1 + i % 64));
-	for (long i = 0; i < times / 4; i++)
+}
+
+static void run_overlap(long times)
+{
+	for (long i = 0; i < times; i++)
 		memmove(overlap + 8, overlap, 100);
 }
 
@@ -345,6 +348,8 @@ int main(int argc, char **argv)
 		run_threads(times);
 	else if (strcmp(mode, "period") == 0)
 		run_period(times);
+	else if (strcmp(mode, "overlap") == 0)
+		run_overlap(times);
 	else if (strcmp(mode, "signals") == 0)
 		run_with_signals(times);
 	else if (strcmp(mode, "fork") == 0)
