@@ -148,6 +148,10 @@ expect_match "without windows: says so" "$(cat "$scratch/out")" 'no windows of c
 expect_match "without windows: from the histogram" "$(cat "$scratch/out")" 'predicted ratio to glibc: [0-9.]+ .*from the histogram$'
 "$tool" tune --impl scalar --basis histogram --calibration "$cal" "$scratch/synthetic" >"$scratch/out" 2>&1
 expect_match "--basis histogram with windows: from the histogram" "$(cat "$scratch/out")" 'from the histogram$'
+"$tool" tune --calibration "$cal" "$scratch/synthetic" >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune on a dump with windows runs" "$?:$(cat "$scratch/err")" "0:"
+expect_match "tune replays its pick against the default" "$(cat "$scratch/out")" \
+	"^Replayed on the dumps' 32 windows of calls: the model's pick takes [0-9.]+ \\([0-9.]+ \\.\\. [0-9.]+\\) of$"
 "$tool" tune --impl scalar --basis replay "$scratch/v5" >/dev/null 2>"$scratch/err"
 expect_eq "--basis replay without windows: exit 1, one line" "$?:$(wc -l <"$scratch/err")" "1:1"
 "$tool" tune --impl nosuch "$scratch/synthetic" >/dev/null 2>"$scratch/err"

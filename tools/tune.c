@@ -54,7 +54,7 @@ static const char tune_help[] =
 	"                       ~/.cache/memshim/calibration)\n"
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
 	"hold windows of calls, the best setting is also replayed on them against the\n"
-	"default, and no best setting is named where that replay's interval spans 1.\n"
+	"default, and no best setting is named unless that replay puts it below 1.\n"
 	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
 	"named with the reason and left out; the exit status is then 1.\n";
 

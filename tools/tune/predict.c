@@ -369,7 +369,8 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 
 /* Where the dumps hold windows of calls: the best setting replayed on them
  * against the default (tools/tune/replay.c), said; why it is no
- * suggestion when that interval spans no change, else false. */
+ * suggestion when that interval does not lie below 1 (it spans no change,
+ * or the pick is slower), else false. */
 static bool replay_refutes(const char *const best[FN_COUNT], const double *t, const struct dump *d,
 			   const struct tune_default *def, char *why, size_t size)
 {
@@ -381,10 +382,11 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
 	printf("\nReplayed on the dumps' %zu windows of calls: the model's pick takes %.3f (%.3f .. %.3f) of\n"
 	       "the default's time in these functions\n", d->window_count, r.ratio[FN_COUNT], r.low[FN_COUNT],
 	       r.high[FN_COUNT]);
-	if (r.low[FN_COUNT] > 1 || r.high[FN_COUNT] < 1)
+	if (r.high[FN_COUNT] < 1)
 		return false;
 	snprintf(why, size, "replayed on the program's own calls it takes %.3f (%.3f .. %.3f) of the default's "
-		 "time, an interval that spans no change", r.ratio[FN_COUNT], r.low[FN_COUNT], r.high[FN_COUNT]);
+		 "time, %s", r.ratio[FN_COUNT], r.low[FN_COUNT], r.high[FN_COUNT],
+		 r.low[FN_COUNT] > 1 ? "slower" : "an interval that spans no change");
 	return true;
 }
 
