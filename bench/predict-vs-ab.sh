@@ -10,7 +10,8 @@
 # ratio with its 95% interval, and whether each prediction falls inside
 # that interval or within 0.03 of its ratio.  The histogram's prediction
 # needs a calibration file (CALIBRATION=FILE, else the default one); the
-# replay's does not.  Writes only in a temporary folder, removed at the
+# replay's does not, and takes PLACEMENT=hot|l2|cold (tune --placement;
+# default: l2 to 32 KiB, cold beyond).  Writes only in a temporary folder, removed at the
 # end (KEEP=DIR keeps it there instead).  Run it under the shared lock.
 # usage: bench/predict-vs-ab.sh [BUDGET] -- CMD ARGS...    (after make; BUDGET in seconds, default 120)
 set -eu
@@ -25,6 +26,7 @@ work=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"
 calibration=${CALIBRATION:+--calibration $CALIBRATION}
+placement=${PLACEMENT:+--placement $PLACEMENT}
 
 "$tool" record --timing --sequences -o "$work/rec" --report "$work/report.txt" -- "$@" >/dev/null
 dump=$work/rec/merged
@@ -40,7 +42,9 @@ echo "tune's suggestion: $best"
 # predicted SETTING BASIS: "ratio (low .. high)" from tune --impl, or "-" and why.
 predicted() {
 	# shellcheck disable=SC2086
-	if "$tool" tune --impl "$1" --basis "$2" $calibration "$dump" >"$work/impl.txt" 2>&1; then
+	where=
+	[ "$2" = histogram ] || where=$placement
+	if "$tool" tune --impl "$1" --basis "$2" $where $calibration "$dump" >"$work/impl.txt" 2>&1; then
 		sed -n 's/^predicted ratio to glibc: \([0-9.]* ([0-9.]* \.\. [0-9.]*)\), from the .*/\1/p' "$work/impl.txt"
 	else
 		echo "- ($(tail -1 "$work/impl.txt"))"

@@ -11,6 +11,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/dump_load.h"
+#include "tools/util/replay.h"
 #include "tools/util/report_parts.h"
 
 #include <stdio.h>
@@ -21,7 +22,8 @@
 
 static const char tune_help[] =
 	"usage: memshim tune [--calibration FILE] HIST...\n"
-	"       memshim tune --impl SETTING [--basis replay|histogram] [--calibration FILE] HIST...\n"
+	"       memshim tune --impl SETTING [--basis replay|histogram] [--placement WHERE]\n"
+	"                        [--calibration FILE] HIST...\n"
 	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
@@ -49,6 +51,8 @@ static const char tune_help[] =
 	"                       the dumps' windows of calls (memshim record --sequences),\n"
 	"                       else from the histogram; the last line says which\n"
 	"  --basis WHICH        with --impl: replay or histogram, whatever the dumps hold\n"
+	"  --placement WHERE    with --impl, the replay's: hot, l2 or cold for every size\n"
+	"                       (default: l2 to 32 KiB, cold beyond)\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
@@ -62,11 +66,12 @@ struct options {
 	bool calibrate, quick, tiny;
 	const char *calibration;
 	const char *impl, *basis; /* --impl SETTING, --basis replay|histogram */
+	int place;                /* --placement, as tune_replay takes it */
 	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
 };
 
-enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS };
+enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
 static const struct option tune_options[] = {
@@ -76,8 +81,19 @@ static const struct option tune_options[] = {
 	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
 	{ "impl", required_argument, NULL, TUNE_IMPL },
 	{ "basis", required_argument, NULL, TUNE_BASIS },
+	{ "placement", required_argument, NULL, TUNE_PLACEMENT },
 	{ 0 },
 };
+
+static int placement_named(const char *value, int *place)
+{
+	for (int i = 0; i < REPLAY_PLACES; i++)
+		if (strcmp(value, replay_place_names[i]) == 0) {
+			*place = i;
+			return 0;
+		}
+	return cli_usage_error("tune", "--placement \"%s\": give hot, l2 or cold", value);
+}
 
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
@@ -96,6 +112,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return cli_usage_error("tune", "--basis \"%s\": give replay or histogram", value);
 	else if (id == TUNE_BASIS)
 		o->basis = value;
+	else if (id == TUNE_PLACEMENT)
+		return placement_named(value, &o->place);
 	else if (!value[0])
 		return cli_usage_error("tune", "%s needs a file name", name);
 	else
@@ -105,7 +123,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ 0 };
+	*o = (struct options){ .place = TUNE_PLACE_BY_SIZE };
 	const struct cli_syntax syntax = { "tune", tune_options, false };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
@@ -122,8 +140,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return cli_usage_error("tune", "--quick goes with --calibrate");
 	if (o->impl && (o->calibrate || !o->file_count))
 		return cli_usage_error("tune", "--impl predicts from histogram files, without --calibrate");
-	if (o->basis && !o->impl)
-		return cli_usage_error("tune", "--basis goes with --impl");
+	if ((o->basis || o->place != TUNE_PLACE_BY_SIZE) && !o->impl)
+		return cli_usage_error("tune", "--basis and --placement go with --impl");
 	return 0;
 }
 
@@ -279,9 +297,9 @@ int cmd_tune(int argc, char **argv)
 		rc = 1;
 	bool replay_only = o.impl && (o.basis ? strcmp(o.basis, "replay") == 0 : d.window_count > 0);
 	if (!rc && o.impl && replay_only)
-		rc = tune_impl(NULL, &d, o.impl, o.basis);
+		rc = tune_impl(NULL, &d, o.impl, o.basis, o.place);
 	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated)))
-		rc = tune_impl(c, &d, o.impl, o.basis);
+		rc = tune_impl(c, &d, o.impl, o.basis, o.place);
 	if (o.impl) {
 		free(c);
 		free(o.files);

@@ -65,8 +65,8 @@ static void add(struct sums *t, int fn, double weight, const struct bench_result
 }
 
 /* Times fn's classes; false if out of memory. */
-static bool replay_function(const struct dump *d, struct bench_settings *s, enum base_function fn, struct sums *t,
-			    struct tune_replayed *out)
+static bool replay_function(const struct dump *d, struct bench_settings *s, enum base_function fn, int place,
+			    struct sums *t, struct tune_replayed *out)
 {
 	double calls[REPLAY_CLASSES + 1], total = 0, missed = 0;
 	class_calls(&d->hist.fn[fn], calls);
@@ -81,7 +81,8 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 			replay_free(&r);
 			continue;
 		}
-		struct bench_case c = replay_case(fn, &r, replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD,
+		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
+		struct bench_case c = replay_case(fn, &r, place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)place,
 						  replay_classes[k].label);
 		struct bench_result *res = calloc(1, sizeof *res);
 		bool ok = res && bench_buffers_init(r.max, s->cold_bytes);
@@ -99,7 +100,7 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 	return true;
 }
 
-bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base, int place,
 		 struct tune_replayed *out)
 {
 	static struct bench_variant columns[2];
@@ -114,7 +115,7 @@ bool tune_replay(const struct dump *d, const struct tune_setting *mine, const st
 	bench_clock_open(&s.clock);
 	bool ok = true;
 	for (int fn = 0; fn < FN_COUNT && ok; fn++)
-		ok = replay_function(d, &s, (enum base_function)fn, &t, out);
+		ok = replay_function(d, &s, (enum base_function)fn, place, &t, out);
 	memshim_thresholds = before;
 	for (int i = 0; i <= FN_COUNT; i++)
 		if ((out->has[i] = t.w[i] > 0)) {

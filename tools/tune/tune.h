@@ -74,7 +74,10 @@ struct tune_replayed {
 	unsigned rounds;
 };
 /* False (said) if the dump has no windows or memory runs out. */
-bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+/* `place`: an enum replay_place (tools/util/replay.h) for every class,
+ * or TUNE_PLACE_BY_SIZE. */
+#define TUNE_PLACE_BY_SIZE 3
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base, int place,
 		 struct tune_replayed *out);
 
 /* predict.c: tune --impl from the histogram: setting against glibc by the
@@ -83,9 +86,10 @@ bool tune_model_setting(const struct calibration *c, const struct dump *d, const
 			struct tune_replayed *out);
 
 /* impl.c: tune --impl SETTING: the prediction printed, from `basis`
- * ("replay", "histogram", or NULL: the replay where there are windows).
+ * ("replay", "histogram", or NULL: the replay where there are windows),
+ * the replay's placement `place` as tune_replay takes it.
  * c may be NULL when the replay needs no calibration.  Exit status. */
-int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis);
+int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis, int place);
 
 /* file.c.  calibration_write writes a temporary file in the same
  * folder and renames it over path once it is complete and on disk; a
