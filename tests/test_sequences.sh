@@ -47,6 +47,13 @@ preloaded env MEMSHIM_HIST="$dir/o.%p" MEMSHIM_SEQUENCES=8 "$program" overlap 20
 expect_match "memmove's windows keep the overlap: distance 8, size 100" \
 	"$(awk '$1 == "window" { fn = $2 } $1 == "seq" && fn == "memmove" { print $2, $5 }' "$dir"/o.* | sort -u)" '^100 8$'
 rm -f "$dir"/o.*
+# With timed calls too: one countdown serves both, and neither loses its rate.
+preloaded env MEMSHIM_HIST="$dir/t.%p" MEMSHIM_SEQUENCES=on MEMSHIM_TIMING=16 "$program" period 320000
+timed=$(awk '$1 == "timed" { n += $4 + $7 } END { print n + 0 }' "$dir"/t.*)
+if [ "$timed" -ge 17000 ] && [ "$timed" -le 23000 ]; then pass "with MEMSHIM_TIMING=16 too: $timed of 320000 calls timed"
+else fail "with MEMSHIM_TIMING=16 too: $timed of 320000 calls timed, expected about 20000"; fi
+expect_match "with MEMSHIM_TIMING too: windows of 64" "$(grep -c '^window memcpy 64$' "$dir"/t.*)" '^[1-9][0-9]*$'
+rm -f "$dir"/t.*
 preloaded env MEMSHIM_HIST="$dir/q.%p" "$program" period 1000
 expect_eq "without MEMSHIM_SEQUENCES: no windows" "$(cat "$dir"/q.* | grep -c '^window')" 0
 rm -f "$dir"/q.*
