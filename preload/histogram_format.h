@@ -235,7 +235,7 @@ struct dump_window {
  * windows all stand for the same number of calls (weight), so merging
  * drops every other window of the denser side until theirs agree, then of
  * both until the cap holds. */
-#define HIST_WINDOWS_MAX 512
+#define HIST_WINDOWS_MAX 1024
 
 /* One program's part of the dumps read: everything, summed over its processes. */
 struct dump_program {

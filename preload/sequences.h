@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SEQ_KEPT 64      /* windows a thread keeps */
-#define SEQ_DUMP_MAX 256 /* windows a dump writes at most */
+#define SEQ_KEPT 256      /* windows a thread keeps */
+#define SEQ_DUMP_MAX 1024 /* windows a dump writes at most */
 
 struct seq_state;
 

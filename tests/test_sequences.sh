@@ -24,16 +24,16 @@ expect_eq "period program: nothing on stderr" "$err" ""
 expect_match "the dump is version 6" "$(head -1 "$dump")" '^memshim-histogram 6$'
 expect_match "a sequences record: length 8" "$(grep '^sequences ' "$dump")" '^sequences 8 [0-9]+$'
 windows=$(grep -c '^window memcpy ' "$dump")
-# A thread keeps up to 64 windows, about half as many just after it thins
+# A thread keeps up to 256 windows, about half as many just after it thins
 # them (preload/sequences.h); a window cut short by the end of the run is
 # kept too.
-if [ "$windows" -ge 16 ] && [ "$windows" -le 65 ]; then pass "memcpy windows: $windows (16 to 65)"
-else fail "memcpy windows: $windows, expected 16 to 65"; fi
+if [ "$windows" -ge 64 ] && [ "$windows" -le 257 ]; then pass "memcpy windows: $windows (64 to 257)"
+else fail "memcpy windows: $windows, expected 64 to 257"; fi
 # The phase of a window's first call is its size - 1.  Starts drawn at
-# random fall on about 64 (1 - (63/64)^windows) distinct phases (14 of 16,
-# 40 of 64); a sampler whose stride shares a factor with 64 on 8 or fewer.
+# random fall on about 64 (1 - (63/64)^windows) distinct phases (40 of 64,
+# 63 of 256); a sampler whose stride shares a factor with 64 on 8 or fewer.
 phases=$(awk '$1 == "window" { first = 1; next } $1 == "seq" && first { print $2; first = 0 }' "$dump" | sort -u | wc -l)
-least=$((windows / 2 < 9 ? 9 : windows / 2 < 16 ? windows / 2 : 16))
+least=32
 if [ "$phases" -ge "$least" ]; then pass "windows start at $phases distinct phases of the period (at least $least)"
 else fail "windows start at only $phases distinct phases of the period of 64 (expected $least or more)"; fi
 # Within a window memcpy's calls are consecutive: each size follows the one before (64 wraps to 1).
@@ -65,13 +65,13 @@ expect_eq "merge keeps every window of one dump" "$(grep -E '^(sequences|window|
 "$tool" merge -o "$scratch/m2" "$dump" "$scratch/m1" >/dev/null 2>&1
 expect_eq "a merge of two keeps the windows of both" "$(grep -c '^window' "$scratch/m2")" "$(grep -c '^window' "$dump" "$scratch/m1" | awk -F: '{ n += $2 } END { print n }')"
 all=$(grep -c '^window' "$dump")
-copies=$((512 / all + 2)) # more windows than a merge keeps
+copies=$((1024 / all + 2)) # more windows than a merge keeps
 set --
 for i in $(seq "$copies"); do set -- "$@" "$scratch/m1"; done
 "$tool" merge -o "$scratch/m4" "$@" >/dev/null 2>&1
 merged=$(grep -c '^window' "$scratch/m4")
-if [ "$merged" -le 512 ] && [ "$merged" -ge 256 ]; then pass "a merge of $((copies * all)) windows keeps $merged (at most 512)"
-else fail "a merge of $((copies * all)) windows keeps $merged, expected 256 to 512"; fi
+if [ "$merged" -le 1024 ] && [ "$merged" -ge 512 ]; then pass "a merge of $((copies * all)) windows keeps $merged (at most 1024)"
+else fail "a merge of $((copies * all)) windows keeps $merged, expected 512 to 1024"; fi
 expect_eq "those kept stand for twice the calls each" "$(awk '$1 == "sequences" { print $3 }' "$scratch/m4")" \
 	"$(awk '$1 == "sequences" { print 2 * $3 }' "$dump")"
 grep -v -E '^(sequences|window|seq) ' "$dump" | sed '1s/ 6$/ 5/' >"$scratch/v5"
