@@ -50,7 +50,8 @@ static const char record_help[] =
 	"  --timing[=N]     MEMSHIM_TIMING: also time one call in N with the time-stamp\n"
 	"                   counter, for the ns per call by size class (default on: N = 64)\n"
 	"  --sequences[=N]  MEMSHIM_SEQUENCES: also keep windows of N consecutive calls\n"
-	"                   (default 64), from moments at random, for bench --replay and tune\n"
+	"                   (default 64) from moments at random, for bench --replay\n"
+	"                   and tune --impl\n"
 	"RUN OPTIONS are those of memshim run (--impl, --erms-threshold, ...).\n";
 
 #define RECORD_SITES_DEFAULT "100"

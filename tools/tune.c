@@ -22,8 +22,8 @@
 
 static const char tune_help[] =
 	"usage: memshim tune [--calibration FILE] HIST...\n"
-	"       memshim tune --impl SETTING [--basis replay|histogram] [--placement WHERE]\n"
-	"                        [--calibration FILE] HIST...\n"
+	"       memshim tune --impl SETTING [--basis replay|histogram]\n"
+	"                        [--placement WHERE] [--calibration FILE] HIST...\n"
 	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
