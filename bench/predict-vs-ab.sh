@@ -11,7 +11,8 @@
 # that interval or within 0.03 of its ratio.  The histogram's prediction
 # needs a calibration file (CALIBRATION=FILE, else the default one); the
 # replay's does not, and takes PLACEMENT=hot|l2|cold (tune --placement;
-# default: l2 to 32 KiB, cold beyond).  Writes only in a temporary folder, removed at the
+# default: l2 to 32 KiB, cold beyond) and FENCED=1 (tune --fenced: each
+# call alone between fences, as ab --timing's timed calls run).  Writes only in a temporary folder, removed at the
 # end (KEEP=DIR keeps it there instead).  Run it under the shared lock.
 # usage: bench/predict-vs-ab.sh [BUDGET] -- CMD ARGS...    (after make; BUDGET in seconds, default 120)
 set -eu
@@ -26,7 +27,7 @@ work=${KEEP:-$(mktemp -d)}
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"
 calibration=${CALIBRATION:+--calibration $CALIBRATION}
-placement=${PLACEMENT:+--placement $PLACEMENT}
+placement="${PLACEMENT:+--placement $PLACEMENT}${FENCED:+ --fenced}"
 
 "$tool" record --timing --sequences -o "$work/rec" --report "$work/report.txt" -- "$@" >/dev/null
 dump=$work/rec/merged

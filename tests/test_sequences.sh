@@ -175,6 +175,8 @@ expect_match "tune replays its pick against the default" "$(cat "$scratch/out")"
 expect_eq "--basis replay without windows: exit 1, one line" "$?:$(wc -l <"$scratch/err")" "1:1"
 "$tool" tune --impl scalar --placement cold "$scratch/synthetic" >"$scratch/out" 2>&1
 expect_match "--placement cold: every class cold" "$(cat "$scratch/out")" 'windows of up to 64 calls \(every size class cold\)'
+"$tool" tune --impl scalar --fenced "$scratch/synthetic" >"$scratch/out" 2>&1
+expect_match "--fenced: each call fenced" "$?:$(cat "$scratch/out" | tr '\n' ' ')" '^0:.*each call fenced\).*predicted ratio to glibc: [0-9.]+ '
 "$tool" tune --placement cold "$scratch/synthetic" >/dev/null 2>"$scratch/err"
 expect_eq "--placement without --impl: exit 2, one line" "$?:$(wc -l <"$scratch/err")" "2:1"
 "$tool" tune --impl nosuch "$scratch/synthetic" >/dev/null 2>"$scratch/err"

@@ -23,7 +23,8 @@
 static const char tune_help[] =
 	"usage: memshim tune [--calibration FILE] HIST...\n"
 	"       memshim tune --impl SETTING [--basis replay|histogram]\n"
-	"                        [--placement WHERE] [--calibration FILE] HIST...\n"
+	"                        [--placement WHERE] [--fenced] [--calibration FILE]\n"
+	"                        HIST...\n"
 	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
@@ -53,6 +54,8 @@ static const char tune_help[] =
 	"  --basis WHICH        with --impl: replay or histogram, whatever the dumps hold\n"
 	"  --placement WHERE    with --impl, the replay's: hot, l2 or cold for every size\n"
 	"                       (default: l2 to 32 KiB, cold beyond)\n"
+	"  --fenced             with --impl, the replay times each call alone between\n"
+	"                       fences, as ab --timing's timed calls run\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
@@ -66,12 +69,12 @@ struct options {
 	bool calibrate, quick, tiny;
 	const char *calibration;
 	const char *impl, *basis; /* --impl SETTING, --basis replay|histogram */
-	int place;                /* --placement, as tune_replay takes it */
+	struct tune_replay_how how; /* --placement, --fenced */
 	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
 };
 
-enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT };
+enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT, TUNE_FENCED };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
 static const struct option tune_options[] = {
@@ -82,6 +85,7 @@ static const struct option tune_options[] = {
 	{ "impl", required_argument, NULL, TUNE_IMPL },
 	{ "basis", required_argument, NULL, TUNE_BASIS },
 	{ "placement", required_argument, NULL, TUNE_PLACEMENT },
+	{ "fenced", no_argument, NULL, TUNE_FENCED },
 	{ 0 },
 };
 
@@ -113,7 +117,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	else if (id == TUNE_BASIS)
 		o->basis = value;
 	else if (id == TUNE_PLACEMENT)
-		return placement_named(value, &o->place);
+		return placement_named(value, &o->how.place);
+	else if (id == TUNE_FENCED)
+		o->how.fenced = true;
 	else if (!value[0])
 		return cli_usage_error("tune", "%s needs a file name", name);
 	else
@@ -123,7 +129,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .place = TUNE_PLACE_BY_SIZE };
+	*o = (struct options){ .how = { TUNE_PLACE_BY_SIZE, false } };
 	const struct cli_syntax syntax = { "tune", tune_options, false };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
@@ -140,8 +146,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return cli_usage_error("tune", "--quick goes with --calibrate");
 	if (o->impl && (o->calibrate || !o->file_count))
 		return cli_usage_error("tune", "--impl predicts from histogram files, without --calibrate");
-	if ((o->basis || o->place != TUNE_PLACE_BY_SIZE) && !o->impl)
-		return cli_usage_error("tune", "--basis and --placement go with --impl");
+	if ((o->basis || o->how.place != TUNE_PLACE_BY_SIZE || o->how.fenced) && !o->impl)
+		return cli_usage_error("tune", "--basis, --placement and --fenced go with --impl");
 	return 0;
 }
 
@@ -297,9 +303,9 @@ int cmd_tune(int argc, char **argv)
 		rc = 1;
 	bool replay_only = o.impl && (o.basis ? strcmp(o.basis, "replay") == 0 : d.window_count > 0);
 	if (!rc && o.impl && replay_only)
-		rc = tune_impl(NULL, &d, o.impl, o.basis, o.place);
+		rc = tune_impl(NULL, &d, o.impl, o.basis, o.how);
 	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated)))
-		rc = tune_impl(c, &d, o.impl, o.basis, o.place);
+		rc = tune_impl(c, &d, o.impl, o.basis, o.how);
 	if (o.impl) {
 		free(c);
 		free(o.files);

@@ -38,16 +38,16 @@ static void print_ratios(const struct tune_replayed *p, const char *basis)
 	       p->high[FN_COUNT], basis);
 }
 
-static int from_replay(const struct dump *d, const struct tune_setting *s, int place)
+static int from_replay(const struct dump *d, const struct tune_setting *s, struct tune_replay_how how)
 {
 	static const char *const where[] = { "every size class hot in one room", "every size class spread over half the L2",
 					     "every size class cold",
 					     "size classes to 32 KiB spread over half\nthe L2, larger ones cold" };
 	struct tune_replayed p;
-	printf("from the replay of %zu windows of up to %u calls (%s), weighted by the histogram's calls\n"
-	       "and glibc's time per call; ratio to glibc's time in each function, its ~95%% interval:\n",
-	       d->window_count, d->sequence_length, where[place]);
-	if (!tune_replay(d, s, NULL, place, &p))
+	printf("from the replay of %zu windows of up to %u calls (%s%s), weighted by the histogram's\n"
+	       "calls and glibc's time per call; ratio to glibc's time in each function, its ~95%% interval:\n",
+	       d->window_count, d->sequence_length, where[how.place], how.fenced ? "; each call fenced" : "");
+	if (!tune_replay(d, s, NULL, how, &p))
 		return 1;
 	if (!p.has[FN_COUNT]) {
 		fprintf(stderr, "memshim tune: the windows hold too few calls to replay\n");
@@ -70,7 +70,8 @@ static int from_histogram(const struct calibration *c, const struct dump *d, con
 	return 0;
 }
 
-int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis, int place)
+int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis,
+	      struct tune_replay_how how)
 {
 	struct tune_setting s;
 	char why[400];
@@ -94,5 +95,5 @@ int tune_impl(const struct calibration *c, const struct dump *d, const char *set
 	}
 	if (!replay && !basis)
 		printf("(the dumps hold no windows of calls, so no replay: memshim record --sequences records them)\n");
-	return replay ? from_replay(d, &s, place) : from_histogram(c, d, &s);
+	return replay ? from_replay(d, &s, how) : from_histogram(c, d, &s);
 }

@@ -377,7 +377,7 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
 	struct tune_setting mine, base;
 	struct tune_replayed r;
 	if (!d->window_count || !tune_setting_of(best, t, &mine) || !tune_setting_of(def->variant, def->t, &base) ||
-	    !tune_replay(d, &mine, &base, TUNE_PLACE_BY_SIZE, &r) || !r.has[FN_COUNT])
+	    !tune_replay(d, &mine, &base, (struct tune_replay_how){ TUNE_PLACE_BY_SIZE, false }, &r) || !r.has[FN_COUNT])
 		return false;
 	printf("\nReplayed on the dumps' %zu windows of calls: the model's pick takes %.3f (%.3f .. %.3f) of\n"
 	       "the default's time in these functions\n", d->window_count, r.ratio[FN_COUNT], r.low[FN_COUNT],

@@ -65,8 +65,8 @@ static void add(struct sums *t, int fn, double weight, const struct bench_result
 }
 
 /* Times fn's classes; false if out of memory. */
-static bool replay_function(const struct dump *d, struct bench_settings *s, enum base_function fn, int place,
-			    struct sums *t, struct tune_replayed *out)
+static bool replay_function(const struct dump *d, struct bench_settings *s, enum base_function fn,
+			    struct tune_replay_how how, struct sums *t, struct tune_replayed *out)
 {
 	double calls[REPLAY_CLASSES + 1], total = 0, missed = 0;
 	class_calls(&d->hist.fn[fn], calls);
@@ -82,8 +82,9 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 			continue;
 		}
 		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
-		struct bench_case c = replay_case(fn, &r, place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)place,
+		struct bench_case c = replay_case(fn, &r, how.place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)how.place,
 						  replay_classes[k].label);
+		c.fenced = how.fenced;
 		struct bench_result *res = calloc(1, sizeof *res);
 		bool ok = res && bench_buffers_init(r.max, s->cold_bytes);
 		if (ok) {
@@ -100,8 +101,8 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 	return true;
 }
 
-bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base, int place,
-		 struct tune_replayed *out)
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+		 struct tune_replay_how how, struct tune_replayed *out)
 {
 	static struct bench_variant columns[2];
 	static struct bench_bands bands[2][FN_COUNT];
@@ -115,7 +116,7 @@ bool tune_replay(const struct dump *d, const struct tune_setting *mine, const st
 	bench_clock_open(&s.clock);
 	bool ok = true;
 	for (int fn = 0; fn < FN_COUNT && ok; fn++)
-		ok = replay_function(d, &s, (enum base_function)fn, place, &t, out);
+		ok = replay_function(d, &s, (enum base_function)fn, how, &t, out);
 	memshim_thresholds = before;
 	for (int i = 0; i <= FN_COUNT; i++)
 		if ((out->has[i] = t.w[i] > 0)) {

@@ -74,11 +74,16 @@ struct tune_replayed {
 	unsigned rounds;
 };
 /* False (said) if the dump has no windows or memory runs out. */
-/* `place`: an enum replay_place (tools/util/replay.h) for every class,
- * or TUNE_PLACE_BY_SIZE. */
+/* How to replay: `place` an enum replay_place (tools/util/replay.h) for
+ * every class, or TUNE_PLACE_BY_SIZE; `fenced`: each call alone between
+ * fences, as ab --timing's timed calls run, instead of in a stream. */
 #define TUNE_PLACE_BY_SIZE 3
-bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base, int place,
-		 struct tune_replayed *out);
+struct tune_replay_how {
+	int place;
+	bool fenced;
+};
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+		 struct tune_replay_how how, struct tune_replayed *out);
 
 /* predict.c: tune --impl from the histogram: setting against glibc by the
  * model; out as tune_replay's (left_out unused).  False if a curve is missing. */
@@ -87,9 +92,10 @@ bool tune_model_setting(const struct calibration *c, const struct dump *d, const
 
 /* impl.c: tune --impl SETTING: the prediction printed, from `basis`
  * ("replay", "histogram", or NULL: the replay where there are windows),
- * the replay's placement `place` as tune_replay takes it.
+ * the replay done as `how` says.
  * c may be NULL when the replay needs no calibration.  Exit status. */
-int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis, int place);
+int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis,
+	      struct tune_replay_how how);
 
 /* file.c.  calibration_write writes a temporary file in the same
  * folder and renames it over path once it is complete and on disk; a

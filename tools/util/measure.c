@@ -347,8 +347,31 @@ __attribute__((noinline)) static void run_banded(const struct bench_bands *b, en
 		}
 }
 
+/* The passes of fenced cases: each call alone between two lfences, as a
+ * timed call runs (preload/timing.h), so that it takes its latency, not
+ * its share of a stream; f NULL: the fences alone, subtracted after. */
+__attribute__((noinline)) static void run_fenced(const struct bench_variant *v, enum base_function fn, size_t n,
+						 unsigned reps)
+{
+	const struct bench_bands *b = v ? v->bands[fn] : NULL;
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			__asm__ volatile("lfence" ::: "memory");
+			unsigned band = b ? band_of(b, calls[i].size) : 0;
+			if (v && fn == FN_MEMSET)
+				(b ? b->set[band] : v->set)(arena + calls[i].dst, 0x5a, calls[i].size);
+			else if (v)
+				(b ? b->copy[band] : v->copy[fn])(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+			__asm__ volatile("lfence" ::: "memory");
+		}
+}
+
 static void run_pass(const struct bench_variant *v, const struct bench_case *c, size_t n, unsigned reps)
 {
+	if (c->fenced) {
+		run_fenced(v, c->fn, n, reps);
+		return;
+	}
 	if (v->bands[c->fn])
 		run_banded(v->bands[c->fn], c->fn, n, reps);
 	else if (c->fn == FN_MEMSET)
@@ -399,7 +422,13 @@ static double time_batch(const struct bench_settings *s, const struct bench_vari
 	uint64_t start = bench_clock_now(&s->clock);
 	run_pass(v, c, n, reps);
 	uint64_t end = bench_clock_now(&s->clock);
-	return (double)(end - start) / ((double)n * reps);
+	double t = (double)(end - start);
+	if (c->fenced) { /* the fences' own time off, measured beside */
+		start = bench_clock_now(&s->clock);
+		run_pass(NULL, c, n, reps);
+		t -= (double)(bench_clock_now(&s->clock) - start);
+	}
+	return t / ((double)n * reps);
 }
 
 /* ---- statistics ---- */

@@ -45,6 +45,7 @@ struct bench_case {
 	size_t hot_set; /* not cold: the calls spread over this many bytes (0: all in one room) */
 	bool read_back; /* each call's destination read after it, in the timing */
 	bool overlap;   /* memmove with overlapping source and destination */
+	bool fenced;    /* each call alone between fences, as a timed call (MEMSHIM_TIMING) runs */
 	char label[64]; /* the size ("4096"), class ("257 B-1 KiB") or distribution name */
 	char align[16]; /* "s1/d0" (offsets mod 64), "4k+16" (dst - src mod 4096), "random" */
 	/* Sizes: uniform in [lo, hi], or drawn from dist when it is set. */
