@@ -10,13 +10,15 @@
 #            the default rate
 #   timed    MEMSHIM_HIST and MEMSHIM_TIMING=on: one call in 64 timed
 #   every    MEMSHIM_HIST and MEMSHIM_TIMING=1: every call timed
+#   windows  MEMSHIM_HIST and MEMSHIM_SEQUENCES=on: windows of 64 calls kept
 #   baseline MEMSHIM_HIST with the library BASELINE (another build: what a
 #            change to the recording path costs), when it is given
 # and prints, for 8, 64, 512 and 4096-byte copies and for mixed sizes
 # (0-512 B), the median ns per call of each and the medians (min..max) of
 # the per-round differences: what recording adds, what marking adds on
 # top; then what timing one call in 64 adds per call, what a timed call
-# costs, and what the baseline's recording adds, and this one against it.
+# costs, what keeping windows of calls adds per call, and what the
+# baseline's recording adds, and this one against it.
 # The variant is the same throughout (MEMSHIM_IMPL, default glibc).
 #
 # Sampling is spread over the run, so its cost is a share of the process's
@@ -52,11 +54,12 @@ run() {
 		LD_PRELOAD="$lib" "$program" "$calls" ;;
 	timed) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_TIMING=on LD_PRELOAD="$lib" "$program" "$calls" ;;
 	every) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_TIMING=1 LD_PRELOAD="$lib" "$program" "$calls" ;;
+	windows) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_SEQUENCES=on LD_PRELOAD="$lib" "$program" "$calls" ;;
 	baseline) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$baseline" "$program" "$calls" ;;
 	esac | sed "s/^/$2 $1 /" >>"$work/results"
 }
 for round in $(seq "$rounds"); do
-	for setting in off record mark profile timed every ${baseline:+baseline}; do
+	for setting in off record mark profile timed every windows ${baseline:+baseline}; do
 		run $setting "$round"
 	done
 done
@@ -110,14 +113,16 @@ for size, s in sorted(ns.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]
     print(f"{size:<5} {med['off']:12.2f} {med['record']:7.2f} {med['mark']:7.2f} {med['profile']:7.2f} |"
           f" {spread(rec):>18} | {spread(mark)}")
 base = "baseline" in next(iter(ns.values()))
-print("\nsize  ns/call: timed   every | timing on (1 in 64) adds | a timed call costs"
+print("\nsize  ns/call: timed   every windows | timing on (1 in 64) adds | a timed call costs | windows add"
       + (" | the baseline's recording adds | this - baseline" if base else ""))
 for size, s in sorted(ns.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0)):
     rounds = sorted(s["off"])
     med = {k: statistics.median(v.values()) for k, v in s.items()}
     timed = [s["timed"][r] - s["record"][r] for r in rounds]
     every = [s["every"][r] - s["record"][r] for r in rounds]
-    line = f"{size:<5} {med['timed']:13.2f} {med['every']:7.2f} | {spread(timed):>24} | {spread(every):>18}"
+    windows = [s["windows"][r] - s["record"][r] for r in rounds]
+    line = (f"{size:<5} {med['timed']:13.2f} {med['every']:7.2f} {med['windows']:7.2f} | {spread(timed):>24} |"
+            f" {spread(every):>18} | {spread(windows):>11}")
     if base:
         line += (f" | {spread([s['baseline'][r] - s['off'][r] for r in rounds]):>29}"
                  f" | {spread([s['record'][r] - s['baseline'][r] for r in rounds])}")

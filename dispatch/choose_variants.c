@@ -123,3 +123,18 @@ void choose_variants(const struct cpu_features *f, const struct calibration_choi
 			choice[fn].policy = NULL; /* the default, not a variable, decided */
 	}
 }
+
+const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *value,
+                           enum base_function fn, struct band_list *out)
+{
+	static struct line words; /* the problem's text lives here */
+	const struct policy_inputs in = { f, file };
+	struct selection s = { .policy = policy_named(value) };
+	const char *problem = s.policy ? NULL : selection_problem(value, &s.bands, &words);
+	struct function_choice c;
+	if (problem)
+		return problem;
+	choose(&s, &in, fn, &c);
+	*out = c.bands;
+	return NULL;
+}

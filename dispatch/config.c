@@ -72,3 +72,9 @@ const char *config_policy(unsigned i, enum base_function fn, struct band_list *p
 	p->pick(cpu_features(), &c->calibrated, fn, picks, why);
 	return p->name;
 }
+
+const char *config_setting_bands(const char *value, enum base_function fn, struct band_list *out)
+{
+	const struct config *c = config_get();
+	return choose_setting(cpu_features(), &c->calibrated, value, fn, out);
+}

@@ -37,6 +37,10 @@ struct function_choice {
 #define TIMING_DEFAULT_EVERY 64
 #define TIMING_MAX_EVERY 1073741824
 
+/* MEMSHIM_SEQUENCES=on: windows of this many consecutive calls. */
+#define SEQUENCES_DEFAULT_LENGTH 64
+#define SEQUENCES_MAX_LENGTH 1024
+
 /* The size thresholds, and where each value came from. */
 enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
 enum threshold_origin { FROM_BUILTIN, FROM_FILE, FROM_ENVIRONMENT };
@@ -55,6 +59,7 @@ struct config {
 	unsigned stack_depth;          /* MEMSHIM_STACK_DEPTH: frames kept per call site */
 	unsigned profile_hz;           /* MEMSHIM_PROFILE: samples per CPU second; 0: off */
 	unsigned timing_every;         /* MEMSHIM_TIMING: time one call in N with the TSC; 0: off */
+	unsigned sequence_length;      /* MEMSHIM_SEQUENCES: windows of N consecutive calls; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
 	enum threshold_origin origin[T_COUNT];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
@@ -84,6 +89,11 @@ const char *config_threshold_variable(enum threshold_name t);
 /* What fn gets when no variable names a variant, and why (the default
  * policy, on this CPU and its calibration file). */
 void config_default_bands(enum base_function fn, struct band_list *out, const char **why);
+
+/* The bands fn gets where MEMSHIM_IMPL is `value` (a variant, bands or a
+ * policy), as the library chooses them; NULL, or the problem in words that
+ * follow the value. */
+const char *config_setting_bands(const char *value, enum base_function fn, struct band_list *out);
 
 /* dispatch/names.c: whether `name` is something MEMSHIM_IMPL may name: a
  * variant or a policy ("kernel", "auto"). */

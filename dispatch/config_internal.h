@@ -36,6 +36,11 @@ bool read_calibration(bool secure, struct thresholds *t, char path[HIST_PATH_MAX
 void choose_variants(const struct cpu_features *f, const struct calibration_choices *file,
                      struct function_choice choice[FN_COUNT]);
 
+/* choose_variants.c: the bands fn gets where MEMSHIM_IMPL is `value`, as
+ * choose_variants() would choose them; NULL, or the problem in words. */
+const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *value,
+                           enum base_function fn, struct band_list *out);
+
 /* read_thresholds.c: the threshold variables, over t; where each came
  * from into origin (FROM_ENVIRONMENT for those set). */
 void read_thresholds(struct thresholds *t, enum threshold_origin origin[T_COUNT]);

@@ -130,6 +130,25 @@ static void read_timing_rate(struct config *c)
 		c->timing_every = (unsigned)n;
 }
 
+/* MEMSHIM_SEQUENCES: on (windows of SEQUENCES_DEFAULT_LENGTH calls), off, 0, or
+ * N, the calls a window holds (the library's preload/sequences.h). */
+static void read_sequences(struct config *c)
+{
+	const char *value = early_getenv("MEMSHIM_SEQUENCES");
+	unsigned long long n;
+	const char *problem;
+	if (!value || same_string(value, "off") || same_string(value, "0"))
+		return;
+	if (same_string(value, "on"))
+		c->sequence_length = SEQUENCES_DEFAULT_LENGTH;
+	else if ((problem = parse_count(value, 1, SEQUENCES_MAX_LENGTH, &n)))
+		warn_bad_value("MEMSHIM_SEQUENCES", value, problem,
+		               "no windows of calls (give on, off, or N, the calls a window holds, 1 to "
+		               TEXT_OF(SEQUENCES_MAX_LENGTH) ")", 0);
+	else
+		c->sequence_length = (unsigned)n;
+}
+
 /* A whole number from min to max in variable `name`, into *out; false,
  * leaving *out, when it is unset or bad (said once: what is wrong with it,
  * and `instead`, what is used instead). */
@@ -185,12 +204,13 @@ void read_recording(struct config *c)
 		c->stack_depth = (unsigned)n;
 	read_profile_rate(c);
 	read_timing_rate(c);
-	if (!c->hist_path[0] &&
-	    (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz || c->timing_every)) {
+	read_sequences(c);
+	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz ||
+	                         c->timing_every || c->sequence_length)) {
 		struct line l;
 		line_start(&l);
-		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_TIMING and"
-		             " MEMSHIM_PROFILE need MEMSHIM_HIST; ignored");
+		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_SEQUENCES,"
+		             " MEMSHIM_TIMING and MEMSHIM_PROFILE need MEMSHIM_HIST; ignored");
 		line_emit(&l);
 		c->hist_interval = 0;
 		c->hist_signal = 0;
@@ -198,5 +218,6 @@ void read_recording(struct config *c)
 		c->callsite_every = 0;
 		c->profile_hz = 0;
 		c->timing_every = 0;
+		c->sequence_length = 0;
 	}
 }

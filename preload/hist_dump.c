@@ -243,7 +243,7 @@ static bool write_dump(int fd, const char *reason)
 	if (!hist_write(fd, &h, &snapshot))
 		return false;
 	callsites_write(fd);
-	return profile_write(fd) && write_timing(fd) && hist_write_end(fd);
+	return profile_write(fd) && write_timing(fd) && record_write_sequences(fd) && hist_write_end(fd);
 }
 
 /* Writes the dump to a temporary file, then gives it the dump's name

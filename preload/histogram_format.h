@@ -49,6 +49,12 @@
  *                                          interrupted (longer than 2 us + 1 ns a byte)
  *   time_site memcpy 40 1200 main+0x1d(zstd)  with call sites on: timed calls and their ns
  *                                          by immediate caller
+ *   sequences 64 256                       MEMSHIM_SEQUENCES: calls a window holds at most,
+ *                                          and one window kept for about every N calls
+ *   window memcpy 64                       a window of memcpy's calls, the thread's next
+ *                                          ones from a moment drawn at random: how many
+ *   seq 4096 16 2064 -2048                 one call of it, in order: size, destination and
+ *                                          source mod 4096, destination - source (copies)
  *   end                                    the dump is complete
  *
  * Version 2 added the profile, cpu and cpu_site records, version 3 the
@@ -56,7 +62,8 @@
  * alias4k_same and alias4k_near, version 5 added recording_apart and
  * recording_cpu, version 6 made a callsite record the whole stack, up to
  * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
- * readers refused), where before it was three frames; older dumps are
+ * readers refused), where before it was three frames, version 7 added
+ * sequences, window and seq; older dumps are
  * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
  * wrapper's (an older profile reads as recording_apart 0).
@@ -89,7 +96,7 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 6
+#define HIST_FORMAT_VERSION 7
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 #define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
 /* The longest line readers take: a callsite record of HIST_STACK_MAX frames
@@ -165,6 +172,19 @@ struct timing_record {
 bool hist_write_timing(int fd, const struct timing_record *t);
 bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_t ns, const char *frame);
 
+/* One call of a recorded window (MEMSHIM_SEQUENCES): what replaying it
+ * needs.  Overlap is distance != 0 and |distance| < size. */
+struct seq_call {
+	uint64_t size;
+	int64_t distance;          /* destination - source; 0 for memset */
+	uint16_t dst_off, src_off; /* mod 4096; src_off 0 for memset */
+};
+
+/* Written after the timing records, before hist_write_end(): the header
+ * line, then each window. */
+bool hist_write_sequences(int fd, unsigned length, uint64_t weight);
+bool hist_write_window(int fd, enum base_function fn, const struct seq_call *calls, unsigned count);
+
 /* Gives the written file tmp the name `name` unless that is taken (false,
  * errno EEXIST): a dump never replaces a file. */
 bool hist_take_name(const char *tmp, const char *name);
@@ -217,6 +237,19 @@ struct dump_timing {
 	uint64_t squares[FN_COUNT][HIST_BUCKETS], dropped[FN_COUNT][HIST_BUCKETS];
 };
 
+/* A recorded window of one function's consecutive calls. */
+struct dump_window {
+	enum base_function fn;
+	unsigned count;
+	struct seq_call *calls;
+};
+
+/* A merged dump keeps at most this many windows a program: one section's
+ * windows all stand for the same number of calls (weight), so merging
+ * drops every other window of the denser side until theirs agree, then of
+ * both until the cap holds. */
+#define HIST_WINDOWS_MAX 1024
+
 /* One program's part of the dumps read: everything, summed over its processes. */
 struct dump_program {
 	char name[256];
@@ -240,6 +273,10 @@ struct dump {
 	struct dump_timing timing;
 	struct dump_site *time_sites; /* timed calls and their ns by caller; one entry per file and caller */
 	size_t time_site_count;
+	unsigned sequence_length;   /* the longest window's length asked; 0: no windows */
+	uint64_t window_weight;     /* one window for about every this many calls */
+	struct dump_window *windows;
+	size_t window_count;
 };
 
 #endif

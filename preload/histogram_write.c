@@ -361,6 +361,8 @@ static void write_merged_timing(struct writer *w, const struct dump_timing *t)
 		write_timed_buckets(w, (enum base_function)fn, t->calls[fn], t->ns[fn], t->squares[fn], t->dropped[fn]);
 }
 
+static void write_window(struct writer *w, enum base_function fn, const struct seq_call *calls, unsigned count);
+
 /* One program's section: its counts summed over its processes. */
 static void write_section(struct writer *w, const char *program, const struct dump *d, size_t sections)
 {
@@ -388,6 +390,10 @@ static void write_section(struct writer *w, const char *program, const struct du
 		write_merged_timing(w, &d->timing);
 	for (size_t i = 0; i < d->time_site_count; i++)
 		write_time_site(w, d->time_sites[i].fn, d->time_sites[i].calls, d->time_sites[i].ns, d->time_sites[i].frames);
+	if (d->window_count)
+		put_record(w, "sequences", 2, (uint64_t[]){ d->sequence_length, d->window_weight });
+	for (size_t i = 0; i < d->window_count; i++)
+		write_window(w, d->windows[i].fn, d->windows[i].calls, d->windows[i].count);
 	put(w, "end\n");
 }
 
@@ -411,4 +417,41 @@ bool hist_take_name(const char *tmp, const char *name)
 		return false;
 	unlink(tmp);
 	return true;
+}
+
+/* ---- windows of calls (MEMSHIM_SEQUENCES) ---- */
+
+bool hist_write_sequences(int fd, unsigned length, uint64_t weight)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	put_record(&w, "sequences", 2, (uint64_t[]){ length, weight });
+	flush(&w);
+	return !w.failed;
+}
+
+static void write_window(struct writer *w, enum base_function fn, const struct seq_call *calls, unsigned count)
+{
+	put(w, "window ");
+	put(w, base_function_names[fn]);
+	put_char(w, ' ');
+	put_number(w, count);
+	put_char(w, '\n');
+	for (unsigned i = 0; i < count; i++) {
+		const struct seq_call *c = &calls[i];
+		put_record(w, "seq", 3, (uint64_t[]){ c->size, c->dst_off, c->src_off });
+		w->len--; /* the signed distance follows on the same line */
+		put(w, c->distance < 0 ? " -" : " ");
+		put_number(w, c->distance < 0 ? -(uint64_t)c->distance : (uint64_t)c->distance);
+		put_char(w, '\n');
+	}
+}
+
+bool hist_write_window(int fd, enum base_function fn, const struct seq_call *calls, unsigned count)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	write_window(&w, fn, calls, count);
+	flush(&w);
+	return !w.failed;
 }

@@ -43,10 +43,12 @@ static __thread struct slot *my_fast_slot __attribute__((tls_model("initial-exec
 static struct entry_set target;
 static unsigned sample_every; /* 0: no call-site sampling */
 static unsigned timing_every; /* 0: no timed calls */
+static unsigned sequence_length; /* 0: no windows of calls */
 static bool started;          /* start-up has set the two above: the common path may be taken */
-/* Where every call takes the slow path (the shared slot, call sites on):
- * this thread's calls up to its next timed one. */
-static __thread unsigned slow_calls_to_timed __attribute__((tls_model("initial-exec")));
+/* This thread's calls up to its next timed one, counted on the slow path;
+ * and the run of calls the common path's countdown last started from. */
+static __thread unsigned calls_to_timed __attribute__((tls_model("initial-exec")));
+static __thread unsigned detour_run __attribute__((tls_model("initial-exec")));
 
 /* The recording path is a handful of instructions inlined into each wrapper. */
 #define HOT static inline __attribute__((always_inline))
@@ -184,41 +186,57 @@ static bool every_call_slow(const struct slot *s)
 	return s->shared || sample_every || !started;
 }
 
-/* The calls until the common path next detours, after a slow call
- * (`detoured`: it came because the countdown ran out; `timed`: it is timed). */
-static unsigned next_detour(const struct slot *s, bool detoured, bool timed)
+/* Counts `passed` calls off *left (0: none drawn yet, a new thread's first
+ * gap is drawn like the others); true when the event is due at this call,
+ * with the next gap drawn. */
+static bool count_down(unsigned *left, unsigned passed, unsigned (*draw)(void))
 {
-	if (every_call_slow(s))
-		return 1;
-	if (!timing_every)
-		return UINT_MAX; /* nothing to detour for: practically never */
-	if (detoured && !timed)
-		return 1; /* a timed call was due on a wrapper that cannot time one: the next call */
-	return timing_countdown();
+	if (*left == 0)
+		*left = draw();
+	if (*left > passed) {
+		*left -= passed;
+		return false;
+	}
+	*left = draw();
+	return true;
 }
 
-/* For a call on the slow path: whether to time it (`timeable`: its
- * wrapper can), the countdown to the thread's next detour, and whether its
- * next calls may take the common path.  `detoured`: the call came because
- * the countdown ran out. */
-static bool time_this_call(struct slot *s, bool detoured, bool timeable)
+/* The thread's windows (MEMSHIM_SEQUENCES), mapped on its first slow call
+ * after start-up; none in the shared slot, whose threads would mix theirs. */
+static struct seq_state *thread_windows(struct slot *s)
 {
+	if (s->seq || !sequence_length || s->shared || s->seq_failed)
+		return s->seq;
+	s->seq = seq_thread_start(sequence_length);
+	s->seq_failed = s->seq == NULL;
+	return s->seq;
+}
+
+static unsigned smaller(unsigned a, unsigned b) { return a < b ? a : b; }
+
+/* For a call on the slow path: whether to time it (`timeable`: its
+ * wrapper can), its part in the thread's windows, and when the common path
+ * next detours (the countdown to the nearer of the next timed call and the
+ * next window), or that every call takes the slow path for now.
+ * `counted_down`: the call came because that countdown ran out, so it
+ * stands for the whole run of calls the countdown started from. */
+static bool after_slow_call(struct slot *s, bool counted_down, bool timeable, enum base_function fn, const void *d,
+                            const void *src, size_t n)
+{
+	unsigned passed = counted_down ? detour_run : 1;
 	bool due = false;
-	if (timing_every && every_call_slow(s)) {
-		if (slow_calls_to_timed == 0) /* a new thread: its first gap, drawn like the others */
-			slow_calls_to_timed = timing_countdown();
-		if (slow_calls_to_timed > 1)
-			slow_calls_to_timed--;
-		else if (timeable) {
-			due = true;
-			slow_calls_to_timed = timing_countdown();
-		}
-	} else if (timing_every && detoured) {
-		due = timeable; /* else the next call detours and is timed */
+	if (timing_every && count_down(&calls_to_timed, passed, timing_countdown)) {
+		due = timeable;
+		if (!timeable)
+			calls_to_timed = 1; /* a wrapper that cannot time a call: the next one */
 	}
-	if (!s->shared)
-		s->detour = next_detour(s, detoured, due);
-	my_fast_slot = every_call_slow(s) ? NULL : s;
+	struct seq_state *q = thread_windows(s);
+	bool slow = (q && seq_count(q, passed, fn, d, src, n)) || every_call_slow(s);
+	if (!slow) {
+		detour_run = smaller(timing_every ? calls_to_timed : UINT_MAX, q ? seq_calls_to_window(q) : UINT_MAX);
+		s->detour = detour_run;
+	}
+	my_fast_slot = slow ? NULL : s;
 	return due;
 }
 
@@ -231,14 +249,14 @@ RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
 record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n, unsigned at,
 		 bool timeable)
 {
-	bool detoured = my_slot != NULL;
+	bool counted_down = my_fast_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
 	if (s->shared)
 		record_copy_in(s, true, fn, e, d, src, n, at);
 	else
 		record_copy_in(s, false, fn, e, d, src, n, at);
 	maybe_sample(s, fn, n);
-	return time_this_call(s, detoured, timeable) ? s : NULL;
+	return after_slow_call(s, counted_down, timeable, fn, d, src, n) ? s : NULL;
 }
 
 /* The variant's call, timed: from a slow path the wrapper jumped to, so
@@ -286,14 +304,14 @@ HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const vo
 RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
 record_set_slow(enum entry_point e, const void *d, int c, size_t n, unsigned at, bool timeable)
 {
-	bool detoured = my_slot != NULL;
+	bool counted_down = my_fast_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
 	if (s->shared)
 		record_set_in(s, true, e, d, c, n, at);
 	else
 		record_set_in(s, false, e, d, c, n, at);
 	maybe_sample(s, FN_MEMSET, n);
-	return time_this_call(s, detoured, timeable) ? s : NULL;
+	return after_slow_call(s, counted_down, timeable, FN_MEMSET, d, NULL, n) ? s : NULL;
 }
 
 HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t n, unsigned at)
@@ -446,7 +464,7 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 	MEMSHIM_ENTRY_POINTS(TARGET_IF_FOLLOWS, )
 #undef TARGET_IF_FOLLOWS
 	const struct config *c = config_get();
-	if (c->timing_every)
+	if (c->timing_every || c->sequence_length) /* the wrappers that count down to a detour */
 		return c->profile_hz ? &timed_profiling_entries : &timed_recording_entries;
 	return c->profile_hz ? &profiling_entries : &recording_entries;
 }
@@ -489,6 +507,11 @@ void record_stop_timing(void)
 		return;
 	timing_every = 0;
 	timing_say_forbidden();
+}
+
+void record_start_sequences(unsigned length)
+{
+	sequence_length = length;
 }
 
 void record_started(void)

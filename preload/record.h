@@ -39,6 +39,13 @@ bool record_start_timing(unsigned every);
  * the calls timed so far are still dumped. */
 void record_stop_timing(void);
 
+/* Turns on windows of `length` consecutive calls (preload/sequences.h). */
+void record_start_sequences(unsigned length);
+
+/* Writes every thread's windows as the dump's sequences records; nothing
+ * when there are none.  Async-signal-safe. */
+bool record_write_sequences(int fd);
+
 /* Start-up is over: call-site sampling and timing are on or off for good,
  * and the common path may count down to its next detour. */
 void record_started(void);

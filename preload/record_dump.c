@@ -68,8 +68,19 @@ void record_reset(void)
 		zero_counters((uint64_t *)&s->hist, sizeof s->hist / sizeof(uint64_t));
 		if (record_timing_counted) /* untouched otherwise: no page of them is made */
 			zero_counters((uint64_t *)&s->timed, sizeof s->timed / sizeof(uint64_t));
+		if (s->seq)
+			seq_reset(s->seq);
 	}
 	callsites_reset();
 	if (record_timing_counted)
 		timing_restart_in_child();
+}
+
+bool record_write_sequences(int fd)
+{
+	static struct seq_state *states[MAX_SLOTS]; /* static: too big for a signal handler's stack */
+	unsigned used = slots_used(), count = 0;
+	for (unsigned i = 0; i < used && i < MAX_SLOTS; i++)
+		states[count++] = __atomic_load_n(&record_slots[i].seq, __ATOMIC_ACQUIRE);
+	return seq_write(fd, states, count);
 }

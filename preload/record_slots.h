@@ -5,6 +5,7 @@
 #define MEMSHIM_RECORD_SLOTS_H
 
 #include "preload/histogram_format.h"
+#include "preload/sequences.h"
 #include "preload/timing.h"
 
 #include <stdbool.h>
@@ -17,6 +18,8 @@ struct slot {
 	unsigned detour;           /* timed wrappers: calls until the common path next takes the slow one */
 	bool shared;               /* the overflow slot: atomic adds */
 	struct timing_counts timed; /* MEMSHIM_TIMING */
+	struct seq_state *seq;      /* MEMSHIM_SEQUENCES: the thread's windows; NULL: none yet */
+	bool seq_failed;            /* no memory for them: none for this thread */
 };
 
 extern struct slot record_slots[MAX_SLOTS + 1]; /* the last is the shared overflow slot */

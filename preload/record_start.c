@@ -1,5 +1,5 @@
 /* Starting the recording: the dumps, the signal watch, the call sites, the
- * profile and the timed calls, in that order (preload/record_start.h).
+ * profile, the timed calls and the windows of calls, in that order (preload/record_start.h).
  * Here, not in the dump (preload/hist_dump.c), which the signal and exit
  * paths call: the dump reads what the parts counted, and starts none. */
 #include "preload/record_start.h"
@@ -23,5 +23,7 @@ void record_start(void)
 		profile_start(c->profile_hz, record_targets());
 	if (c->timing_every)
 		record_start_timing(c->timing_every);
+	if (c->sequence_length)
+		record_start_sequences(c->sequence_length);
 	record_started();
 }

@@ -2,6 +2,8 @@
  *
  *   hist_program MODE [N]
  *     calls N       the sequence N times, then exit
+ *     period N      N copies whose sizes cycle 1..64 (period 64)
+ *     overlap N     N memmoves of 100 bytes 8 bytes up
  *     threads N     16 threads run the sequence N times each
  *     signals N     the sequence N times while another thread keeps
  *                   signalling this one, whose handler copies 24 bytes;
@@ -94,6 +96,19 @@ void sequence(long times)
 		memset(big, 1, sizeof big);
 		bzero(dst, 5);
 	}
+}
+
+/* Copies that repeat with period 64, the size (1 to 64) telling the phase. */
+static void run_period(long times)
+{
+	for (long i = 0; i < times; i++)
+		memcpy(dst, src, (size_t)(1 + i % 64));
+}
+
+static void run_overlap(long times)
+{
+	for (long i = 0; i < times; i++)
+		memmove(overlap + 8, overlap, 100);
 }
 
 static void *sequence_thread(void *times)
@@ -331,6 +346,10 @@ int main(int argc, char **argv)
 		sequence(times);
 	else if (strcmp(mode, "threads") == 0)
 		run_threads(times);
+	else if (strcmp(mode, "period") == 0)
+		run_period(times);
+	else if (strcmp(mode, "overlap") == 0)
+		run_overlap(times);
 	else if (strcmp(mode, "signals") == 0)
 		run_with_signals(times);
 	else if (strcmp(mode, "fork") == 0)

@@ -39,4 +39,11 @@ expect_match "threads not sampled: their CPU time apart" "$(printf '%s\n' "$text
 	'20000 samples over 20000\.0 ms of CPU time in 1 profiled process; +12000\.0 ms more in threads before their first call of these functions \(or with none\), +not sampled; the shares below are of all 32000\.0 ms'
 expect_match "profile and timed calls apart beyond their intervals: said, with both" "$(printf '%s\n' "$text" | tr '\n' ' ')" \
 	'\(the two differ beyond their intervals, profile [0-9.]+–[0-9.]+ ms, timed 1\.0–1\.0 ms: the profile +holds all of each call.s CPU time'
+
+# The timed calls at 100 us (10 s in all), far above the profile's 2 s:
+# the other reason, latency.
+dump above 32000000000 "2000 2000000000" "1000 100000000 10000000000000 0"
+expect_match "timed calls above the profile beyond their intervals: the fenced latency said" \
+	"$(tr '\n' ' ' <"$scratch/above.txt")" \
+	'\(the two differ beyond their intervals, profile [0-9.]+–[0-9.]+ ms, timed [0-9.]+–[0-9.]+ ms: a timed call +runs alone, fenced, so it pays the whole latency'
 finish

@@ -72,6 +72,10 @@ static const char bench_help[] =
 	"                        one call of every size from 0 to 1 KiB, single-stepped,\n"
 	"                        per size class (with --csv: per call); the same on any\n"
 	"                        CPU that runs the same code\n"
+	"  --replay DUMP         instead: every variant on a dump's recorded windows of\n"
+	"                        calls (memshim record --sequences), in their order, with\n"
+	"                        their sizes, offsets mod 4096 and distances: hot, spread\n"
+	"                        over half the L2, and cold; per function and size class\n"
 	"  --stub                instead: what the exported names' one jump adds to a\n"
 	"                        call (memcpy against the variant its slot jumps to): the\n"
 	"                        cost of bands, and of calls from libraries loaded later\n"
@@ -157,7 +161,7 @@ static int parse_peer(const char *value, struct bench_options *o)
 }
 
 enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
-       BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS };
+       BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS, BENCH_REPLAY };
 
 static const struct option bench_options[] = {
 	{ "quick", no_argument, NULL, BENCH_QUICK },
@@ -176,6 +180,7 @@ static const struct option bench_options[] = {
 	{ "distribution", required_argument, NULL, BENCH_DISTRIBUTION },
 	{ "peer", required_argument, NULL, BENCH_PEER },
 	{ "draws", required_argument, NULL, BENCH_DRAWS },
+	{ "replay", required_argument, NULL, BENCH_REPLAY },
 	{ 0 },
 };
 
@@ -207,7 +212,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	case BENCH_FUNCTIONS:
 		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);
 	case BENCH_CASES:
-		return parse_names(name, value, case_kind_names, CASE_KIND_COUNT, &o->cases);
+		return parse_names(name, value, case_kind_names, CASE_REPLAY, &o->cases);
 	case BENCH_SIZES:
 		return parse_sizes(value, o);
 	case BENCH_ROUNDS:
@@ -223,6 +228,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	case BENCH_SVG:
 		o->svg = value;
 		return 0;
+	case BENCH_REPLAY:
+		o->replay = value;
+		return 0;
 	case BENCH_DRAWS:
 		if (!cli_whole_number(value, 1, BENCH_MAX_DRAWS, &o->draws))
 			return cli_usage_error("bench", "--draws \"%s\" is not a whole number from 1 to %d", value, BENCH_MAX_DRAWS);
@@ -237,7 +245,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 
 static int parse_options(int argc, char **argv, struct bench_options *o)
 {
-	*o = (struct bench_options){ .functions = (1u << FN_COUNT) - 1, .cases = (1u << CASE_KIND_COUNT) - 1 };
+	*o = (struct bench_options){ .functions = (1u << FN_COUNT) - 1, .cases = (1u << CASE_REPLAY) - 1 };
 	const struct cli_syntax syntax = { "bench", bench_options, false };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
@@ -246,6 +254,9 @@ static int parse_options(int argc, char **argv, struct bench_options *o)
 		return cli_usage_error("bench", "unexpected argument \"%s\"", argv[first]);
 	if (o->path && o->stub)
 		return cli_usage_error("bench", "--path and --stub each replace the timing: give one");
+	if (o->replay && (o->path || o->stub || o->draws || o->distribution_count || o->svg))
+		return cli_usage_error("bench", "--replay times the dump's calls: not with --path, --stub, --draws, "
+				   "--distribution or --svg");
 	if (o->stub && o->peer_count)
 		return cli_usage_error("bench", "--stub times the library's own entry points, not a --peer's");
 	if (!o->rounds)
@@ -332,8 +343,19 @@ static int print_paths(const struct bench_options *o, const struct bench_variant
 	return rc | close_output(csv, o->csv);
 }
 
+static int replay_with(const struct bench_options *o, struct bench_settings *s)
+{
+	FILE *csv = open_output("--csv", o->csv);
+	if (o->csv && !csv)
+		return 2;
+	int rc = bench_replay(o->replay, s, o->functions, csv);
+	return rc | close_output(csv, o->csv);
+}
+
 static int bench_with(const struct bench_options *o, struct bench_settings *s, struct distributions *d)
 {
+	if (o->replay)
+		return replay_with(o, s);
 	static struct bench_case cases[MAX_RESULTS];
 	struct plan p = { cases, 0 };
 	bench_plan_cases(&p, o, d);
@@ -378,7 +400,7 @@ int cmd_bench(int argc, char **argv)
 		variants[s.variant_count++] = stub_probe_over(&variants[s.glibc]);
 	if (!rc)
 		rc = bench_load_peers(&o, variants, &s.variant_count);
-	if (!rc && !o.distribution_count && (o.cases & (1u << CASE_DIST)))
+	if (!rc && !o.replay && !o.distribution_count && (o.cases & (1u << CASE_DIST)))
 		bench_load_builtin_distributions(o.quick, &d);
 	if (!rc) {
 		bench_clock_open(&s.clock);

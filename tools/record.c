@@ -49,6 +49,9 @@ static const char record_help[] =
 	"                   100), for the report's top call sites and report --folded\n"
 	"  --timing[=N]     MEMSHIM_TIMING: also time one call in N with the time-stamp\n"
 	"                   counter, for the ns per call by size class (default on: N = 64)\n"
+	"  --sequences[=N]  MEMSHIM_SEQUENCES: also keep windows of N consecutive calls\n"
+	"                   (default 64) from moments at random, for bench --replay\n"
+	"                   and tune --impl\n"
 	"RUN OPTIONS are those of memshim run (--impl, --erms-threshold, ...).\n";
 
 #define RECORD_SITES_DEFAULT "100"
@@ -56,13 +59,14 @@ static const char record_help[] =
 
 struct record_options {
 	const char *dir; /* -o; NULL: the default */
-	const char *profile, *sites, *timing;
+	const char *profile, *sites, *timing, *sequences;
 	const char *report; /* --report FILE; NULL: stderr */
 	bool keep;
 };
 
 /* record's own ids, above run's */
-enum { RECORD_KEEP = 64, RECORD_PROFILE, RECORD_SITES, RECORD_TIMING, RECORD_REPORT, RECORD_OUTPUT = 'o' };
+enum { RECORD_KEEP = 64, RECORD_PROFILE, RECORD_SITES, RECORD_TIMING, RECORD_SEQUENCES, RECORD_REPORT,
+       RECORD_OUTPUT = 'o' };
 
 static const struct option record_own_options[] = {
 	{ "output", required_argument, NULL, RECORD_OUTPUT },
@@ -71,6 +75,7 @@ static const struct option record_own_options[] = {
 	{ "profile", optional_argument, NULL, RECORD_PROFILE },
 	{ "sites", optional_argument, NULL, RECORD_SITES },
 	{ "timing", optional_argument, NULL, RECORD_TIMING },
+	{ "sequences", optional_argument, NULL, RECORD_SEQUENCES },
 };
 #define RECORD_OWN (sizeof record_own_options / sizeof record_own_options[0])
 
@@ -104,6 +109,11 @@ static int apply_record_option(void *context, int id, const char *name, const ch
 		                       value, TIMING_MAX_EVERY);
 	else if (id == RECORD_TIMING)
 		o->timing = value ? value : "on";
+	else if (id == RECORD_SEQUENCES && value && !cli_whole_number(value, 1, SEQUENCES_MAX_LENGTH, &n))
+		return cli_usage_error("record", "--sequences=%s is not a whole number from 1 to %d (calls a window holds)",
+		                       value, SEQUENCES_MAX_LENGTH);
+	else if (id == RECORD_SEQUENCES)
+		o->sequences = value ? value : "on";
 	else
 		return apply_run_option("record", id, name, value);
 	return 0;
@@ -365,7 +375,8 @@ static int set_recording(const struct record_options *o, const char *processes)
 	if (setenv("MEMSHIM_HIST", pattern, 1) == 0 &&
 	    (!o->profile || setenv("MEMSHIM_PROFILE", o->profile, 1) == 0) &&
 	    (!o->sites || setenv("MEMSHIM_CALLSITES", o->sites, 1) == 0) &&
-	    (!o->timing || setenv("MEMSHIM_TIMING", o->timing, 1) == 0))
+	    (!o->timing || setenv("MEMSHIM_TIMING", o->timing, 1) == 0) &&
+	    (!o->sequences || setenv("MEMSHIM_SEQUENCES", o->sequences, 1) == 0))
 		return 0;
 	fprintf(stderr, "memshim record: cannot set the recording variables: %s\n", strerror(errno));
 	return CLI_FAILED;

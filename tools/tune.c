@@ -12,6 +12,7 @@
 #include "tools/util/cli_options.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/histogram_read.h"
+#include "tools/util/replay.h"
 #include "tools/util/report_parts.h"
 
 #include <stdio.h>
@@ -22,6 +23,9 @@
 
 static const char tune_help[] =
 	"usage: memshim tune [--calibration FILE] HIST...\n"
+	"       memshim tune --impl SETTING [--basis replay|histogram]\n"
+	"                        [--placement WHERE] [--fenced] [--calibration FILE]\n"
+	"                        HIST...\n"
 	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
@@ -41,21 +45,37 @@ static const char tune_help[] =
 	"                       function's best variant, which the library's default\n"
 	"                       policy then follows\n"
 	"  --quick              with --calibrate: fewer sizes and rounds (at most 10 s)\n"
+	"  --impl SETTING       instead: predict SETTING against glibc, in MEMSHIM_IMPL's\n"
+	"                       syntax (a variant, bands such as glibc:1K,avx2, a policy)\n"
+	"                       or an environment line as tune prints it, with the\n"
+	"                       thresholds a program started here would have (the\n"
+	"                       calibration file's, the variables'), from the replay of\n"
+	"                       the dumps' windows of calls (memshim record --sequences),\n"
+	"                       else from the histogram; the last line says which\n"
+	"  --basis WHICH        with --impl: replay or histogram, whatever the dumps hold\n"
+	"  --placement WHERE    with --impl, the replay's: hot, l2 or cold for every size\n"
+	"                       (default: l2 to 32 KiB, cold beyond)\n"
+	"  --fenced             with --impl, the replay times each call alone between\n"
+	"                       fences, as ab --timing's timed calls run\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
-	"The prediction covers the time inside these functions only.\n"
+	"The prediction covers the time inside these functions only.  Where the dumps\n"
+	"hold windows of calls, the best setting is also replayed on them against the\n"
+	"default, and no best setting is named unless that replay puts it below 1.\n"
 	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
 	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
 	bool calibrate, quick, tiny;
 	const char *calibration;
+	const char *impl, *basis; /* --impl SETTING, --basis replay|histogram */
+	struct tune_replay_how how; /* --placement, --fenced */
 	char **files; /* histogram files and directories: argc entries at most */
 	unsigned file_count;
 };
 
-enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION };
+enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT, TUNE_FENCED };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
 static const struct option tune_options[] = {
@@ -63,8 +83,22 @@ static const struct option tune_options[] = {
 	{ "quick", no_argument, NULL, TUNE_QUICK },
 	{ "tiny", no_argument, NULL, TUNE_TINY },
 	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
+	{ "impl", required_argument, NULL, TUNE_IMPL },
+	{ "basis", required_argument, NULL, TUNE_BASIS },
+	{ "placement", required_argument, NULL, TUNE_PLACEMENT },
+	{ "fenced", no_argument, NULL, TUNE_FENCED },
 	{ 0 },
 };
+
+static int placement_named(const char *value, int *place)
+{
+	for (int i = 0; i < REPLAY_PLACES; i++)
+		if (strcmp(value, replay_place_names[i]) == 0) {
+			*place = i;
+			return 0;
+		}
+	return cli_usage_error("tune", "--placement \"%s\": give hot, l2 or cold", value);
+}
 
 static int apply_option(void *context, int id, const char *name, const char *value)
 {
@@ -75,6 +109,18 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		o->quick = true;
 	else if (id == TUNE_TINY)
 		o->tiny = true;
+	else if (id == TUNE_IMPL && !value[0])
+		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a policy)");
+	else if (id == TUNE_IMPL)
+		o->impl = value;
+	else if (id == TUNE_BASIS && strcmp(value, "replay") != 0 && strcmp(value, "histogram") != 0)
+		return cli_usage_error("tune", "--basis \"%s\": give replay or histogram", value);
+	else if (id == TUNE_BASIS)
+		o->basis = value;
+	else if (id == TUNE_PLACEMENT)
+		return placement_named(value, &o->how.place);
+	else if (id == TUNE_FENCED)
+		o->how.fenced = true;
 	else if (!value[0])
 		return cli_usage_error("tune", "%s needs a file name", name);
 	else
@@ -84,7 +130,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ 0 };
+	*o = (struct options){ .how = { TUNE_PLACE_BY_SIZE, false } };
 	const struct cli_syntax syntax = { "tune", tune_options, false };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
@@ -99,6 +145,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return cli_usage_error("tune", "no histogram files given (and no --calibrate)");
 	if (o->quick && !o->calibrate)
 		return cli_usage_error("tune", "--quick goes with --calibrate");
+	if (o->impl && (o->calibrate || !o->file_count))
+		return cli_usage_error("tune", "--impl predicts from histogram files, without --calibrate");
+	if ((o->basis || o->how.place != TUNE_PLACE_BY_SIZE || o->how.fenced) && !o->impl)
+		return cli_usage_error("tune", "--basis, --placement and --fenced go with --impl");
 	return 0;
 }
 
@@ -252,6 +302,17 @@ int cmd_tune(int argc, char **argv)
 	default_in_force(&def); /* before a calibration sets thresholds of its own */
 	if (!rc && !c)
 		rc = 1;
+	bool replay_only = o.impl && (o.basis ? strcmp(o.basis, "replay") == 0 : d.window_count > 0);
+	if (!rc && o.impl && replay_only)
+		rc = tune_impl(NULL, &d, o.impl, o.basis, o.how);
+	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated)))
+		rc = tune_impl(c, &d, o.impl, o.basis, o.how);
+	if (o.impl) {
+		free(c);
+		free(o.files);
+		hist_dump_free(&d);
+		return rc ? rc : left_out;
+	}
 	if (!rc && o.calibrate)
 		rc = calibrate(path, level_of(&o), c);
 	else if (!rc)

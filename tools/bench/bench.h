@@ -33,6 +33,7 @@ struct bench_options {
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;
 	const char *csv, *svg;
+	const char *replay; /* --replay DUMP */
 	const char *distributions[MAX_DISTRIBUTIONS];
 	unsigned distribution_count;
 	size_t sizes[MAX_SIZES];
@@ -99,6 +100,12 @@ int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
  * enum base_function), as tables on standard output and one row per call
  * in csv if not NULL; exit status. */
 int bench_path(const struct bench_variant *v, unsigned count, unsigned functions, FILE *csv);
+
+/* replay.c, memshim bench --replay: the dump's windows timed for every
+ * variant, the functions asked (a bit per enum base_function); every
+ * result in csv if not NULL; exit status (1, said, for a bad dump or one
+ * without windows). */
+int bench_replay(const char *path, struct bench_settings *s, unsigned functions, FILE *csv);
 
 /* stub.c, memshim bench --stub, on the loaded library: exit status. */
 int bench_stub(void *library, unsigned rounds);

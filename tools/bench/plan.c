@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const case_kind_names[CASE_KIND_COUNT] = { "sweep", "align", "alias4k", "class", "dist" };
+const char *const case_kind_names[CASE_KIND_COUNT] = { "sweep", "align", "alias4k", "class", "dist", "replay" };
 
 static void add(struct plan *p, struct bench_case c)
 {

@@ -333,17 +333,26 @@ static void print_alias(const struct function_histogram *f, enum base_function f
 }
 
 /* Where the profile's time in fn and the timed calls' total differ beyond
- * both intervals, a note of why they may: they measure different things. */
+ * both intervals, a note of why they may: they measure different things.
+ * Timed above the profile: small calls whose data is out of the caches
+ * (zstd -d's tiny memmoves: BENCHMARKS.md, section 16). */
 static void print_time_measures(const struct dump *d, enum base_function fn, const struct cpu_share *c)
 {
 	double low, high;
 	timing_total_interval(d, fn, &low, &high);
 	if (!(c->low_ns > high || c->high_ns < low))
 		return;
-	printf("  (the two differ beyond their intervals, profile %.1f\u2013%.1f ms, timed %.1f\u2013%.1f ms: the profile\n"
-	       "   holds all of each call's CPU time, page faults inside it included, where the timed calls leave\n"
-	       "   out those interrupted and time one call in %" PRIu64 " alone, fenced)\n",
-	       ms(c->low_ns), ms(c->high_ns), ms(low), ms(high), d->timing.every);
+	printf("  (the two differ beyond their intervals, profile %.1f\u2013%.1f ms, timed %.1f\u2013%.1f ms: ",
+	       ms(c->low_ns), ms(c->high_ns), ms(low), ms(high));
+	if (c->low_ns > high)
+		printf("the profile\n"
+		       "   holds all of each call's CPU time, page faults inside it included, where the timed calls leave\n"
+		       "   out those interrupted and time one call in %" PRIu64 " alone, fenced)\n", d->timing.every);
+	else
+		printf("a timed call\n"
+		       "   runs alone, fenced, so it pays the whole latency of its data's cache misses, which in the\n"
+		       "   program overlap the work around the call; bench --replay's cold column, on a recording with\n"
+		       "   --sequences, times the same calls with their data out of the caches)\n");
 }
 
 void print_function(const struct dump *d, int fn)

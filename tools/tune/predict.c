@@ -367,6 +367,29 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 		snprintf(out + len, size - len, ")");
 }
 
+/* Where the dumps hold windows of calls: the best setting replayed on them
+ * against the default (tools/tune/replay.c), said; why it is no
+ * suggestion when that interval does not lie below 1 (it spans no change,
+ * or the pick is slower), else false. */
+static bool replay_refutes(const char *const best[FN_COUNT], const double *t, const struct dump *d,
+			   const struct tune_default *def, char *why, size_t size)
+{
+	struct tune_setting mine, base;
+	struct tune_replayed r;
+	if (!d->window_count || !tune_setting_of(best, t, &mine) || !tune_setting_of(def->variant, def->t, &base) ||
+	    !tune_replay(d, &mine, &base, (struct tune_replay_how){ TUNE_PLACE_BY_SIZE, false }, &r) || !r.has[FN_COUNT])
+		return false;
+	printf("\nReplayed on the dumps' %zu windows of calls: the model's pick takes %.3f (%.3f .. %.3f) of\n"
+	       "the default's time in these functions\n", d->window_count, r.ratio[FN_COUNT], r.low[FN_COUNT],
+	       r.high[FN_COUNT]);
+	if (r.high[FN_COUNT] < 1)
+		return false;
+	snprintf(why, size, "replayed on the program's own calls it takes %.3f (%.3f .. %.3f) of the default's "
+		 "time, %s", r.ratio[FN_COUNT], r.low[FN_COUNT], r.high[FN_COUNT],
+		 r.low[FN_COUNT] > 1 ? "slower" : "an interval that spans no change");
+	return true;
+}
+
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
 			     const struct cm_workload w[FN_COUNT], const struct dump *d, const struct tune_default *def)
 {
@@ -381,7 +404,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	char env[3 * BAND_TEXT_MAX + 200], why[500];
 	env_line(best, w, t, env, sizeof env);
-	if (no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
+	if (replay_refutes(best, t, d, def, why, sizeof why) || no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
 		printf("\nNo best setting: %s.\n"
 		       "The model's pick, no suggestion until measured on the program itself:\n  %s\n"
 		       "  measure it: memshim ab --timing --runs auto --impl glibc --env '%s' -- %s [its arguments]\n",
@@ -429,4 +452,40 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 	print_prediction(c, best, t, w, d, def);
 	tune_check(c, d, w);
 	return 0;
+}
+/* The model's ratio of setting `mine` to glibc, for fn alone (fn ==
+ * FN_COUNT: every function); false if a curve is missing. */
+static bool model_ratio(const struct calibration *c, const struct tune_setting *mine, const double t[T_COUNT],
+			const struct dump *d, int fn, double *ratio, double *low, double *high)
+{
+	static struct cm_workload w[FN_COUNT];
+	static const char *const glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	const char *setting[FN_COUNT];
+	memset(w, 0, sizeof w);
+	for (int f = 0; f < FN_COUNT; f++) {
+		setting[f] = mine->text[f];
+		for (unsigned b = 0; (fn == FN_COUNT || f == fn) && b < HIST_BUCKETS; b++)
+			cm_workload_add(&w[f], (double)d->hist.fn[f].calls[b], (double)d->hist.fn[f].bytes[b]);
+	}
+	struct cm_spread saving;
+	double theirs;
+	if (!saving_against(c, setting, t, glibc, t, w, &saving, &theirs))
+		return false;
+	/* a saving's p90 is the ratio's p10 */
+	*ratio = 1 - saving.median, *low = 1 - saving.p90, *high = 1 - saving.p10;
+	return true;
+}
+
+bool tune_model_setting(const struct calibration *c, const struct dump *d, const struct tune_setting *s,
+			struct tune_replayed *out)
+{
+	double t[T_COUNT];
+	memset(out, 0, sizeof *out);
+	tune_setting_thresholds(s, t);
+	out->rounds = c->rounds;
+	for (int fn = 0; fn <= FN_COUNT; fn++) {
+		bool calls = fn == FN_COUNT || sum_buckets(d->hist.fn[fn].calls) > 0;
+		out->has[fn] = calls && model_ratio(c, s, t, d, fn, &out->ratio[fn], &out->low[fn], &out->high[fn]);
+	}
+	return out->has[FN_COUNT];
 }

@@ -4,6 +4,7 @@
 #define MEMSHIM_TUNE_H
 
 #include "dispatch/config.h"
+#include "shim/thresholds.h"
 #include "tools/util/calibration.h"
 #include "tools/util/cost_model.h"
 
@@ -41,6 +42,60 @@ void tune_check(const struct calibration *c, const struct dump *d, const struct 
  * timed time, off by more than 2x beyond both ranges; why names which. */
 bool tune_check_refutes(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT],
 			char *why, size_t size);
+
+/* A setting a user can run, as the library would run it: each function's
+ * bands and the thresholds in force. */
+struct tune_setting {
+	char text[FN_COUNT][BAND_TEXT_MAX];
+	struct band_list bands[FN_COUNT];
+	struct thresholds t;
+};
+
+/* setting.c: --impl's value: MEMSHIM_IMPL's syntax (a variant, bands, a
+ * policy), or an environment line as tune prints it (MEMSHIM_IMPL,
+ * MEMSHIM_MEMCPY..., MEMSHIM_*_THRESHOLD).  What it leaves unsaid is what
+ * a program started in this environment gets (this process's own
+ * configuration: the calibration file, the variables).  False and why. */
+bool tune_setting_parse(const char *value, struct tune_setting *out, char *why, size_t size);
+/* The setting of text[fn] (a variant or bands) with thresholds t; false if
+ * one is not a setting this machine runs. */
+bool tune_setting_of(const char *const text[FN_COUNT], const double t[T_COUNT], struct tune_setting *out);
+/* The thresholds of s as the model takes them. */
+void tune_setting_thresholds(const struct tune_setting *s, double t[T_COUNT]);
+
+/* replay.c: setting `mine` against `base` (NULL: glibc) on the dump's windows of calls
+ * (tools/util/replay.h), each size class in the placement a program's
+ * calls of that size most likely see, weighted by the histogram's calls
+ * and glibc's time per call.  [FN_COUNT] is every function together. */
+struct tune_replayed {
+	bool has[FN_COUNT + 1];
+	double ratio[FN_COUNT + 1], low[FN_COUNT + 1], high[FN_COUNT + 1];
+	double left_out[FN_COUNT]; /* share of the function's calls in classes the windows barely hold */
+	unsigned rounds;
+};
+/* False (said) if the dump has no windows or memory runs out. */
+/* How to replay: `place` an enum replay_place (tools/util/replay.h) for
+ * every class, or TUNE_PLACE_BY_SIZE; `fenced`: each call alone between
+ * fences, as ab --timing's timed calls run, instead of in a stream. */
+#define TUNE_PLACE_BY_SIZE 3
+struct tune_replay_how {
+	int place;
+	bool fenced;
+};
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+		 struct tune_replay_how how, struct tune_replayed *out);
+
+/* predict.c: tune --impl from the histogram: setting against glibc by the
+ * model; out as tune_replay's (left_out unused).  False if a curve is missing. */
+bool tune_model_setting(const struct calibration *c, const struct dump *d, const struct tune_setting *s,
+			struct tune_replayed *out);
+
+/* impl.c: tune --impl SETTING: the prediction printed, from `basis`
+ * ("replay", "histogram", or NULL: the replay where there are windows),
+ * the replay done as `how` says.
+ * c may be NULL when the replay needs no calibration.  Exit status. */
+int tune_impl(const struct calibration *c, const struct dump *d, const char *setting, const char *basis,
+	      struct tune_replay_how how);
 
 /* file.c.  calibration_write writes a temporary file in the same
  * folder and renames it over path once it is complete and on disk; a

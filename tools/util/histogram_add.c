@@ -134,6 +134,53 @@ static bool append_sites(struct dump_site **sites, size_t *have, const struct du
 	return true;
 }
 
+/* Keeps every step-th window of d's from `first` on (the others freed). */
+static void keep_every(struct dump *d, size_t first, size_t step)
+{
+	size_t kept = first;
+	for (size_t i = first; i < d->window_count; i++) {
+		if ((i - first) % step == 0)
+			d->windows[kept++] = d->windows[i];
+		else
+			free(d->windows[i].calls);
+	}
+	d->window_count = kept;
+}
+
+/* Appends copies of from's windows to to's, as histogram_format.h says:
+ * the denser side thinned to the sparser's weight, then both halved
+ * together down to HIST_WINDOWS_MAX. */
+static bool merge_windows(struct dump *to, const struct dump *from)
+{
+	if (!from->window_count)
+		return true;
+	if (!to->window_count || to->window_weight < from->window_weight) {
+		uint64_t step = to->window_count ? from->window_weight / to->window_weight : 1;
+		keep_every(to, 0, step ? step : 1);
+		to->window_weight = from->window_weight;
+	}
+	size_t first = to->window_count;
+	uint64_t step = from->window_weight < to->window_weight ? to->window_weight / from->window_weight : 1;
+	struct dump_window *grown = realloc(to->windows, (first + from->window_count) * sizeof *grown);
+	if (!grown)
+		return false;
+	to->windows = grown;
+	for (size_t i = 0; i < from->window_count; i += step) {
+		const struct dump_window *w = &from->windows[i];
+		struct seq_call *calls = malloc(w->count * sizeof *calls);
+		if (!calls)
+			return false;
+		memcpy(calls, w->calls, w->count * sizeof *calls);
+		to->windows[to->window_count++] = (struct dump_window){ .fn = w->fn, .count = w->count, .calls = calls };
+	}
+	to->sequence_length = to->sequence_length > from->sequence_length ? to->sequence_length : from->sequence_length;
+	while (to->window_count > HIST_WINDOWS_MAX) {
+		keep_every(to, 0, 2);
+		to->window_weight *= 2;
+	}
+	return true;
+}
+
 /* Adds everything of `from` but its programs to `to`; false if out of memory.
  * The caller has checked dump_merge_overflows. */
 static bool merge_counts(struct dump *to, const struct dump *from)
@@ -154,7 +201,8 @@ static bool merge_counts(struct dump *to, const struct dump *from)
 	merge_timing(&to->timing, &from->timing);
 	to->processes += from->processes;
 	to->files += from->files;
-	return append_sites(&to->callsites, &to->callsite_count, from->callsites, from->callsite_count) &&
+	return merge_windows(to, from) &&
+	       append_sites(&to->callsites, &to->callsite_count, from->callsites, from->callsite_count) &&
 	       append_sites(&to->cpu_sites, &to->cpu_site_count, from->cpu_sites, from->cpu_site_count) &&
 	       append_sites(&to->time_sites, &to->time_site_count, from->time_sites, from->time_site_count);
 }

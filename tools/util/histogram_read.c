@@ -32,6 +32,9 @@ void hist_dump_free(struct dump *d)
 	free(d->cpu_sites);
 	free_sites(d->time_sites, d->time_site_count);
 	free(d->time_sites);
+	for (size_t i = 0; i < d->window_count; i++)
+		free(d->windows[i].calls);
+	free(d->windows);
 	for (size_t i = 0; i < d->program_count; i++) {
 		hist_dump_free(d->programs[i].d);
 		free(d->programs[i].d);
@@ -79,6 +82,8 @@ static const char *read_line(struct reading *r, char *line)
 	if (!r->header_seen || r->end_seen)
 		return start_section(r, line, rest);
 	if (strcmp(line, "end") == 0) {
+		if (r->window_left)
+			return "a window with fewer seq lines than it says";
 		r->end_seen = true;
 		return *rest ? "text after end" : NULL;
 	}

@@ -3,6 +3,7 @@
  * tables. */
 #include "tools/util/histogram_records.h"
 
+#include "dispatch/config.h"
 #include "tools/util/histogram_add.h"
 
 #include <errno.h>
@@ -289,6 +290,71 @@ static const char *read_cpu_site(struct reading *r, const char *rest)
 	               ? NULL : "out of memory";
 }
 
+/* ---- windows of calls (MEMSHIM_SEQUENCES) ---- */
+
+_Static_assert(SEQUENCES_MAX_LENGTH == 1024, "read_sequences's message names the largest length");
+
+static const char *read_sequences(struct reading *r, const char *rest)
+{
+	uint64_t v[2];
+	if (parse_numbers(rest, v, 2) != 2 || v[0] == 0 || v[0] > SEQUENCES_MAX_LENGTH || v[1] == 0)
+		return "sequences needs a window length (1 to 1024) and calls per window";
+	if (r->sec.sequence_length)
+		return "a second sequences record";
+	r->sec.sequence_length = (unsigned)v[0];
+	r->sec.window_weight = v[1];
+	return NULL;
+}
+
+static const char *read_window(struct reading *r, const char *rest)
+{
+	const char *space = strchr(rest, ' ');
+	int fn = space ? function_named(rest, (size_t)(space - rest)) : -1;
+	uint64_t count;
+	if (!r->sec.sequence_length)
+		return "window before the sequences record";
+	if (fn < 0 || parse_numbers(space + 1, &count, 1) != 1 || count == 0 || count > r->sec.sequence_length)
+		return "window needs a function and its calls (1 to the sequences length)";
+	struct dump_window *grown = realloc(r->sec.windows, (r->sec.window_count + 1) * sizeof *grown);
+	if (!grown)
+		return "out of memory";
+	r->sec.windows = grown;
+	struct dump_window *w = &grown[r->sec.window_count];
+	*w = (struct dump_window){ .fn = (enum base_function)fn, .count = 0, .calls = malloc(count * sizeof *w->calls) };
+	if (!w->calls)
+		return "out of memory";
+	r->sec.window_count++;
+	r->window_left = (unsigned)count;
+	return NULL;
+}
+
+/* "seq SIZE DST SRC DISTANCE": the distance signed, the offsets below 4096. */
+static const char *read_seq(struct reading *r, const char *rest)
+{
+	static const char wrong[] = "seq needs size, destination and source mod 4096, and a signed distance";
+	uint64_t v[3];
+	const char *last = strrchr(rest, ' ');
+	if (!r->window_left)
+		return "seq outside a window, or more than its window says";
+	char head[80];
+	if (!last || (size_t)(last - rest) >= sizeof head)
+		return wrong;
+	memcpy(head, rest, (size_t)(last - rest));
+	head[last - rest] = '\0';
+	const char *digits = last + 1 + (last[1] == '-');
+	char *end;
+	errno = 0;
+	unsigned long long magnitude = *digits >= '0' && *digits <= '9' ? strtoull(digits, &end, 10) : 0;
+	if (parse_numbers(head, v, 3) != 3 || v[1] >= 4096 || v[2] >= 4096 ||
+	    *digits < '0' || *digits > '9' || *end != '\0' || errno == ERANGE || magnitude > INT64_MAX)
+		return wrong;
+	struct dump_window *w = &r->sec.windows[r->sec.window_count - 1];
+	w->calls[w->count++] = (struct seq_call){ .size = v[0], .dst_off = (uint16_t)v[1], .src_off = (uint16_t)v[2],
+						  .distance = last[1] == '-' ? -(int64_t)magnitude : (int64_t)magnitude };
+	r->window_left--;
+	return NULL;
+}
+
 /* Records that only make sense after a "function" line. */
 static const char *read_function_record(struct reading *r, const char *key, const char *rest)
 {
@@ -394,6 +460,14 @@ static const char *read_header_record(struct reading *r, const char *key, const 
 
 const char *hist_read_record(struct reading *r, const char *line, const char *rest)
 {
+	if (strcmp(line, "seq") == 0)
+		return read_seq(r, rest);
+	if (r->window_left)
+		return "a window with fewer seq lines than it says";
+	if (strcmp(line, "sequences") == 0)
+		return read_sequences(r, rest);
+	if (strcmp(line, "window") == 0)
+		return read_window(r, rest);
 	if (strcmp(line, "function") == 0) {
 		r->function = function_named(rest, strlen(rest));
 		return r->function < 0 ? "unknown function" : NULL;

@@ -14,6 +14,7 @@ struct reading {
 	bool header_seen, end_seen, profile_seen, timing_seen;
 	char program[256];
 	unsigned section, sections; /* this section's index; how many the file says it has (0: one) */
+	unsigned window_left;  /* seq lines the last window still needs */
 	struct dump *file;
 };
 

@@ -9,6 +9,8 @@
  * a mean. */
 #include "config.h"
 
+#include "preload/histogram_format.h"
+#include "shim/thresholds.h"
 #include "tools/util/caches.h"
 #include "tools/util/measure.h"
 #include "tools/util/round_stats.h"
@@ -59,7 +61,13 @@ bool bench_buffers_init(size_t largest_size, size_t cold_bytes)
 {
 	/* An overlapping memmove of the largest size takes three spans (below). */
 	size_t want = round_up(3 * (round_up(largest_size, PAGE) + 2 * PAGE), 2u << 20);
-	arena_size = want > cold_bytes ? want : round_up(cold_bytes, 2u << 20);
+	want = want > cold_bytes ? want : round_up(cold_bytes, 2u << 20);
+	if (arena && arena_size >= want)
+		return true; /* a caller measuring in parts: the buffers of the first part do */
+	if (arena)
+		munmap(arena, arena_size);
+	arena = NULL;
+	arena_size = want;
 	void *p = mmap(NULL, arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "memshim bench: cannot map %zu MiB of buffers: %s\n", arena_size >> 20,
@@ -130,13 +138,70 @@ static bool draws_overlap(const struct bench_case *c, uint64_t *rng)
 	return c->overlap;
 }
 
-static size_t case_max_size(const struct bench_case *c) { return c->dist ? c->dist->max : c->hi; }
+static size_t case_max_size(const struct bench_case *c)
+{
+	return c->replay ? c->replay->max : c->dist ? c->dist->max : c->hi;
+}
+
+/* Where the next call's room starts: hot calls all share the arena's
+ * first, spread ones each take the next of `stride` bytes at least. */
+static size_t next_room(bool spread, size_t room, size_t stride, size_t limit, size_t *cursor)
+{
+	if (!spread)
+		return 0;
+	if (*cursor + room > limit)
+		*cursor = 0;
+	size_t base = *cursor;
+	*cursor += room > stride ? room : stride;
+	return base;
+}
+
+/* A recorded call in a room of three spans at `base`: source and
+ * destination at their recorded offsets mod 4096, and, where they lay
+ * within a span of each other (overlapping, or close), exactly as far
+ * apart as recorded; farther apart the distance mod 4096 is kept. */
+static void place_recorded(const struct bench_case *c, const struct seq_call *r, size_t base, size_t span,
+			   struct call *call)
+{
+	int64_t d = r->distance;
+	size_t far = span - PAGE;
+	call->size = (uint32_t)r->size;
+	if (c->fn == FN_MEMSET) {
+		call->src = call->dst = (uint32_t)(base + span + r->dst_off);
+	} else if ((d < 0 ? -(uint64_t)d : (uint64_t)d) < far) {
+		call->src = (uint32_t)(base + span + r->src_off);
+		call->dst = (uint32_t)((int64_t)call->src + d);
+	} else {
+		call->src = (uint32_t)(base + r->src_off);
+		call->dst = (uint32_t)(base + span + r->dst_off);
+	}
+}
+
+/* Fills calls[0..n) with n recorded calls in their order, from a point
+ * drawn at random (each round another part of the recording). */
+static double prepare_replay(const struct bench_case *c, size_t n, uint64_t *rng)
+{
+	const struct replay_calls *p = c->replay;
+	bool spread = c->cold || c->hot_set;
+	size_t limit = c->cold || c->hot_set > arena_size ? arena_size : c->hot_set;
+	size_t stride = limit / n / PAGE * PAGE, cursor = 0, at = bench_random(rng) % p->count;
+	double bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct seq_call *r = &p->calls[(at + i) % p->count];
+		size_t span = span_for(spread ? r->size : p->max);
+		place_recorded(c, r, next_room(spread, 3 * span, stride, limit, &cursor), span, &calls[i]);
+		bytes += (double)r->size;
+	}
+	return bytes / (double)n;
+}
 
 /* Fills calls[0..n): hot ones all in one room at the arena's start, or each
  * in its own room over the first hot_set bytes; cold ones each in its own
  * room, spread over the whole arena. */
 static double prepare_calls(const struct bench_case *c, size_t n, uint64_t *rng)
 {
+	if (c->replay)
+		return prepare_replay(c, n, rng);
 	bool spread = c->cold || c->hot_set;
 	size_t hot_span = span_for(case_max_size(c));
 	size_t limit = c->cold || c->hot_set > arena_size ? arena_size : c->hot_set;
@@ -147,13 +212,7 @@ static double prepare_calls(const struct bench_case *c, size_t n, uint64_t *rng)
 		call->size = (uint32_t)draw_size(c, rng);
 		bool overlap = draws_overlap(c, rng);
 		size_t span = spread ? span_for(call->size) : hot_span;
-		size_t room = (overlap ? 3 : 2) * span, base = 0;
-		if (spread) {
-			if (cursor + room > limit)
-				cursor = 0;
-			base = cursor;
-			cursor += room > stride ? room : stride;
-		}
+		size_t base = next_room(spread, (overlap ? 3 : 2) * span, stride, limit, &cursor);
 		place(c, base, span, overlap, rng, call);
 		bytes += call->size;
 	}
@@ -164,7 +223,7 @@ static double prepare_calls(const struct bench_case *c, size_t n, uint64_t *rng)
  * bounded number of bytes. */
 static size_t calls_per_pass(const struct bench_case *c)
 {
-	double mean = c->dist ? c->dist->mean : (double)(c->lo + c->hi) / 2;
+	double mean = c->replay ? c->replay->mean : c->dist ? c->dist->mean : (double)(c->lo + c->hi) / 2;
 	double budget = c->cold ? COLD_PASS_BYTES : HOT_PASS_BYTES;
 	double n = mean > 0 ? budget / mean : MAX_CALLS;
 	return n < 1 ? 1 : n > MAX_CALLS ? MAX_CALLS : (size_t)n;
@@ -264,9 +323,58 @@ __attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n, unsigne
 	read_sink = sum;
 }
 
+/* The band of a setting's function that serves a call of `size`. */
+static unsigned band_of(const struct bench_bands *b, size_t size)
+{
+	unsigned i = 0;
+	while (i + 1 < b->count && size > b->upper[i])
+		i++;
+	return i;
+}
+
+/* The passes of a setting with bands: each call finds its band first, as
+ * the exported stub does. */
+__attribute__((noinline)) static void run_banded(const struct bench_bands *b, enum base_function fn, size_t n,
+						 unsigned reps)
+{
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			unsigned band = band_of(b, calls[i].size);
+			if (fn == FN_MEMSET)
+				b->set[band](arena + calls[i].dst, 0x5a, calls[i].size);
+			else
+				b->copy[band](arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+		}
+}
+
+/* The passes of fenced cases: each call alone between two lfences, as a
+ * timed call runs (preload/timing.h), so that it takes its latency, not
+ * its share of a stream; f NULL: the fences alone, subtracted after. */
+__attribute__((noinline)) static void run_fenced(const struct bench_variant *v, enum base_function fn, size_t n,
+						 unsigned reps)
+{
+	const struct bench_bands *b = v ? v->bands[fn] : NULL;
+	for (unsigned r = 0; r < reps; r++)
+		for (size_t i = 0; i < n; i++) {
+			__asm__ volatile("lfence" ::: "memory");
+			unsigned band = b ? band_of(b, calls[i].size) : 0;
+			if (v && fn == FN_MEMSET)
+				(b ? b->set[band] : v->set)(arena + calls[i].dst, 0x5a, calls[i].size);
+			else if (v)
+				(b ? b->copy[band] : v->copy[fn])(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+			__asm__ volatile("lfence" ::: "memory");
+		}
+}
+
 static void run_pass(const struct bench_variant *v, const struct bench_case *c, size_t n, unsigned reps)
 {
-	if (c->fn == FN_MEMSET)
+	if (c->fenced) {
+		run_fenced(v, c->fn, n, reps);
+		return;
+	}
+	if (v->bands[c->fn])
+		run_banded(v->bands[c->fn], c->fn, n, reps);
+	else if (c->fn == FN_MEMSET)
 		(c->read_back ? run_sets_read : run_sets)(v->set, n, reps);
 	else
 		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n, reps);
@@ -309,10 +417,18 @@ static double time_batch(const struct bench_settings *s, const struct bench_vari
 {
 	if (!c->cold)
 		bring_in(c, n);
+	if (v->thresholds)
+		memshim_thresholds = *v->thresholds;
 	uint64_t start = bench_clock_now(&s->clock);
 	run_pass(v, c, n, reps);
 	uint64_t end = bench_clock_now(&s->clock);
-	return (double)(end - start) / ((double)n * reps);
+	double t = (double)(end - start);
+	if (c->fenced) { /* the fences' own time off, measured beside */
+		start = bench_clock_now(&s->clock);
+		run_pass(NULL, c, n, reps);
+		t -= (double)(bench_clock_now(&s->clock) - start);
+	}
+	return t / ((double)n * reps);
 }
 
 /* ---- statistics ---- */

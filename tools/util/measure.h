@@ -7,6 +7,7 @@
 #ifndef MEMSHIM_MEASURE_H
 #define MEMSHIM_MEASURE_H
 
+#include "dispatch/bands.h"
 #include "dispatch/variants.h"
 #include "tools/util/clock.h"
 #include "tools/util/size_dist.h"
@@ -21,8 +22,21 @@
 #define BENCH_MAX_COLUMNS (BENCH_MAX_VARIANTS + BENCH_MAX_PEERS)
 #define BENCH_MAX_ROUNDS 1001
 
-/* What a case measures; the order is the order of the report. */
-enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_KIND_COUNT };
+/* What a case measures; the order is the order of the report.  Replay
+ * (bench --replay) comes last: --cases does not name it. */
+enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_REPLAY, CASE_KIND_COUNT };
+
+struct seq_call;
+struct thresholds;
+
+/* Recorded calls replayed in order (tools/util/replay.h): sizes, offsets
+ * mod 4096, distances. */
+struct replay_calls {
+	struct seq_call *calls;
+	size_t count;
+	double mean; /* bytes per call */
+	size_t max;
+};
 
 struct bench_case {
 	enum base_function fn;
@@ -31,11 +45,13 @@ struct bench_case {
 	size_t hot_set; /* not cold: the calls spread over this many bytes (0: all in one room) */
 	bool read_back; /* each call's destination read after it, in the timing */
 	bool overlap;   /* memmove with overlapping source and destination */
+	bool fenced;    /* each call alone between fences, as a timed call (MEMSHIM_TIMING) runs */
 	char label[64]; /* the size ("4096"), class ("257 B-1 KiB") or distribution name */
 	char align[16]; /* "s1/d0" (offsets mod 64), "4k+16" (dst - src mod 4096), "random" */
 	/* Sizes: uniform in [lo, hi], or drawn from dist when it is set. */
 	size_t lo, hi;
 	const struct size_dist *dist;
+	const struct replay_calls *replay; /* set: the calls come from here, in order, instead */
 	/* Offsets of source and destination from a 4 KiB boundary; -1: random. */
 	int src_offset, dst_offset;
 };
@@ -45,11 +61,24 @@ struct bench_case {
 typedef void *copy_fn(void *, const void *, size_t);
 typedef void *set_fn(void *, int, size_t);
 
+/* Size bands of a setting (tune --impl): each call goes to the band its
+ * size falls in, as the exported stub sends it. */
+struct bench_bands {
+	unsigned count;
+	size_t upper[MAX_BANDS];
+	copy_fn *copy[MAX_BANDS];
+	set_fn *set[MAX_BANDS];
+};
+
 struct bench_variant {
 	const char *name;
 	copy_fn *copy[FN_COUNT]; /* memcpy and memmove; NULL for memset */
 	set_fn *set;
 	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
+	const struct bench_bands *bands[FN_COUNT]; /* set: calls go by size to these instead */
+	/* set: this program's variants (bench_variant_of) run with these
+	 * thresholds, installed before each of its batches */
+	const struct thresholds *thresholds;
 };
 
 /* Variant `row` of this program's own table, called through its entry points. */
@@ -95,7 +124,8 @@ unsigned bench_rounds_with_few_calls(const struct bench_settings *s);
  * memory and time on a machine with a large L3. */
 #define BENCH_COLD_SPAN_MAX (64u << 20)
 size_t bench_cold_span(void);
-/* Maps and touches the buffer every case uses; false (and a message) if it cannot. */
+/* Maps and touches the buffer every case uses (once: again only where a
+ * later call needs more); false (and a message) if it cannot. */
 bool bench_buffers_init(size_t largest_size, size_t cold_bytes);
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r);
 

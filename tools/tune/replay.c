@@ -1,0 +1,128 @@
+/* tune's prediction from the replay: the setting and glibc (or another
+ * setting) timed on the
+ * program's own windows of calls (tools/util/replay.h), class by class. */
+#include "tools/tune/tune.h"
+
+#include "tools/util/measure.h"
+#include "tools/util/replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Up to this size a class's calls are replayed spread over half the L2,
+ * beyond it cold: a program does other work between its copies, which
+ * takes their small data out of L1 but seldom out of L2, and its large
+ * copies mostly move data not touched for a while. */
+#define REPLAY_WARM_UP_TO (32u << 10)
+#define TUNE_REPLAY_ROUNDS 9 /* the fewest with an interval narrower than min..max */
+
+/* Setting s as a column: one band a function is called straight, as
+ * direct binding calls it; more go through their bands. */
+static struct bench_variant setting_variant(const struct tune_setting *s, struct bench_bands bands[FN_COUNT])
+{
+	struct bench_variant v = { .name = "setting", .thresholds = &s->t };
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		const struct band_list *b = &s->bands[fn];
+		bands[fn].count = b->count;
+		for (unsigned i = 0; i < b->count; i++) {
+			struct bench_variant row = bench_variant_of(b->variant[i]);
+			bands[fn].upper[i] = b->upper[i];
+			bands[fn].copy[i] = row.copy[fn];
+			bands[fn].set[i] = row.set;
+		}
+		if (fn == FN_MEMSET)
+			v.set = bands[fn].set[0];
+		else
+			v.copy[fn] = bands[fn].copy[0];
+		v.bands[fn] = b->count > 1 ? &bands[fn] : NULL;
+	}
+	return v;
+}
+
+/* The histogram's calls of fn in each replay class. */
+static void class_calls(const struct function_histogram *h, double calls[REPLAY_CLASSES + 1])
+{
+	memset(calls, 0, (REPLAY_CLASSES + 1) * sizeof calls[0]);
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		calls[replay_class_of(hist_bucket_lo(b))] += (double)h->calls[b];
+}
+
+/* Sums of weight x ratio (and its bounds) and of weight, per function and in all. */
+struct sums {
+	double w[FN_COUNT + 1], r[FN_COUNT + 1], lo[FN_COUNT + 1], hi[FN_COUNT + 1];
+};
+
+static void add(struct sums *t, int fn, double weight, const struct bench_result *r)
+{
+	int at[2] = { fn, FN_COUNT };
+	for (int i = 0; i < 2; i++) {
+		t->w[at[i]] += weight;
+		t->r[at[i]] += weight * r->ratio[1];
+		t->lo[at[i]] += weight * r->ratio_low[1];
+		t->hi[at[i]] += weight * r->ratio_high[1];
+	}
+}
+
+/* Times fn's classes; false if out of memory. */
+static bool replay_function(const struct dump *d, struct bench_settings *s, enum base_function fn,
+			    struct tune_replay_how how, struct sums *t, struct tune_replayed *out)
+{
+	double calls[REPLAY_CLASSES + 1], total = 0, missed = 0;
+	class_calls(&d->hist.fn[fn], calls);
+	for (unsigned k = 0; k <= REPLAY_CLASSES; k++)
+		total += calls[k];
+	for (unsigned k = 0; k < REPLAY_CLASSES; k++) {
+		struct replay_calls r;
+		if (!calls[k])
+			continue;
+		if (!replay_gather(d, fn, replay_classes[k].lo, replay_classes[k].hi, &r) || r.count < REPLAY_MIN_CALLS) {
+			missed += calls[k];
+			replay_free(&r);
+			continue;
+		}
+		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
+		struct bench_case c = replay_case(fn, &r, how.place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)how.place,
+						  replay_classes[k].label);
+		c.fenced = how.fenced;
+		struct bench_result *res = calloc(1, sizeof *res);
+		bool ok = res && bench_buffers_init(r.max, s->cold_bytes);
+		if (ok) {
+			bench_measure(s, &c, res);
+			add(t, fn, calls[k] * res->median[0], res);
+			out->rounds = res->rounds;
+		}
+		free(res);
+		replay_free(&r);
+		if (!ok)
+			return false;
+	}
+	out->left_out[fn] = total > 0 ? (missed + calls[REPLAY_CLASSES]) / total : 0;
+	return true;
+}
+
+bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
+		 struct tune_replay_how how, struct tune_replayed *out)
+{
+	static struct bench_variant columns[2];
+	static struct bench_bands bands[2][FN_COUNT];
+	struct sums t = { 0 };
+	memset(out, 0, sizeof *out);
+	columns[0] = base ? setting_variant(base, bands[0]) : bench_variant_of(variant_named("glibc"));
+	columns[1] = setting_variant(mine, bands[1]);
+	struct bench_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .rounds = TUNE_REPLAY_ROUNDS,
+				    .batch_ns = 100e3, .cold_bytes = bench_cold_span() };
+	struct thresholds before = memshim_thresholds;
+	bench_clock_open(&s.clock);
+	bool ok = true;
+	for (int fn = 0; fn < FN_COUNT && ok; fn++)
+		ok = replay_function(d, &s, (enum base_function)fn, how, &t, out);
+	memshim_thresholds = before;
+	for (int i = 0; i <= FN_COUNT; i++)
+		if ((out->has[i] = t.w[i] > 0)) {
+			out->ratio[i] = t.r[i] / t.w[i];
+			out->low[i] = t.lo[i] / t.w[i];
+			out->high[i] = t.hi[i] / t.w[i];
+		}
+	return ok;
+}

@@ -1,0 +1,107 @@
+/* tune --impl's setting: what a program would run with, from the same
+ * code the library chooses with (config_setting_bands, the thresholds it
+ * read). */
+#include "tools/tune/tune.h"
+
+#include "dispatch/byte_count.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET" };
+
+/* MEMSHIM_IMPL's value for every function, or one function's. */
+static bool set_bands(struct tune_setting *s, int only, const char *value, char *why, size_t size)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (only >= 0 && fn != only)
+			continue;
+		const char *problem = config_setting_bands(value, (enum base_function)fn, &s->bands[fn]);
+		if (problem) {
+			snprintf(why, size, "\"%s\" %s", value, problem);
+			return false;
+		}
+		band_list_format(&s->bands[fn], s->text[fn]);
+	}
+	return true;
+}
+
+static size_t *threshold_member(struct thresholds *t, enum threshold_name name)
+{
+	size_t *members[T_COUNT] = { &t->erms, &t->stosb, &t->auto_movsb, &t->auto_stosb, &t->nt };
+	return members[name];
+}
+
+/* One NAME=VALUE word of an environment line. */
+static bool set_word(struct tune_setting *s, const char *name, const char *value, char *why, size_t size)
+{
+	if (strcmp(name, "MEMSHIM_IMPL") == 0)
+		return set_bands(s, -1, value, why, size);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (strcmp(name, function_variables[fn]) == 0)
+			return set_bands(s, fn, value, why, size);
+	for (int t = 0; t < T_COUNT; t++) {
+		if (strcmp(name, config_threshold_variable((enum threshold_name)t)) != 0)
+			continue;
+		unsigned long long n;
+		const char *problem = parse_byte_count(value, SIZE_MAX, &n);
+		if (problem)
+			snprintf(why, size, "%s=%s: the value %s", name, value, problem);
+		else
+			*threshold_member(&s->t, (enum threshold_name)t) = (size_t)n;
+		return !problem;
+	}
+	snprintf(why, size, "%s is not MEMSHIM_IMPL, MEMSHIM_MEMCPY, MEMSHIM_MEMMOVE, MEMSHIM_MEMSET or a threshold variable",
+		 name);
+	return false;
+}
+
+bool tune_setting_parse(const char *value, struct tune_setting *out, char *why, size_t size)
+{
+	const struct config *c = config_get();
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		out->bands[fn] = c->choice[fn].bands;
+		band_list_format(&out->bands[fn], out->text[fn]);
+	}
+	out->t = memshim_thresholds;
+	if (!strchr(value, '='))
+		return set_bands(out, -1, value, why, size);
+	char *copy = strdup(value), *save = NULL;
+	bool ok = copy != NULL;
+	for (char *word = copy ? strtok_r(copy, " ", &save) : NULL; ok && word; word = strtok_r(NULL, " ", &save)) {
+		char *equals = strchr(word, '=');
+		if (!equals) {
+			snprintf(why, size, "\"%s\" is not NAME=VALUE (an environment line has only those)", word);
+			ok = false;
+			break;
+		}
+		*equals = '\0';
+		ok = set_word(out, word, equals + 1, why, size);
+	}
+	if (!copy)
+		snprintf(why, size, "out of memory");
+	free(copy);
+	return ok;
+}
+
+void tune_setting_thresholds(const struct tune_setting *s, double t[T_COUNT])
+{
+	struct thresholds copy = s->t;
+	for (int i = 0; i < T_COUNT; i++)
+		t[i] = (double)*threshold_member(&copy, (enum threshold_name)i);
+}
+
+bool tune_setting_of(const char *const text[FN_COUNT], const double t[T_COUNT], struct tune_setting *out)
+{
+	out->t = memshim_thresholds; /* what the model does not choose: set_stosb_beyond_nt */
+	for (int i = 0; i < T_COUNT; i++)
+		*threshold_member(&out->t, (enum threshold_name)i) = t[i] >= (double)SIZE_MAX ? SIZE_MAX : (size_t)t[i];
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (band_list_parse(text[fn], &out->bands[fn]))
+			return false;
+		band_list_format(&out->bands[fn], out->text[fn]);
+	}
+	return true;
+}
