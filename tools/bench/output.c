@@ -126,7 +126,7 @@ void report_header(FILE *out, const struct bench_settings *s)
 	fprintf(out, "clock:    %s\n", s->clock.description);
 	fprintf(out, "CPU:      %s family %u model %u, L3 %s, %s\n", f->vendor, f->family, f->model,
 		bench_size_text(tool_cache_sizes()->l3, l3, sizeof l3), s->pinning);
-	fprintf(out, "method:   %u rounds, variants interleaved (order rotated each round) on the same calls;\n"
+	fprintf(out, "method:   %u rounds, variants interleaved (order shuffled each round) on the same calls;\n"
 		     "          glibc's column: its median time per call over the rounds; the others: the\n"
 		     "          median of the per-round ratios to glibc's time (< 1: faster than glibc);\n"
 		     "          each variant's own times and spread are in --csv.  cold: calls spread over\n"

@@ -3,7 +3,7 @@
  * One case is timed as batches: a pass over an array of prepared calls
  * (size, source, destination), repeated so that a hot batch lasts long
  * enough for the clock.  Each round prepares fresh calls and times one batch
- * of every variant on the same calls, the variants' order rotated from round
+ * of every variant on the same calls, the variants' order shuffled from round
  * to round so none always runs first; the report takes the median over the
  * rounds, which a busy neighbour on this shared machine moves far less than
  * a mean. */
@@ -415,8 +415,10 @@ static void bring_in(const struct bench_case *c, size_t n)
 static double time_batch(const struct bench_settings *s, const struct bench_variant *v,
 			 const struct bench_case *c, size_t n, unsigned reps)
 {
-	if (!c->cold)
+	if (!c->cold) { /* the data in, and one pass to settle what the code before left */
 		bring_in(c, n);
+		run_pass(v, c, n, 1);
+	}
 	if (v->thresholds)
 		memshim_thresholds = *v->thresholds;
 	uint64_t start = bench_clock_now(&s->clock);
@@ -453,6 +455,24 @@ static unsigned rounds_for(const struct bench_settings *s, const struct bench_ca
 	return c->cold && n < FEW_CALLS ? bench_rounds_with_few_calls(s) : s->rounds;
 }
 
+/* The columns' order in a round: shuffled afresh each round, not rotated.
+ * A batch runs slower after a batch of other code than after one of the
+ * same function (the branch predictors, presumably), and rotation keeps
+ * every column behind the same neighbour: glibc's, behind a column that
+ * also runs glibc's code (the stub probe, the default where it is glibc's,
+ * a libc peer), ran faster than its twin beside it (BENCHMARKS.md section
+ * 17).  Shuffled, each column follows each other as often. */
+static void shuffled_order(unsigned *order, unsigned n, uint64_t *rng)
+{
+	for (unsigned i = 0; i < n; i++)
+		order[i] = i;
+	for (unsigned i = n; i > 1; i--) {
+		unsigned j = (unsigned)(bench_random(rng) % i), t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
 void bench_measure(const struct bench_settings *s, const struct bench_case *c, struct bench_result *r)
 {
 	static double t[BENCH_MAX_COLUMNS][BENCH_MAX_ROUNDS];
@@ -468,8 +488,10 @@ void bench_measure(const struct bench_settings *s, const struct bench_case *c, s
 		bytes += mean;
 		if (round == 0)
 			reps = calibrate(s, c, n);
+		unsigned order[BENCH_MAX_COLUMNS];
+		shuffled_order(order, s->variant_count, &rng);
 		for (unsigned k = 0; k < s->variant_count; k++) {
-			unsigned v = (k + round) % s->variant_count;
+			unsigned v = order[k];
 			if (!bench_variant_has(&s->variants[v], c->fn)) {
 				t[v][round] = 0; /* the report leaves it out */
 				continue;
