@@ -113,7 +113,7 @@ L(fn##_above_2vec):                                                          \
 	VMOVU VEC(7), -VEC_SIZE(%rdi, %rdx);                                 \
 	RETURN;                                                              \
 	/* A cache line of its own, as glibc's: the small classes' code is      \
-	   timed faster there on Zen 5 (BENCHMARKS.md section 16). */          \
+	   timed faster there on Zen 5 (BENCHMARKS.md section 17). */          \
 	.p2align 6;                                                          \
 L(fn##_below_vec):                                                           \
 	COPY_32_TO_63(fn);                                                   \
