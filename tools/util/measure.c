@@ -412,12 +412,15 @@ static void bring_in(const struct bench_case *c, size_t n)
 	read_sink = sum;
 }
 
+/* Calls run untimed before a hot batch, after another column's code. */
+#define SETTLING_CALLS 256
+
 static double time_batch(const struct bench_settings *s, const struct bench_variant *v,
 			 const struct bench_case *c, size_t n, unsigned reps)
 {
-	if (!c->cold) { /* the data in, and one pass to settle what the code before left */
+	if (!c->cold) { /* the data in, and a few calls to settle what the code before left */
 		bring_in(c, n);
-		run_pass(v, c, n, 1);
+		run_pass(v, c, n < SETTLING_CALLS ? n : SETTLING_CALLS, 1);
 	}
 	if (v->thresholds)
 		memshim_thresholds = *v->thresholds;
