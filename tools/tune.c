@@ -212,12 +212,27 @@ static enum calibration_level level_of(const struct options *o)
 	return o->tiny ? CALIBRATE_TINY : o->quick ? CALIBRATE_QUICK : CALIBRATE_FULL;
 }
 
+/* The load average beyond this calibration's own process (1), the more of
+ * its one-minute figure before and after; 0 where the system does not say. */
+static double load_of_others(void)
+{
+	double load[1];
+	return getloadavg(load, 1) == 1 && load[0] > 1 ? load[0] - 1 : 0;
+}
+
+/* Where other work ran beside the calibration, its thresholds and choices
+ * move between runs (BENCHMARKS.md section 17): said, with what to do. */
+#define BUSY_LOAD 0.5
+
 static int calibrate(const char *path, enum calibration_level level, struct calibration *c)
 {
 	char why[600], movsb[32], stosb[32], nt[32];
 	time_t start = time(NULL);
+	double others = load_of_others();
 	calibration_guard_signals(); /* Ctrl-C leaves the old file, and no temporary one */
 	int rc = tune_measure(c, level);
+	double after = load_of_others();
+	others = after > others ? after : others;
 	if (rc)
 		return rc;
 	if (!calibration_write(path, c, why, sizeof why)) {
@@ -230,6 +245,10 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	       "  rep stosb from %s, non-temporal from %s (the library reads them at start-up)\n",
 	       path, human_size(c->auto_movsb, movsb, sizeof movsb), human_size(c->auto_stosb, stosb, sizeof stosb),
 	       human_size(c->nt, nt, sizeof nt));
+	if (others >= BUSY_LOAD)
+		printf("  the machine was busy: other work kept %.1f CPUs of %ld busy while it measured, so its\n"
+		       "  thresholds and choices may differ from one run to the next; calibrate again when it is quiet\n",
+		       others, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("  the default policy's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
