@@ -111,42 +111,35 @@ static void read_profile_rate(struct config *c)
 		c->profile_hz = (unsigned)n;
 }
 
-/* MEMSHIM_TIMING: on (one call in TIMING_DEFAULT_EVERY), off, 0, or N: one
- * call in N (1: every call). */
-static void read_timing_rate(struct config *c)
+/* `name`: on (on_value), off, 0, or N from 1 to max, into *out; a bad
+ * value is said once, with `instead`, what is used instead. */
+static void read_on_or_count(const char *name, unsigned on_value, unsigned long long max, const char *instead,
+                             unsigned *out)
 {
-	const char *value = early_getenv("MEMSHIM_TIMING");
+	const char *value = early_getenv(name);
 	unsigned long long n;
 	const char *problem;
 	if (!value || same_string(value, "off") || same_string(value, "0"))
 		return;
 	if (same_string(value, "on"))
-		c->timing_every = TIMING_DEFAULT_EVERY;
-	else if ((problem = parse_count(value, 1, TIMING_MAX_EVERY, &n)))
-		warn_bad_value("MEMSHIM_TIMING", value, problem,
-		               "no timed calls (give on, off, or N to time one call in N, 1 to "
-		               TEXT_OF(TIMING_MAX_EVERY) ")", 0);
+		*out = on_value;
+	else if ((problem = parse_count(value, 1, max, &n)))
+		warn_bad_value(name, value, problem, instead, 0);
 	else
-		c->timing_every = (unsigned)n;
+		*out = (unsigned)n;
 }
 
-/* MEMSHIM_SEQUENCES: on (windows of SEQUENCES_DEFAULT_LENGTH calls), off, 0, or
- * N, the calls a window holds (the library's preload/sequences.h). */
-static void read_sequences(struct config *c)
+/* MEMSHIM_TIMING: one call in N timed (1: every call); MEMSHIM_SEQUENCES:
+ * windows of N consecutive calls (the library's preload/sequences.h). */
+static void read_timing_and_sequences(struct config *c)
 {
-	const char *value = early_getenv("MEMSHIM_SEQUENCES");
-	unsigned long long n;
-	const char *problem;
-	if (!value || same_string(value, "off") || same_string(value, "0"))
-		return;
-	if (same_string(value, "on"))
-		c->sequence_length = SEQUENCES_DEFAULT_LENGTH;
-	else if ((problem = parse_count(value, 1, SEQUENCES_MAX_LENGTH, &n)))
-		warn_bad_value("MEMSHIM_SEQUENCES", value, problem,
-		               "no windows of calls (give on, off, or N, the calls a window holds, 1 to "
-		               TEXT_OF(SEQUENCES_MAX_LENGTH) ")", 0);
-	else
-		c->sequence_length = (unsigned)n;
+	read_on_or_count("MEMSHIM_TIMING", TIMING_DEFAULT_EVERY, TIMING_MAX_EVERY,
+	                 "no timed calls (give on, off, or N to time one call in N, 1 to " TEXT_OF(TIMING_MAX_EVERY) ")",
+	                 &c->timing_every);
+	read_on_or_count("MEMSHIM_SEQUENCES", SEQUENCES_DEFAULT_LENGTH, SEQUENCES_MAX_LENGTH,
+	                 "no windows of calls (give on, off, or N, the calls a window holds, 1 to "
+	                 TEXT_OF(SEQUENCES_MAX_LENGTH) ")",
+	                 &c->sequence_length);
 }
 
 /* A whole number from min to max in variable `name`, into *out; false,
@@ -203,8 +196,7 @@ void read_recording(struct config *c)
 	               "call sites of up to " TEXT_OF(STACK_DEPTH_MAX) " frames", &n))
 		c->stack_depth = (unsigned)n;
 	read_profile_rate(c);
-	read_timing_rate(c);
-	read_sequences(c);
+	read_timing_and_sequences(c);
 	if (!c->hist_path[0] && (c->hist_interval || c->hist_signal || c->callsite_every || c->profile_hz ||
 	                         c->timing_every || c->sequence_length)) {
 		struct line l;
