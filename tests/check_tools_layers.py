@@ -1,7 +1,10 @@
 """The layers of tools/ (doc/design.md): the command table (memshim.c) and
 one file per command at the top, each command's machinery in a folder of its
-own (tools/bench/ ...), what two commands share in tools/util/.  Dependencies
-go one way: table -> commands -> their folder -> util, and never back.
+own (tools/bench/ ...), then the engines that several commands drive, each a
+folder ranked by what it uses: the calibration (tools/calibrate/) over the
+measuring engine (tools/measure/) over what two commands share (tools/util/).
+Dependencies go one way: table -> commands -> their folder -> calibrate ->
+measure -> util, and never back.
 
 Two graphs are checked, each at the level of modules (a .c or .cc file and
 the .h of the same name are one module, as tests/include_cycles.py counts
@@ -31,11 +34,16 @@ def generated(path):
     return '.pb-c.' in path
 
 
+# The engines, lowest first: each may use those before it, none after.
+ENGINES = ['util', 'measure', 'calibrate']
+
+
 def layer_of(module):
-    """(rank, folder): 0 the table, 1 a command, 2 a command's folder, 3 util."""
+    """(rank, folder): 0 the table, 1 a command, 2 a command's folder, then
+    the engines, calibrate above measure above util."""
     parts = module.split('/')
-    if parts[:2] == ['tools', 'util']:
-        return 3, 'util'
+    if len(parts) > 2 and parts[1] in ENGINES:
+        return 3 + len(ENGINES) - 1 - ENGINES.index(parts[1]), parts[1]
     if len(parts) == 2:
         return (0 if parts[1] == 'memshim' else 1), parts[1]
     return 2, parts[1]
@@ -46,13 +54,13 @@ def allowed(a, b):
     (ra, fa), (rb, fb) = layer_of(a), layer_of(b)
     if b == 'tools/commands':  # the commands' declarations: for the table and the command files
         return ra <= 1
+    if rb >= 3:  # an engine: for anything above it, and itself
+        return rb > ra or fb == fa
     if ra == 0:
-        return rb in (1, 3)
-    if ra == 1:  # a command: its own folder, and util
-        return rb == 3 or (rb == 2 and fb == fa)
-    if ra == 2:  # a command's folder: itself, and util
-        return rb == 3 or (rb == 2 and fb == fa)
-    return rb == 3
+        return rb == 1
+    if ra in (1, 2):  # a command or its folder: that folder
+        return rb == 2 and fb == fa
+    return False
 
 
 def include_graph(top):

@@ -1,4 +1,4 @@
-"""Checks the calibration's path rule (tools/util/band_choice.c): up to
+"""Checks the calibration's path rule (tools/calibrate/measure_classes.c): up to
 1 KiB, a candidate's ratios to glibc are a tie (1.0000 in every placement)
 in exactly the size classes where bench --path finds its path no longer
 than that of glibc's function, the one glibc picks here.

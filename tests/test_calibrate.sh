@@ -10,7 +10,7 @@ cpu=$("$tool" info | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0
 
 # ---- bounded working sets: pretend to have 300 MiB of L3 ----
 # The cold cases used to walk 2 x L3 (600 MiB here); flushed, they need the
-# largest call's buffers and at most BENCH_COLD_SPAN_MAX (64 MiB).
+# largest call's buffers and at most MEASURE_COLD_SPAN_MAX (64 MiB).
 # peak_kib COMMAND...: its status in $rc, its peak resident memory (KiB) in $kib.
 peak_kib() {
 	MEMSHIM_CACHE_SIZES=48K,2M,300M /usr/bin/time -f '%M' -o "$scratch/rss" "$@" >"$scratch/out" 2>"$scratch/err"

@@ -1,5 +1,5 @@
 /* The cost model on synthetic curves and workloads whose answers are known. */
-#include "tools/util/cost_model.h"
+#include "tools/calibrate/cost_model.h"
 #include "tests/unit_check.h"
 
 #include <math.h>

@@ -29,14 +29,14 @@ expect_match "its variable is named" "$out" '^FAIL: README, the table of variabl
 # third in a comment only.
 mkdir "$scratch/tree"
 cp -R "$top_srcdir/shim" "$top_srcdir/dispatch" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/tree/"
-cat >>"$scratch/tree/tools/util/caches.c" <<'C'
+cat >>"$scratch/tree/tools/measure/caches.c" <<'C'
 /* MEMSHIM_ONLY_IN_A_COMMENT is not read. */
 static const char *planted(void) { return getenv("PLANTED_VARIABLE") ? "MEMSHIM_PLANTED" : ""; }
 C
 out=$("$PYTHON" "$check" "$scratch/tree" "$top_srcdir/doc/memshim.1" "$top_srcdir/README.md" 2>&1)
 expect_eq "a source that reads a new variable fails the check" "$?" 1
 expect_match "the new MEMSHIM_* variable is named, with its file" "$out" \
-	'^FAIL: man page, ENVIRONMENT: MEMSHIM_PLANTED \(named in tools/util/caches\.c\): missing$'
+	'^FAIL: man page, ENVIRONMENT: MEMSHIM_PLANTED \(named in tools/measure/caches\.c\): missing$'
 expect_match "the new getenv is named" "$out" '^FAIL: man page, ENVIRONMENT: PLANTED_VARIABLE '
 case $out in
 *MEMSHIM_ONLY_IN_A_COMMENT*) fail "a name in a comment was taken for a variable" ;;

@@ -1,7 +1,7 @@
-/* bench's statistics over rounds (tools/util/round_stats.c) on times whose
+/* bench's statistics over rounds (tools/measure/round_stats.c) on times whose
  * answers are known: each variant's ratio pairs its round with the
  * baseline's same round, for every variant summarised against it. */
-#include "tools/util/round_stats.h"
+#include "tools/measure/round_stats.h"
 
 #include "tests/unit_check.h"
 

@@ -1,4 +1,4 @@
-/* The calibration's band choice (tools/util/variant_choice.c) on synthetic
+/* The calibration's band choice (tools/calibrate/choose_bands.c) on synthetic
  * ratios whose answer is known: a loss beyond noise disqualifies a variant
  * in that class (past 3% whatever the interval, past 2% with the interval
  * above 1), a wide interval around a small loss does not, glibc
@@ -9,7 +9,7 @@
  * from glibc (there glibc against itself: the noise).  A variant within
  * noise of glibc everywhere that wins beyond the margin in some class
  * serves every size alone. */
-#include "tools/util/variant_choice.h"
+#include "tools/calibrate/choose_bands.h"
 #include "tests/unit_check.h"
 
 #include <stdio.h>
@@ -45,7 +45,7 @@ static void classes(struct band_ratios *r, int first, int last, double ratio)
 static const char *choose(const struct band_ratios *rows, unsigned n, char *why)
 {
 	static char choice[BAND_TEXT_MAX];
-	variant_choose(rows, n, choice, sizeof choice, why, 200);
+	calibrate_choose_bands(rows, n, choice, sizeof choice, why, 200);
 	return choice;
 }
 

@@ -15,7 +15,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
-#include "tools/util/glibc_tunables.h"
+#include "tools/ab/glibc_tunables.h"
 #include "tools/util/launch.h"
 
 #include <errno.h>

@@ -10,8 +10,8 @@
 #include "tools/commands.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
-#include "tools/util/progress.h"
-#include "tools/util/stub_probe.h"
+#include "tools/measure/progress.h"
+#include "tools/calibrate/stub_probe.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -126,8 +126,8 @@ static int parse_sizes(const char *list, struct bench_options *o)
 
 static int parse_rounds(const char *value, struct bench_options *o)
 {
-	if (!cli_whole_number(value, 3, BENCH_MAX_ROUNDS, &o->rounds))
-		return cli_usage_error("bench", "--rounds \"%s\" is not a number from 3 to %d", value, BENCH_MAX_ROUNDS);
+	if (!cli_whole_number(value, 3, MEASURE_MAX_ROUNDS, &o->rounds))
+		return cli_usage_error("bench", "--rounds \"%s\" is not a number from 3 to %d", value, MEASURE_MAX_ROUNDS);
 	return 0;
 }
 
@@ -135,8 +135,8 @@ static int parse_rounds(const char *value, struct bench_options *o)
  * ':' in it can be given with an empty prefix after it. */
 static int parse_peer(const char *value, struct bench_options *o)
 {
-	if (o->peer_count == BENCH_MAX_PEERS)
-		return cli_usage_error("bench", "more than %d --peer libraries", BENCH_MAX_PEERS);
+	if (o->peer_count == MEASURE_MAX_PEERS)
+		return cli_usage_error("bench", "more than %d --peer libraries", MEASURE_MAX_PEERS);
 	struct peer_spec *p = &o->peers[o->peer_count];
 	size_t name_len = strcspn(value, "=");
 	const char *path = value + name_len + (value[name_len] == '=');
@@ -287,10 +287,10 @@ static size_t largest_size(const struct plan *p)
 	return largest;
 }
 
-static int run_plan(const struct plan *p, struct bench_settings *s, FILE *csv, FILE *svg)
+static int run_plan(const struct plan *p, struct measure_settings *s, FILE *csv, FILE *svg)
 {
-	struct bench_result *results = calloc(p->count ? p->count : 1, sizeof *results);
-	if (!results || !bench_buffers_init(largest_size(p), s->cold_bytes)) {
+	struct measure_result *results = calloc(p->count ? p->count : 1, sizeof *results);
+	if (!results || !measure_buffers_init(largest_size(p), s->cold_bytes)) {
 		free(results);
 		return 1;
 	}
@@ -302,7 +302,7 @@ static int run_plan(const struct plan *p, struct bench_settings *s, FILE *csv, F
 		snprintf(detail, sizeof detail, "%s %s %s%s", base_function_names[p->cases[i].fn],
 			 case_kind_names[p->cases[i].kind], p->cases[i].label, p->cases[i].cold ? " cold" : "");
 		progress_step(&bar, detail);
-		bench_measure(s, &p->cases[i], &results[i]);
+		measure_run(s, &p->cases[i], &results[i]);
 	}
 	progress_end(&bar);
 	report_table(stdout, s, results, p->count);
@@ -334,7 +334,7 @@ static int print_draws(const struct bench_options *o, struct distributions *d)
 	return rc;
 }
 
-static int print_paths(const struct bench_options *o, const struct bench_variant *variants, unsigned count)
+static int print_paths(const struct bench_options *o, const struct measure_variant *variants, unsigned count)
 {
 	FILE *csv = open_output("--csv", o->csv);
 	if (o->csv && !csv)
@@ -343,7 +343,7 @@ static int print_paths(const struct bench_options *o, const struct bench_variant
 	return rc | close_output(csv, o->csv);
 }
 
-static int replay_with(const struct bench_options *o, struct bench_settings *s)
+static int replay_with(const struct bench_options *o, struct measure_settings *s)
 {
 	FILE *csv = open_output("--csv", o->csv);
 	if (o->csv && !csv)
@@ -352,11 +352,11 @@ static int replay_with(const struct bench_options *o, struct bench_settings *s)
 	return rc | close_output(csv, o->csv);
 }
 
-static int bench_with(const struct bench_options *o, struct bench_settings *s, struct distributions *d)
+static int bench_with(const struct bench_options *o, struct measure_settings *s, struct distributions *d)
 {
 	if (o->replay)
 		return replay_with(o, s);
-	static struct bench_case cases[MAX_RESULTS];
+	static struct measure_case cases[MAX_RESULTS];
 	struct plan p = { cases, 0 };
 	bench_plan_cases(&p, o, d);
 	FILE *csv = open_output("--csv", o->csv);
@@ -387,8 +387,8 @@ int cmd_bench(int argc, char **argv)
 		rc = bench_load_distributions(&o, &d);
 	if (!rc && o.draws)
 		return print_draws(&o, &d);
-	static struct bench_variant variants[BENCH_MAX_COLUMNS];
-	struct bench_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = bench_cold_span(),
+	static struct measure_variant variants[MEASURE_MAX_COLUMNS];
+	struct measure_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = measure_cold_span(),
 				    .batch_ns = o.quick ? 100e3 : 300e3 };
 	if (!rc)
 		rc = bench_load_variants(o.variants, variants, &s.variant_count, &s.glibc);
@@ -403,8 +403,8 @@ int cmd_bench(int argc, char **argv)
 	if (!rc && !o.replay && !o.distribution_count && (o.cases & (1u << CASE_DIST)))
 		bench_load_builtin_distributions(o.quick, &d);
 	if (!rc) {
-		bench_clock_open(&s.clock);
-		bench_pin(s.pinning, sizeof s.pinning);
+		measure_clock_open(&s.clock);
+		measure_pin(s.pinning, sizeof s.pinning);
 		rc = bench_with(&o, &s, &d);
 	}
 	bench_free_distributions(&d);

@@ -3,8 +3,8 @@
  * dispatch/cpu_rows.awk).  The bands come from measurements made on that
  * class, by one of two routes:
  *
- *   --calibrate        tune's calibration, run here (tools/util/calibrate.c),
- *                      its band choice (tools/util/variant_choice.c) per function;
+ *   --calibrate        tune's calibration, run here (tools/calibrate/calibrate.c),
+ *                      its band choice (tools/calibrate/choose_bands.c) per function;
  *   --from-bench CSV   a `memshim bench --cases class --csv` file made on a
  *                      machine of the class, with --cpu describing it: the
  *                      same band choice on bench's size classes, each in the
@@ -22,21 +22,22 @@
 #include "config.h"
 
 #include "tools/commands.h"
+#include "tools/cpu_row/cpu_row.h"
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "preload/histogram.h"
 #include "shim/thresholds.h"
-#include "tools/util/band_choice.h"
-#include "tools/util/calibrate.h"
+#include "tools/calibrate/measure_classes.h"
+#include "tools/calibrate/calibrate.h"
 #include "tools/util/cli.h"
 #include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/glibc_info.h"
-#include "tools/util/path_ties.h"
-#include "tools/util/path_trace.h"
-#include "tools/util/variant_choice.h"
+#include "tools/calibrate/path_ties.h"
+#include "tools/measure/path_trace.h"
+#include "tools/calibrate/choose_bands.h"
 
 #include <gnu/libc-version.h>
 #include <stdio.h>
@@ -170,80 +171,6 @@ static void this_cpu(struct row_cpu *cpu, const char *how)
 		 today(date));
 }
 
-/* ---- the alias4k cases: what (dst - src) mod 4096 = 16 adds, from 2 KiB ---- */
-
-#define ALIAS_MAX 64
-
-/* One variant's alias4k medians at one size: in the window (4k+16) and the
- * unaffected reference (4k+2048). */
-struct alias_case {
-	int fn;
-	char variant[24];
-	size_t size;
-	double near_ns, reference_ns;
-};
-
-struct alias_cases {
-	unsigned count;
-	struct alias_case c[ALIAS_MAX];
-};
-
-static void take_alias(struct alias_cases *a, int fn, const char *variant, size_t size, const char *where,
-		       double median)
-{
-	bool near = strcmp(where, "4k+16") == 0, reference = strcmp(where, "4k+2048") == 0;
-	if (size < HIST_ALIAS_LARGE || fn == FN_MEMSET || (!near && !reference))
-		return;
-	struct alias_case *c = NULL;
-	for (unsigned i = 0; i < a->count && !c; i++)
-		if (a->c[i].fn == fn && a->c[i].size == size && strcmp(a->c[i].variant, variant) == 0)
-			c = &a->c[i];
-	if (!c && a->count < ALIAS_MAX) {
-		c = &a->c[a->count++];
-		*c = (struct alias_case){ .fn = fn, .size = size };
-		snprintf(c->variant, sizeof c->variant, "%s", variant);
-	}
-	if (c)
-		*(near ? &c->near_ns : &c->reference_ns) = median;
-}
-
-/* The least extra ns a byte over the sizes measured for fn and variant (the
- * figure most favourable to it), or -1 when no size has both cases. */
-static double alias_extra(const struct alias_cases *a, int fn, const char *variant)
-{
-	double least = -1;
-	for (unsigned i = 0; i < a->count; i++) {
-		const struct alias_case *c = &a->c[i];
-		if (c->fn != fn || strcmp(c->variant, variant) != 0 || !(c->near_ns > 0 && c->reference_ns > 0))
-			continue;
-		double extra = (c->near_ns - c->reference_ns) / (double)c->size;
-		extra = extra > 0 ? extra : 0;
-		least = least < 0 || extra < least ? extra : least;
-	}
-	return least;
-}
-
-/* "alias4k FN VARIANT:NS,...", each variant once, in the file's order. */
-static void write_alias(FILE *f, const struct alias_cases *a, int fn)
-{
-	bool any = false;
-	for (unsigned i = 0; i < a->count; i++) {
-		const struct alias_case *c = &a->c[i];
-		bool first_of_variant = c->fn == fn;
-		for (unsigned j = 0; j < i && first_of_variant; j++)
-			first_of_variant = !(a->c[j].fn == fn && strcmp(a->c[j].variant, c->variant) == 0);
-		double extra = first_of_variant ? alias_extra(a, fn, c->variant) : -1;
-		if (extra < 0)
-			continue;
-		if (!any)
-			fprintf(f, "alias4k %s ", base_function_names[fn]);
-		fprintf(f, "%s%s:%.3f", any ? "," : "", c->variant, extra);
-		any = true;
-	}
-	if (any)
-		fputc('\n', f);
-}
-
 static int write_row(const char *path, const struct row_cpu *cpu, const struct calibration *c, const char *data,
 		     bool one_placement, const struct alias_cases *alias)
 {
@@ -292,7 +219,7 @@ static struct band_ratios *ratios_of(struct calibration *c, enum base_function f
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		if (c->ratios[i].fn == fn && strcmp(c->ratios[i].variant, variant) == 0)
 			return &c->ratios[i];
-	if (c->ratio_count == TUNE_MAX_RATIOS)
+	if (c->ratio_count == CALIBRATE_MAX_RATIOS)
 		return NULL;
 	struct band_ratios *r = &c->ratios[c->ratio_count++];
 	*r = (struct band_ratios){ .fn = fn };
@@ -325,7 +252,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
-	if (strcmp(kind, "class") != 0 || !(tune_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
+	if (strcmp(kind, "class") != 0 || !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, choice_classes[i].name) == 0 || strcmp(size, earlier_bench_classes[i]) == 0 ? i : k;
@@ -434,7 +361,7 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
  * (GLIBC_TUNABLES makes glibc pick it here). */
 static int path_ties_below_1k(struct calibration *c, char *glibc_names, size_t size)
 {
-	static bool tied[TUNE_MAX_RATIOS];
+	static bool tied[CALIBRATE_MAX_RATIOS];
 	char why[PATH_WHY_MAX];
 	/* above 8 vectors the ladders read the thresholds: this CPU's own */
 	auto_default_thresholds(cpu_features(), &memshim_thresholds);
@@ -457,12 +384,12 @@ static int path_ties_below_1k(struct calibration *c, char *glibc_names, size_t s
 static void choose(struct calibration *c, bool one_placement)
 {
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct band_ratios rows[TUNE_MAX_RATIOS];
+		struct band_ratios rows[CALIBRATE_MAX_RATIOS];
 		unsigned n = 0;
 		for (unsigned i = 0; i < c->ratio_count; i++)
 			if (c->ratios[i].fn == (enum base_function)fn)
 				rows[n++] = c->ratios[i];
-		variant_choose(rows, n, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
+		calibrate_choose_bands(rows, n, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
 		if (one_placement)
 			row_words_one_placement(c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* bounds in K and M where this machine can parse them */
@@ -497,7 +424,7 @@ int cmd_cpu_row(int argc, char **argv)
 	}
 	if (o.calibrate) {
 		this_cpu(&cpu, o.quick ? "memshim cpu-row --calibrate --quick" : "memshim cpu-row --calibrate");
-		rc = tune_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
+		rc = calibrate_measure(c, o.quick ? CALIBRATE_QUICK : CALIBRATE_FULL);
 	} else {
 		rc = parse_cpu(o.cpu, &cpu);
 		if (!rc)

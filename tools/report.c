@@ -12,7 +12,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/histogram_read.h"
-#include "tools/util/symbolize.h"
+#include "tools/report/symbolize.h"
 
 #include <stdio.h>
 #include <stdlib.h>

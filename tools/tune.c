@@ -1,5 +1,5 @@
 /* memshim tune: from recorded histograms and this machine's cost curves
- * (tools/util/cost_model.h), the variant and thresholds that would cost the
+ * (tools/calibrate/cost_model.h), the variant and thresholds that would cost the
  * recorded calls least, as the environment line to use. */
 #include "config.h"
 
@@ -7,13 +7,13 @@
 #include "shim/thresholds.h"
 #include "tools/commands.h"
 #include "tools/tune/tune.h"
-#include "tools/util/calibrate.h"
+#include "tools/calibrate/calibrate.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/histogram_read.h"
-#include "tools/util/replay.h"
-#include "tools/util/report_parts.h"
+#include "tools/measure/replay.h"
+#include "tools/util/units_shares.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,7 +230,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	time_t start = time(NULL);
 	double others = load_of_others();
 	calibration_guard_signals(); /* Ctrl-C leaves the old file, and no temporary one */
-	int rc = tune_measure(c, level);
+	int rc = calibrate_measure(c, level);
 	double after = load_of_others();
 	others = after > others ? after : others;
 	if (rc)

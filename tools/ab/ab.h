@@ -6,7 +6,7 @@
 #define MEMSHIM_AB_H
 
 #include "tools/ab/profile.h"
-#include "tools/util/clock.h"
+#include "tools/measure/clock.h"
 #include "tools/util/paired_stats.h"
 
 #include <stdbool.h>

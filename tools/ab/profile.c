@@ -1,7 +1,7 @@
 #include "tools/ab/profile.h"
 
 #include "tools/util/histogram_read.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 #include "tools/util/timing_stats.h"
 
 #include <dirent.h>

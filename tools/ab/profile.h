@@ -11,7 +11,7 @@
  * a reason if it cannot. */
 bool ab_profile_open(char *dir, size_t size, char *why, size_t why_size);
 
-/* The size classes of memshim report (tools/util/report_parts.h), at most. */
+/* The size classes of memshim report (tools/util/units_shares.h), at most. */
 #define AB_CLASSES 16
 
 /* What one run's dumps say; 0 where it is not known. */

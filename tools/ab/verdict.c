@@ -4,7 +4,7 @@
 
 #include "tools/ab/ab.h"
 
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <math.h>
 #include <stdio.h>

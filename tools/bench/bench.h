@@ -1,12 +1,12 @@
 /* memshim bench's own parts: its options, the variants and peers it loads,
  * the cases it plans, the distributions they draw from, and its output.
- * The timing itself is the measuring engine's (tools/util/measure.h). */
+ * The timing itself is the measuring engine's (tools/measure/measure.h). */
 #ifndef MEMSHIM_BENCH_H
 #define MEMSHIM_BENCH_H
 
 #include "dispatch/variants.h"
-#include "tools/util/measure.h"
-#include "tools/util/size_dist.h"
+#include "tools/measure/measure.h"
+#include "tools/measure/size_dist.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,7 +39,7 @@ struct bench_options {
 	size_t sizes[MAX_SIZES];
 	unsigned size_count;
 	unsigned rounds, draws;
-	struct peer_spec peers[BENCH_MAX_PEERS];
+	struct peer_spec peers[MEASURE_MAX_PEERS];
 	unsigned peer_count;
 };
 
@@ -54,7 +54,7 @@ extern const char *const case_kind_names[CASE_KIND_COUNT]; /* "sweep", ... (for 
 
 /* plan.c: the cases the options ask for, in the order of the report. */
 struct plan {
-	struct bench_case *cases;
+	struct measure_case *cases;
 	size_t count;
 };
 void bench_plan_cases(struct plan *p, const struct bench_options *o, const struct distributions *d);
@@ -64,9 +64,9 @@ void bench_plan_cases(struct plan *p, const struct bench_options *o, const struc
  * here and glibc's, the baseline, in any case; --default's exported
  * functions; the --peer libraries'.  Each returns the exit status. */
 void *bench_open_library(void);
-int bench_load_variants(const char *list, struct bench_variant *variants, unsigned *count, unsigned *glibc);
-int bench_load_default(struct bench_variant *variants, unsigned *count);
-int bench_load_peers(const struct bench_options *o, struct bench_variant *variants, unsigned *count);
+int bench_load_variants(const char *list, struct measure_variant *variants, unsigned *count, unsigned *glibc);
+int bench_load_default(struct measure_variant *variants, unsigned *count);
+int bench_load_peers(const struct bench_options *o, struct measure_variant *variants, unsigned *count);
 
 /* distributions.c: --distribution's files (exit status), or the built-in
  * ones; bench_free_distributions frees either. */
@@ -99,13 +99,13 @@ int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
  * call per size, 0 to 1 KiB, of each variant's listed functions (a bit per
  * enum base_function), as tables on standard output and one row per call
  * in csv if not NULL; exit status. */
-int bench_path(const struct bench_variant *v, unsigned count, unsigned functions, FILE *csv);
+int bench_path(const struct measure_variant *v, unsigned count, unsigned functions, FILE *csv);
 
 /* replay.c, memshim bench --replay: the dump's windows timed for every
  * variant, the functions asked (a bit per enum base_function); every
  * result in csv if not NULL; exit status (1, said, for a bad dump or one
  * without windows). */
-int bench_replay(const char *path, struct bench_settings *s, unsigned functions, FILE *csv);
+int bench_replay(const char *path, struct measure_settings *s, unsigned functions, FILE *csv);
 
 /* stub.c, memshim bench --stub, on the loaded library: exit status. */
 int bench_stub(void *library, unsigned rounds);
@@ -113,9 +113,9 @@ int bench_stub(void *library, unsigned rounds);
 /* output.c and output_svg.c: the text, --csv and --svg.  A size as the
  * tables write it: "4K", "64M" for whole multiples, else the plain number. */
 const char *bench_size_text(size_t n, char *buf, size_t size);
-void report_header(FILE *out, const struct bench_settings *s);
-void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
-void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
-void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n);
+void report_header(FILE *out, const struct measure_settings *s);
+void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n);
+void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n);
+void report_svg(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n);
 
 #endif

@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "tools/bench/bench.h"
-#include "tools/util/size_dist.h"
+#include "tools/measure/size_dist.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,11 +40,11 @@ int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n)
 	}
 	uint64_t rng = DRAWS_SEED;
 	for (uint64_t k = 0; k < n; k++) {
-		sizes[size_index(d, size_dist_draw(d, bench_random(&rng)))]++;
-		unsigned align = size_dist_draw_align(d, bench_random(&rng));
+		sizes[size_index(d, size_dist_draw(d, measure_random(&rng)))]++;
+		unsigned align = size_dist_draw_align(d, measure_random(&rng));
 		for (unsigned a = 0; a < d->align_count; a++)
 			aligns[a] += d->align[a] == align;
-		overlaps += d->overlap > 0 && size_dist_draw_overlap(d, bench_random(&rng));
+		overlaps += d->overlap > 0 && size_dist_draw_overlap(d, measure_random(&rng));
 	}
 	fprintf(out, "# %s: %" PRIu64 " draws\nwhat     value         drawn  probability\n", d->name, n);
 	for (size_t i = 0; i < d->count; i++)

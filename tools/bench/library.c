@@ -26,7 +26,7 @@ static void *must_find(void *library, const char *symbol)
 	return p;
 }
 
-static bool load_variant(void *library, const char *name, struct bench_variant *v)
+static bool load_variant(void *library, const char *name, struct measure_variant *v)
 {
 	char symbol[96];
 	v->name = name;
@@ -86,7 +86,7 @@ void *bench_open_library(void)
 
 /* Fills variants[] from the library: the listed ones (all if none) that can
  * run here, and glibc's, the baseline, in any case.  Exit status on failure. */
-int bench_load_variants(const char *list, struct bench_variant *variants, unsigned *count, unsigned *glibc)
+int bench_load_variants(const char *list, struct measure_variant *variants, unsigned *count, unsigned *glibc)
 {
 	void *library = bench_open_library();
 	if (!library)
@@ -98,9 +98,9 @@ int bench_load_variants(const char *list, struct bench_variant *variants, unsign
 	if (list && check_variant_list(list, name_of, usable))
 		return 2;
 	*count = 0;
-	*glibc = BENCH_MAX_VARIANTS;
+	*glibc = MEASURE_MAX_VARIANTS;
 	const char *name;
-	for (unsigned i = 0; (name = name_of(i)) && *count < BENCH_MAX_VARIANTS; i++) {
+	for (unsigned i = 0; (name = name_of(i)) && *count < MEASURE_MAX_VARIANTS; i++) {
 		bool is_glibc = strcmp(name, "glibc") == 0;
 		if (!usable(i) || (list && !is_glibc && !listed(list, name)))
 			continue;
@@ -110,7 +110,7 @@ int bench_load_variants(const char *list, struct bench_variant *variants, unsign
 			*glibc = *count;
 		(*count)++;
 	}
-	if (*glibc == BENCH_MAX_VARIANTS) {
+	if (*glibc == MEASURE_MAX_VARIANTS) {
 		fprintf(stderr, "memshim bench: the library's glibc variant, the baseline, cannot run here\n");
 		return 1;
 	}
@@ -132,13 +132,13 @@ static void *as_a_program_calls(void *library, const char *symbol)
 /* The library's exported functions as one more column: the bands or
  * variant its resolvers chose in this environment, reached as a preloaded
  * program reaches them. */
-int bench_load_default(struct bench_variant *variants, unsigned *count)
+int bench_load_default(struct measure_variant *variants, unsigned *count)
 {
 	void *library = bench_open_library();
 	if (!library)
 		return 1;
-	struct bench_variant *v = &variants[(*count)++];
-	*v = (struct bench_variant){ .name = "default" };
+	struct measure_variant *v = &variants[(*count)++];
+	*v = (struct measure_variant){ .name = "default" };
 	*(void **)&v->copy[FN_MEMCPY] = as_a_program_calls(library, "memcpy");
 	*(void **)&v->copy[FN_MEMMOVE] = as_a_program_calls(library, "memmove");
 	*(void **)&v->set = as_a_program_calls(library, "memset");
@@ -162,12 +162,12 @@ static void *own_symbol(void *library, const char *symbol)
 
 /* RTLD_LOCAL: the peer's memcpy is only called through its pointer, never
  * bound in place of the one this program calls. */
-static int load_peer(const struct peer_spec *p, struct bench_variant *v)
+static int load_peer(const struct peer_spec *p, struct measure_variant *v)
 {
 	void *library = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
 	if (!library)
 		return cli_usage_error("bench", "--peer %s: %s", p->name, dlerror());
-	*v = (struct bench_variant){ .name = p->name, .peer_file = p->path };
+	*v = (struct measure_variant){ .name = p->name, .peer_file = p->path };
 	char symbol[96];
 	bool any = false;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -188,7 +188,7 @@ static int load_peer(const struct peer_spec *p, struct bench_variant *v)
 }
 
 /* Appends the peers to variants[], after the library's. */
-int bench_load_peers(const struct bench_options *o, struct bench_variant *variants, unsigned *count)
+int bench_load_peers(const struct bench_options *o, struct measure_variant *variants, unsigned *count)
 {
 	for (unsigned i = 0; i < o->peer_count; i++) {
 		for (unsigned k = 0; k < *count; k++)

@@ -4,9 +4,9 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/bench/bench.h"
-#include "tools/util/caches.h"
-#include "tools/util/report_parts.h"
-#include "tools/util/stub_probe.h"
+#include "tools/measure/caches.h"
+#include "tools/util/units_shares.h"
+#include "tools/calibrate/stub_probe.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ const char *bench_size_text(size_t n, char *buf, size_t size)
 
 /* A time per call for the glibc column, in at most 8 characters: "2.7 ns",
  * "58 ms" (report's helper) for ns, "58.5M" for cycles. */
-static const char *time_text(const struct bench_settings *s, double t, char *buf, size_t size)
+static const char *time_text(const struct measure_settings *s, double t, char *buf, size_t size)
 {
 	if (strcmp(s->clock.unit, "ns") == 0)
 		return human_duration(t, buf, size);
@@ -41,7 +41,7 @@ static const char *time_text(const struct bench_settings *s, double t, char *buf
 	return buf;
 }
 
-static const char *row_label(const struct bench_case *c, char *buf, size_t size)
+static const char *row_label(const struct measure_case *c, char *buf, size_t size)
 {
 	char n[24];
 	if (c->kind == CASE_SWEEP)
@@ -53,14 +53,14 @@ static const char *row_label(const struct bench_case *c, char *buf, size_t size)
 	return buf;
 }
 
-static const char *function_label(const struct bench_case *c)
+static const char *function_label(const struct measure_case *c)
 {
 	return c->overlap ? "memmove-overlap" : base_function_names[c->fn];
 }
 
 /* Where a case's data lives: "hot" (one room, in L1 for small calls), "l2"
  * (spread over a set of half the L2) or "cold" (flushed before each pass). */
-static const char *placement(const struct bench_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
+static const char *placement(const struct measure_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
 
 /* ---- the text: tables of ratios that fit TEXT_WIDTH columns ---- */
 
@@ -75,13 +75,13 @@ static const char *placement(const struct bench_case *c) { return c->cold ? "col
  * else a letter (A, B, ...) that the header's key names. */
 static bool columns_by_letter;
 
-static unsigned column_width(const struct bench_settings *s, unsigned v)
+static unsigned column_width(const struct measure_settings *s, unsigned v)
 {
 	size_t name = strlen(s->variants[v].name) + 1;
 	return columns_by_letter || name < RATIO_WIDTH ? RATIO_WIDTH : (unsigned)name;
 }
 
-static void column_heading(FILE *out, const struct bench_settings *s, unsigned v)
+static void column_heading(FILE *out, const struct measure_settings *s, unsigned v)
 {
 	unsigned letter = v - (v > s->glibc);
 	if (columns_by_letter)
@@ -91,7 +91,7 @@ static void column_heading(FILE *out, const struct bench_settings *s, unsigned v
 }
 
 /* Decides the headings: names if a table of every variant fits with them. */
-static void choose_headings(const struct bench_settings *s)
+static void choose_headings(const struct measure_settings *s)
 {
 	unsigned width = 17 + GLIBC_WIDTH;
 	columns_by_letter = false;
@@ -102,7 +102,7 @@ static void choose_headings(const struct bench_settings *s)
 }
 
 /* "columns:  A fsrm, B erms, ...", wrapped at TEXT_WIDTH. */
-static void print_key(FILE *out, const struct bench_settings *s)
+static void print_key(FILE *out, const struct measure_settings *s)
 {
 	unsigned used = (unsigned)fprintf(out, "columns: ");
 	for (unsigned v = 0; v < s->variant_count; v++) {
@@ -117,7 +117,7 @@ static void print_key(FILE *out, const struct bench_settings *s)
 	fprintf(out, "\n");
 }
 
-void report_header(FILE *out, const struct bench_settings *s)
+void report_header(FILE *out, const struct measure_settings *s)
 {
 	const struct cpu_features *f = cpu_features();
 	char l3[24], span[24];
@@ -132,15 +132,15 @@ void report_header(FILE *out, const struct bench_settings *s)
 		     "          each variant's own times and spread are in --csv.  cold: calls spread over\n"
 		     "          %s, each pass flushed from the caches (clflush) before it is timed, and\n"
 		     "          %u rounds where a cold pass holds few calls (large sizes)\n",
-		s->rounds, bench_size_text(s->cold_bytes, span, sizeof span), bench_rounds_with_few_calls(s));
+		s->rounds, bench_size_text(s->cold_bytes, span, sizeof span), measure_rounds_with_few_calls(s));
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		const struct bench_variant *p = &s->variants[v];
+		const struct measure_variant *p = &s->variants[v];
 		if (!p->peer_file)
 			continue;
 		fprintf(out, "peer:     %s = %s (", p->name, p->peer_file);
 		const char *separator = "";
 		for (int fn = 0; fn < FN_COUNT; fn++)
-			if (bench_variant_has(p, fn)) {
+			if (measure_variant_has(p, fn)) {
 				fprintf(out, "%s%s", separator, base_function_names[fn]);
 				separator = ", ";
 			}
@@ -151,26 +151,26 @@ void report_header(FILE *out, const struct bench_settings *s)
 	fflush(out);
 }
 
-static bool same_group(const struct bench_case *a, const struct bench_case *b)
+static bool same_group(const struct measure_case *a, const struct measure_case *b)
 {
 	return a->fn == b->fn && a->kind == b->kind && a->cold == b->cold && a->hot_set == b->hot_set &&
 	       a->overlap == b->overlap;
 }
 
 /* A class row's label: "0-16 B hot", "32-256 KiB cold". */
-static const char *class_label(const struct bench_case *c, char *buf, size_t size)
+static const char *class_label(const struct measure_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s", c->label, placement(c));
 	return buf;
 }
 
-static const char *label_of(const struct bench_case *c, char *buf, size_t size)
+static const char *label_of(const struct measure_case *c, char *buf, size_t size)
 {
 	return c->kind == CASE_CLASS ? class_label(c, buf, size) : row_label(c, buf, size);
 }
 
 /* The widest label of rows[0..n), at least `heading`'s, at most LABEL_MAX. */
-static unsigned label_width(const struct bench_result *const *rows, size_t n, const char *heading)
+static unsigned label_width(const struct measure_result *const *rows, size_t n, const char *heading)
 {
 	size_t width = strlen(heading);
 	for (size_t i = 0; i < n; i++) {
@@ -191,11 +191,11 @@ static void print_ratio(FILE *out, double x)
 
 /* The columns of fn from `first` on that fit beside a label of `label`
  * columns; returns the one after the last. */
-static unsigned block_end(const struct bench_settings *s, enum base_function fn, unsigned first, unsigned label)
+static unsigned block_end(const struct measure_settings *s, enum base_function fn, unsigned first, unsigned label)
 {
 	unsigned width = label + GLIBC_WIDTH, v = first;
 	for (; v < s->variant_count; v++) {
-		if (v == s->glibc || !bench_variant_has(&s->variants[v], fn))
+		if (v == s->glibc || !measure_variant_has(&s->variants[v], fn))
 			continue;
 		if (width + column_width(s, v) > TEXT_WIDTH && v > first)
 			break;
@@ -206,7 +206,7 @@ static unsigned block_end(const struct bench_settings *s, enum base_function fn,
 
 /* Rows rows[0..n) of one function as a table: label, glibc's time, each
  * variant's ratio; in blocks of columns when they do not fit side by side. */
-static void ratio_table(FILE *out, const struct bench_settings *s, const struct bench_result *const *rows, size_t n,
+static void ratio_table(FILE *out, const struct measure_settings *s, const struct measure_result *const *rows, size_t n,
 			const char *heading)
 {
 	enum base_function fn = rows[0]->c.fn;
@@ -215,7 +215,7 @@ static void ratio_table(FILE *out, const struct bench_settings *s, const struct 
 		end = block_end(s, fn, first, label);
 		fprintf(out, "%-*s %*s", (int)label, heading, GLIBC_WIDTH - 1, "glibc");
 		for (unsigned v = first; v < end; v++)
-			if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
+			if (v != s->glibc && measure_variant_has(&s->variants[v], fn))
 				column_heading(out, s, v);
 		fprintf(out, "\n");
 		for (size_t i = 0; i < n; i++) {
@@ -223,14 +223,14 @@ static void ratio_table(FILE *out, const struct bench_settings *s, const struct 
 			fprintf(out, "%-*s %*s", (int)label, label_of(&rows[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
 				time_text(s, rows[i]->median[s->glibc], t, sizeof t));
 			for (unsigned v = first; v < end; v++)
-				if (v != s->glibc && bench_variant_has(&s->variants[v], fn))
+				if (v != s->glibc && measure_variant_has(&s->variants[v], fn))
 					print_ratio(out, rows[i]->ratio[v]);
 			fprintf(out, "\n");
 		}
 	}
 }
 
-static void group_heading(FILE *out, const struct bench_case *c)
+static void group_heading(FILE *out, const struct measure_case *c)
 {
 	char set[24];
 	if (c->hot_set)
@@ -241,25 +241,25 @@ static void group_heading(FILE *out, const struct bench_case *c)
 			c->cold ? "cold" : "hot");
 }
 
-static const char *first_column(const struct bench_case *c)
+static const char *first_column(const struct measure_case *c)
 {
 	return c->kind == CASE_SWEEP ? "size" : c->kind == CASE_DIST ? "distribution" : "size offsets";
 }
 
-static bool same_class_table(const struct bench_case *a, const struct bench_case *b)
+static bool same_class_table(const struct measure_case *a, const struct measure_case *b)
 {
 	return a->kind == CASE_CLASS && b->kind == CASE_CLASS && a->fn == b->fn && a->overlap == b->overlap;
 }
 
 /* Whether r[i] is the first size class of its function (memmove with
  * overlap apart): where its table and its summary go. */
-static bool first_class(const struct bench_result *r, size_t i)
+static bool first_class(const struct measure_result *r, size_t i)
 {
 	return r[i].c.kind == CASE_CLASS && !(i > 0 && same_class_table(&r[i - 1].c, &r[i].c));
 }
 
 /* The size classes of the function of r[i], into rows (room for n). */
-static size_t class_rows(const struct bench_result *r, size_t n, size_t i, const struct bench_result **rows)
+static size_t class_rows(const struct measure_result *r, size_t n, size_t i, const struct measure_result **rows)
 {
 	size_t k = 0;
 	for (size_t j = 0; j < n; j++)
@@ -268,8 +268,8 @@ static size_t class_rows(const struct bench_result *r, size_t n, size_t i, const
 	return k;
 }
 
-static void class_tables(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
-			 const struct bench_result **rows)
+static void class_tables(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
+			 const struct measure_result **rows)
 {
 	for (size_t i = 0; i < n; i++)
 		if (first_class(r, i)) {
@@ -284,23 +284,23 @@ static void class_tables(FILE *out, const struct bench_settings *s, const struct
 /* The variant other than glibc with the least ratio in a row, among those
  * faster than glibc beyond noise (interval wholly below 1) if `beyond_noise`;
  * -1 if none. */
-static int fastest(const struct bench_settings *s, const struct bench_result *r, bool beyond_noise)
+static int fastest(const struct measure_settings *s, const struct measure_result *r, bool beyond_noise)
 {
 	int best = -1;
 	for (unsigned v = 0; v < s->variant_count; v++)
-		if (v != s->glibc && bench_variant_has(&s->variants[v], r->c.fn) && r->ratio[v] > 0 &&
+		if (v != s->glibc && measure_variant_has(&s->variants[v], r->c.fn) && r->ratio[v] > 0 &&
 		    (!beyond_noise || r->ratio_high[v] < 1) && (best < 0 || r->ratio[v] < r->ratio[best]))
 			best = (int)v;
 	return best;
 }
 
 /* The variant with the least geometric mean ratio over rows[0..k). */
-static int best_overall(const struct bench_settings *s, const struct bench_result *const *rows, size_t k,
+static int best_overall(const struct measure_settings *s, const struct measure_result *const *rows, size_t k,
 			double *mean)
 {
 	int best = -1;
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		if (v == s->glibc || !bench_variant_has(&s->variants[v], rows[0]->c.fn))
+		if (v == s->glibc || !measure_variant_has(&s->variants[v], rows[0]->c.fn))
 			continue;
 		double logs = 0;
 		for (size_t i = 0; i < k; i++)
@@ -314,7 +314,7 @@ static int best_overall(const struct bench_settings *s, const struct bench_resul
 	return best;
 }
 
-static void summary_row(FILE *out, const struct bench_settings *s, const struct bench_result *r)
+static void summary_row(FILE *out, const struct measure_settings *s, const struct measure_result *r)
 {
 	char label[96], t[32];
 	int v = fastest(s, r, true), least = fastest(s, r, false);
@@ -332,7 +332,7 @@ static void summary_row(FILE *out, const struct bench_settings *s, const struct 
 
 /* Where variant v is slower than glibc beyond noise (its interval wholly
  * above 1), wrapped at TEXT_WIDTH; `used` columns are taken already. */
-static void print_losses(FILE *out, unsigned used, unsigned v, const struct bench_result *const *rows, size_t k)
+static void print_losses(FILE *out, unsigned used, unsigned v, const struct measure_result *const *rows, size_t k)
 {
 	unsigned losses = 0;
 	used += (unsigned)fprintf(out, " slower than glibc beyond noise in:");
@@ -352,8 +352,8 @@ static void print_losses(FILE *out, unsigned used, unsigned v, const struct benc
 	fprintf(out, "%s\n", losses ? "" : " none");
 }
 
-static void function_summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
-			     size_t first, const struct bench_result **rows)
+static void function_summary(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
+			     size_t first, const struct measure_result **rows)
 {
 	size_t k = class_rows(r, n, first, rows);
 	double mean = 0;
@@ -371,7 +371,7 @@ static void function_summary(FILE *out, const struct bench_settings *s, const st
 
 /* What the summary rests on, and where tune's calibration (which chooses
  * the default's bands) differs: its placements, its margins, the stub. */
-static void basis(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+static void basis(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	bool every_placement = false, stub = false;
 	for (size_t i = 0; i < n; i++)
@@ -391,8 +391,8 @@ static void basis(FILE *out, const struct bench_settings *s, const struct bench_
 			    "calls go through (--stub-probe times its cost).\n");
 }
 
-static void summary(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n,
-		    const struct bench_result **rows)
+static void summary(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
+		    const struct measure_result **rows)
 {
 	bool any = false;
 	for (size_t i = 0; i < n; i++) {
@@ -412,9 +412,9 @@ static void summary(FILE *out, const struct bench_settings *s, const struct benc
 		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
 }
 
-void report_table(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	const struct bench_result **rows = malloc((n ? n : 1) * sizeof *rows); /* a table's rows */
+	const struct measure_result **rows = malloc((n ? n : 1) * sizeof *rows); /* a table's rows */
 	if (!rows) {
 		fprintf(out, "(out of memory: no table)\n");
 		return;
@@ -434,14 +434,14 @@ void report_table(FILE *out, const struct bench_settings *s, const struct bench_
 	free(rows);
 }
 
-void report_csv(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit\n");
 	for (size_t i = 0; i < n; i++) {
-		const struct bench_case *c = &r[i].c;
+		const struct measure_case *c = &r[i].c;
 		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
 		for (unsigned v = 0; v < s->variant_count; v++)
-			if (bench_variant_has(&s->variants[v], c->fn))
+			if (measure_variant_has(&s->variants[v], c->fn))
 				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g\n", base_function_names[c->fn],
 					s->variants[v].name, kind, c->label, c->align, placement(c),
 					r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit, r[i].ratio[v],

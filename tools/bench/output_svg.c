@@ -26,7 +26,7 @@ static const char *const colours[] = { "#e6194b", "#3cb44b", "#4363d8", "#f58231
 #define COLOUR_COUNT (sizeof colours / sizeof colours[0])
 
 /* The stroke of variant v's line: colour, width and dashes. */
-static void stroke(FILE *out, const struct bench_settings *s, unsigned v)
+static void stroke(FILE *out, const struct measure_settings *s, unsigned v)
 {
 	unsigned i = v - (v > s->glibc);
 	if (v == s->glibc)
@@ -51,12 +51,12 @@ static double py(const struct panel *p, double value)
 	return p->y + PANEL_H - (v - p->y0) / (p->y1 - p->y0) * PANEL_H;
 }
 
-static bool charted(const struct bench_result *r, int fn)
+static bool charted(const struct measure_result *r, int fn)
 {
 	return (int)r->c.fn == fn && r->c.kind == CASE_SWEEP && !r->c.cold && r->c.lo > 0;
 }
 
-static double value_of(const struct bench_result *r, unsigned v, bool throughput)
+static double value_of(const struct measure_result *r, unsigned v, bool throughput)
 {
 	return throughput ? (r->median[v] > 0 ? r->mean_bytes / r->median[v] : 0) : r->median[v];
 }
@@ -96,7 +96,7 @@ static void y_ticks(FILE *out, const struct panel *p)
 	}
 }
 
-static void lines(FILE *out, const struct bench_settings *s, const struct panel *p, const struct bench_result *r,
+static void lines(FILE *out, const struct measure_settings *s, const struct panel *p, const struct measure_result *r,
 		  size_t n, int fn, bool throughput)
 {
 	for (unsigned v = 0; v < s->variant_count; v++) {
@@ -111,7 +111,7 @@ static void lines(FILE *out, const struct bench_settings *s, const struct panel 
 }
 
 /* The panel's ranges: sizes on log2, times on log10, throughput linear from 0. */
-static bool fit(const struct bench_settings *s, struct panel *p, const struct bench_result *r, size_t n, int fn,
+static bool fit(const struct measure_settings *s, struct panel *p, const struct measure_result *r, size_t n, int fn,
 		bool throughput)
 {
 	double lo = INFINITY, hi = 0, small = INFINITY, large = 0;
@@ -136,11 +136,11 @@ static bool fit(const struct bench_settings *s, struct panel *p, const struct be
 	return true;
 }
 
-static double legend_entry(const struct bench_variant *v) { return 30 + LEGEND_CHAR * strlen(v->name) + 18; }
+static double legend_entry(const struct measure_variant *v) { return 30 + LEGEND_CHAR * strlen(v->name) + 18; }
 
 /* The legend in rows that fit the image's width; draws it if `out`, and
  * returns how many rows it takes. */
-static unsigned legend(FILE *out, const struct bench_settings *s, double width)
+static unsigned legend(FILE *out, const struct measure_settings *s, double width)
 {
 	double x = LEFT, y = LEGEND_Y;
 	unsigned rows = 1;
@@ -161,7 +161,7 @@ static unsigned legend(FILE *out, const struct bench_settings *s, double width)
 	return rows;
 }
 
-void report_svg(FILE *out, const struct bench_settings *s, const struct bench_result *r, size_t n)
+void report_svg(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	int rows = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)

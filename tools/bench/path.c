@@ -1,10 +1,10 @@
-/* memshim bench --path: the path engine's counts (tools/util/path_trace.h)
+/* memshim bench --path: the path engine's counts (tools/measure/path_trace.h)
  * as a table per function, one row per variant, and as CSV. */
 #include "config.h"
 
 #include "tools/bench/bench.h"
 #include "tools/util/glibc_info.h"
-#include "tools/util/path_trace.h"
+#include "tools/measure/path_trace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +38,7 @@ static void print_row(const char *variant, const struct path *p)
 	printf("\n");
 }
 
-static void print_tables(const struct bench_variant *v, unsigned count, unsigned functions, struct path *paths,
+static void print_tables(const struct measure_variant *v, unsigned count, unsigned functions, struct path *paths,
 			 FILE *csv)
 {
 	print_header(functions);
@@ -63,7 +63,7 @@ static void print_tables(const struct bench_variant *v, unsigned count, unsigned
 	}
 }
 
-int bench_path(const struct bench_variant *v, unsigned count, unsigned functions, FILE *csv)
+int bench_path(const struct measure_variant *v, unsigned count, unsigned functions, FILE *csv)
 {
 	char why[PATH_WHY_MAX];
 	struct path *paths = path_trace(v, count, functions, why, sizeof why);

@@ -3,7 +3,7 @@
 
 #include "tools/bench/bench.h"
 
-#include "tools/util/caches.h"
+#include "tools/measure/caches.h"
 #include "tools/util/size_classes.h"
 
 #include <stdio.h>
@@ -12,16 +12,16 @@
 
 const char *const case_kind_names[CASE_KIND_COUNT] = { "sweep", "align", "alias4k", "class", "dist", "replay" };
 
-static void add(struct plan *p, struct bench_case c)
+static void add(struct plan *p, struct measure_case c)
 {
 	if (p->count < MAX_RESULTS)
 		p->cases[p->count++] = c;
 }
 
-static struct bench_case fixed(enum base_function fn, enum case_kind kind, size_t size, bool cold, int so,
+static struct measure_case fixed(enum base_function fn, enum case_kind kind, size_t size, bool cold, int so,
 			       int dof)
 {
-	struct bench_case c = { .fn = fn, .kind = kind, .cold = cold, .lo = size, .hi = size,
+	struct measure_case c = { .fn = fn, .kind = kind, .cold = cold, .lo = size, .hi = size,
 				.src_offset = so, .dst_offset = dof };
 	snprintf(c.label, sizeof c.label, "%zu", size);
 	if (fn == FN_MEMSET) /* no source */
@@ -96,7 +96,7 @@ static void plan_alias(struct plan *p, enum base_function fn, bool quick)
 		return; /* one buffer: nothing to alias */
 	for (unsigned s = 0; s < (quick ? 1u : 3u); s++)
 		for (unsigned i = 0; i < sizeof deltas / sizeof deltas[0]; i++) {
-			struct bench_case c = fixed(fn, CASE_ALIAS, quick ? quick_sizes[s] : sizes[s], false, 0, deltas[i]);
+			struct measure_case c = fixed(fn, CASE_ALIAS, quick ? quick_sizes[s] : sizes[s], false, 0, deltas[i]);
 			snprintf(c.align, sizeof c.align, deltas[i] > 2048 ? "4k-%d" : "4k+%d",
 				 deltas[i] > 2048 ? 4096 - deltas[i] : deltas[i]);
 			add(p, c);
@@ -119,7 +119,7 @@ static void plan_classes(struct plan *p, enum base_function fn, bool every_place
 			for (int place = 0; place < 3; place++) {
 				if (!every_placement && place != (i >= 6 ? 2 : 0))
 					continue;
-				struct bench_case c = { .fn = fn, .kind = CASE_CLASS, .cold = place == 2, .overlap = overlap,
+				struct measure_case c = { .fn = fn, .kind = CASE_CLASS, .cold = place == 2, .overlap = overlap,
 							.lo = classes[i].lo, .hi = classes[i].hi, .src_offset = -1,
 							.dst_offset = -1,
 							.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
@@ -146,7 +146,7 @@ static void plan_dists(struct plan *p, enum base_function fn, const struct distr
 			int only = d->list[i]->function;
 			if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
 				continue;
-			struct bench_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
+			struct measure_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
 						.dst_offset = -1, .cold = place == 2,
 						.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
 			snprintf(c.label, sizeof c.label, "%s", d->list[i]->name);

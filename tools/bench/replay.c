@@ -1,13 +1,13 @@
 /* memshim bench --replay DUMP: every variant and glibc timed on the
- * program's own recorded windows of calls (tools/util/replay.h), in each
+ * program's own recorded windows of calls (tools/measure/replay.h), in each
  * placement, for each function as a whole and each size class; the ratio
  * to glibc with its interval. */
 #include "config.h"
 
 #include "tools/bench/bench.h"
-#include "tools/util/progress.h"
+#include "tools/measure/progress.h"
 #include "tools/util/histogram_read.h"
-#include "tools/util/replay.h"
+#include "tools/measure/replay.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +16,8 @@
 
 struct replay_plan {
 	struct replay_calls all[FN_COUNT], by_class[FN_COUNT][REPLAY_CLASSES];
-	struct bench_case cases[REPLAY_CASES];
-	struct bench_result results[REPLAY_CASES];
+	struct measure_case cases[REPLAY_CASES];
+	struct measure_result results[REPLAY_CASES];
 	size_t count;
 };
 
@@ -53,7 +53,7 @@ static void free_plan(struct replay_plan *p)
 #define CELL 16      /* " 0.93 0.90-0.97" */
 #define PER_LINE 4   /* cells beside a label and glibc's time in 100 columns */
 
-static void print_cell(const struct bench_result *r, unsigned v)
+static void print_cell(const struct measure_result *r, unsigned v)
 {
 	if (!(r->ratio[v] > 0))
 		printf(" %*s", CELL - 1, "-");
@@ -63,15 +63,15 @@ static void print_cell(const struct bench_result *r, unsigned v)
 
 /* One function in one placement: rows[0..n), glibc's ns per call and each
  * variant's median ratio to it and its interval, PER_LINE variants a block. */
-static void print_table(const struct bench_settings *s, const struct bench_result *rows, size_t n)
+static void print_table(const struct measure_settings *s, const struct measure_result *rows, size_t n)
 {
-	const struct bench_case *c = &rows[0].c;
+	const struct measure_case *c = &rows[0].c;
 	printf("\n%s, replayed, %s (ratio to glibc, and its ~95%% interval over %u rounds)\n",
 	       base_function_names[c->fn], c->cold ? "cold buffers" : c->hot_set ? "hot, spread over half the L2" :
 	       "hot buffers, one room", rows[0].rounds);
-	unsigned others[BENCH_MAX_COLUMNS], count = 0;
+	unsigned others[MEASURE_MAX_COLUMNS], count = 0;
 	for (unsigned v = 0; v < s->variant_count; v++)
-		if (v != s->glibc && bench_variant_has(&s->variants[v], c->fn))
+		if (v != s->glibc && measure_variant_has(&s->variants[v], c->fn))
 			others[count++] = v;
 	for (unsigned first = 0; first < count; first += PER_LINE) {
 		printf("%-22s %10s", "calls", "glibc");
@@ -89,7 +89,7 @@ static void print_table(const struct bench_settings *s, const struct bench_resul
 	}
 }
 
-static void print_results(const struct bench_settings *s, const struct replay_plan *p)
+static void print_results(const struct measure_settings *s, const struct replay_plan *p)
 {
 	for (size_t i = 0, end; i < p->count; i = end) {
 		for (end = i + 1; end < p->count && p->cases[end].fn == p->cases[i].fn &&
@@ -108,7 +108,7 @@ static size_t largest(const struct replay_plan *p)
 	return max;
 }
 
-static void run_cases(struct bench_settings *s, struct replay_plan *p)
+static void run_cases(struct measure_settings *s, struct replay_plan *p)
 {
 	struct progress bar;
 	progress_start(&bar, "memshim bench --replay", (unsigned)p->count);
@@ -117,12 +117,12 @@ static void run_cases(struct bench_settings *s, struct replay_plan *p)
 		snprintf(detail, sizeof detail, "%s %s %s", base_function_names[p->cases[i].fn], p->cases[i].label,
 			 replay_place_names[p->cases[i].cold ? REPLAY_COLD : p->cases[i].hot_set ? REPLAY_L2 : REPLAY_HOT]);
 		progress_step(&bar, detail);
-		bench_measure(s, &p->cases[i], &p->results[i]);
+		measure_run(s, &p->cases[i], &p->results[i]);
 	}
 	progress_end(&bar);
 }
 
-int bench_replay(const char *path, struct bench_settings *s, unsigned functions, FILE *csv)
+int bench_replay(const char *path, struct measure_settings *s, unsigned functions, FILE *csv)
 {
 	static struct dump d;
 	char why[600];
@@ -140,7 +140,7 @@ int bench_replay(const char *path, struct bench_settings *s, unsigned functions,
 		fprintf(stderr, "memshim bench: --replay %s: no windows of calls%s to replay (record with memshim "
 				"record --sequences, or MEMSHIM_SEQUENCES=on)\n", path,
 			d.window_count ? " of the functions asked" : "");
-	else if (p && bench_buffers_init(largest(p), s->cold_bytes)) {
+	else if (p && measure_buffers_init(largest(p), s->cold_bytes)) {
 		printf("memshim bench --replay %s: %zu windows of up to %u calls, %s\n", path, d.window_count,
 		       d.sequence_length, d.program_count == 1 ? d.programs[0].name : "several programs");
 		report_header(stdout, s);

@@ -4,7 +4,7 @@
 #include "tools/report/report.h"
 
 #include "dispatch/config.h"
-#include "tools/util/symbolize.h"
+#include "tools/report/symbolize.h"
 #include "tools/util/timing_stats.h"
 
 #include <errno.h>

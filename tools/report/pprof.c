@@ -18,7 +18,7 @@
  *   by size and by caller apart, and a CPU profiler already gives callers.
  * Every sample carries the labels program, variant, size_class ("1-4 KiB")
  * and bytes (the size, unit bytes).  Locations name the function and
- * file:line that libdw reads (tools/util/symbolize.c), or the frame itself;
+ * file:line that libdw reads (tools/report/symbolize.c), or the frame itself;
  * mappings carry the objects' paths and build ids, at made-up addresses, one
  * object to each 2^40 bytes, since a dump keeps offsets, not addresses.
  * time_nanos is when the first process started (its dump's time less the
@@ -35,7 +35,7 @@
 #include "tools/report/pprof_encode.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/histogram_read.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <stdint.h>
 #include <stdlib.h>

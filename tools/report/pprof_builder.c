@@ -4,8 +4,8 @@
 #ifdef HAVE_PPROF
 #include "tools/report/pprof_builder.h"
 
-#include "tools/util/report_parts.h"
-#include "tools/util/symbolize.h"
+#include "tools/util/units_shares.h"
+#include "tools/report/symbolize.h"
 
 #include <stdio.h>
 #include <stdlib.h>

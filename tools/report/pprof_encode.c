@@ -6,7 +6,7 @@
 #include "tools/report/pprof_encode.h"
 
 #include "tools/report/profile.pb-c.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <errno.h>
 #include <stdio.h>

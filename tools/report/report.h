@@ -7,7 +7,7 @@
 #include "preload/histogram_format.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/profile_stats.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
 
 #include "dispatch/config.h"
 #include "tools/util/histogram_read.h"
-#include "tools/util/symbolize.h"
+#include "tools/report/symbolize.h"
 #include "tools/util/timing_stats.h"
 
 #include <errno.h>

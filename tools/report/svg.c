@@ -7,7 +7,7 @@
  * calls (MEMSHIM_TIMING) each bar group is topped with its ns per call. */
 #include "tools/report/report.h"
 #include "tools/util/profile_stats.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 #include "tools/util/timing_stats.h"
 
 #include <errno.h>

@@ -7,12 +7,12 @@
  * sizes the model gets wrong, and how. */
 #include "config.h"
 
-#include "tools/util/clock.h"
+#include "tools/measure/clock.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/quantile.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 #include "tools/util/timing_stats.h"
-#include "tools/util/tune_model.h"
+#include "tools/calibrate/model.h"
 #include "tools/tune/tune.h"
 
 #include <math.h>
@@ -24,7 +24,7 @@
 #define RATE_SPIN_NS 20000000.0 /* how long the cycle rate is measured over: 20 ms */
 
 /* Why a measured time could lie outside the prediction: what the curves of
- * tools/util/calibrate.c assume.  They time each size bucket with sizes
+ * tools/calibrate/calibrate.c assume.  They time each size bucket with sizes
  * drawn at random inside it and random offsets, on buffers that stay in
  * the cache (cold ones only for the largest sizes, from 4 MiB). */
 static const char reason_above[] =
@@ -58,15 +58,15 @@ static const char class_alone[] =
 /* The cycle counter's rate now, in ns per cycle; 0 if there is none. */
 static double measure_ns_per_cycle(void)
 {
-	struct bench_clock clock;
-	bench_clock_open(&clock);
+	struct measure_clock clock;
+	measure_clock_open(&clock);
 	if (clock.perf_fd < 0)
 		return 0;
-	double start = (double)monotonic_ns(), cycles = (double)bench_clock_now(&clock), now;
+	double start = (double)monotonic_ns(), cycles = (double)measure_clock_now(&clock), now;
 	volatile unsigned spin = 0;
 	while ((now = (double)monotonic_ns()) - start < RATE_SPIN_NS)
 		spin++;
-	cycles = (double)bench_clock_now(&clock) - cycles;
+	cycles = (double)measure_clock_now(&clock) - cycles;
 	close(clock.perf_fd);
 	return cycles > 0 ? (now - start) / cycles : 0;
 }
@@ -117,7 +117,7 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
  * others (not recorded) as built in. */
 static void thresholds_that_ran(const struct dump *d, double t[T_COUNT])
 {
-	tune_builtin_thresholds(t);
+	calibrate_builtin_thresholds(t);
 	if (d->erms_threshold)
 		t[T_ERMS] = (double)d->erms_threshold;
 	if (d->stosb_threshold)
@@ -132,7 +132,7 @@ static bool predicted_ns(const struct calibration *c, const struct dump *d, enum
 	double t[T_COUNT], rounds[CM_MAX_ROUNDS], scale = tune_ns_per_unit(c);
 	thresholds_that_ran(d, t);
 	for (unsigned r = 0; r < c->rounds; r++)
-		rounds[r] = tune_function_cost(c, fn, d->variant[fn], t, w, r) * scale;
+		rounds[r] = calibrate_function_cost(c, fn, d->variant[fn], t, w, r) * scale;
 	/* the median of the same per-round values: inside its own p10..p90 */
 	out[0] = quantile(rounds, c->rounds, 0.5);
 	out[1] = quantile(rounds, c->rounds, 0.1);
@@ -147,11 +147,11 @@ static double read_back_part(const struct calibration *c, const struct dump *d, 
 {
 	struct cm_workload large = { 0 };
 	for (unsigned b = 0; b < w->count; b++)
-		if (w->size[b] >= TUNE_READ_BACK_FROM)
+		if (w->size[b] >= CALIBRATE_READ_BACK_FROM)
 			cm_workload_add(&large, w->calls[b], w->calls[b] * w->size[b]);
 	double t[T_COUNT];
 	thresholds_that_ran(d, t);
-	double part = large.count ? tune_function_cost(c, fn, d->variant[fn], t, &large, CM_MEDIAN) : 0;
+	double part = large.count ? calibrate_function_cost(c, fn, d->variant[fn], t, &large, CM_MEDIAN) : 0;
 	return p0 > 0 && part > 0 ? part * tune_ns_per_unit(c) / p0 : 0;
 }
 
@@ -206,7 +206,7 @@ static const char *class_reason(const struct size_class *k, double timed, double
 {
 	if (timed > model)
 		return timed - model > ALONE_NS + ALONE_SHARE * model ? class_cold : class_alone;
-	return k->lo >= TUNE_READ_BACK_FROM ? class_read_back : class_predictable;
+	return k->lo >= CALIBRATE_READ_BACK_FROM ? class_read_back : class_predictable;
 }
 
 /* The model's ns per call for fn's calls on sizes [lo, hi) under the

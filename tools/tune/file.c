@@ -1,4 +1,4 @@
-/* Writing and reading the calibration file (format: tools/util/calibration.h and
+/* Writing and reading the calibration file (format: tools/calibrate/curves.h and
  * dispatch/calibration.h).  Written to a temporary name in the same folder,
  * flushed to disk and renamed, so a program starting meanwhile reads the
  * old file or the new, never half, and neither a crash nor Ctrl-C leaves
@@ -6,7 +6,7 @@
 #include "tools/tune/tune.h"
 
 #include "dispatch/calibration.h"
-#include "tools/util/progress.h"
+#include "tools/measure/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -186,7 +186,7 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 {
 	char fn_name[16];
 	int at = 0;
-	if (c->ratio_count == TUNE_MAX_RATIOS)
+	if (c->ratio_count == CALIBRATE_MAX_RATIOS)
 		return false;
 	struct band_ratios *row = &c->ratios[c->ratio_count];
 	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, row->variant, &at) != 2 || function_named(fn_name) < 0)
@@ -232,7 +232,7 @@ static bool read_curve(struct reader *r, struct calibration *c)
 {
 	char fn_name[16], name[24];
 	unsigned points;
-	if (c->count == TUNE_MAX_CURVES ||
+	if (c->count == CALIBRATE_MAX_CURVES ||
 	    sscanf(r->text, "curve %15s %23s %u", fn_name, name, &points) != 3 || function_named(fn_name) < 0 ||
 	    points < 1 || points > CM_MAX_POINTS)
 		return false;

@@ -4,7 +4,7 @@
 #include "tools/tune/tune.h"
 
 #include "preload/histogram_format.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #include "tools/util/alias_hazard.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/quantile.h"
-#include "tools/util/report_parts.h"
-#include "tools/util/tune_model.h"
+#include "tools/util/units_shares.h"
+#include "tools/calibrate/model.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -94,7 +94,7 @@ static int by_cost(const void *a, const void *b)
 static void thresholds_text(enum base_function fn, const char *variant, const double t[T_COUNT], char *out,
 			    size_t size)
 {
-	enum threshold_name used[2] = { tune_band_threshold(fn, variant), tune_above_threshold(variant) };
+	enum threshold_name used[2] = { calibrate_band_threshold(fn, variant), calibrate_above_threshold(variant) };
 	size_t len = 0;
 	out[0] = '\0';
 	for (int i = 0; i < 2; i++) {
@@ -143,12 +143,12 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 			continue;
 		memset(&out[n], 0, sizeof out[n]);
 		out[n].variant = v->name;
-		tune_builtin_thresholds(out[n].t);
-		if (tune_thresholds(c, chosen, only, out[n].t) < 0)
+		calibrate_builtin_thresholds(out[n].t);
+		if (calibrate_thresholds(c, chosen, only, out[n].t) < 0)
 			continue; /* a curve missing: left out */
 		double sorted[CM_MAX_ROUNDS];
 		for (unsigned r = 0; r < c->rounds; r++)
-			sorted[r] = out[n].rounds[r] = tune_function_cost(c, fn, v->name, out[n].t, w, r);
+			sorted[r] = out[n].rounds[r] = calibrate_function_cost(c, fn, v->name, out[n].t, w, r);
 		out[n++].total = quantile(sorted, c->rounds, 0.5);
 	}
 	against_glibc(c, out, n);
@@ -219,8 +219,8 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
 			continue;
 		if (!same && len < size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s=%s", len ? " " : "", variables[fn], variant[fn]);
-		enum threshold_name b = tune_band_threshold((enum base_function)fn, variant[fn]);
-		enum threshold_name a = tune_above_threshold(variant[fn]);
+		enum threshold_name b = calibrate_band_threshold((enum base_function)fn, variant[fn]);
+		enum threshold_name a = calibrate_above_threshold(variant[fn]);
 		if (b != T_COUNT)
 			used[b] = true;
 		if (a != T_COUNT)
@@ -252,9 +252,9 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 {
 	bool movsb = false, stosb = false, nt = false;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		if (!w[fn].count || tune_above_threshold(variant[fn]) == T_COUNT)
+		if (!w[fn].count || calibrate_above_threshold(variant[fn]) == T_COUNT)
 			continue;
-		enum threshold_name band = tune_band_threshold((enum base_function)fn, variant[fn]);
+		enum threshold_name band = calibrate_band_threshold((enum base_function)fn, variant[fn]);
 		movsb |= band == T_AUTO_MOVSB;
 		stosb |= band == T_AUTO_STOSB;
 		nt |= fn != FN_MEMSET; /* glibc 2.36's memset has no non-temporal path */
@@ -283,7 +283,7 @@ static bool saving_against(const struct calibration *c, const char *const best[F
 			   struct cm_spread *saving, double *theirs)
 {
 	static struct band_terms mine_terms, base_terms;
-	if (!tune_band_terms(c, best, w, tb, &mine_terms) || !tune_band_terms(c, base, w, tbase, &base_terms))
+	if (!calibrate_band_terms(c, best, w, tb, &mine_terms) || !calibrate_band_terms(c, base, w, tbase, &base_terms))
 		return false;
 	*theirs = cm_sum_spread(base_terms.t, base_terms.n, c->rounds).median;
 	*saving = cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
@@ -343,8 +343,8 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 		if (band_list_parse(def->variant[fn], &bands))
 			continue;
 		for (unsigned b = 0; b < bands.count; b++) {
-			enum threshold_name band = tune_band_threshold((enum base_function)fn, bands.variant[b]->name);
-			enum threshold_name above = tune_above_threshold(bands.variant[b]->name);
+			enum threshold_name band = calibrate_band_threshold((enum base_function)fn, bands.variant[b]->name);
+			enum threshold_name above = calibrate_above_threshold(bands.variant[b]->name);
 			if (band != T_COUNT)
 				used[band] = true;
 			if (above != T_COUNT)
@@ -399,7 +399,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	int fns[FN_COUNT];
 	unsigned n;
 	char label[3 * BAND_TEXT_MAX + 200], median[48], p10[48], p90[48];
-	if (!tune_terms(c, best, w, t, s, terms, fns, &n))
+	if (!calibrate_terms(c, best, w, t, s, terms, fns, &n))
 		return;
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	char env[3 * BAND_TEXT_MAX + 200], why[500];
@@ -427,7 +427,7 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 	static struct candidate ranked[FN_COUNT][32];
 	const char *best[FN_COUNT] = { "glibc", "glibc", "glibc" };
 	double t[T_COUNT];
-	tune_builtin_thresholds(t);
+	calibrate_builtin_thresholds(t);
 	printf("memshim tune: %u dump(s); costs in %s (%s)\n", d->files, c->unit, c->clock);
 	printf("Each figure is the median over the calibration's %u rounds of that figure's own per-round\n"
 	       "values (so medians need not add up), p10..p90 their spread.\n", c->rounds);
@@ -448,7 +448,7 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 		printf("The dumps hold no calls: nothing to tune.\n");
 		return 0;
 	}
-	tune_thresholds(c, best, w, t);
+	calibrate_thresholds(c, best, w, t);
 	print_prediction(c, best, t, w, d, def);
 	tune_check(c, d, w);
 	return 0;

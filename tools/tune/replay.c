@@ -1,10 +1,10 @@
 /* tune's prediction from the replay: the setting and glibc (or another
  * setting) timed on the
- * program's own windows of calls (tools/util/replay.h), class by class. */
+ * program's own windows of calls (tools/measure/replay.h), class by class. */
 #include "tools/tune/tune.h"
 
-#include "tools/util/measure.h"
-#include "tools/util/replay.h"
+#include "tools/measure/measure.h"
+#include "tools/measure/replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,14 +19,14 @@
 
 /* Setting s as a column: one band a function is called straight, as
  * direct binding calls it; more go through their bands. */
-static struct bench_variant setting_variant(const struct tune_setting *s, struct bench_bands bands[FN_COUNT])
+static struct measure_variant setting_variant(const struct tune_setting *s, struct measure_bands bands[FN_COUNT])
 {
-	struct bench_variant v = { .name = "setting", .thresholds = &s->t };
+	struct measure_variant v = { .name = "setting", .thresholds = &s->t };
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		const struct band_list *b = &s->bands[fn];
 		bands[fn].count = b->count;
 		for (unsigned i = 0; i < b->count; i++) {
-			struct bench_variant row = bench_variant_of(b->variant[i]);
+			struct measure_variant row = measure_variant_of(b->variant[i]);
 			bands[fn].upper[i] = b->upper[i];
 			bands[fn].copy[i] = row.copy[fn];
 			bands[fn].set[i] = row.set;
@@ -53,7 +53,7 @@ struct sums {
 	double w[FN_COUNT + 1], r[FN_COUNT + 1], lo[FN_COUNT + 1], hi[FN_COUNT + 1];
 };
 
-static void add(struct sums *t, int fn, double weight, const struct bench_result *r)
+static void add(struct sums *t, int fn, double weight, const struct measure_result *r)
 {
 	int at[2] = { fn, FN_COUNT };
 	for (int i = 0; i < 2; i++) {
@@ -65,7 +65,7 @@ static void add(struct sums *t, int fn, double weight, const struct bench_result
 }
 
 /* Times fn's classes; false if out of memory. */
-static bool replay_function(const struct dump *d, struct bench_settings *s, enum base_function fn,
+static bool replay_function(const struct dump *d, struct measure_settings *s, enum base_function fn,
 			    struct tune_replay_how how, struct sums *t, struct tune_replayed *out)
 {
 	double calls[REPLAY_CLASSES + 1], total = 0, missed = 0;
@@ -82,13 +82,13 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 			continue;
 		}
 		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
-		struct bench_case c = replay_case(fn, &r, how.place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)how.place,
+		struct measure_case c = replay_case(fn, &r, how.place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)how.place,
 						  replay_classes[k].label);
 		c.fenced = how.fenced;
-		struct bench_result *res = calloc(1, sizeof *res);
-		bool ok = res && bench_buffers_init(r.max, s->cold_bytes);
+		struct measure_result *res = calloc(1, sizeof *res);
+		bool ok = res && measure_buffers_init(r.max, s->cold_bytes);
 		if (ok) {
-			bench_measure(s, &c, res);
+			measure_run(s, &c, res);
 			add(t, fn, calls[k] * res->median[0], res);
 			out->rounds = res->rounds;
 		}
@@ -104,16 +104,16 @@ static bool replay_function(const struct dump *d, struct bench_settings *s, enum
 bool tune_replay(const struct dump *d, const struct tune_setting *mine, const struct tune_setting *base,
 		 struct tune_replay_how how, struct tune_replayed *out)
 {
-	static struct bench_variant columns[2];
-	static struct bench_bands bands[2][FN_COUNT];
+	static struct measure_variant columns[2];
+	static struct measure_bands bands[2][FN_COUNT];
 	struct sums t = { 0 };
 	memset(out, 0, sizeof *out);
-	columns[0] = base ? setting_variant(base, bands[0]) : bench_variant_of(variant_named("glibc"));
+	columns[0] = base ? setting_variant(base, bands[0]) : measure_variant_of(variant_named("glibc"));
 	columns[1] = setting_variant(mine, bands[1]);
-	struct bench_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .rounds = TUNE_REPLAY_ROUNDS,
-				    .batch_ns = 100e3, .cold_bytes = bench_cold_span() };
+	struct measure_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .rounds = TUNE_REPLAY_ROUNDS,
+				    .batch_ns = 100e3, .cold_bytes = measure_cold_span() };
 	struct thresholds before = memshim_thresholds;
-	bench_clock_open(&s.clock);
+	measure_clock_open(&s.clock);
 	bool ok = true;
 	for (int fn = 0; fn < FN_COUNT && ok; fn++)
 		ok = replay_function(d, &s, (enum base_function)fn, how, &t, out);

@@ -5,8 +5,8 @@
 
 #include "dispatch/config.h"
 #include "shim/thresholds.h"
-#include "tools/util/calibration.h"
-#include "tools/util/cost_model.h"
+#include "tools/calibrate/curves.h"
+#include "tools/calibrate/cost_model.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,7 +64,7 @@ bool tune_setting_of(const char *const text[FN_COUNT], const double t[T_COUNT], 
 void tune_setting_thresholds(const struct tune_setting *s, double t[T_COUNT]);
 
 /* replay.c: setting `mine` against `base` (NULL: glibc) on the dump's windows of calls
- * (tools/util/replay.h), each size class in the placement a program's
+ * (tools/measure/replay.h), each size class in the placement a program's
  * calls of that size most likely see, weighted by the histogram's calls
  * and glibc's time per call.  [FN_COUNT] is every function together. */
 struct tune_replayed {
@@ -74,7 +74,7 @@ struct tune_replayed {
 	unsigned rounds;
 };
 /* False (said) if the dump has no windows or memory runs out. */
-/* How to replay: `place` an enum replay_place (tools/util/replay.h) for
+/* How to replay: `place` an enum replay_place (tools/measure/replay.h) for
  * every class, or TUNE_PLACE_BY_SIZE; `fenced`: each call alone between
  * fences, as ab --timing's timed calls run, instead of in a stream. */
 #define TUNE_PLACE_BY_SIZE 3

@@ -2,7 +2,7 @@
 #include "tools/util/alias_hazard.h"
 
 #include "dispatch/variants.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #include "tools/util/timing_stats.h"
 
 #include "tools/util/paired_stats.h"
-#include "tools/util/report_parts.h"
+#include "tools/util/units_shares.h"
 
 #include <math.h>
 

@@ -1,0 +1,366 @@
+/* The rule that picks a function's size bands from the calibration's
+ * ratios to glibc by size class and placement (tools/calibrate/measure_classes.c
+ * measures them).
+ *
+ * The small classes (to 1 KiB) take one variant together; in each larger
+ * class a variant qualifies when in no placement it loses to glibc:
+ * a median more than LOSS_RATIO times glibc's time, or more than TIE_RATIO
+ * with the median's interval wholly above 1.  Nobody knows where a
+ * program's data lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
+ * geometric mean over the placements serves the class, if that beats
+ * glibc by more than 5%; else glibc does.
+ *
+ * Near-ties decide the stability of the result: variants that share their
+ * code at a size (avx2 and avx2_erms below the rep movsb threshold) measure
+ * within noise of each other, and a choice by a hair would flip from one
+ * calibration to the next, and each band costs a little at every call.
+ * So within KEEP_NEIGHBOUR_RATIO of the best a class keeps the variant of
+ * the class below it (or, in a second pass, takes that of the class above);
+ * else the first in the table's order within that ratio of the best (the
+ * table lists each variant before its *_erms form, identical below the rep
+ * movsb threshold); and adjacent classes with one variant make one band.
+ *
+ * Before any of that: where one variant is within noise of glibc in every
+ * class and placement and beats it overall, it serves every size alone
+ * (one_variant_everywhere), bound directly, with no stub in front.
+ *
+ * A row named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
+ * is no candidate: up to 1 KiB it is what bands add to each call, and bands
+ * that lose to glibc with it become one band; above, it is the noise that a
+ * win must exceed (win_margin). */
+#include "config.h"
+
+#include "tools/calibrate/choose_bands.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CHOICE_CLASS(lo, hi, name) { lo, hi, name },
+const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CLASSES(CHOICE_CLASS) };
+#undef CHOICE_CLASS
+const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
+
+/* Within 2% of glibc counts as a tie: that is about how far the same cell
+ * moved between full calibrations on the shared development machine
+ * (BENCHMARKS.md section 6, "The choice"). */
+#define TIE_RATIO 1.02
+/* A class leaves glibc only for a variant faster by more than this, and
+ * keeps its neighbour's variant unless another is better by more than this:
+ * a band costs a compare or a dispatch at every call, and bands that win by
+ * a hair come and go between calibrations. */
+#define KEEP_NEIGHBOUR_RATIO 1.05
+
+/* A median past this loses whatever its interval: a default may be at most
+ * 3% slower than glibc anywhere, noise included. */
+#define LOSS_RATIO 1.03
+
+static double noise(const struct band_ratios *stub, int k);
+
+/* Whether r loses to glibc in a placement of a class in [first, last]:
+ * beyond LOSS_RATIO, or beyond the tie with its interval above 1; and
+ * above 1 KiB also beyond the noise there, glibc's distance from itself
+ * (noise), which bounds a loss as it bounds a win (win_margin). */
+static bool loses_in_cell(const struct band_ratios *r, int k, int p, const struct band_ratios *stub)
+{
+	double n = noise(stub, k);
+	if (n > LOSS_RATIO) /* the noise bounds the loss; an interval above 1 within it is noise too */
+		return r->ratio[k][p] > n;
+	return r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1);
+}
+
+static bool loses_in(const struct band_ratios *r, int first, int last, const struct band_ratios *stub)
+{
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (loses_in_cell(r, k, p, stub))
+				return true;
+	return false;
+}
+
+/* r's geometric mean ratio to glibc over the classes [first, last] and the placements. */
+static double score(const struct band_ratios *r, int first, int last)
+{
+	double log_sum = 0;
+	for (int k = first; k <= last; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
+	return exp(log_sum / ((last - first + 1) * PLACE_COUNT));
+}
+
+static double worst_placement(const struct band_ratios *r, int k)
+{
+	double worst = 0;
+	for (int p = 0; p < PLACE_COUNT; p++)
+		worst = r->ratio[k][p] > worst ? r->ratio[k][p] : worst;
+	return worst;
+}
+
+/* The row that serves the classes [first, last]: `previous` (the class
+ * below's) where it is nearly the best or, with no win beyond the margin,
+ * ties with glibc; else, if the best beats glibc by the factor win_margin,
+ * the earliest qualifier nearly as good as it. */
+static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
+					     const struct band_ratios *glibc, const struct band_ratios *previous,
+					     double win_margin, const struct band_ratios *stub)
+{
+	const struct band_ratios *best = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last, stub) &&
+		    (!best || score(&rows[v], first, last) < score(best, first, last)))
+			best = &rows[v];
+	bool wins = best && score(best, first, last) * win_margin < 1;
+	if (previous != glibc && !loses_in(previous, first, last, stub) &&
+	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
+		return previous;
+	if (!wins)
+		return glibc;
+	double near = score(best, first, last) * KEEP_NEIGHBOUR_RATIO;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last, stub) && score(&rows[v], first, last) <= near)
+			return &rows[v];
+	return best;
+}
+
+/* Appends text to out (size bytes), cut to fit. */
+static void append(char *out, size_t size, const char *text)
+{
+	size_t len = strlen(out);
+	snprintf(out + len, size - len, "%s", text);
+}
+
+/* n as "64 B", "4 KiB" or "16 MiB". */
+static void size_text(size_t n, char *out, size_t size)
+{
+	if (n && n % (1u << 20) == 0)
+		snprintf(out, size, "%zu MiB", n >> 20);
+	else if (n && n % 1024 == 0)
+		snprintf(out, size, "%zu KiB", n >> 10);
+	else
+		snprintf(out, size, "%zu B", n);
+}
+
+/* "glibc to 64 B" or "avx2 above 64 B 0.55-0.97x" for the band of classes
+ * first..last, with the range of its worst placements' ratios. */
+static void describe_band(const struct band_ratios *r, int first, int last, char *why, size_t why_size)
+{
+	double lo = 1e9, hi = 0;
+	for (int k = first; k <= last; k++) {
+		double w = worst_placement(r, k);
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	bool top = last + 1 == CHOICE_CLASS_COUNT;
+	char bound[24], text[160];
+	size_text(top ? choice_classes[first].lo - 1 : choice_classes[last].hi, bound, sizeof bound);
+	snprintf(text, sizeof text, "%s%s %s%s%s", first ? "; " : "", r->variant,
+		 !top ? "to" : first ? "above" : "at every size", first || !top ? " " : "", first || !top ? bound : "");
+	append(why, why_size, text);
+	if (strcmp(r->variant, "glibc") != 0) {
+		snprintf(text, sizeof text, lo < hi ? " %.2f-%.2fx" : " %.2fx", lo, hi);
+		append(why, why_size, text);
+	}
+}
+
+/* The classes up to 1 KiB make one band: a band bound among small sizes
+ * costs their calls a compare that a program's mixed sizes mispredict, and
+ * past the first two bands a dispatch, a measurable part of a small copy's
+ * time (BENCHMARKS.md section 11, "What a band costs a call"), which a
+ * per-class ratio does not see. */
+#define SMALL_CLASSES 4
+
+/* The measurement's noise in class k: above the small classes the stub
+ * probe is glibc against itself but for a fraction of a nanosecond, so its
+ * greatest distance from 1 over the placements is how far glibc measured
+ * from itself there; 1 where nothing says. */
+static double noise(const struct band_ratios *stub, int k)
+{
+	double n = 1;
+	for (int p = 0; stub && k >= SMALL_CLASSES && p < PLACE_COUNT; p++)
+		n = fmax(n, 1 + fabs(stub->ratio[k][p] - 1));
+	return n;
+}
+
+/* The factor by which a variant must beat glibc to take class k from it:
+ * beyond the noise, and by 5% at least; wins of a few percent came and
+ * went between calibrations (BENCHMARKS.md, section 11). */
+static double win_margin(const struct band_ratios *stub, int k) { return fmax(KEEP_NEIGHBOUR_RATIO, noise(stub, k)); }
+
+/* Each class's server: the small classes one together, each larger one its
+ * own, then merged from the top down where a class can join the band above. */
+static void choose_servers(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+			   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT])
+{
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = k < SMALL_CLASSES
+			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub)
+			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k), stub);
+	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k, stub) &&
+		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
+			serves[k] = serves[k + 1];
+}
+
+/* Whether the servers make more than one band, which the exported stub
+ * then decides between at every call (one band is bound directly). */
+static bool several_bands(const struct band_ratios *const serves[CHOICE_CLASS_COUNT])
+{
+	for (int k = 1; k < CHOICE_CLASS_COUNT; k++)
+		if (serves[k] != serves[0])
+			return true;
+	return false;
+}
+
+/* With the stub's cost added (the probe's ratio above 1), the class and
+ * placement where the bands lose most to glibc, if they lose beyond
+ * LOSS_RATIO anywhere: the stub's compare and jump are in front of every
+ * call of a composition, and at small sizes they alone can lose.  Above
+ * 1 KiB they are a small part of a call, and the probe's ratio is noise. */
+static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_COUNT],
+			    const struct band_ratios *stub, int *worst_k, int *worst_p, double *worst)
+{
+	*worst = 0;
+	for (int k = 0; k < SMALL_CLASSES; k++)
+		for (int p = 0; p < PLACE_COUNT; p++) {
+			double extra = stub->ratio[k][p] > 1 ? stub->ratio[k][p] - 1 : 0;
+			double with_stub = serves[k]->ratio[k][p] + extra;
+			if (with_stub > *worst) {
+				*worst = with_stub;
+				*worst_k = k;
+				*worst_p = p;
+			}
+		}
+	return *worst > LOSS_RATIO;
+}
+
+/* Where the bands lose with the stub's cost: one variant for every size
+ * (bound directly, no stub), if one qualifies everywhere and wins; else
+ * glibc's own.  Says so in why. */
+static void keep_one_band(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+			  const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
+			  char *why, size_t why_size)
+{
+	int k = 0, p = 0;
+	double worst;
+	if (!stub || !several_bands(serves) || !stub_makes_lose(serves, stub, &k, &p, &worst))
+		return;
+	snprintf(why, why_size, "bands lose to glibc with the stub's cost (%.2fx at %s, %s), so one band: ", worst,
+		 choice_classes[k].name, placement_names[p]);
+	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub);
+	for (k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = one;
+}
+
+/* Whether r beats glibc in some class, over its placements, by the factor
+ * a class needs to leave glibc (win_margin). */
+static bool wins_somewhere(const struct band_ratios *r, const struct band_ratios *stub)
+{
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		if (score(r, k, k) * win_margin(stub, k) < 1)
+			return true;
+	return false;
+}
+
+static bool serves_alone(const struct band_ratios *r, const struct band_ratios *glibc, const struct band_ratios *stub)
+{
+	return r != glibc && !loses_in(r, 0, CHOICE_CLASS_COUNT - 1, stub) && wins_somewhere(r, stub);
+}
+
+/* One variant of ours for every size where one is within noise of glibc
+ * in every class and placement and beats it beyond the margin in some
+ * class (the earliest nearly as good overall as the best): bound
+ * directly, it costs no stub, never loses and sometimes wins, and it
+ * handles large sizes inside by its thresholds.  Bands are for where no
+ * variant can.  Says so in why. */
+static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+				   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
+				   char *why, size_t why_size)
+{
+	const struct band_ratios *one = NULL;
+	int last = CHOICE_CLASS_COUNT - 1;
+	for (unsigned v = 0; v < n; v++)
+		if (serves_alone(&rows[v], glibc, stub) && (!one || score(&rows[v], 0, last) < score(one, 0, last)))
+			one = &rows[v];
+	for (unsigned v = 0; one && v < n; v++)
+		if (serves_alone(&rows[v], glibc, stub) && score(&rows[v], 0, last) <= score(one, 0, last) * KEEP_NEIGHBOUR_RATIO) {
+			one = &rows[v];
+			break;
+		}
+	if (!one)
+		return false;
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+		serves[k] = one;
+	snprintf(why, why_size, "within noise of glibc in every class and placement, %.2fx over them: ",
+		 score(one, 0, last));
+	return true;
+}
+
+/* For a choice of glibc's own: where the variant nearest to serving every
+ * size alone (the least geometric mean) loses most, and by how much; false
+ * if it loses nowhere (it only fails to win). */
+static bool say_where_nearest_loses(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+				    const struct band_ratios *stub, char *why, size_t why_size)
+{
+	const struct band_ratios *nearest = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && (!nearest || score(&rows[v], 0, CHOICE_CLASS_COUNT - 1) <
+						      score(nearest, 0, CHOICE_CLASS_COUNT - 1)))
+			nearest = &rows[v];
+	int worst_k = -1, worst_p = 0;
+	for (int k = 0; nearest && k < CHOICE_CLASS_COUNT; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (loses_in_cell(nearest, k, p, stub) &&
+			    (worst_k < 0 || nearest->ratio[k][p] > nearest->ratio[worst_k][worst_p]))
+				worst_k = k, worst_p = p;
+	if (worst_k < 0)
+		return false;
+	char text[160];
+	snprintf(text, sizeof text, "; the nearest, %s (%.2fx over all), loses %.2fx at %s, %s", nearest->variant,
+		 score(nearest, 0, CHOICE_CLASS_COUNT - 1), nearest->ratio[worst_k][worst_p], choice_classes[worst_k].name,
+		 placement_names[worst_p]);
+	append(why, why_size, text);
+	return true;
+}
+
+void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, char *choice, size_t choice_size, char *why,
+		    size_t why_size)
+{
+	const struct band_ratios *glibc = NULL, *stub = NULL, *serves[CHOICE_CLASS_COUNT];
+	struct band_ratios rows[CALIBRATE_MAX_RATIOS];
+	unsigned n = 0;
+	for (unsigned v = 0; v < n_all && n < CALIBRATE_MAX_RATIOS; v++)
+		if (strcmp(all[v].variant, STUB_PROBE_NAME) == 0)
+			stub = &all[v];
+		else
+			rows[n++] = all[v];
+	for (unsigned v = 0; v < n; v++)
+		if (strcmp(rows[v].variant, "glibc") == 0)
+			glibc = &rows[v];
+	choice[0] = why[0] = '\0';
+	if (!glibc) {
+		snprintf(choice, choice_size, "glibc");
+		snprintf(why, why_size, "glibc was not measured");
+		return;
+	}
+	if (!one_variant_everywhere(rows, n, glibc, stub, serves, why, why_size)) {
+		choose_servers(rows, n, glibc, stub, serves);
+		keep_one_band(rows, n, glibc, stub, serves, why, why_size);
+	}
+	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
+		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
+			continue;
+		char band[64];
+		if (k + 1 < CHOICE_CLASS_COUNT)
+			snprintf(band, sizeof band, "%s%s:%zu", choice[0] ? "," : "", serves[k]->variant, choice_classes[k].hi);
+		else
+			snprintf(band, sizeof band, "%s%s", choice[0] ? "," : "", serves[k]->variant);
+		append(choice, choice_size, band);
+		describe_band(serves[k], first, k, why, why_size);
+		first = k + 1;
+	}
+	if (strcmp(choice, "glibc") != 0)
+		append(why, why_size, " (worst placement's ratio to glibc)");
+	else if (!say_where_nearest_loses(rows, n, glibc, stub, why, why_size))
+		append(why, why_size, ": in no size class did a variant beat it by the margin without losing to it"
+				      " in a placement");
+}

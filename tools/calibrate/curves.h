@@ -1,0 +1,109 @@
+/* A calibration: this machine's measured cost curves and the choices made
+ * from them, which memshim tune writes and reads and cpu-row measures.
+ *
+ * The calibration file (dispatch/calibration.h has its first eight lines,
+ * the library's part) goes on with what memshim tune measured:
+ *
+ *   unit cycles                    the unit of every cost below
+ *   clock CPU cycles (...)         how they were taken
+ *   rounds 11                      costs per grid size
+ *   ratios memcpy evex 0.61 ...    the band choice's measurements: the
+ *                                  median ratio to glibc's time in each size
+ *                                  class (0-16 B ... 4-16 MiB) and placement
+ *                                  (l1, l2, cold), class by class
+ *   curve memcpy avx2 44           function, measured curve, grid sizes;
+ *   0 3.1 3.0 ...                  then one line per size: the mean size
+ *   ...                            of the calls timed, each round's cost
+ *   end
+ *
+ * The measured curves are each usable variant with its thresholds at
+ * "never" (erms: its scalar part; the vector variants: the cached loop),
+ * and NAME:nt for the vector variants with non-temporal stores from the
+ * first size where they could pay (16 KiB), and NAME:cold for the vector
+ * variants, rep movsb (fsrm) and glibc, and NAME:nt:cold, with the sizes
+ * from 1 KiB on timed on data flushed from the caches (below 1 KiB and from
+ * the first cold grid size on, the same as NAME and NAME:nt).  The *_erms rows and every threshold
+ * are composed from these (model.c).  From 512 B on (the sizes a threshold
+ * can apply to) a cost includes reading the destination after the call:
+ * non-temporal stores leave it in memory, not in the cache, and a program
+ * that uses what it copied pays for that (tools/measure/measure.h, read_back).
+ *
+ * A version 1 file (no choice lines, no ratios) is read as well. */
+#ifndef MEMSHIM_CALIBRATE_CURVES_H
+#define MEMSHIM_CALIBRATE_CURVES_H
+
+/* From this size on a threshold can apply (beyond 8 vectors of the widest),
+ * and the curves' costs include reading the destination back. */
+#define CALIBRATE_READ_BACK_FROM (8 * 64)
+
+#include "dispatch/bands.h"
+#include "dispatch/calibration.h"
+#include "dispatch/config.h"
+#include "dispatch/variants.h"
+#include "tools/calibrate/cost_model.h"
+#include "tools/util/size_classes.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The curves timed on flushed data, from which the rep thresholds are
+ * picked as well as from the cached ones. */
+#define CALIBRATE_COLD_SUFFIX ":cold"
+#define CALIBRATE_COLD_FROM 1024
+
+/* Non-temporal stores for a copy below this would evict almost nothing and
+ * slow the caller that reads it (glibc refuses a threshold below 0x4040):
+ * they are timed from here on only, and no threshold below it is tried. */
+#define CALIBRATE_NT_FROM (16u << 10)
+
+/* Every variant timed (at most MEASURE_MAX_VARIANTS, 16), its :nt, :cold and :nt:cold forms, per function. */
+#define CALIBRATE_MAX_CURVES (4 * 16 * FN_COUNT)
+
+/* The band choice (measure_classes.c) measures each function in the size
+ * classes (tools/util/size_classes.h), each in these placements of its
+ * data; bands are runs of classes, so a band bound is a class's upper bound. */
+enum { CHOICE_CLASS_COUNT = MEMSHIM_SIZE_CLASS_COUNT };
+_Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
+enum placement { PLACE_L1, PLACE_L2, PLACE_COLD, PLACE_COUNT };
+struct choice_class {
+	size_t lo, hi;
+	const char *name; /* "0-16 B", ... */
+};
+extern const struct choice_class choice_classes[CHOICE_CLASS_COUNT];
+extern const char *const placement_names[PLACE_COUNT];
+
+/* One candidate's measurements for one function. */
+struct band_ratios {
+	enum base_function fn;
+	char variant[24];
+	double ratio[CHOICE_CLASS_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
+	double low[CHOICE_CLASS_COUNT][PLACE_COUNT];   /* its ~95% lower bound (not in the file) */
+};
+
+#define CALIBRATE_MAX_RATIOS (FN_COUNT * 16)
+
+/* The row of ratios that is no variant but glibc's function behind a copy
+ * of memshim's exported stub (tools/calibrate/stub_probe.h): what a composition
+ * of bands costs a call. */
+#define STUB_PROBE_NAME "stub"
+
+struct named_curve {
+	enum base_function fn;
+	char name[24];
+	struct cm_curve curve;
+};
+
+struct calibration {
+	char vendor[16];
+	unsigned family, model;
+	size_t auto_movsb, auto_stosb, nt; /* the library's part */
+	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default policy's bands per function */
+	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
+	unsigned ratio_count;
+	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];
+	char unit[16], clock[256];
+	unsigned rounds, count;
+	struct named_curve curves[CALIBRATE_MAX_CURVES];
+};
+
+#endif

@@ -1,0 +1,194 @@
+/* memshim tune --calibrate: the measurements from which the size bands the
+ * default policy gives each function on this machine are chosen
+ * (tools/calibrate/choose_bands.c), and the variant that serves each band.
+ *
+ * Each candidate (glibc's own functions, and every vector variant this CPU
+ * runs, with and without its rep movsb band, at the thresholds just picked)
+ * is timed against glibc's, interleaved, in each size class of
+ * tools/calibrate/choose_bands.c (0-16 B up to 4-16 MiB), each in three placements
+ * of its data: L1-resident (every call on the same buffers), L2-resident
+ * (calls spread over half the L2) and cold (flushed from every cache
+ * before each pass).  Calls of 1 KiB and more are timed with a read of the
+ * destination after each (tools/measure/measure.h, read_back), so that stores that
+ * bypass the cache pay for it there.  Beside them runs glibc's function
+ * behind a copy of memshim's exported stub (tools/calibrate/stub_probe.h): what
+ * a composition of bands costs the calls of its first band.
+ *
+ * Up to 1 KiB a candidate whose path is no longer than that of glibc's
+ * function ties with it (tools/calibrate/path_ties.h).
+ *
+ * The ratios go to tools/calibrate/choose_bands.c, which picks the bands. */
+#include "config.h"
+
+#include "dispatch/auto_policy.h"
+#include "dispatch/cpu_features.h"
+#include "shim/thresholds.h"
+#include "tools/calibrate/measure_classes.h"
+#include "tools/measure/caches.h"
+#include "tools/calibrate/curves.h"
+#include "tools/measure/measure.h"
+#include "tools/calibrate/path_ties.h"
+#include "tools/measure/path_trace.h"
+#include "tools/measure/progress.h"
+#include "tools/calibrate/stub_probe.h"
+#include "tools/calibrate/choose_bands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t calibrate_classes_largest(void)
+{
+	return choice_classes[CHOICE_CLASS_COUNT - 1].hi;
+}
+
+unsigned calibrate_classes_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * PLACE_COUNT; }
+
+bool calibrate_is_candidate(const char *name)
+{
+	const struct variant *v = variant_named(name);
+	return v && (v == VARIANT(glibc) || v->vector_bytes);
+}
+
+static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < variant_count && n < MEASURE_MAX_VARIANTS; i++) {
+		const struct variant *row = &variant_table[i];
+		if (!variant_usable(row) || !calibrate_is_candidate(row->name))
+			continue;
+		v[n] = measure_variant_of(row);
+		if (row == VARIANT(glibc))
+			*glibc = n;
+		n++;
+	}
+	if (n < MEASURE_MAX_VARIANTS)
+		v[n++] = stub_probe_over(&v[*glibc]);
+	return n;
+}
+
+/* The thresholds picked from the curves, in force for the candidates. */
+static void set_thresholds(const struct calibration *c)
+{
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	memshim_thresholds = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
+						  .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb,
+						  .nt = c->nt, .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
+}
+
+/* Whether a *_erms variant of fn runs its twin's very code in all of class
+ * k: wholly below its rep threshold, or wholly at or above the
+ * non-temporal threshold, which the vector code tests first. */
+static bool runs_twin_code(const struct calibration *c, enum base_function fn, int k)
+{
+	size_t threshold = fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
+}
+
+/* Whether candidate v is timed in class b: not a *_erms variant where it
+ * runs its twin's code, and merge_twins() gives it the twin's figures. */
+static bool timed_in(const struct calibration *c, const struct measure_variant *v, enum base_function fn, int b)
+{
+	const struct variant *row = variant_named(v->name);
+	return !row || variant_twin(row) == row || !runs_twin_code(c, fn, b);
+}
+
+/* The candidates timed in class b, into sub (glibc's index set), and
+ * where each sits in s->variants. */
+static void candidates_in(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
+			  int b, struct measure_settings *sub, struct measure_variant *subset, unsigned *from)
+{
+	*sub = *s;
+	sub->variants = subset;
+	sub->variant_count = 0;
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		if (!timed_in(c, &s->variants[v], fn, b))
+			continue;
+		if (v == s->glibc)
+			sub->glibc = sub->variant_count;
+		from[sub->variant_count] = v;
+		subset[sub->variant_count++] = s->variants[v];
+	}
+}
+
+static void measure_function(struct calibration *c, const struct measure_settings *s, enum base_function fn,
+			     struct progress *bar)
+{
+	struct band_ratios *rows = &c->ratios[c->ratio_count];
+	for (unsigned v = 0; v < s->variant_count; v++) {
+		rows[v] = (struct band_ratios){ .fn = fn };
+		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
+	}
+	for (int b = 0; b < CHOICE_CLASS_COUNT; b++) {
+		struct measure_settings sub;
+		struct measure_variant subset[MEASURE_MAX_VARIANTS];
+		unsigned from[MEASURE_MAX_VARIANTS];
+		candidates_in(c, s, fn, b, &sub, subset, from);
+		for (int p = 0; p < PLACE_COUNT; p++) {
+			char detail[80];
+			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
+				 choice_classes[b].name, placement_names[p]);
+			progress_step(bar, detail);
+			struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
+						 .hi = choice_classes[b].hi, .cold = p == PLACE_COLD,
+						 .read_back = choice_classes[b].lo >= CALIBRATE_READ_BACK_FROM,
+						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
+						 .src_offset = -1, .dst_offset = -1 };
+			struct measure_result r;
+			measure_run(&sub, &bc, &r); /* more rounds for the huge band cold: few calls a pass */
+			for (unsigned i = 0; i < sub.variant_count; i++) {
+				rows[from[i]].ratio[b][p] = r.ratio[i];
+				rows[from[i]].low[b][p] = r.ratio_low[i];
+			}
+		}
+	}
+	c->ratio_count += s->variant_count;
+}
+
+/* Where a *_erms variant runs the very code of the variant it is named
+ * after (runs_twin_code), the twin's measurement stands for both, so that
+ * noise between two runs of the same code cannot make a band. */
+static void merge_twins(const struct calibration *c, struct band_ratios *rows, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct variant *v = variant_named(rows[i].variant);
+		if (!v || variant_twin(v) == v)
+			continue;
+		for (unsigned j = 0; j < n; j++)
+			for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+				if (strcmp(rows[j].variant, variant_twin(v)->name) == 0 && runs_twin_code(c, rows[i].fn, k))
+					for (int p = 0; p < PLACE_COUNT; p++) {
+						rows[i].ratio[k][p] = rows[j].ratio[k][p];
+						rows[i].low[k][p] = rows[j].low[k][p];
+					}
+	}
+}
+
+void calibrate_measure_classes(struct calibration *c, struct measure_settings *s, struct progress *bar)
+{
+	static struct measure_variant candidates[MEASURE_MAX_VARIANTS];
+	static bool tied[CALIBRATE_MAX_RATIOS];
+	s->variants = candidates;
+	s->variant_count = load_candidates(candidates, &s->glibc);
+	s->round_times = NULL;
+	set_thresholds(c);
+	c->ratio_count = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		unsigned first = c->ratio_count;
+		measure_function(c, s, (enum base_function)fn, bar);
+		merge_twins(c, &c->ratios[first], c->ratio_count - first);
+	}
+	char why[PATH_WHY_MAX];
+	path_ties(c->ratios, c->ratio_count, tied, why, sizeof why);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		const struct band_ratios *rows = &c->ratios[fn * s->variant_count];
+		calibrate_choose_bands(rows, s->variant_count, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn],
+			       CALIBRATION_WHY_MAX);
+		size_t len = strlen(c->choice_why[fn]);
+		if (path_tied_choice(c->ratios, c->ratio_count, tied, (enum base_function)fn, c->choice[fn]))
+			snprintf(c->choice_why[fn] + len, CALIBRATION_WHY_MAX - len, "; to 1 KiB a tie by its path");
+		struct band_list bands; /* its bounds in K and M, as people write them */
+		if (!band_list_parse(c->choice[fn], &bands))
+			band_list_format(&bands, c->choice[fn]);
+	}
+}

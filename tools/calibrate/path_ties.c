@@ -1,0 +1,59 @@
+/* The path rule of the band choice (tools/calibrate/path_ties.h). */
+#include "config.h"
+
+#include "tools/calibrate/path_ties.h"
+
+#include "tools/measure/measure.h"
+#include "tools/measure/path_trace.h"
+#include "tools/calibrate/choose_bands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Where `name` is in v[0..*count), added if it is a usable variant; -1 if not. */
+static int variant_index(struct measure_variant *v, unsigned *count, const char *name)
+{
+	for (unsigned i = 0; i < *count; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return (int)i;
+	const struct variant *row = variant_named(name);
+	if (!row || !variant_usable(row) || *count >= MEASURE_MAX_VARIANTS)
+		return -1;
+	v[*count] = measure_variant_of(row);
+	return (int)(*count)++;
+}
+
+bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size_t why_size)
+{
+	struct measure_variant v[MEASURE_MAX_VARIANTS];
+	unsigned count = 0;
+	int at[CALIBRATE_MAX_RATIOS];
+	variant_index(v, &count, "glibc");
+	for (unsigned i = 0; i < n; i++) {
+		tied[i] = false;
+		at[i] = strcmp(rows[i].variant, "glibc") == 0 ? -1 : variant_index(v, &count, rows[i].variant);
+	}
+	struct path *paths = path_trace(v, count, (1u << FN_COUNT) - 1, why, why_size);
+	if (!paths)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		for (int k = 0; at[i] > 0 && k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= PATH_MAX_SIZE; k++)
+			if (path_no_longer(path_of(paths, (unsigned)at[i], rows[i].fn), path_of(paths, 0, rows[i].fn),
+					   choice_classes[k].lo, choice_classes[k].hi)) {
+				for (int p = 0; p < PLACE_COUNT; p++)
+					rows[i].ratio[k][p] = rows[i].low[k][p] = 1.0;
+				tied[i] = true;
+			}
+	path_free(paths, count);
+	return true;
+}
+
+bool path_tied_choice(const struct band_ratios *rows, unsigned n, const bool *tied, enum base_function fn,
+		      const char *choice)
+{
+	size_t len = strcspn(choice, ":,");
+	for (unsigned i = 0; i < n; i++)
+		if (tied[i] && rows[i].fn == fn && strlen(rows[i].variant) == len && strncmp(choice, rows[i].variant, len) == 0)
+			return true;
+	return false;
+}

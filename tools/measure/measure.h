@@ -1,0 +1,141 @@
+/* The measuring engine of memshim bench, tune's calibration and cpu-row:
+ * cases timed for every variant, interleaved, over several rounds.
+ *
+ * A case is one thing to time (a function, where its sizes come from, how
+ * the buffers are placed, hot or cold); every case is timed for every
+ * variant, interleaved, over several rounds, and gives one result. */
+#ifndef MEMSHIM_MEASURE_H
+#define MEMSHIM_MEASURE_H
+
+#include "dispatch/bands.h"
+#include "dispatch/variants.h"
+#include "tools/measure/clock.h"
+#include "tools/measure/size_dist.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MEASURE_MAX_VARIANTS 16 /* of the library */
+#define MEASURE_MAX_PEERS 4     /* other libraries' functions, beside them (--peer) */
+#define MEASURE_MAX_COLUMNS (MEASURE_MAX_VARIANTS + MEASURE_MAX_PEERS)
+#define MEASURE_MAX_ROUNDS 1001
+
+/* What a case measures; the order is the order of the report.  Replay
+ * (bench --replay) comes last: --cases does not name it. */
+enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_REPLAY, CASE_KIND_COUNT };
+
+struct seq_call;
+struct thresholds;
+
+/* Recorded calls replayed in order (tools/measure/replay.h): sizes, offsets
+ * mod 4096, distances. */
+struct replay_calls {
+	struct seq_call *calls;
+	size_t count;
+	double mean; /* bytes per call */
+	size_t max;
+};
+
+struct measure_case {
+	enum base_function fn;
+	enum case_kind kind;
+	bool cold;      /* data beyond the caches: flushed from them before each timed pass */
+	size_t hot_set; /* not cold: the calls spread over this many bytes (0: all in one room) */
+	bool read_back; /* each call's destination read after it, in the timing */
+	bool overlap;   /* memmove with overlapping source and destination */
+	bool fenced;    /* each call alone between fences, as a timed call (MEMSHIM_TIMING) runs */
+	char label[64]; /* the size ("4096"), class ("257 B-1 KiB") or distribution name */
+	char align[16]; /* "s1/d0" (offsets mod 64), "4k+16" (dst - src mod 4096), "random" */
+	/* Sizes: uniform in [lo, hi], or drawn from dist when it is set. */
+	size_t lo, hi;
+	const struct size_dist *dist;
+	const struct replay_calls *replay; /* set: the calls come from here, in order, instead */
+	/* Offsets of source and destination from a 4 KiB boundary; -1: random. */
+	int src_offset, dst_offset;
+};
+
+/* The variants under test, called through pointers into the dlopen'ed
+ * library, and the peers: another library's functions, called the same way. */
+typedef void *copy_fn(void *, const void *, size_t);
+typedef void *set_fn(void *, int, size_t);
+
+/* Size bands of a setting (tune --impl): each call goes to the band its
+ * size falls in, as the exported stub sends it. */
+struct measure_bands {
+	unsigned count;
+	size_t upper[MAX_BANDS];
+	copy_fn *copy[MAX_BANDS];
+	set_fn *set[MAX_BANDS];
+};
+
+struct measure_variant {
+	const char *name;
+	copy_fn *copy[FN_COUNT]; /* memcpy and memmove; NULL for memset */
+	set_fn *set;
+	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
+	const struct measure_bands *bands[FN_COUNT]; /* set: calls go by size to these instead */
+	/* set: this program's variants (measure_variant_of) run with these
+	 * thresholds, installed before each of its batches */
+	const struct thresholds *thresholds;
+};
+
+/* Variant `row` of this program's own table, called through its entry points. */
+struct measure_variant measure_variant_of(const struct variant *row);
+
+/* A peer may lack a function: it is then left out of that function's cases. */
+static inline bool measure_variant_has(const struct measure_variant *v, enum base_function fn)
+{
+	return fn == FN_MEMSET ? v->set != NULL : v->copy[fn] != NULL;
+}
+
+struct measure_settings {
+	const struct measure_variant *variants;
+	unsigned variant_count;
+	unsigned glibc; /* index of the baseline in variants */
+	unsigned rounds;
+	double batch_ns;      /* how long one timed batch of hot calls should last */
+	size_t cold_bytes;    /* the span cold calls are spread over (measure_cold_span) */
+	struct measure_clock clock;
+	char pinning[80];     /* "pinned to CPU 1", or why not */
+	/* If set, measure_run also keeps each round's time per call here,
+	 * at [variant * rounds + round] (memshim tune's spread needs them). */
+	double *round_times;
+};
+
+struct measure_result {
+	struct measure_case c;
+	unsigned rounds;   /* rounds timed: s->rounds, or more for a cold case of few calls a pass */
+	double mean_bytes; /* bytes per call, averaged over every call timed */
+	double median[MEASURE_MAX_COLUMNS], p10[MEASURE_MAX_COLUMNS], p90[MEASURE_MAX_COLUMNS];
+	double ratio[MEASURE_MAX_COLUMNS]; /* median over rounds of this variant / glibc */
+	/* About 95% for that median, from the order statistics of the per-round
+	 * ratios (distribution-free; min..max with fewer than 9 rounds). */
+	double ratio_low[MEASURE_MAX_COLUMNS], ratio_high[MEASURE_MAX_COLUMNS];
+};
+
+/* The rounds measure_run times a cold case of few calls a pass with. */
+unsigned measure_rounds_with_few_calls(const struct measure_settings *s);
+
+/* The span cold calls are spread over: twice the last-level cache, at most
+ * MEASURE_COLD_SPAN_MAX.  Cold data is flushed from the caches, not pushed out
+ * by a working set larger than them, so a bigger span buys nothing but
+ * memory and time on a machine with a large L3. */
+#define MEASURE_COLD_SPAN_MAX (64u << 20)
+size_t measure_cold_span(void);
+/* Maps and touches the buffer every case uses (once: again only where a
+ * later call needs more); false (and a message) if it cannot. */
+bool measure_buffers_init(size_t largest_size, size_t cold_bytes);
+void measure_run(const struct measure_settings *s, const struct measure_case *c, struct measure_result *r);
+
+/* A small, fast, reproducible random generator (splitmix64). */
+static inline uint64_t measure_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif
