@@ -23,6 +23,7 @@
 #include "preload/record.h"
 
 #include "dispatch/config.h"
+#include "preload/call_buckets.h"
 #include "preload/callsites.h"
 #include "preload/profile.h"
 #include "preload/record_slots.h"
@@ -52,32 +53,6 @@ static __thread unsigned detour_run __attribute__((tls_model("initial-exec")));
 
 /* The recording path is a handful of instructions inlined into each wrapper. */
 #define HOT static inline __attribute__((always_inline))
-
-/* A call's size bucket, as the byte offset of its counters in calls[] and
- * bytes[] (bucket * 8), which the counters' addresses take as it is.
- * Below LOOKED_UP_SIZES it is looked up in a table that record_entries
- * fills before any wrapper runs: one load and no branch in place of
- * hist_bucket's tests, bit scan and shifts.  Every instruction the wrapper
- * adds counts: in a loop of mixed sizes, whose copies mispredict, each
- * lengthens the mispredicted calls, and after a rep movsb they wait for
- * the microcode to finish. */
-#define LOOKED_UP_SIZES 8192
-static uint16_t looked_up_offset[LOOKED_UP_SIZES];
-
-HOT unsigned call_bucket_offset(size_t n)
-{
-	if (__builtin_expect(n < LOOKED_UP_SIZES, 1))
-		return looked_up_offset[n];
-	return hist_bucket(n) * sizeof(uint64_t);
-}
-
-static void fill_looked_up_offsets(void)
-{
-	if (looked_up_offset[LOOKED_UP_SIZES - 1])
-		return; /* filled by an earlier resolver */
-	for (unsigned n = 0; n < LOOKED_UP_SIZES; n++)
-		looked_up_offset[n] = (uint16_t)(hist_bucket(n) * sizeof(uint64_t));
-}
 
 RECORDING_CODE(shared) static struct slot *claim_slot(void)
 {
@@ -456,7 +431,7 @@ HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d
 
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
 {
-	fill_looked_up_offsets();
+	call_buckets_fill();
 	/* the entry points that follow fn (shim/memshim.h's list) call chosen's */
 #define TARGET_IF_FOLLOWS(v, entry, symbol, base, ...)                                             \
 	if (fn == base)                                                                            \
