@@ -44,7 +44,7 @@ static const char tune_help[] =
 	"                       with this machine's best thresholds and each\n"
 	"                       function's best variant, which the library's default\n"
 	"                       policy then follows\n"
-	"  --quick              with --calibrate: fewer sizes and rounds (at most 10 s)\n"
+	"  --quick              with --calibrate: fewer sizes and rounds (about 10 s)\n"
 	"  --impl SETTING       instead: predict SETTING against glibc, in MEMSHIM_IMPL's\n"
 	"                       syntax (a variant, bands such as glibc:1K,avx2, a policy)\n"
 	"                       or an environment line as tune prints it, with the\n"
