@@ -142,11 +142,7 @@ L(fn##_4_to_7):                                                              \
 	mov %esi, (%rdi, %rdx);                                              \
 	ret;                                                                 \
 L(fn##_8_to_15):                                                             \
-	mov (%rsi), %rcx;                                                    \
-	mov -8(%rsi, %rdx), %rsi;                                            \
-	mov %rcx, (%rdi);                                                    \
-	mov %rsi, -8(%rdi, %rdx);                                            \
-	ret;                                                                 \
+	COPY_HEAD_TAIL(mov, %rcx, %rsi, 8);                                  \
 	COPY_PIECES_BELOW_VEC(fn);                                           \
 L(fn##_above_8vec):                                                          \
 	LEAVE_FOR_BACKWARD_##fn(long);                                       \
@@ -222,30 +218,27 @@ L(fn##_loop):                                                                \
 	RETURN
 #endif
 
+/* n bytes, BYTES <= n <= 2 * BYTES, as the first and the last BYTES:
+ * both loaded before either is stored, so that memmove may overlap. */
+#define COPY_HEAD_TAIL(MOV, R0, R1, BYTES)                                   \
+	MOV (%rsi), R0;                                                      \
+	MOV -BYTES(%rsi, %rdx), R1;                                          \
+	MOV R0, (%rdi);                                                      \
+	MOV R1, -BYTES(%rdi, %rdx);                                          \
+	ret
+
 /* The halves of a vector below V: 32..63 (V = 64) and 16..31 (V >= 32),
  * each one taken branch from copy_below_vec. */
 #if VEC_SIZE == 64
 #define COPY_32_TO_63(fn) cmp $32, %edx; jae L(fn##_32_to_63)
-#define COPY_32_TO_63_PIECE(fn)                                              \
-L(fn##_32_to_63):                                                            \
-	YMOVU (%rsi), YMM(0);                                                \
-	YMOVU -32(%rsi, %rdx), YMM(1);                                       \
-	YMOVU YMM(0), (%rdi);                                                \
-	YMOVU YMM(1), -32(%rdi, %rdx);                                       \
-	ret
+#define COPY_32_TO_63_PIECE(fn) L(fn##_32_to_63): COPY_HEAD_TAIL(YMOVU, YMM(0), YMM(1), 32)
 #else
 #define COPY_32_TO_63(fn)
 #define COPY_32_TO_63_PIECE(fn)
 #endif
 #if VEC_SIZE > 16
 #define COPY_16_TO_31(fn) cmp $16, %edx; jae L(fn##_16_to_31)
-#define COPY_16_TO_31_PIECE(fn)                                              \
-L(fn##_16_to_31):                                                            \
-	XMOVU (%rsi), XMM(0);                                                \
-	XMOVU -16(%rsi, %rdx), XMM(1);                                       \
-	XMOVU XMM(0), (%rdi);                                                \
-	XMOVU XMM(1), -16(%rdi, %rdx);                                       \
-	ret
+#define COPY_16_TO_31_PIECE(fn) L(fn##_16_to_31): COPY_HEAD_TAIL(XMOVU, XMM(0), XMM(1), 16)
 #else
 #define COPY_16_TO_31(fn)
 #define COPY_16_TO_31_PIECE(fn)
@@ -397,6 +390,7 @@ L(set_16_to_31):
 #undef COPY_16_TO_31
 #undef COPY_16_TO_31_PIECE
 #undef COPY_PIECES_BELOW_VEC
+#undef COPY_HEAD_TAIL
 #undef LEAVE_FOR_REP_BAND
 #undef LEAVE_FOR_BACKWARD_memcpy
 #undef LEAVE_FOR_BACKWARD_memmove
