@@ -52,6 +52,23 @@ for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xm
 		fi
 	done
 done
+# The ladders' small blocks: every run of code from one return to the next
+# (a block only a branch reaches) that is 32 bytes or shorter lies in one
+# 64-byte line, as ALIGN_TARGET in shim/vector_ladder.S makes it: one that
+# straddles two lines was timed slower after a mispredicted branch.
+for v in sse2 avx2 avx512 evex avx2_xmm; do
+	for f in memcpy memmove memset; do
+		if ! split=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/" |
+			python3 "$(dirname "$0")/check_ladder_layout.py"); then
+			echo "FAIL: cannot disassemble memshim_${f}_$v"; status=1; continue
+		fi
+		if [ -n "$split" ]; then
+			echo "FAIL: memshim_${f}_$v: blocks of 32 bytes or less across a 64-byte line: $split"; status=1
+		else
+			echo "ok: memshim_${f}_$v: no small block across a 64-byte line"
+		fi
+	done
+done
 # The recording and profiling wrappers (timed or not) of the commonest entry
 # points save no register, make no stack frame and call nothing on their
 # common path: the slow paths are cold functions reached by a jump
