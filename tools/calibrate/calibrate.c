@@ -46,10 +46,21 @@ static void grid_add(struct grid *g, size_t lo, size_t hi, bool cold)
 	g->cold[g->count++] = cold;
 }
 
+/* Whether a grid point's copies are timed on flushed data only: where
+ * source and destination together outgrow the last-level cache, a hot
+ * batch would be flushed data too.  Below that, a copy of many MiB can run
+ * in the cache (on an Intel Xeon with a 260 MiB L3, non-temporal stores
+ * from 2.2 MiB, chosen on flushed data alone, lost 1.3-1.4x to glibc on
+ * such copies), so the point is timed hot and again flushed. */
+static bool cold_only(size_t size)
+{
+	return 2 * size > tool_cache_sizes()->l3;
+}
+
 /* Buckets of the histogram format: a few exact small sizes, two buckets per
- * power of two to 64 KiB, then one per power to 32 MiB, the largest from 4
- * MiB on cold.  quick: one bucket per power, every other power beyond 64
- * KiB.  tiny: a dozen hot ones. */
+ * power of two to 64 KiB, then one per power to 32 MiB, those past the
+ * last-level cache cold only (cold_only).  quick: one bucket per power,
+ * every other power beyond 64 KiB.  tiny: a dozen hot ones. */
 static void make_grid(struct grid *g, enum calibration_level level)
 {
 	static const size_t exact[] = { 0, 1, 2, 3, 4, 6, 8, 12, 16 }, few_exact[] = { 0, 1, 4, 8, 16 };
@@ -70,7 +81,7 @@ static void make_grid(struct grid *g, enum calibration_level level)
 			grid_add(g, base + 4 * step, base + 5 * step - 1, false);
 	}
 	for (unsigned p = 17; !tiny && p <= 25; p += full ? 1 : 2)
-		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, p >= 22);
+		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, cold_only((size_t)1 << p));
 }
 
 /* A vector variant without a rep band (those are composed from it). */
