@@ -119,3 +119,12 @@ MEMSHIM_EXPORT int memshim_variant_usable(unsigned i)
 {
 	return i < variant_count && variant_usable(&variant_table[i]);
 }
+
+MEMSHIM_EXPORT void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt)
+{
+	memshim_thresholds.erms = erms;
+	memshim_thresholds.stosb = stosb;
+	memshim_thresholds.auto_movsb = auto_movsb;
+	memshim_thresholds.auto_stosb = auto_stosb;
+	memshim_thresholds.nt = nt;
+}

@@ -25,6 +25,13 @@ const char *memshim_variant_name(unsigned i);
 /* Nonzero when variant number i can run on this CPU, OS and C library. */
 int memshim_variant_usable(unsigned i);
 
+/* Sets, for the whole process, the size thresholds every variant reads, in
+ * bytes: the values of MEMSHIM_ERMS_THRESHOLD, MEMSHIM_STOSB_THRESHOLD,
+ * MEMSHIM_AUTO_MOVSB_THRESHOLD, MEMSHIM_AUTO_STOSB_THRESHOLD and
+ * MEMSHIM_NT_THRESHOLD.  memshim's own tools time the variants under
+ * thresholds of their choosing this way. */
+void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt);
+
 /* The twelve entry points, in the order of struct entry_set
  * (shim/entry_set.h) and of the dumps.  MEMSHIM_ENTRY_POINTS(X, V) calls
  *

@@ -27,6 +27,15 @@ int main(void)
 	memshim_memmove_scalar(src + 1, src, 50);
 	int ok = end == dst + sizeof dst && memcmp(dst + 51, src + 51, 49) == 0 && dst[99] == 99 && set[0] == 5 &&
 	         set[99] == 5 && src[1] == 0 && src[50] == 49 && usable == 1;
+	/* Every threshold at one byte: the sse2 rows then leave their loops for
+	 * rep movsb / rep stosb and non-temporal stores, and still copy right. */
+	static char big_src[8192], big_dst[8192], big_set[8192];
+	for (int i = 0; i < 8192; i++)
+		big_src[i] = (char)(i * 7);
+	memshim_set_thresholds(1, 1, 1, 1, 1);
+	memshim_memcpy_sse2(big_dst, big_src, 5000);
+	memshim_memset_sse2_erms(big_set, 9, 6000);
+	ok = ok && memcmp(big_dst, big_src, 5000) == 0 && big_dst[5000] == 0 && big_set[5999] == 9 && big_set[6000] == 0;
 	printf("%s\n", ok ? "right" : "wrong");
 	return !ok;
 }
@@ -81,10 +90,11 @@ expect_eq "no other name exported" \
 	"$(nm -D --defined-only "$MEMSHIM_LIBRARY" | awk '$3 !~ /^memshim_/ { print $3 }' | sort | tr '\n' ' ')" \
 	"$(printf '%s\n' $interposed | sort | tr '\n' ' ')"
 # Every variant in the list (shim/memshim_variants.h) exports its twelve
-# entry points; the other two are memshim_variant_name and _usable.
+# entry points; the other three are memshim_variant_name, _usable and
+# memshim_set_thresholds.
 variants=$(grep -c '^MEMSHIM_VARIANT(' "$header_dir/memshim_variants.h")
-expect_eq "the $variants variants of the list x 12 functions, and 2 more" "$(printf '%s\n' "$exported" | wc -l)" \
-	$((variants * 12 + 2))
+expect_eq "the $variants variants of the list x 12 functions, and 3 more" "$(printf '%s\n' "$exported" | wc -l)" \
+	$((variants * 12 + 3))
 expect_eq "memshim info shows every variant of the list" "$variants" \
 	"$("$T_MEMSHIM_TOOL" info | awk '/^Variants/ { on = 1; next } on && /^  [a-z0-9_]+ +(usable|NOT usable) / { n++ } END { print n + 0 }')"
 finish

@@ -25,6 +25,7 @@
 #include "tools/calibrate/measure_classes.h"
 #include "tools/measure/caches.h"
 #include "tools/calibrate/calibrate.h"
+#include "tools/measure/library.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/progress.h"
 #include "tools/calibrate/model.h"

@@ -26,6 +26,7 @@
 #include "tools/calibrate/measure_classes.h"
 #include "tools/measure/caches.h"
 #include "tools/calibrate/curves.h"
+#include "tools/measure/library.h"
 #include "tools/measure/measure.h"
 #include "tools/calibrate/path_ties.h"
 #include "tools/measure/path_trace.h"

@@ -3,6 +3,7 @@
 
 #include "tools/calibrate/path_ties.h"
 
+#include "tools/measure/library.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"

@@ -35,15 +35,6 @@
  * memory whatever the size of the caches. */
 #define COLD_PASS_BYTES (8u << 20)
 
-struct measure_variant measure_variant_of(const struct variant *row)
-{
-	const struct entry_set *e = row->entries();
-	struct measure_variant v = { .name = row->name, .set = e->memset };
-	v.copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
-	v.copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
-	return v;
-}
-
 /* ---- buffers ---- */
 
 static char *arena;
@@ -395,6 +386,9 @@ static double time_batch(const struct measure_settings *s, const struct measure_
 	}
 	if (v->thresholds)
 		memshim_thresholds = *v->thresholds;
+	if (v->set_thresholds) /* a variant in the library reads the library's */
+		v->set_thresholds(memshim_thresholds.erms, memshim_thresholds.stosb, memshim_thresholds.auto_movsb,
+				  memshim_thresholds.auto_stosb, memshim_thresholds.nt);
 	uint64_t start = measure_clock_now(&s->clock);
 	run_pass(v, c, n, reps);
 	uint64_t end = measure_clock_now(&s->clock);

@@ -79,10 +79,10 @@ struct measure_variant {
 	/* set: this program's variants (measure_variant_of) run with these
 	 * thresholds, installed before each of its batches */
 	const struct thresholds *thresholds;
+	/* set: the variant is the library's (tools/measure/library.h), which
+	 * this sets to this program's thresholds before each batch */
+	void (*set_thresholds)(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt);
 };
-
-/* Variant `row` of this program's own table, called through its entry points. */
-struct measure_variant measure_variant_of(const struct variant *row);
 
 /* A peer may lack a function: it is then left out of that function's cases. */
 static inline bool measure_variant_has(const struct measure_variant *v, enum base_function fn)

@@ -3,6 +3,7 @@
  * program's own windows of calls (tools/measure/replay.h), class by class. */
 #include "tools/tune/tune.h"
 
+#include "tools/measure/library.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/replay.h"
 
