@@ -40,6 +40,22 @@ expect_eq "not a terminal: nothing on stderr" "$(cat "$scratch/err")" ""
 script -qec "\"$tool\" bench --cases sweep --sizes 64 --functions memcpy --variants sse2 --rounds 3" /dev/null >"$scratch/tty" 2>&1
 expect_match "bench on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim bench: +[0-9]+% memcpy sweep 64'
 
+# ---- a busy machine is named ----
+# Two loops keep two CPUs busy beside the calibration (for a minute at
+# most, should this script die first): it counts that from /proc/stat, not
+# from itself, and says so.
+busy_pids=
+for i in 1 2; do
+	timeout 60 sh -c 'while :; do :; done' &
+	busy_pids="$busy_pids $!"
+done
+"$tool" tune --calibrate --tiny --calibration "$scratch/busy-cal" >"$scratch/busy" 2>&1
+# shellcheck disable=SC2086 # the pids are words
+kill $busy_pids
+wait $busy_pids 2>/dev/null
+expect_match "other work beside the calibration is named" "$(cat "$scratch/busy")" \
+	'^  the machine was busy: other work kept [0-9.]+ CPUs of [0-9]+ busy while it measured, so its$'
+
 # ---- Ctrl-C: the old file stays, no temporary file is left ----
 cp "$scratch/pipe-cal" "$scratch/keep"
 for sig in INT TERM; do

@@ -212,11 +212,44 @@ static enum calibration_level level_of(const struct options *o)
 	return o->tiny ? CALIBRATE_TINY : o->quick ? CALIBRATE_QUICK : CALIBRATE_FULL;
 }
 
-/* The load average beyond this calibration's own process (1), the more of
- * its one-minute figure before and after; 0 where the system does not say. */
-static double load_of_others(void)
+/* What the rest of the machine did while the calibration measured: the
+ * CPU time /proc/stat counts busy (all but idle and iowait; steal too: a
+ * vCPU the host took away is as much of a disturbance) less this
+ * process's own, taken at the start and at the end. */
+struct machine_time {
+	struct timespec wall;
+	double busy, own; /* seconds; busy < 0: /proc/stat unreadable */
+};
+
+static double seconds(struct timespec t) { return (double)t.tv_sec + t.tv_nsec / 1e9; }
+
+static struct machine_time machine_time_now(void)
 {
-	double load[1];
+	struct machine_time m = { .busy = -1 };
+	clock_gettime(CLOCK_MONOTONIC, &m.wall);
+	struct timespec own;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
+	m.own = seconds(own);
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
+	FILE *f = fopen("/proc/stat", "r");
+	if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq,
+			&softirq, &steal) == 8)
+		m.busy = (double)(user + nice + sys + irq + softirq + steal) / (double)sysconf(_SC_CLK_TCK);
+	if (f)
+		fclose(f);
+	return m;
+}
+
+/* The CPUs that other work kept busy on average between a and b; where
+ * /proc/stat cannot be read, the one-minute load average beyond this
+ * process. */
+static double others_busy(struct machine_time a, struct machine_time b)
+{
+	double wall = seconds(b.wall) - seconds(a.wall), load[1];
+	if (a.busy >= 0 && b.busy >= 0 && wall > 0) {
+		double others = (b.busy - a.busy - (b.own - a.own)) / wall;
+		return others > 0 ? others : 0;
+	}
 	return getloadavg(load, 1) == 1 && load[0] > 1 ? load[0] - 1 : 0;
 }
 
@@ -228,11 +261,10 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 {
 	char why[600], movsb[32], stosb[32], nt[32];
 	time_t start = time(NULL);
-	double others = load_of_others();
+	struct machine_time before = machine_time_now();
 	calibration_guard_signals(); /* Ctrl-C leaves the old file, and no temporary one */
 	int rc = calibrate_measure(c, level);
-	double after = load_of_others();
-	others = after > others ? after : others;
+	double others = others_busy(before, machine_time_now());
 	if (rc)
 		return rc;
 	if (!calibration_write(path, c, why, sizeof why)) {
