@@ -161,7 +161,7 @@ static bool retimed_cold(const struct grid *g, unsigned p) { return g->lo[p] >= 
 
 /* A pass after the first: which curves it times (named NAME`to`, each
  * starting as a copy of NAME`from`, glibc's too), and whether with
- * non-temporal stores (from CALIBRATE_NT_FROM on) or on flushed data (the
+ * non-temporal stores (from calibrate_nt_from() on) or on flushed data (the
  * sizes retimed_cold() names). */
 struct pass {
 	bool (*wanted)(const char *name);
@@ -171,7 +171,7 @@ struct pass {
 
 static bool timed_in_pass(const struct pass *pass, const struct grid *g, unsigned p)
 {
-	return (!pass->nt || g->lo[p] >= CALIBRATE_NT_FROM) && (!pass->cold || retimed_cold(g, p));
+	return (!pass->nt || g->lo[p] >= calibrate_nt_from()) && (!pass->cold || retimed_cold(g, p));
 }
 
 /* The copies a pass starts from. */

@@ -19,7 +19,8 @@
  * The measured curves are each usable variant with its thresholds at
  * "never" (erms: its scalar part; the vector variants: the cached loop),
  * and NAME:nt for the vector variants with non-temporal stores from the
- * first size where they could pay (16 KiB), and NAME:cold for the vector
+ * first size where they could pay (calibrate_nt_from: the L2's size, at
+ * least 16 KiB; below, NAME:nt is NAME), and NAME:cold for the vector
  * variants, rep movsb (fsrm) and glibc, and NAME:nt:cold, with the sizes
  * from 1 KiB on timed on data flushed from the caches (below 1 KiB and from
  * the first cold grid size on, the same as NAME and NAME:nt).  The *_erms rows and every threshold
@@ -52,8 +53,8 @@
 #define CALIBRATE_COLD_FROM 1024
 
 /* Non-temporal stores for a copy below this would evict almost nothing and
- * slow the caller that reads it (glibc refuses a threshold below 0x4040):
- * they are timed from here on only, and no threshold below it is tried. */
+ * slow the caller that reads it (glibc refuses a threshold below 0x4040);
+ * calibrate_nt_from() (model.h) raises it to the L2's size. */
 #define CALIBRATE_NT_FROM (16u << 10)
 
 /* Every variant timed (at most MEASURE_MAX_VARIANTS, 16), its :nt, :cold and :nt:cold forms, per function. */

@@ -8,6 +8,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
+#include "tools/measure/caches.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -198,12 +199,18 @@ static double worst_placement(const void *context)
 	return cm_worst_placement_sum(p[0].terms, p[1].terms, p[0].n);
 }
 
+size_t calibrate_nt_from(void)
+{
+	size_t l2 = tool_cache_sizes()->l2;
+	return l2 > CALIBRATE_NT_FROM ? l2 : CALIBRATE_NT_FROM;
+}
+
 /* The candidates for threshold th: all (from), or for non-temporal stores
- * those from CALIBRATE_NT_FROM on. */
+ * those from calibrate_nt_from() on. */
 static unsigned candidates_for(int th, const double *all, unsigned count, const double **from)
 {
 	unsigned first = 0;
-	while (th == T_NT && first < count && all[first] < CALIBRATE_NT_FROM)
+	while (th == T_NT && first < count && all[first] < calibrate_nt_from())
 		first++;
 	*from = all + first;
 	return count - first;
