@@ -171,7 +171,7 @@ void seq_reset(struct seq_state *q)
 
 /* Every thread's windows are brought to one G, the largest, by keeping
  * every 2^k-th of a thread whose G is 2^k times smaller, then halved
- * together until at most SEQ_DUMP_MAX are left.  Returns the extra
+ * together until at most HIST_WINDOWS_MAX are left.  Returns the extra
  * halvings; *top the largest level. */
 static unsigned dump_halvings(struct seq_state *const *states, unsigned count, unsigned *top)
 {
@@ -188,7 +188,7 @@ static unsigned dump_halvings(struct seq_state *const *states, unsigned count, u
 				total += shift >= 32 ? 1 : (q->kept + (1ull << shift) - 1) >> shift;
 			}
 		}
-		if (total <= SEQ_DUMP_MAX || extra >= 32)
+		if (total <= HIST_WINDOWS_MAX || extra >= 32)
 			return extra;
 	}
 }

@@ -21,8 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SEQ_KEPT 256      /* windows a thread keeps */
-#define SEQ_DUMP_MAX 1024 /* windows a dump writes at most */
+#define SEQ_KEPT 1024     /* windows a thread keeps */
 
 struct seq_state;
 

@@ -24,11 +24,11 @@ expect_eq "period program: nothing on stderr" "$err" ""
 expect_match "the dump is version 7" "$(head -1 "$dump")" '^memshim-histogram 7$'
 expect_match "a sequences record: length 8" "$(grep '^sequences ' "$dump")" '^sequences 8 [0-9]+$'
 windows=$(grep -c '^window memcpy ' "$dump")
-# A thread keeps up to 256 windows, about half as many just after it thins
+# A thread keeps up to 1024 windows, about half as many just after it thins
 # them (preload/sequences.h); a window cut short by the end of the run is
 # kept too.
-if [ "$windows" -ge 64 ] && [ "$windows" -le 257 ]; then pass "memcpy windows: $windows (64 to 257)"
-else fail "memcpy windows: $windows, expected 64 to 257"; fi
+if [ "$windows" -ge 256 ] && [ "$windows" -le 1025 ]; then pass "memcpy windows: $windows (256 to 1025)"
+else fail "memcpy windows: $windows, expected 256 to 1025"; fi
 # The phase of a window's first call is its size - 1.  Starts drawn at
 # random fall on about 64 (1 - (63/64)^windows) distinct phases (40 of 64,
 # 63 of 256); a sampler whose stride shares a factor with 64 on 8 or fewer.
@@ -65,13 +65,13 @@ expect_eq "merge keeps every window of one dump" "$(grep -E '^(sequences|window|
 "$tool" merge -o "$scratch/m2" "$dump" "$scratch/m1" >/dev/null 2>&1
 expect_eq "a merge of two keeps the windows of both" "$(grep -c '^window' "$scratch/m2")" "$(grep -c '^window' "$dump" "$scratch/m1" | awk -F: '{ n += $2 } END { print n }')"
 all=$(grep -c '^window' "$dump")
-copies=$((1024 / all + 2)) # more windows than a merge keeps
+copies=$((4096 / all + 2)) # more windows than a merge keeps
 set --
 for i in $(seq "$copies"); do set -- "$@" "$scratch/m1"; done
 "$tool" merge -o "$scratch/m4" "$@" >/dev/null 2>&1
 merged=$(grep -c '^window' "$scratch/m4")
-if [ "$merged" -le 1024 ] && [ "$merged" -ge 512 ]; then pass "a merge of $((copies * all)) windows keeps $merged (at most 1024)"
-else fail "a merge of $((copies * all)) windows keeps $merged, expected 512 to 1024"; fi
+if [ "$merged" -le 4096 ] && [ "$merged" -ge 2048 ]; then pass "a merge of $((copies * all)) windows keeps $merged (at most 4096)"
+else fail "a merge of $((copies * all)) windows keeps $merged, expected 2048 to 4096"; fi
 expect_eq "those kept stand for twice the calls each" "$(awk '$1 == "sequences" { print $3 }' "$scratch/m4")" \
 	"$(awk '$1 == "sequences" { print 2 * $3 }' "$dump")"
 grep -v -E '^(sequences|window|seq) ' "$dump" | sed '1s/ 6$/ 5/' >"$scratch/v5"
@@ -177,6 +177,21 @@ expect_eq "--basis replay without windows: exit 1, one line" "$?:$(wc -l <"$scra
 expect_match "--placement cold: every class cold" "$(cat "$scratch/out")" 'windows of up to 64 calls \(every size class cold\)'
 "$tool" tune --impl scalar --fenced "$scratch/synthetic" >"$scratch/out" 2>&1
 expect_match "--fenced: each call fenced" "$?:$(cat "$scratch/out" | tr '\n' ' ')" '^0:.*each call fenced\).*predicted ratio to glibc: [0-9.]+ '
+# Timed calls of glibc's functions place each class they cover; none, or
+# timed calls of another variant, leave every class placed by its size.
+expect_eq "no timed calls: no class placed by them" "$(grep -c 'placed by the timed calls' "$scratch/out")" 0
+for ran in glibc scalar; do
+	preloaded env MEMSHIM_IMPL=$ran MEMSHIM_HIST="$dir/pt-$ran.%p" MEMSHIM_SEQUENCES=on MEMSHIM_TIMING=16 "$program" period 320000
+	"$tool" tune --impl scalar --basis replay "$dir"/pt-$ran.* >"$scratch/out" 2>&1
+	placed=$(grep -c 'of its calls placed by the timed calls' "$scratch/out")
+	if [ $ran = glibc ]; then
+		expect_match "timed calls under glibc: memcpy's classes placed by them" "$(cat "$scratch/out")" \
+			'^  memcpy +[0-9.]+ \([0-9.]+ \.\. [0-9.]+\).*\(100\.0% of its calls placed by the timed calls\)$'
+	else
+		expect_eq "timed calls under $ran, not glibc: no class placed by them" "$placed" 0
+	fi
+done
+rm -f "$dir"/pt-*
 "$tool" tune --placement cold "$scratch/synthetic" >/dev/null 2>"$scratch/err"
 expect_eq "--placement without --impl: exit 2, one line" "$?:$(wc -l <"$scratch/err")" "2:1"
 "$tool" tune --impl nosuch "$scratch/synthetic" >/dev/null 2>"$scratch/err"

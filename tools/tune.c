@@ -54,7 +54,9 @@ static const char tune_help[] =
 	"                       else from the histogram; the last line says which\n"
 	"  --basis WHICH        with --impl: replay or histogram, whatever the dumps hold\n"
 	"  --placement WHERE    with --impl, the replay's: hot, l2 or cold for every size\n"
-	"                       (default: l2 to 32 KiB, cold beyond)\n"
+	"                       (default: each size class where the dumps' timed calls\n"
+	"                       of glibc's functions put it, between two of those, fenced;\n"
+	"                       classes without: l2 to 32 KiB, cold beyond)\n"
 	"  --fenced             with --impl, the replay times each call alone between\n"
 	"                       fences, as ab --timing's timed calls run\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
@@ -130,7 +132,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .how = { TUNE_PLACE_BY_SIZE, false } };
+	*o = (struct options){ .how = { TUNE_PLACE_BY_TIMING, false } };
 	const struct cli_syntax syntax = { "tune", tune_options, false };
 	int first, rc = cli_parse_options(argc, argv, &syntax, apply_option, o, &first);
 	if (rc)
@@ -147,7 +149,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return cli_usage_error("tune", "--quick goes with --calibrate");
 	if (o->impl && (o->calibrate || !o->file_count))
 		return cli_usage_error("tune", "--impl predicts from histogram files, without --calibrate");
-	if ((o->basis || o->how.place != TUNE_PLACE_BY_SIZE || o->how.fenced) && !o->impl)
+	if ((o->basis || o->how.place != TUNE_PLACE_BY_TIMING || o->how.fenced) && !o->impl)
 		return cli_usage_error("tune", "--basis, --placement and --fenced go with --impl");
 	return 0;
 }

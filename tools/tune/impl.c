@@ -32,6 +32,8 @@ static void print_ratios(const struct tune_replayed *p, const char *basis)
 		if (p->left_out[fn] > 0.0005)
 			printf("  (%.1f%% of its calls, in size classes the windows hold too few of, left out)",
 			       100 * p->left_out[fn]);
+		if (p->by_timing[fn] > 0.0005)
+			printf("  (%.1f%% of its calls placed by the timed calls)", 100 * p->by_timing[fn]);
 		printf("\n");
 	}
 	printf("predicted ratio to glibc: %.3f (%.3f .. %.3f), from the %s\n", p->ratio[FN_COUNT], p->low[FN_COUNT],
@@ -42,7 +44,9 @@ static int from_replay(const struct dump *d, const struct tune_setting *s, struc
 {
 	static const char *const where[] = { "every size class hot in one room", "every size class spread over half the L2",
 					     "every size class cold",
-					     "size classes to 32 KiB spread over half\nthe L2, larger ones cold" };
+					     "size classes to 32 KiB spread over half\nthe L2, larger ones cold",
+					     "each size class where the program's timed\ncalls of glibc's functions put it, "
+					     "others by size" };
 	struct tune_replayed p;
 	printf("from the replay of %zu windows of up to %u calls (%s%s), weighted by the histogram's\n"
 	       "calls and glibc's time per call; ratio to glibc's time in each function, its ~95%% interval:\n",

@@ -6,6 +6,7 @@
 #include "tools/measure/library.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/replay.h"
+#include "tools/util/timing_stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,11 +66,58 @@ static void add(struct sums *t, int fn, double weight, const struct measure_resu
 	}
 }
 
+/* The program's timed ns per call in class k of fn, where its calls ran
+ * glibc's function, the replay's baseline; 0 where there is none to match. */
+static double timed_glibc_ns(const struct dump *d, enum base_function fn, unsigned k, bool glibc_baseline)
+{
+	struct timed_ns m;
+	if (!glibc_baseline || strcmp(d->variant[fn], "glibc") != 0 ||
+	    !timing_range(&d->timing, fn, replay_classes[k].lo, (uint64_t)replay_classes[k].hi + 1, &m))
+		return 0;
+	return m.mean;
+}
+
+/* The placement the program's timed calls put class k in: the replay
+ * timed hot, spread over half the L2 and cold (fenced, as a timed call
+ * runs), then the mix of the two neighbouring placements in which glibc
+ * takes the program's timed ns per call (the nearer end outside them),
+ * and the setting's time in that mix against glibc's, into *mixed.  A
+ * program's data is seldom in one place: zstd's and python3's copies took
+ * what lay between l2 and cold (BENCHMARKS.md section 18). */
+static void place_by_timing(const struct measure_settings *s, enum base_function fn, const struct replay_calls *r,
+			    const char *label, double timed_ns, struct measure_result *placed, struct measure_result *mixed)
+{
+	unsigned order[REPLAY_PLACES];
+	for (unsigned p = 0; p < REPLAY_PLACES; p++) {
+		struct measure_case c = replay_case(fn, r, (enum replay_place)p, label);
+		c.fenced = true;
+		measure_run(s, &c, &placed[p]);
+		unsigned i = p; /* insertion by glibc's time */
+		for (; i > 0 && placed[order[i - 1]].median[0] > placed[p].median[0]; i--)
+			order[i] = order[i - 1];
+		order[i] = p;
+	}
+	unsigned a = 0;
+	while (a + 2 < REPLAY_PLACES && timed_ns > placed[order[a + 1]].median[0])
+		a++;
+	const struct measure_result *lo = &placed[order[a]], *hi = &placed[order[a + 1]];
+	double span = hi->median[0] - lo->median[0], w = span > 0 ? (timed_ns - lo->median[0]) / span : 0;
+	w = w < 0 ? 0 : w > 1 ? 1 : w;
+	*mixed = *lo;
+	for (unsigned v = 0; v < 2; v++)
+		mixed->median[v] = (1 - w) * lo->median[v] + w * hi->median[v];
+	/* the interval as wide, relative to the ratio, as the mix of the two */
+	double ratio = (1 - w) * lo->ratio[1] + w * hi->ratio[1];
+	mixed->ratio[1] = mixed->median[1] / mixed->median[0];
+	mixed->ratio_low[1] = mixed->ratio[1] * ((1 - w) * lo->ratio_low[1] + w * hi->ratio_low[1]) / ratio;
+	mixed->ratio_high[1] = mixed->ratio[1] * ((1 - w) * lo->ratio_high[1] + w * hi->ratio_high[1]) / ratio;
+}
+
 /* Times fn's classes; false if out of memory. */
 static bool replay_function(const struct dump *d, struct measure_settings *s, enum base_function fn,
-			    struct tune_replay_how how, struct sums *t, struct tune_replayed *out)
+			    struct tune_replay_how how, bool glibc_baseline, struct sums *t, struct tune_replayed *out)
 {
-	double calls[REPLAY_CLASSES + 1], total = 0, missed = 0;
+	double calls[REPLAY_CLASSES + 1], total = 0, missed = 0, timed_calls = 0;
 	class_calls(&d->hist.fn[fn], calls);
 	for (unsigned k = 0; k <= REPLAY_CLASSES; k++)
 		total += calls[k];
@@ -83,13 +131,20 @@ static bool replay_function(const struct dump *d, struct measure_settings *s, en
 			continue;
 		}
 		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
-		struct measure_case c = replay_case(fn, &r, how.place == TUNE_PLACE_BY_SIZE ? by_size : (enum replay_place)how.place,
+		bool placed = how.place == TUNE_PLACE_BY_TIMING || how.place == TUNE_PLACE_BY_SIZE;
+		struct measure_case c = replay_case(fn, &r, placed ? by_size : (enum replay_place)how.place,
 						  replay_classes[k].label);
 		c.fenced = how.fenced;
-		struct measure_result *res = calloc(1, sizeof *res);
+		double timed_ns = how.place == TUNE_PLACE_BY_TIMING ? timed_glibc_ns(d, fn, k, glibc_baseline) : 0;
+		struct measure_result *res = calloc(REPLAY_PLACES + 1, sizeof *res);
 		bool ok = res && measure_buffers_init(r.max, s->cold_bytes);
-		if (ok) {
+		if (ok && timed_ns > 0) {
+			place_by_timing(s, fn, &r, replay_classes[k].label, timed_ns, res + 1, res);
+			timed_calls += calls[k];
+		} else if (ok) {
 			measure_run(s, &c, res);
+		}
+		if (ok) {
 			add(t, fn, calls[k] * res->median[0], res);
 			out->rounds = res->rounds;
 		}
@@ -99,6 +154,7 @@ static bool replay_function(const struct dump *d, struct measure_settings *s, en
 			return false;
 	}
 	out->left_out[fn] = total > 0 ? (missed + calls[REPLAY_CLASSES]) / total : 0;
+	out->by_timing[fn] = total > 0 ? timed_calls / total : 0;
 	return true;
 }
 
@@ -117,7 +173,7 @@ bool tune_replay(const struct dump *d, const struct tune_setting *mine, const st
 	measure_clock_open(&s.clock);
 	bool ok = true;
 	for (int fn = 0; fn < FN_COUNT && ok; fn++)
-		ok = replay_function(d, &s, (enum base_function)fn, how, &t, out);
+		ok = replay_function(d, &s, (enum base_function)fn, how, base == NULL, &t, out);
 	memshim_thresholds = before;
 	for (int i = 0; i <= FN_COUNT; i++)
 		if ((out->has[i] = t.w[i] > 0)) {

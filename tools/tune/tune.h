@@ -71,13 +71,17 @@ struct tune_replayed {
 	bool has[FN_COUNT + 1];
 	double ratio[FN_COUNT + 1], low[FN_COUNT + 1], high[FN_COUNT + 1];
 	double left_out[FN_COUNT]; /* share of the function's calls in classes the windows barely hold */
+	double by_timing[FN_COUNT]; /* share of its calls in classes placed by the program's timed calls */
 	unsigned rounds;
 };
 /* False (said) if the dump has no windows or memory runs out. */
 /* How to replay: `place` an enum replay_place (tools/measure/replay.h) for
- * every class, or TUNE_PLACE_BY_SIZE; `fenced`: each call alone between
- * fences, as ab --timing's timed calls run, instead of in a stream. */
+ * every class, or TUNE_PLACE_BY_SIZE, or TUNE_PLACE_BY_TIMING (each class
+ * where the program's own timed calls put it, by size where it has none);
+ * `fenced`: each call alone between fences, as ab --timing's timed calls
+ * run, instead of in a stream. */
 #define TUNE_PLACE_BY_SIZE 3
+#define TUNE_PLACE_BY_TIMING 4
 struct tune_replay_how {
 	int place;
 	bool fenced;
