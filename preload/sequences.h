@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SEQ_KEPT 1024     /* windows a thread keeps */
+#define SEQ_KEPT 512      /* windows a thread keeps */
 
 struct seq_state;
 

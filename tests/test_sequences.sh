@@ -24,11 +24,11 @@ expect_eq "period program: nothing on stderr" "$err" ""
 expect_match "the dump is version 7" "$(head -1 "$dump")" '^memshim-histogram 7$'
 expect_match "a sequences record: length 8" "$(grep '^sequences ' "$dump")" '^sequences 8 [0-9]+$'
 windows=$(grep -c '^window memcpy ' "$dump")
-# A thread keeps up to 1024 windows, about half as many just after it thins
+# A thread keeps up to 512 windows, about half as many just after it thins
 # them (preload/sequences.h); a window cut short by the end of the run is
 # kept too.
-if [ "$windows" -ge 256 ] && [ "$windows" -le 1025 ]; then pass "memcpy windows: $windows (256 to 1025)"
-else fail "memcpy windows: $windows, expected 256 to 1025"; fi
+if [ "$windows" -ge 128 ] && [ "$windows" -le 513 ]; then pass "memcpy windows: $windows (128 to 513)"
+else fail "memcpy windows: $windows, expected 128 to 513"; fi
 # The phase of a window's first call is its size - 1.  Starts drawn at
 # random fall on about 64 (1 - (63/64)^windows) distinct phases (40 of 64,
 # 63 of 256); a sampler whose stride shares a factor with 64 on 8 or fewer.
