@@ -39,6 +39,14 @@ static double worst_placement(const void *context)
 }
 static double candidates[512];
 
+/* An objective of one threshold: 100 at 2048, `dip` less at 8192, else 101. */
+static double flat_field, flat_dip;
+static double flat_objective(const void *context)
+{
+	(void)context;
+	return flat_field == 2048 ? 100 : flat_field == 8192 ? 100 - flat_dip : 101;
+}
+
 int main(void)
 {
 	struct cm_workload w;
@@ -151,5 +159,13 @@ int main(void)
 	struct cm_term one_hot = { &hot, &one }, one_cold = { &cold, &one };
 	check("one bucket of 10 calls of 100 B: the dearer placement's 10 x 45 (x 1.02, the median round)",
 	      fabs(cm_worst_placement_sum(&one_hot, &one_cold, 1) - 450 * 1.02) < 1e-6);
+	double *flat = &flat_field;
+	const double flat_candidates[] = { 4096, 8192 };
+	flat_field = 2048, flat_dip = 0.5;
+	cm_best_value(flat_objective, NULL, &flat, 1, flat_candidates, 2);
+	check("a candidate 0.5% cheaper than the start: the start stays", flat_field == 2048);
+	flat_field = 2048, flat_dip = 5;
+	cm_best_value(flat_objective, NULL, &flat, 1, flat_candidates, 2);
+	check("a candidate 5% cheaper than the start: it is taken", flat_field == 8192);
 	return checks_finish();
 }

@@ -94,10 +94,10 @@ double cm_worst_placement_sum(const struct cm_term *a, const struct cm_term *b, 
 double cm_best_value(cm_objective *objective, const void *context, double *const *fields, unsigned field_count,
 		     const double *candidates, unsigned candidate_count)
 {
-	double best = *fields[0];
+	double start = *fields[0], best = start;
 	for (unsigned f = 0; f < field_count; f++)
 		*fields[f] = best;
-	double best_sum = objective(context);
+	double start_sum = objective(context), best_sum = start_sum;
 	for (unsigned c = 0; c < candidate_count; c++) {
 		for (unsigned f = 0; f < field_count; f++)
 			*fields[f] = candidates[c];
@@ -106,6 +106,10 @@ double cm_best_value(cm_objective *objective, const void *context, double *const
 			best = candidates[c];
 			best_sum = sum;
 		}
+	}
+	if (best_sum > start_sum * (1 - CM_KEEP_MARGIN)) { /* no gain beyond the margin: the value stays */
+		best = start;
+		best_sum = start_sum;
 	}
 	for (unsigned f = 0; f < field_count; f++)
 		*fields[f] = best;
