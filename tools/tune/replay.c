@@ -88,7 +88,7 @@ static double timed_glibc_ns(const struct dump *d, enum base_function fn, unsign
 static void place_by_timing(const struct measure_settings *s, enum base_function fn, const struct replay_calls *r,
 			    const char *label, double timed_ns, struct measure_result *placed, struct measure_result *mixed)
 {
-	unsigned order[REPLAY_PLACES];
+	unsigned order[REPLAY_PLACES] = { 0 };
 	for (unsigned p = 0; p < REPLAY_PLACES; p++) {
 		struct measure_case c = replay_case(fn, r, (enum replay_place)p, label);
 		c.fenced = true;
