@@ -7,6 +7,7 @@
 
 #include "dispatch/config.h"
 #include "tools/bench/bench.h"
+#include "tools/measure/library.h"
 #include "tools/commands.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
@@ -379,7 +380,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_options o;
 	int rc = parse_options(argc, argv, &o);
 	if (!rc && o.stub) {
-		void *library = bench_open_library();
+		void *library = measure_library();
 		return library ? bench_stub(library, o.rounds) : 1;
 	}
 	struct distributions d = { .count = 0 };

@@ -59,11 +59,10 @@ struct plan {
 };
 void bench_plan_cases(struct plan *p, const struct bench_options *o, const struct distributions *d);
 
-/* library.c: the library (dlopen'ed; NULL and a message if it cannot be),
- * and variants[] filled from it: the listed ones (all if none) that can run
- * here and glibc's, the baseline, in any case; --default's exported
- * functions; the --peer libraries'.  Each returns the exit status. */
-void *bench_open_library(void);
+/* library.c: variants[] filled from the library (tools/measure/library.h):
+ * the listed ones (all if none) that can run here and glibc's, the
+ * baseline, in any case; --default's exported functions; the --peer
+ * libraries'.  Each returns the exit status. */
 int bench_load_variants(const char *list, struct measure_variant *variants, unsigned *count, unsigned *glibc);
 int bench_load_default(struct measure_variant *variants, unsigned *count);
 int bench_load_peers(const struct bench_options *o, struct measure_variant *variants, unsigned *count);

@@ -6,6 +6,8 @@
 
 #include "tools/bench/bench.h"
 
+#include "tools/measure/library.h"
+
 #include "dispatch/config.h"
 #include "dispatch/export_stub.h"
 #include "tools/util/cli.h"
@@ -28,20 +30,10 @@ static void *must_find(void *library, const char *symbol)
 
 static bool load_variant(void *library, const char *name, struct measure_variant *v)
 {
-	char symbol[96];
-	v->name = name;
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		snprintf(symbol, sizeof symbol, "memshim_%s_%s", base_function_names[fn], name);
-		void *p = must_find(library, symbol);
-		if (!p)
-			return false;
-		/* POSIX lets a data pointer from dlsym name a function. */
-		if (fn == FN_MEMSET)
-			*(void **)&v->set = p;
-		else
-			*(void **)&v->copy[fn] = p;
-	}
-	return true;
+	if (measure_library_functions(library, name, v))
+		return true;
+	fprintf(stderr, "memshim bench: the library lacks a function of variant %s\n", name);
+	return false;
 }
 
 /* Whether `name` is in the comma-separated `list`. */
@@ -75,20 +67,11 @@ static int check_variant_list(const char *list, const char *(*name_of)(unsigned)
 	return 0;
 }
 
-void *bench_open_library(void)
-{
-	const char *path = cli_library_path();
-	void *library = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-	if (!library && path)
-		fprintf(stderr, "memshim bench: cannot load %s: %s\n", path, dlerror());
-	return library;
-}
-
 /* Fills variants[] from the library: the listed ones (all if none) that can
  * run here, and glibc's, the baseline, in any case.  Exit status on failure. */
 int bench_load_variants(const char *list, struct measure_variant *variants, unsigned *count, unsigned *glibc)
 {
-	void *library = bench_open_library();
+	void *library = measure_library();
 	if (!library)
 		return 1;
 	const char *(*name_of)(unsigned) = (const char *(*)(unsigned))must_find(library, "memshim_variant_name");
@@ -134,7 +117,7 @@ static void *as_a_program_calls(void *library, const char *symbol)
  * program reaches them. */
 int bench_load_default(struct measure_variant *variants, unsigned *count)
 {
-	void *library = bench_open_library();
+	void *library = measure_library();
 	if (!library)
 		return 1;
 	struct measure_variant *v = &variants[(*count)++];

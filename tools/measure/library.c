@@ -16,7 +16,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-static void *library(void)
+void *measure_library(void)
 {
 	static void *handle;
 	static bool tried;
@@ -39,14 +39,20 @@ static bool find(void *lib, const char *fn, const char *variant, void **out)
 	return *out != NULL;
 }
 
+bool measure_library_functions(void *lib, const char *name, struct measure_variant *v)
+{
+	v->name = name;
+	return find(lib, "memcpy", name, (void **)&v->copy[FN_MEMCPY]) &&
+	       find(lib, "memmove", name, (void **)&v->copy[FN_MEMMOVE]) && find(lib, "memset", name, (void **)&v->set);
+}
+
 static bool from_library(const char *name, struct measure_variant *v)
 {
-	void *lib = library();
+	void *lib = measure_library();
 	if (!lib)
 		return false;
 	*(void **)&v->set_thresholds = dlsym(lib, "memshim_set_thresholds");
-	return v->set_thresholds && find(lib, "memcpy", name, (void **)&v->copy[FN_MEMCPY]) &&
-	       find(lib, "memmove", name, (void **)&v->copy[FN_MEMMOVE]) && find(lib, "memset", name, (void **)&v->set);
+	return v->set_thresholds && measure_library_functions(lib, name, v);
 }
 
 struct measure_variant measure_variant_of(const struct variant *row)

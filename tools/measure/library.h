@@ -6,6 +6,13 @@
 #include "dispatch/variants.h"
 #include "tools/measure/measure.h"
 
+/* The library, loaded once; NULL (said on stderr) where it cannot be. */
+void *measure_library(void);
+
+/* Variant `name`'s memcpy, memmove and memset in lib into v; false if one
+ * is missing. */
+bool measure_library_functions(void *lib, const char *name, struct measure_variant *v);
+
 /* Variant `row`, from the library (which then reads the thresholds this
  * program sets, before each batch); from this program's own table where
  * the library cannot be loaded (cli_library_path says why). */
