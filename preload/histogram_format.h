@@ -244,10 +244,10 @@ struct dump_window {
 	struct seq_call *calls;
 };
 
-/* A dump writes, and a merged dump keeps, at most this many windows a program: one section's
- * windows all stand for the same number of calls (weight), so merging
- * drops every other window of the denser side until theirs agree, then of
- * both until the cap holds. */
+/* A dump writes, and a merged dump keeps, at most this many windows a
+ * program: one section's windows all stand for the same number of calls
+ * (weight), so merging drops every other window of the denser side until
+ * theirs agree, then of both until the cap holds. */
 #define HIST_WINDOWS_MAX 4096
 
 /* One program's part of the dumps read: everything, summed over its processes. */
