@@ -75,8 +75,9 @@ double cm_sum(const struct cm_term *t, unsigned n, unsigned round);
  * fields[0..field_count) hold (band_from or above_from of some of them: one
  * variable shared by several functions) and leaves them at the one with the
  * least median sum, which it returns.  The value in *fields[0] is kept
- * unless a candidate does strictly better (a threshold the workload never
- * reaches stays where it was); among equal candidates the first wins. */
+ * unless a candidate does better by more than CM_KEEP_MARGIN (below; a
+ * threshold the workload never reaches stays where it was); among equal
+ * candidates the first wins. */
 double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fields, unsigned field_count,
 			 const double *candidates, unsigned candidate_count);
 

@@ -132,10 +132,7 @@ static bool replay_function(const struct dump *d, struct measure_settings *s, en
 			continue;
 		}
 		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
-		bool placed = how.place == TUNE_PLACE_BY_TIMING || how.place == TUNE_PLACE_BY_SIZE;
-		struct measure_case c = replay_case(fn, &r, placed ? by_size : (enum replay_place)how.place,
-						  replay_classes[k].label);
-		c.fenced = how.fenced;
+		enum replay_place where = how.place < REPLAY_PLACES ? (enum replay_place)how.place : by_size;
 		double timed_ns = how.place == TUNE_PLACE_BY_TIMING ? timed_glibc_ns(d, fn, k, glibc_baseline) : 0;
 		struct measure_result *res = calloc(REPLAY_PLACES + 1, sizeof *res);
 		bool ok = res && measure_buffers_init(r.max, s->cold_bytes);
@@ -143,6 +140,8 @@ static bool replay_function(const struct dump *d, struct measure_settings *s, en
 			place_by_timing(s, fn, &r, replay_classes[k].label, timed_ns, res + 1, res);
 			timed_calls += calls[k];
 		} else if (ok) {
+			struct measure_case c = replay_case(fn, &r, where, replay_classes[k].label);
+			c.fenced = how.fenced;
 			measure_run(s, &c, res);
 		}
 		if (ok) {
