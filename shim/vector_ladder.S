@@ -65,14 +65,17 @@
 #define ENTRY_NAME(fn) LADDER_XCAT(memshim_##fn##_, VARIANT)
 #define L(name) LADDER_XCAT(LADDER_XCAT(.L, VARIANT), _##name)
 
-/* Each block that a size test's branch lands on starts 32-byte aligned, so
- * that a block of up to 32 bytes lies in one 64-byte fetch window, as
- * glibc's blocks do: after a mispredicted branch, a block that straddles
- * two windows takes a cycle more to reach (on an Intel Xeon, family 6 model
- * 207, the 8..15-byte copy took 1.15x glibc's time at 0-16 B with the same
- * instructions; BENCHMARKS.md section 18).  Each follows a return, so its
+/* Each block that a size test's branch lands on starts where a block of up
+ * to 32 bytes lies in one 64-byte fetch window: on the next line when fewer
+ * than 32 bytes of this one are left, else right here.  Straddling two
+ * windows, a block takes a cycle more to reach after a mispredicted branch
+ * (on an Intel Xeon, family 6 model 207, the 8..15-byte copy took 1.15x
+ * glibc's time at 0-16 B with the same instructions; BENCHMARKS.md section
+ * 18).  Padded further, every block 32-byte aligned, the same code took
+ * 1.54x glibc's time at 17-64 B on a Zen 5, for a reason not found
+ * (section 19); glibc packs its blocks too.  Each follows a return, so its
  * padding is never run. */
-#define ALIGN_TARGET .p2align 5
+#define ALIGN_TARGET .p2align 6,,31
 
 /* COPY_LADDER(fn, long): fn's entry point, its classes up to 8V, and a
  * jump to `long` above. */
