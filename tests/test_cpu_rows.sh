@@ -168,6 +168,16 @@ else
 		'up to 1 KiB a variant counted as tying glibc where its path is no longer than that of __memcpy_(avx|sse2)_unaligned.*cpu-row --path-below-1k'
 	expect_eq "--path-below-1k: the stub keeps its measured cost" \
 		"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "stub" { print $4 }' "$scratch/path.row")" "1.010/1.010/1.010"
+	# A path no longer than glibc's, timed 1.5x slower: the loss is kept
+	# (a layout can cost that with the same instructions), so avx2 no
+	# longer serves every size: glibc's own below 1 KiB, behind the stub.
+	bench_csv 1.01 1.50 >"$scratch/path.csv"
+	path_row slow.row
+	expect_eq "--path-below-1k: a same-length path timed 1.5x slower keeps its ratio" \
+		"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 " " $5 }' "$scratch/slow.row")" \
+		"1.500/1.500/1.500 1.000/1.000/1.000"
+	expect_eq "--path-below-1k: and does not serve every size" \
+		"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/slow.row")" "glibc:1K,avx2"
 fi
 "$T_MEMSHIM_TOOL" cpu-row --calibrate --path-below-1k -o "$scratch/no.row" >"$scratch/out" 2>&1
 expect_eq "--path-below-1k without --from-bench is a usage error" "$? $(test -e "$scratch/no.row" && echo written)" "2 "

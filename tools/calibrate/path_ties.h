@@ -1,8 +1,9 @@
 /* Up to 1 KiB a candidate whose path is no longer than glibc's counts as
- * tying with it, whatever was timed: there a call takes a few nanoseconds,
- * most of them the path, and the timing on a busy machine spreads wider
- * than the difference (BENCHMARKS.md section 15).  The calibration and
- * memshim cpu-row --path-below-1k apply it. */
+ * tying with it, unless it was timed far slower: there a call takes a few
+ * nanoseconds, most of them the path, and the timing on a busy machine
+ * spreads wider than the difference (BENCHMARKS.md section 15); but the
+ * same path laid out differently can lose by half (section 19).  The
+ * calibration and memshim cpu-row --path-below-1k apply it. */
 #ifndef MEMSHIM_PATH_TIES_H
 #define MEMSHIM_PATH_TIES_H
 
@@ -14,7 +15,8 @@
 /* Traces the path of each variant rows[0..n) name (usable here) and of
  * glibc's function in this process, and gives every row whose path in a
  * size class up to 1 KiB is no longer than glibc's (path_no_longer) a
- * tie there in every placement; tied[i] says whether row i got one.  The
+ * tie there in every placement not timed beyond PATH_TIE_LIMIT
+ * (path_ties.c); tied[i] says whether row i got one.  The
  * variants run with the thresholds memshim_thresholds holds, which their
  * ladders read above 8 vectors.
  * False, and why, when nothing could be traced (then nothing is tied). */
