@@ -18,7 +18,7 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit"
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high"
 # 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in three placements.
 for variant in fsrm scalar glibc; do

@@ -236,14 +236,18 @@ static const char *const earlier_bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "
 /* bench's placement names (its CSV's placement column), in enum placement's order */
 static const char *const bench_placements[PLACE_COUNT] = { "hot", "l2", "cold" };
 
-/* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,... */
+/* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
+ * bytes_per_unit, then (bench files since the ratio's interval was kept) ratio_low,ratio_high. */
 static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
-	double median, ratio;
-	if (sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf", fn_name,
-		   variant, kind, size, where, place, &median, &ratio) != 8)
+	double median, ratio, low;
+	int got = sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf",
+			 fn_name, variant, kind, size, where, place, &median, &ratio, &low);
+	if (got < 8)
 		return;
+	if (got == 8) /* without an interval any median beyond the tie counts as a loss */
+		low = ratio;
 	int p = -1;
 	for (int i = 0; i < PLACE_COUNT; i++)
 		p = strcmp(place, bench_placements[i]) == 0 ? i : p;
@@ -259,8 +263,8 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 	struct band_ratios *r = fn >= 0 && k >= 0 && p >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
-	/* without an interval any median beyond the tie counts as a loss */
-	r->ratio[k][p] = r->low[k][p] = ratio;
+	r->ratio[k][p] = ratio;
+	r->low[k][p] = low;
 	(*cells)++;
 }
 
