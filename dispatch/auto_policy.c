@@ -41,24 +41,31 @@ void auto_policy_bands(const struct cpu_features *f, const struct calibration_ch
 
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:
  * the first row whose vendor matches (NULL: any) and whose family is at
- * least first_family.  Starting points, not measurements: the 2048-byte
- * ERMS cutoff proposed for the kernel on Skylake and Cooper Lake ("x86/lib:
- * Use REP MOVSB for large memcpy() on ERMS CPUs without FSRM", LKML, 2026),
- * which is also glibc's rep_stosb_threshold.  The benchmark data replace
- * these rows, per vendor and family. */
+ * least first_family.  Starting points, not measurements: for rep movsb
+ * without FSRM, the 2048-byte ERMS cutoff proposed for the kernel on
+ * Skylake and Cooper Lake ("x86/lib: Use REP MOVSB for large memcpy() on
+ * ERMS CPUs without FSRM", LKML, 2026); for rep stosb, glibc's
+ * rep_stosb_threshold, which it takes rep stosb above, so from 2049 bytes.
+ * The benchmark data replace these rows, per vendor and family. */
 static const struct {
 	const char *vendor;
 	unsigned first_family;
 	size_t movsb, stosb;
 	bool set_stosb_beyond_nt; /* memset from the nt threshold on: rep stosb, not NT stores */
 } auto_defaults_by_cpu[] = {
-	{ "GenuineIntel", 0, 2048, 2048, false },
+	{ "GenuineIntel", 0, 2048, 2049, false },
 	/* Zen 3 and later: FSRM, ERMS.  memset from the non-temporal threshold
 	 * on: rep stosb fills faster than our non-temporal loop on Zen 4, while
 	 * memcpy keeps its non-temporal loop (BENCHMARKS.md, section 13). */
-	{ "AuthenticAMD", 0x19, 2048, 2048, true },
-	{ NULL, 0, 2048, 2048, false },
+	{ "AuthenticAMD", 0x19, 2048, 2049, true },
+	{ NULL, 0, 2048, 2049, false },
 };
+
+/* With FSRM, rep movsb from 2113 bytes, where glibc 2.36 starts it on such
+ * CPUs (above its rep_movsb_threshold of 2112): from 2048 to 2112 bytes rep
+ * movsb took 1.9-2.0x the vector loop's time on a Zen 5, and 1.7-1.9x on
+ * an Intel Xeon, family 6 model 207 (BENCHMARKS.md, section 19). */
+#define FSRM_MOVSB_FROM 2113
 
 /* Non-temporal stores from 3/4 of the last-level cache: a copy that large
  * would evict most of what the cache holds (glibc's non_temporal_threshold
@@ -74,7 +81,7 @@ void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
 		if (!vendor || (same_string(vendor, f->vendor) && f->family >= auto_defaults_by_cpu[i].first_family))
 			break;
 	}
-	t->auto_movsb = auto_defaults_by_cpu[i].movsb;
+	t->auto_movsb = f->fsrm ? FSRM_MOVSB_FROM : auto_defaults_by_cpu[i].movsb;
 	t->auto_stosb = auto_defaults_by_cpu[i].stosb;
 	t->set_stosb_beyond_nt = auto_defaults_by_cpu[i].set_stosb_beyond_nt;
 	t->nt = NT_SHARE_OF_L3(f->l3_bytes ? f->l3_bytes : L3_BYTES_FALLBACK);
