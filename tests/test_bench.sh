@@ -32,8 +32,10 @@ for variant in fsrm scalar glibc; do
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 12 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 12 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every row has 14 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 14 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every ratio lies in its interval (ratio_low <= ratio_to_glibc <= ratio_high)" \
+	"$(awk -F, 'NR > 1 && !($13 <= $11 + 0.0001 && $11 <= $14 + 0.0001 && $13 > 0)' "$scratch/b.csv" | wc -l)" 0
 svg=$(python3 -c 'import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
 print(r.tag, sum(1 for e in r.iter() if e.tag.endswith("polyline")))' "$scratch/b.svg" 2>&1)
