@@ -117,6 +117,14 @@ for case in 1.01:1.0:avx2 1.10:1.0:avx2 1.01:1.10:glibc:1K,avx2 1.10:1.10:glibc;
 done
 expect_match "and why glibc's own" "$(grep '^choice memset' "$scratch/from-bench.row")" \
 	"bands lose to glibc with the stub's cost \(1.10x at 0-16 B"
+# memmove's overlapping copies count too: avx2 losing 1.5x there (and
+# nowhere else) keeps memmove from it, not memcpy.
+{ bench_csv 1.01 1.0; echo "memmove,avx2,class-overlap,1-4 KiB,random,hot,15,15,15,ns,1.5,1"; } >"$scratch/bench.csv"
+rm -f "$scratch/overlap.row"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/bench.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+	-o "$scratch/overlap.row" >/dev/null 2>&1
+expect_eq "an overlapping memmove's loss counts: memcpy avx2, memmove not" \
+	"$(awk '$1 == "choice" && $2 != "memset" { printf "%s ", $3 }' "$scratch/overlap.row")" "avx2 glibc:4K,avx2 "
 # A bench file of one placement a class: the row says its ratios are that
 # one placement's, not the worst of three; with every placement, it keeps
 # each placement's ratio.

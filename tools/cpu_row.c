@@ -256,13 +256,19 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
-	if (strcmp(kind, "class") != 0 || !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
+	/* memmove's overlapping copies (bench's class-overlap cases) count in
+	 * the same cells: a variant must not lose in either */
+	bool overlap = strcmp(kind, "class-overlap") == 0;
+	if ((strcmp(kind, "class") != 0 && !overlap) ||
+	    !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, choice_classes[i].name) == 0 || strcmp(size, earlier_bench_classes[i]) == 0 ? i : k;
 	struct band_ratios *r = fn >= 0 && k >= 0 && p >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
+	if (r->ratio[k][p] > 0 && r->ratio[k][p] >= ratio)
+		return; /* the other of class and class-overlap was worse */
 	r->ratio[k][p] = ratio;
 	r->low[k][p] = low;
 	(*cells)++;
