@@ -150,18 +150,27 @@ PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 		rep_movsb(d, s, n);
 }
 
+/* rep movsb copies forward correctly when the destination lies before the
+ * source, and at full speed from this distance on (glibc 2.36 takes it
+ * there too); below, the loop. */
+#define REP_MOVSB_LEAST_DISTANCE 64
+
 /* memmove above 8V bytes that the ladder's loop does not take: the
  * destination overlapping after the source (d - s < n, unsigned: glibc's
- * test too), or one past the loop's thresholds, which runs forward in the
- * loop's way if the destination overlaps before the source. */
+ * test too), or one past the loop's thresholds.  One that overlaps before
+ * the source runs forward: by rep movsb below nt (only the rep band of the
+ * *_erms twins leaves such a copy below nt), else in the loop's way. */
 PIECE void vec_move_long(byte *d, const byte *s, size_t n)
 {
+	size_t ahead = (uintptr_t)s - (uintptr_t)d;
 	if ((uintptr_t)d - (uintptr_t)s < n)
 		vec_copy_long_backward(d, s, n);
-	else if ((uintptr_t)s - (uintptr_t)d < n)
-		vec_copy_long_forward(d, s, n, CACHED_STORES);
-	else
+	else if (ahead >= n)
 		vec_copy_beyond_loop(d, s, n);
+	else if (n < memshim_thresholds.nt && ahead >= REP_MOVSB_LEAST_DISTANCE)
+		rep_movsb(d, s, n);
+	else
+		vec_copy_long_forward(d, s, n, CACHED_STORES);
 }
 
 /* ---- memset ---- */
