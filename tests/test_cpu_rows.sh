@@ -153,6 +153,9 @@ bench_csv 1.01 1.10 >"$scratch/path.csv"
 # glibc.cpu.hwcaps=-AVX512F,-AVX512VL that is its AVX2 one, whose path
 # tests/test_path.sh holds avx2's to, so avx2, losing at 0-16 B in the
 # file, serves every size.  Against glibc's memcpy made shorter, it does not.
+# memcpy's choice in ROW, and avx2's ratios there at 0-16 B and in class K (4-7: 0-16 B .. 257 B-1 KiB)
+memcpy_choice() { awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/$1"; }
+avx2_ratios() { awk -v k="$2" '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 " " $k }' "$scratch/$1"; }
 path_row() { # ROW [ENV...]
 	row=$1
 	shift
@@ -167,11 +170,9 @@ elif ! "$T_MEMSHIM_TOOL" info | grep -q '^  avx2  *usable'; then
 	skip "--path-below-1k: this CPU cannot run avx2, the variant of the file"
 else
 	path_row path.row
-	expect_eq "--path-below-1k: avx2 ties glibc to 1 KiB" \
-		"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 " " $7 }' "$scratch/path.row")" \
+	expect_eq "--path-below-1k: avx2 ties glibc to 1 KiB" "$(avx2_ratios path.row 7)" \
 		"1.000/1.000/1.000 1.000/1.000/1.000"
-	expect_eq "--path-below-1k: and serves every size alone" \
-		"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/path.row")" "avx2"
+	expect_eq "--path-below-1k: and serves every size alone" "$(memcpy_choice path.row)" "avx2"
 	expect_match "--path-below-1k: the row names glibc's functions" "$(grep '^measured' "$scratch/path.row")" \
 		'up to 1 KiB a variant counted as tying glibc where its path is no longer than that of __memcpy_(avx|sse2)_unaligned.*cpu-row --path-below-1k'
 	expect_eq "--path-below-1k: the stub keeps its measured cost" \
@@ -181,11 +182,9 @@ else
 	# longer serves every size: glibc's own below 1 KiB, behind the stub.
 	bench_csv 1.01 1.50 >"$scratch/path.csv"
 	path_row slow.row
-	expect_eq "--path-below-1k: a same-length path timed 1.5x slower keeps its ratio" \
-		"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 " " $5 }' "$scratch/slow.row")" \
+	expect_eq "--path-below-1k: a same-length path timed 1.5x slower keeps its ratio" "$(avx2_ratios slow.row 5)" \
 		"1.500/1.500/1.500 1.000/1.000/1.000"
-	expect_eq "--path-below-1k: and does not serve every size" \
-		"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/slow.row")" "glibc:1K,avx2"
+	expect_eq "--path-below-1k: and does not serve every size" "$(memcpy_choice slow.row)" "glibc:1K,avx2"
 fi
 "$T_MEMSHIM_TOOL" cpu-row --calibrate --path-below-1k -o "$scratch/no.row" >"$scratch/out" 2>&1
 expect_eq "--path-below-1k without --from-bench is a usage error" "$? $(test -e "$scratch/no.row" && echo written)" "2 "
