@@ -30,7 +30,7 @@
  * [auto_movsb, nt) of such copies with rep movsb instead of the loop.
  * Overlapping memmove never takes non-temporal stores, which are weakly
  * ordered; it takes rep movsb only forward, with the destination at least
- * 64 bytes before the source (below that distance rep movsb is slow).
+ * 64 bytes before the source, as glibc 2.36 does.
  *
  * memset has the same loop with a broadcast vector, its own threshold
  * auto_stosb for rep stosb, and the same non-temporal threshold, from
@@ -170,8 +170,8 @@ PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 }
 
 /* rep movsb copies forward correctly when the destination lies before the
- * source, and at full speed from this distance on (glibc 2.36 takes it
- * there too); below, the loop. */
+ * source; glibc 2.36 takes it for such copies from this distance on, the
+ * loop below it, and so do we. */
 #define REP_MOVSB_LEAST_DISTANCE 64
 
 /* memmove above 8V bytes that the ladder's loop does not take: the

@@ -242,7 +242,8 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
 	double median, ratio, low;
-	int got = sscanf(line, "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf",
+	int got = sscanf(line,
+			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf",
 			 fn_name, variant, kind, size, where, place, &median, &ratio, &low);
 	if (got < 8)
 		return;
