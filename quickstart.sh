@@ -77,6 +77,6 @@ echo
 echo "== next"
 echo "   ./tools/memshim record -- YOUR-COMMAND ARGS...     record your own program the same way"
 echo "   ./tools/memshim tune --calibrate $recording/merged"
-echo "        measure this machine's variants (20-45 s), keep that as its calibration (programs"
+echo "        measure this machine's variants (10-45 s), keep that as its calibration (programs"
 echo "        preloaded with the library then follow it), and predict the best setting for"
 echo "        this recording"

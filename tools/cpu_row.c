@@ -57,7 +57,7 @@ static const char cpu_row_help[] =
 	"memset on this CPU class, chosen from measurements made on it, with the CPUs\n"
 	"it serves and where it came from.  A row file in data/cpu-rows/ of the source\n"
 	"tree is compiled into the library: every build then gives that class its bands.\n"
-	"  --calibrate          measure here, as memshim tune --calibrate does (20-45\n"
+	"  --calibrate          measure here, as memshim tune --calibrate does (10-45\n"
 	"                       s; nothing is written but FILE)\n"
 	"  --quick              with --calibrate: fewer sizes and rounds\n"
 	"  --from-bench CSV     instead: the class cases of a memshim bench --csv file\n"

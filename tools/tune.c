@@ -40,7 +40,7 @@ static const char tune_help[] =
 	"calibration runs first and is kept there, which changes the default of every\n"
 	"program preloaded with libmemshim.so (it says so, and how to undo it); where\n"
 	"stderr is not a terminal it is not run unasked: give --calibrate.\n"
-	"  --calibrate          measure the cost curves (20-45 s) and write them,\n"
+	"  --calibrate          measure the cost curves (10-45 s) and write them,\n"
 	"                       with this machine's best thresholds and each\n"
 	"                       function's best variant, which the library's default\n"
 	"                       policy then follows\n"
