@@ -1,7 +1,8 @@
 """Checks the calibration's path rule (tools/calibrate/measure_classes.c): up to
 1 KiB, a candidate's ratios to glibc are a tie (1.0000 in every placement
-not timed beyond 1.25x) in exactly the size classes where bench --path finds its path no longer
-than that of glibc's function, the one glibc picks here.
+not timed beyond 1.25x) in exactly the size classes where bench --path
+finds its path no longer than that of glibc's function, the one glibc
+picks here.
 
 path_ties_check.py CALIBRATION PATHS.csv: PATHS.csv from bench --path --csv
 under the same GLIBC_TUNABLES as the calibration, its first line saying

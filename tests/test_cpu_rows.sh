@@ -153,7 +153,8 @@ bench_csv 1.01 1.10 >"$scratch/path.csv"
 # glibc.cpu.hwcaps=-AVX512F,-AVX512VL that is its AVX2 one, whose path
 # tests/test_path.sh holds avx2's to, so avx2, losing at 0-16 B in the
 # file, serves every size.  Against glibc's memcpy made shorter, it does not.
-# memcpy's choice in ROW, and avx2's ratios there at 0-16 B and in class K (4-7: 0-16 B .. 257 B-1 KiB)
+# memcpy's choice in ROW; avx2's ratios there at 0-16 B and in the class of
+# field K (4 for 0-16 B up to 7 for 257 B-1 KiB)
 memcpy_choice() { awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/$1"; }
 avx2_ratios() { awk -v k="$2" '$1 == "ratios" && $2 == "memcpy" && $3 == "avx2" { print $4 " " $k }' "$scratch/$1"; }
 path_row() { # ROW [ENV...]

@@ -259,9 +259,8 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
 	/* memmove's overlapping copies (bench's class-overlap cases) count in
 	 * the same cells: a variant must not lose in either */
-	bool overlap = strcmp(kind, "class-overlap") == 0;
-	if ((strcmp(kind, "class") != 0 && !overlap) ||
-	    !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
+	bool class_case = strcmp(kind, "class") == 0 || strcmp(kind, "class-overlap") == 0;
+	if (!class_case || !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
 	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, choice_classes[i].name) == 0 || strcmp(size, earlier_bench_classes[i]) == 0 ? i : k;
