@@ -27,7 +27,9 @@
  *                section 14);
  *   above 8V     the first vector and the last four kept, a loop of four
  *                vectors a turn to a V-aligned destination, then those
- *                five stored: two taken branches before the loop, as glibc.
+ *                five stored: two taken branches before the loop, as glibc;
+ *                memmove whose destination overlaps after the source, the
+ *                mirror image.
  *
  * Every class loads all its bytes before it stores any, so memmove needs
  * no direction test below eight vectors.
@@ -162,12 +164,15 @@ L(fn##_8_to_15):                                                             \
 	COPY_PIECES_BELOW_VEC(fn);                                           \
 	ALIGN_TARGET;                                                        \
 L(fn##_above_8vec):                                                          \
-	LEAVE_FOR_BACKWARD_##fn(long);                                       \
+	LEAVE_FOR_BACKWARD_##fn;                                             \
 	cmp NT_THRESHOLD, %rdx;                                              \
 	jae long;                                                            \
 	LEAVE_FOR_REP_BAND(AUTO_MOVSB, long);                                \
-	/* The first vector and the last four, kept for the end. */          \
-	VMOVU (%rsi), VEC(4);                                                \
+	/* The first vector (VEC(0), loaded at the entry; loaded again here,  \
+	   it cost time at 513 B-1 KiB on a Zen 5, BENCHMARKS.md section 20)  \
+	   and the last four, kept for the end; the loop on a 16-byte         \
+	   boundary and those four stored from the top down, as in glibc. */ \
+	FIRST_VEC_LATE;                                                      \
 	VMOVU -(4 * VEC_SIZE)(%rsi, %rdx), VEC(5);                           \
 	VMOVU -(3 * VEC_SIZE)(%rsi, %rdx), VEC(6);                           \
 	VMOVU -(2 * VEC_SIZE)(%rsi, %rdx), VEC(7);                           \
@@ -180,35 +185,78 @@ L(fn##_above_8vec):                                                          \
 	mov %r8, %r9;                                                        \
 	sub %rdi, %r9;                                                       \
 	add %rsi, %r9;                                                       \
+	.p2align 4;                                                          \
 L(fn##_loop):                                                                \
-	VMOVU (%r9), VEC(0);                                                 \
-	VMOVU VEC_SIZE(%r9), VEC(1);                                         \
-	VMOVU (2 * VEC_SIZE)(%r9), VEC(2);                                   \
-	VMOVU (3 * VEC_SIZE)(%r9), VEC(3);                                   \
-	VMOVA VEC(0), (%r8);                                                 \
-	VMOVA VEC(1), VEC_SIZE(%r8);                                         \
-	VMOVA VEC(2), (2 * VEC_SIZE)(%r8);                                   \
-	VMOVA VEC(3), (3 * VEC_SIZE)(%r8);                                   \
+	VMOVU (%r9), VEC(1);                                                 \
+	VMOVU VEC_SIZE(%r9), VEC(2);                                         \
+	VMOVU (2 * VEC_SIZE)(%r9), VEC(3);                                   \
+	VMOVU (3 * VEC_SIZE)(%r9), VEC(4);                                   \
+	VMOVA VEC(1), (%r8);                                                 \
+	VMOVA VEC(2), VEC_SIZE(%r8);                                         \
+	VMOVA VEC(3), (2 * VEC_SIZE)(%r8);                                   \
+	VMOVA VEC(4), (3 * VEC_SIZE)(%r8);                                   \
 	add $(4 * VEC_SIZE), %r9;                                            \
 	add $(4 * VEC_SIZE), %r8;                                            \
 	cmp %rcx, %r8;                                                       \
 	jb L(fn##_loop);                                                     \
-	VMOVU VEC(5), (%rcx);                                                \
-	VMOVU VEC(6), VEC_SIZE(%rcx);                                        \
-	VMOVU VEC(7), (2 * VEC_SIZE)(%rcx);                                  \
 	VMOVU VEC(8), (3 * VEC_SIZE)(%rcx);                                  \
-	VMOVU VEC(4), (%rdi);                                                \
+	VMOVU VEC(7), (2 * VEC_SIZE)(%rcx);                                  \
+	VMOVU VEC(6), VEC_SIZE(%rcx);                                        \
+	VMOVU VEC(5), (%rcx);                                                \
+	VMOVU VEC(0), (%rdi);                                                \
 	RETURN;                                                              \
+	BACKWARD_LOOP_##fn;                                                  \
 	.size ENTRY_NAME(fn), . - ENTRY_NAME(fn)
 
 /* Above 8V bytes, the loop of four vectors a turn to a V-aligned
  * destination (it reads only source bytes past all it has written, so it
  * is memmove too when the destination lies before the source); what it
- * does not do is left to C: memmove whose destination overlaps after the
- * source (d - s < n, unsigned: glibc's test), non-temporal stores from
- * nt bytes on, and the rep band of the *_erms variants. */
-#define LEAVE_FOR_BACKWARD_memcpy(long)
-#define LEAVE_FOR_BACKWARD_memmove(long) mov %rdi, %rcx; sub %rsi, %rcx; cmp %rdx, %rcx; jb long
+ * does not do is left to C: non-temporal stores from nt bytes on, and the
+ * rep band of the *_erms variants.  memmove whose destination overlaps
+ * after the source (d - s < n, unsigned: glibc's test) runs the loop's
+ * mirror image at any size, before those tests. */
+#define LEAVE_FOR_BACKWARD_memcpy
+#define LEAVE_FOR_BACKWARD_memmove mov %rdi, %rcx; sub %rsi, %rcx; cmp %rdx, %rcx; jb L(memmove_backward)
+#define BACKWARD_LOOP_memcpy
+/* The mirror image, in assembly beside the forward loop for the same
+ * reason as the ladder: the first four vectors (the first, VEC(0), loaded
+ * at the entry) and the last kept for the end; %r8: the last V-aligned
+ * destination boundary at or below d + n, %r9 its source, %rcx where the
+ * first four go; the loop stores from high addresses down. */
+#define BACKWARD_LOOP_memmove                                                \
+	ALIGN_TARGET;                                                        \
+L(memmove_backward):                                                         \
+	FIRST_VEC_LATE;                                                      \
+	VMOVU VEC_SIZE(%rsi), VEC(5);                                        \
+	VMOVU (2 * VEC_SIZE)(%rsi), VEC(6);                                  \
+	VMOVU (3 * VEC_SIZE)(%rsi), VEC(7);                                  \
+	VMOVU -VEC_SIZE(%rsi, %rdx), VEC(8);                                 \
+	lea (%rdi, %rdx), %r8;                                               \
+	and $-VEC_SIZE, %r8;                                                 \
+	mov %r8, %r9;                                                        \
+	sub %rdi, %r9;                                                       \
+	add %rsi, %r9;                                                       \
+	lea (4 * VEC_SIZE)(%rdi), %rcx;                                      \
+	.p2align 4;                                                          \
+L(memmove_backward_loop):                                                    \
+	VMOVU -VEC_SIZE(%r9), VEC(1);                                        \
+	VMOVU -(2 * VEC_SIZE)(%r9), VEC(2);                                  \
+	VMOVU -(3 * VEC_SIZE)(%r9), VEC(3);                                  \
+	VMOVU -(4 * VEC_SIZE)(%r9), VEC(4);                                  \
+	VMOVA VEC(1), -VEC_SIZE(%r8);                                        \
+	VMOVA VEC(2), -(2 * VEC_SIZE)(%r8);                                  \
+	VMOVA VEC(3), -(3 * VEC_SIZE)(%r8);                                  \
+	VMOVA VEC(4), -(4 * VEC_SIZE)(%r8);                                  \
+	sub $(4 * VEC_SIZE), %r9;                                            \
+	sub $(4 * VEC_SIZE), %r8;                                            \
+	cmp %rcx, %r8;                                                       \
+	ja L(memmove_backward_loop);                                         \
+	VMOVU VEC(0), (%rdi);                                                \
+	VMOVU VEC(5), VEC_SIZE(%rdi);                                        \
+	VMOVU VEC(6), (2 * VEC_SIZE)(%rdi);                                  \
+	VMOVU VEC(7), (3 * VEC_SIZE)(%rdi);                                  \
+	VMOVU VEC(8), -VEC_SIZE(%rdi, %rdx);                                 \
+	RETURN
 
 #ifdef XMM_PAIRS
 #define COPY_VEC_PAIR                                                        \
@@ -419,3 +467,5 @@ L(set_16_to_31):
 #undef LEAVE_FOR_REP_BAND
 #undef LEAVE_FOR_BACKWARD_memcpy
 #undef LEAVE_FOR_BACKWARD_memmove
+#undef BACKWARD_LOOP_memcpy
+#undef BACKWARD_LOOP_memmove

@@ -1,7 +1,6 @@
 /* The vector variants' rare paths above eight vectors, written once for
- * any width: what shim/vector_ladder.S leaves to C (memmove whose
- * destination overlaps after its source, non-temporal stores, the rep band
- * of the *_erms twins).
+ * any width: what shim/vector_ladder.S leaves to C (non-temporal stores,
+ * the rep band of the *_erms twins).
  *
  * A file that includes this header first defines, for its width:
  *   VEC_SIZE               16, 32 or 64 (bytes per vector register)
@@ -18,9 +17,9 @@
  * vector and the last four, then a loop of four vectors per iteration that
  * stores to a V-aligned destination, then store the saved last four and
  * first vector (the scheme of glibc's memmove-vec-unaligned-erms.S; the
- * code is our own).  When the destination overlaps after the source,
- * memmove runs the mirror image here: the first four and last vector saved,
- * the loop from the end.
+ * code is our own).  Here the forward loop serves the copies from nt
+ * bytes on; memmove whose destination overlaps after the source runs the
+ * ladder's mirror image at every size.
  *
  * Long copies of regions that do not overlap, from memshim_thresholds.nt
  * bytes on, use non-temporal stores in the loop (and an sfence after it):
@@ -123,24 +122,6 @@ PIECE void vec_copy_long_forward(byte *d, const byte *s, size_t n, enum store_ki
 	vec_store(d, head);
 }
 
-/* More than 8V bytes, high addresses first: memmove with the destination
- * overlapping after the source.  The mirror of vec_copy_long_forward. */
-PIECE void vec_copy_long_backward(byte *d, const byte *s, size_t n)
-{
-	struct vec4 head = load4(s);
-	vec tail = vec_load(s + n - VEC_SIZE);
-	size_t skip = (uintptr_t)(d + n) & (VEC_SIZE - 1); /* the tail vector covers these */
-	byte *dst_end = d + n - skip, *loop_end = d + 4 * VEC_SIZE;
-	const byte *src_end = s + n - skip;
-	do {
-		dst_end -= 4 * VEC_SIZE;
-		src_end -= 4 * VEC_SIZE;
-		store4_aligned(dst_end, load4(src_end), CACHED_STORES);
-	} while (dst_end > loop_end);
-	store4(d, head);
-	vec_store(d + n - VEC_SIZE, tail);
-}
-
 /* rep movsb to a destination on a 64-byte line: the bytes before the
  * line, at most 64, are loaded first and stored after it, which is right
  * too where the destination lies 64 bytes or more before the source.  On
@@ -174,17 +155,15 @@ PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
  * loop below it, and so do we. */
 #define REP_MOVSB_LEAST_DISTANCE 64
 
-/* memmove above 8V bytes that the ladder's loop does not take: the
- * destination overlapping after the source (d - s < n, unsigned: glibc's
- * test too), or one past the loop's thresholds.  One that overlaps before
- * the source runs forward: by rep movsb below nt (only the rep band of the
- * *_erms twins leaves such a copy below nt), else in the loop's way. */
+/* memmove above 8V bytes that the ladder's loops do not take: one past
+ * their thresholds whose destination does not overlap after the source
+ * (the ladder copies those backward).  One that overlaps before the source
+ * runs forward: by rep movsb below nt (only the rep band of the *_erms
+ * twins leaves such a copy below nt), else in the loop's way. */
 PIECE void vec_move_long(byte *d, const byte *s, size_t n)
 {
 	size_t ahead = (uintptr_t)s - (uintptr_t)d;
-	if ((uintptr_t)d - (uintptr_t)s < n)
-		vec_copy_long_backward(d, s, n);
-	else if (ahead >= n)
+	if (ahead >= n)
 		vec_copy_beyond_loop(d, s, n);
 	else if (n < memshim_thresholds.nt && ahead >= REP_MOVSB_LEAST_DISTANCE)
 		rep_movsb_to_line(d, s, n);
