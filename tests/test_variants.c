@@ -200,8 +200,8 @@ static void sweep_small_copies(const char *v, const struct functions *f, enum co
 				check_disjoint_copy(f, k, dst_buf.begin + 1024 + alignments[da],
 				                    src_buf.begin + 64 + alignments[sa], n, CANARY_BYTES,
 				                    CANARY_BYTES);
-				/* (dst - src) mod 4096 within 63 either side: the vector
-				   variants copy the non-negative ones backward */
+				/* (dst - src) mod 4096 within 63 either side, where
+				   loads seem to hit the stores before them */
 				describe("%s_%s n=%zu src%%64=%zu dst%%64=%zu, 4 KiB-aliased", copy_kind_names[k], v, n,
 				         alignments[sa], alignments[da]);
 				check_disjoint_copy(f, k, dst_buf.begin + 64 + alignments[da],
