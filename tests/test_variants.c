@@ -2,7 +2,8 @@
  * the names the library exports (memshim_<function>_<variant>), and of the
  * plain exported names as this process resolves them.
  *
- *   - every size 0..1024 at source/destination alignments 0..63;
+ *   - every size 0..1024 at source/destination alignments 0..63, the two
+ *     apart mod 4096 and within 63 bytes of each other mod 4096;
  *   - powers of two -65..+65 up to 4 MiB;
  *   - copies ending exactly at a PROT_NONE page and starting right after one;
  *   - every size 0..256 with only the source, or only the destination, at
