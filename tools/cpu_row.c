@@ -38,6 +38,7 @@
 #include "tools/calibrate/path_ties.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
+#include "tools/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
 #include <stdio.h>
@@ -46,9 +47,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MEMSHIM_COMMIT
-#define MEMSHIM_COMMIT "unknown"
-#endif
 
 static const char cpu_row_help[] =
 	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
