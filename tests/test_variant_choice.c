@@ -8,7 +8,8 @@
  * to one band, and above 1 KiB a win must exceed the stub probe's distance
  * from glibc (there glibc against itself: the noise).  A variant within
  * noise of glibc everywhere that wins beyond the margin in some class
- * serves every size alone. */
+ * serves every size alone; one that would but for a few losses above 1 KiB
+ * has those cells named for timing again. */
 #include "tools/calibrate/choose_bands.h"
 #include "tests/unit_check.h"
 
@@ -147,6 +148,34 @@ int main(void)
 	check("nor 20% under itself", (cell(&rows[2], 8, PLACE_L2, 0.80, 0.7),
 	      strcmp(choose(rows, 3, why), "glibc") == 0));
 	check("and without the probe, the 5% margin alone", strcmp(choose(rows, 2, why), "glibc:4194304,fast") == 0);
+
+	/* The cells the calibration times again: those of a variant that
+	 * would serve every size alone but for a few losses above 1 KiB. */
+	struct choice_cell cells[3];
+	rows[0] = row("glibc", 1);
+	rows[1] = row("fast", 0.8);
+	rows[2] = row(STUB_PROBE_NAME, 1.0);
+	check("a variant that serves alone already: nothing to confirm",
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
+	cell(&rows[1], 6, PLACE_L2, 1.04, 1.01);
+	check("two losses above 1 KiB: those two cells, in order",
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 2 && cells[0].k == 5 &&
+	      cells[0].p == PLACE_COLD && cells[1].k == 6 && cells[1].p == PLACE_L2);
+	classes(&rows[1], 7, 7, 1.10);
+	check("more losses than asked for: none (the variant is no near miss)",
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	rows[1] = row("fast", 0.8);
+	cell(&rows[1], 1, PLACE_L1, 1.10, 1.05);
+	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
+	check("a loss up to 1 KiB: none (timing again above 1 KiB cannot make it serve alone)",
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	rows[1] = row("fast", 1.0);
+	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
+	check("a variant that wins nowhere: none", calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	check("nor glibc's own row, nor the probe's",
+	      calibrate_cells_to_confirm(&rows[0], &rows[0], &rows[2], cells, 3) == 0 &&
+	      calibrate_cells_to_confirm(&rows[2], &rows[0], &rows[2], cells, 3) == 0);
 
 	return checks_finish();
 }

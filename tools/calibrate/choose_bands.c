@@ -266,6 +266,19 @@ static bool serves_alone(const struct band_ratios *r, const struct band_ratios *
 	return r != glibc && !loses_in(r, 0, CHOICE_CLASS_COUNT - 1, stub) && wins_somewhere(r, stub);
 }
 
+unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
+				    const struct band_ratios *stub, struct choice_cell *cells, unsigned max)
+{
+	if (r == glibc || r == stub || loses_in(r, 0, SMALL_CLASSES - 1, stub) || !wins_somewhere(r, stub))
+		return 0;
+	unsigned count = 0;
+	for (int k = SMALL_CLASSES; k < CHOICE_CLASS_COUNT; k++)
+		for (int p = 0; p < PLACE_COUNT; p++)
+			if (loses_in_cell(r, k, p, stub) && count++ < max)
+				cells[count - 1] = (struct choice_cell){ k, (enum placement)p };
+	return count <= max ? count : 0;
+}
+
 /* One variant of ours for every size where one is within noise of glibc
  * in every class and placement and beats it beyond the margin in some
  * class (the earliest nearly as good overall as the best): bound

@@ -13,4 +13,18 @@
 void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
 		    size_t why_size);
 
+/* A cell of the choice: size class k, placement p. */
+struct choice_cell {
+	int k;
+	enum placement p;
+};
+
+/* The cells to measure again for r, a row of fn's rows whose glibc and
+ * stub rows are given (stub may be NULL): where r would serve every size
+ * alone (it beats glibc beyond the margin somewhere, loses nowhere up to
+ * 1 KiB) but for losing in 1..max cells above 1 KiB, those cells, and how
+ * many; else 0. */
+unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
+				    const struct band_ratios *stub, struct choice_cell *cells, unsigned max);
+
 #endif

@@ -15,7 +15,9 @@
  * a composition of bands costs the calls of its first band.
  *
  * Up to 1 KiB a candidate whose path is no longer than that of glibc's
- * function ties with it (tools/calibrate/path_ties.h).
+ * function ties with it (tools/calibrate/path_ties.h).  A candidate that
+ * would serve every size alone but for a few cells above 1 KiB where it
+ * lost has those cells timed again, longer (confirm_losses).
  *
  * The ratios go to tools/calibrate/choose_bands.c, which picks the bands. */
 #include "config.h"
@@ -112,6 +114,18 @@ static void candidates_in(const struct calibration *c, const struct measure_sett
 	}
 }
 
+/* Times sub's variants against glibc in class b, placement p. */
+static void measure_cell(const struct measure_settings *sub, enum base_function fn, int b, int p,
+			 struct measure_result *r)
+{
+	struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
+				 .hi = choice_classes[b].hi, .cold = p == PLACE_COLD,
+				 .read_back = choice_classes[b].lo >= CALIBRATE_READ_BACK_FROM,
+				 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
+				 .src_offset = -1, .dst_offset = -1 };
+	measure_run(sub, &bc, r); /* more rounds for the huge band cold: few calls a pass */
+}
+
 static void measure_function(struct calibration *c, const struct measure_settings *s, enum base_function fn,
 			     struct progress *bar)
 {
@@ -130,13 +144,8 @@ static void measure_function(struct calibration *c, const struct measure_setting
 			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
 				 choice_classes[b].name, placement_names[p]);
 			progress_step(bar, detail);
-			struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
-						 .hi = choice_classes[b].hi, .cold = p == PLACE_COLD,
-						 .read_back = choice_classes[b].lo >= CALIBRATE_READ_BACK_FROM,
-						 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
-						 .src_offset = -1, .dst_offset = -1 };
 			struct measure_result r;
-			measure_run(&sub, &bc, &r); /* more rounds for the huge band cold: few calls a pass */
+			measure_cell(&sub, fn, b, p, &r);
 			for (unsigned i = 0; i < sub.variant_count; i++) {
 				rows[from[i]].ratio[b][p] = r.ratio[i];
 				rows[from[i]].low[b][p] = r.ratio_low[i];
@@ -165,6 +174,59 @@ static void merge_twins(const struct calibration *c, struct band_ratios *rows, u
 	}
 }
 
+/* A variant that would serve every size alone but for a few cells where
+ * it lost: those cells are timed again, it against glibc alone, with
+ * CONFIRM_ROUNDS times the rounds, and that measurement stands.  One noisy
+ * cell of 27 was enough to flip a function's choice from one calibration
+ * to the next (BENCHMARKS.md section 20); a true loss loses again. */
+#define CONFIRM_ROUNDS 5
+#define CONFIRM_CELLS_MAX 3
+
+static const struct band_ratios *row_named(const struct band_ratios *rows, unsigned n, const char *name)
+{
+	for (unsigned v = 0; v < n; v++)
+		if (strcmp(rows[v].variant, name) == 0)
+			return &rows[v];
+	return NULL;
+}
+
+/* Row v's cell timed again; where v is a *_erms variant running its
+ * twin's code there, the twin is timed (merge_twins then copies it). */
+static void measure_again(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
+			  struct band_ratios *rows, unsigned v, struct choice_cell cell)
+{
+	const struct variant *row = variant_named(rows[v].variant);
+	unsigned timed = v;
+	if (row && variant_twin(row) != row && runs_twin_code(c, fn, cell.k))
+		for (unsigned i = 0; i < s->variant_count; i++)
+			if (strcmp(s->variants[i].name, variant_twin(row)->name) == 0)
+				timed = i;
+	struct measure_variant pair[2] = { s->variants[s->glibc], s->variants[timed] };
+	struct measure_settings sub = *s;
+	sub.variants = pair;
+	sub.variant_count = 2;
+	sub.glibc = 0;
+	sub.rounds = s->rounds * CONFIRM_ROUNDS;
+	struct measure_result r;
+	measure_cell(&sub, fn, cell.k, cell.p, &r);
+	rows[timed].ratio[cell.k][cell.p] = r.ratio[1];
+	rows[timed].low[cell.k][cell.p] = r.ratio_low[1];
+}
+
+static void confirm_losses(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
+			   struct band_ratios *rows)
+{
+	const struct band_ratios *glibc = row_named(rows, s->variant_count, "glibc");
+	const struct band_ratios *stub = row_named(rows, s->variant_count, STUB_PROBE_NAME);
+	for (unsigned v = 0; glibc && v < s->variant_count; v++) {
+		struct choice_cell cells[CONFIRM_CELLS_MAX];
+		unsigned count = calibrate_cells_to_confirm(&rows[v], glibc, stub, cells, CONFIRM_CELLS_MAX);
+		for (unsigned i = 0; i < count; i++)
+			measure_again(c, s, fn, rows, v, cells[i]);
+	}
+	merge_twins(c, rows, s->variant_count);
+}
+
 void calibrate_measure_classes(struct calibration *c, struct measure_settings *s, struct progress *bar)
 {
 	static struct measure_variant candidates[MEASURE_MAX_VARIANTS];
@@ -182,6 +244,7 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 	char why[PATH_WHY_MAX];
 	path_ties(c->ratios, c->ratio_count, tied, why, sizeof why);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
+		confirm_losses(c, s, (enum base_function)fn, &c->ratios[fn * s->variant_count]);
 		const struct band_ratios *rows = &c->ratios[fn * s->variant_count];
 		calibrate_choose_bands(rows, s->variant_count, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn],
 			       CALIBRATION_WHY_MAX);
