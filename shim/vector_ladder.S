@@ -338,41 +338,29 @@ ENTRY_NAME(memset):
 	VMOVU VEC(0), (%rdi)
 	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
 	RETURN
-	ALIGN_TARGET
-L(set_2vec_pairs):
-	VMOVU VEC(0), (%rdi)
-	VMOVU VEC(0), VEC_SIZE(%rdi)
-	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
-	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
-	RETURN
-	ALIGN_TARGET
-L(set_4vec_pairs):
-	VMOVU VEC(0), (%rdi)
-	VMOVU VEC(0), VEC_SIZE(%rdi)
-	VMOVU VEC(0), (2 * VEC_SIZE)(%rdi)
-	VMOVU VEC(0), (3 * VEC_SIZE)(%rdi)
-	VMOVU VEC(0), -(4 * VEC_SIZE)(%rdi, %rdx)
-	VMOVU VEC(0), -(3 * VEC_SIZE)(%rdi, %rdx)
-	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
-	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
-	RETURN
-/* Above 2V the loop falls through, and 2V+1..4V and 4V+1..8V take a
- * second branch, as in glibc's memset. */
+/* Above 2V the first two vectors are stored before the size is tested
+ * against 4V, and the next two before it is tested against 8V, as glibc's
+ * memset does: a test that mispredicts then finds stores under way (with
+ * every store after both tests, avx2 lost to glibc at 65-256 B on a Zen 5,
+ * BENCHMARKS.md section 20).  The rep band leaves before any store, as in
+ * glibc, so that rep stosb finds no line fetched for those stores (a cost
+ * there with the destination cold); non-temporal fills, far larger, leave
+ * after them and fill the first four vectors again. */
 	ALIGN_TARGET
 L(set_above_2vec):
-	cmp $(4 * VEC_SIZE), %rdx
-	jbe L(set_2vec_pairs)
-	cmp $(8 * VEC_SIZE), %rdx
-	jbe L(set_4vec_pairs)
-	cmp NT_THRESHOLD, %rdx
-	jae LADDER_XCAT(memshim_set_long_, VARIANT)
 	LEAVE_FOR_REP_BAND(AUTO_STOSB, LADDER_XCAT(memshim_set_long_, VARIANT))
-	/* The first four vectors, an aligned loop from there, the last four
-	   (%rcx); the loop stores only below %rcx + 4V, the end. */
 	VMOVU VEC(0), (%rdi)
 	VMOVU VEC(0), VEC_SIZE(%rdi)
+	cmp $(4 * VEC_SIZE), %rdx
+	jbe L(set_last_2vec)
 	VMOVU VEC(0), (2 * VEC_SIZE)(%rdi)
 	VMOVU VEC(0), (3 * VEC_SIZE)(%rdi)
+	cmp $(8 * VEC_SIZE), %rdx
+	jbe L(set_last_4vec)
+	cmp NT_THRESHOLD, %rdx
+	jae LADDER_XCAT(memshim_set_long_, VARIANT)
+	/* An aligned loop past the first four vectors, then the last four
+	   (%rcx); the loop stores only below %rcx + 4V, the end. */
 	lea -(4 * VEC_SIZE)(%rdi, %rdx), %rcx
 	lea (4 * VEC_SIZE)(%rdi), %r8
 	and $-VEC_SIZE, %r8
@@ -388,6 +376,18 @@ L(set_loop):
 	VMOVU VEC(0), VEC_SIZE(%rcx)
 	VMOVU VEC(0), (2 * VEC_SIZE)(%rcx)
 	VMOVU VEC(0), (3 * VEC_SIZE)(%rcx)
+	RETURN
+	ALIGN_TARGET
+L(set_last_2vec):
+	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
+	RETURN
+	ALIGN_TARGET
+L(set_last_4vec):
+	VMOVU VEC(0), -(4 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -(3 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -(2 * VEC_SIZE)(%rdi, %rdx)
+	VMOVU VEC(0), -VEC_SIZE(%rdi, %rdx)
 	RETURN
 	/* A cache line of its own, as for the copies. */
 	.p2align 6
