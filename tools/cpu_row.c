@@ -38,7 +38,7 @@
 #include "tools/calibrate/path_ties.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
-#include "tools/commit.h" /* MEMSHIM_COMMIT, written by the build */
+#include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
 #include <stdio.h>
