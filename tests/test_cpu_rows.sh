@@ -125,6 +125,31 @@ rm -f "$scratch/overlap.row"
 	-o "$scratch/overlap.row" >/dev/null 2>&1
 expect_eq "an overlapping memmove's loss counts: memcpy avx2, memmove not" \
 	"$(awk '$1 == "choice" && $2 != "memset" { printf "%s ", $3 }' "$scratch/overlap.row")" "avx2 glibc:4K,avx2 "
+# Several bench files, runs of bench in processes of their own: each cell
+# the median of theirs.  avx2 losing 1.5x at 1-4 KiB in one file of three
+# still serves memcpy at every size; losing so in two of three, glibc
+# takes it to 4 KiB.
+bench_csv 1.01 1.0 >"$scratch/clean.csv"
+{ bench_csv 1.01 1.0; echo "memcpy,avx2,class,1-4 KiB,random,hot,15,15,15,ns,1.5,1"; } >"$scratch/lost.csv"
+from_benches() { # ROW CSV...
+	row=$1
+	shift
+	rm -f "$scratch/$row"
+	"$T_MEMSHIM_TOOL" cpu-row $(for f in "$@"; do printf -- '--from-bench %s ' "$scratch/$f"; done) \
+		--cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' -o "$scratch/$row" >/dev/null 2>&1
+	awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/$row"
+}
+expect_eq "the loss in one file alone gives memcpy glibc to 4 KiB" "$(from_benches lost.row lost.csv)" "glibc:4K,avx2"
+expect_eq "one file of three losing there: the median does not" \
+	"$(from_benches median.row clean.csv lost.csv clean.csv)" "avx2"
+expect_match "and the measured line names the three and the median" "$(grep '^measured' "$scratch/median.row")" \
+	'clean.csv, .*lost.csv and .*clean.csv \(each cell the median of theirs\)'
+expect_eq "two files of three losing there: it does" "$(from_benches two.row lost.csv lost.csv clean.csv)" \
+	"glibc:4K,avx2"
+rm -f "$scratch/six.row"
+"$T_MEMSHIM_TOOL" cpu-row $(for f in 1 2 3 4 5 6; do printf -- '--from-bench %s ' "$scratch/clean.csv"; done) \
+	--cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' -o "$scratch/six.row" >/dev/null 2>&1
+expect_eq "six files are a usage error, and no row" "$? $(test -e "$scratch/six.row" && echo written)" "2 "
 # A bench file of one placement a class: the row says its ratios are that
 # one placement's, not the worst of three; with every placement, it keeps
 # each placement's ratio.

@@ -10,6 +10,8 @@
  *                      same band choice on bench's size classes, each in the
  *                      placements bench measured it in (one, unless bench
  *                      ran with --every-placement; the row then says so).
+ *                      Several files, runs of bench in processes of their
+ *                      own: each cell the median of their figures.
  *
  * From a bench file with alias4k cases it also writes, for memcpy and
  * memmove, what a destination 16 bytes past the source in the page costs
@@ -50,7 +52,7 @@
 
 static const char cpu_row_help[] =
 	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
-	"       memshim cpu-row --from-bench CSV --cpu 'VENDOR FAMILY MODEL FEATURES' -o FILE\n"
+	"       memshim cpu-row --from-bench CSV [--from-bench CSV...] --cpu 'VENDOR FAMILY MODEL FEATURES' -o FILE\n"
 	"Writes a CPU row: the size bands the default policy gives memcpy, memmove and\n"
 	"memset on this CPU class, chosen from measurements made on it, with the CPUs\n"
 	"it serves and where it came from.  A row file in data/cpu-rows/ of the source\n"
@@ -59,7 +61,9 @@ static const char cpu_row_help[] =
 	"                       s; nothing is written but FILE)\n"
 	"  --quick              with --calibrate: fewer sizes and rounds\n"
 	"  --from-bench CSV     instead: the class cases of a memshim bench --csv file\n"
-	"                       made on a machine of the class\n"
+	"                       made on a machine of the class; given up to 5 times\n"
+	"                       (bench run again, each run a process of its own),\n"
+	"                       each cell the median of the files' ratios\n"
 	"  --cpu DESCRIPTION    with --from-bench: that machine's vendor, family, model\n"
 	"                       (decimal) and features, as 'AuthenticAMD 25 1 erms,fsrm,avx2'\n"
 	"                       (features: erms, fsrm, avx2, avx512)\n"
@@ -72,10 +76,16 @@ static const char cpu_row_help[] =
 	"                       (made on the class too) instead\n"
 	"  -o, --output FILE    the row file to write\n";
 
+/* One run of bench can be off in a cell by more than its interval says
+ * (the same build moved up to 5% between processes at small sizes,
+ * BENCHMARKS.md section 20), so a row may take several. */
+#define MAX_BENCH_FILES 5
+
 struct options {
 	bool calibrate, quick, path_below_1k;
 	char glibc_names[400]; /* --path-below-1k: glibc's functions the paths were held to */
-	const char *bench_csv, *alias_csv, *cpu, *output;
+	const char *bench_csv[MAX_BENCH_FILES], *alias_csv, *cpu, *output;
+	unsigned bench_files;
 };
 
 enum { ROW_CALIBRATE = 1, ROW_QUICK, ROW_FROM_BENCH, ROW_CPU, ROW_PATH_BELOW_1K, ROW_ALIAS_FROM, ROW_OUTPUT = 'o' };
@@ -99,7 +109,11 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	switch (id) {
 	case ROW_CALIBRATE: o->calibrate = true; break;
 	case ROW_QUICK: o->quick = true; break;
-	case ROW_FROM_BENCH: o->bench_csv = value; break;
+	case ROW_FROM_BENCH:
+		if (o->bench_files == MAX_BENCH_FILES)
+			return cli_usage_error("cpu-row", "--from-bench at most %d times", MAX_BENCH_FILES);
+		o->bench_csv[o->bench_files++] = value;
+		break;
 	case ROW_ALIAS_FROM: o->alias_csv = value; break;
 	case ROW_CPU: o->cpu = value; break;
 	case ROW_PATH_BELOW_1K: o->path_below_1k = true; break;
@@ -211,14 +225,21 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 
 /* ---- --from-bench ---- */
 
-/* The ratios row of fn and variant in c, added if new. */
-static struct band_ratios *ratios_of(struct calibration *c, enum base_function fn, const char *variant)
+/* The ratios row of fn and variant in c, or NULL. */
+static struct band_ratios *find_ratios(struct calibration *c, enum base_function fn, const char *variant)
 {
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		if (c->ratios[i].fn == fn && strcmp(c->ratios[i].variant, variant) == 0)
 			return &c->ratios[i];
-	if (c->ratio_count == CALIBRATE_MAX_RATIOS)
-		return NULL;
+	return NULL;
+}
+
+/* The ratios row of fn and variant in c, added if new. */
+static struct band_ratios *ratios_of(struct calibration *c, enum base_function fn, const char *variant)
+{
+	struct band_ratios *found = find_ratios(c, fn, variant);
+	if (found || c->ratio_count == CALIBRATE_MAX_RATIOS)
+		return found;
 	struct band_ratios *r = &c->ratios[c->ratio_count++];
 	*r = (struct band_ratios){ .fn = fn };
 	snprintf(r->variant, sizeof r->variant, "%s", variant);
@@ -337,6 +358,82 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 	return CLI_OK;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, unsigned n)
+{
+	qsort(v, n, sizeof *v, compare_doubles);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* c's cells: in each, the median over the files of its ratio, and of the
+ * lower end of its interval.  Every file must have every row. */
+static int merge_benches(struct calibration *each, const struct options *o, struct calibration *c)
+{
+	for (unsigned i = 0; i < each[0].ratio_count; i++) {
+		const struct band_ratios *first = &each[0].ratios[i];
+		struct band_ratios *in[MAX_BENCH_FILES], *r = ratios_of(c, first->fn, first->variant);
+		for (unsigned f = 0; f < o->bench_files; f++)
+			if (!(in[f] = find_ratios(&each[f], first->fn, first->variant))) {
+				fprintf(stderr, "memshim cpu-row: %s has no class cases for %s %s\n", o->bench_csv[f],
+					base_function_names[first->fn], first->variant);
+				return CLI_FAILED;
+			}
+		for (int k = 0; r && k < CHOICE_CLASS_COUNT; k++)
+			for (int p = 0; p < PLACE_COUNT; p++) {
+				double ratio[MAX_BENCH_FILES], low[MAX_BENCH_FILES];
+				for (unsigned f = 0; f < o->bench_files; f++) {
+					ratio[f] = in[f]->ratio[k][p];
+					low[f] = in[f]->low[k][p];
+				}
+				r->ratio[k][p] = median_of(ratio, o->bench_files);
+				r->low[k][p] = median_of(low, o->bench_files);
+			}
+	}
+	return CLI_OK;
+}
+
+/* The bench files into c (the alias4k cases from the first), merged where
+ * there are several. */
+static int read_benches(const struct options *o, struct calibration *c, struct alias_cases *alias,
+			bool *one_placement)
+{
+	if (o->bench_files == 1)
+		return read_bench(o->bench_csv[0], c, alias, one_placement);
+	struct calibration *each = calloc(o->bench_files, sizeof *each);
+	struct alias_cases *unused = calloc(1, sizeof *unused);
+	int rc = each && unused ? CLI_OK : CLI_FAILED;
+	for (unsigned f = 0; !rc && f < o->bench_files; f++) {
+		bool one = false;
+		rc = read_bench(o->bench_csv[f], &each[f], f ? unused : alias, &one);
+		*one_placement = *one_placement || one;
+	}
+	if (!rc)
+		rc = merge_benches(each, o, c);
+	free(each);
+	free(unused);
+	return rc;
+}
+
+/* "A", or "A, B and C (each cell the median of theirs)". */
+static void name_benches(const struct options *o, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (unsigned f = 0; f < o->bench_files; f++) {
+		size_t len = strlen(out);
+		const char *sep = f == 0 ? "" : f + 1 == o->bench_files ? " and " : ", ";
+		snprintf(out + len, size - len, "%s%s", sep, o->bench_csv[f]);
+	}
+	if (o->bench_files > 1) {
+		size_t len = strlen(out);
+		snprintf(out + len, size - len, " (each cell the median of theirs)");
+	}
+}
+
 static int parse_cpu(const char *text, struct row_cpu *cpu)
 {
 	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
@@ -347,13 +444,14 @@ static int parse_cpu(const char *text, struct row_cpu *cpu)
 /* The measured line of a row from bench's CSV. */
 static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool one_placement)
 {
-	char date[16], alias[320] = "";
+	char date[16], alias[320] = "", files[640];
+	name_benches(o, files, sizeof files);
 	if (o->alias_csv)
 		snprintf(alias, sizeof alias, ", its alias4k cases from %s", o->alias_csv);
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
 		 "%s%s%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
-		 cpu->vendor, cpu->family, cpu->model, cpu->features, o->bench_csv,
+		 cpu->vendor, cpu->family, cpu->model, cpu->features, files,
 		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT,
 		 o->path_below_1k ? ", from 1 KiB up; up to 1 KiB a variant counted as tying glibc where its path is "
 				    "no longer than that of " : "",
@@ -417,8 +515,8 @@ int cmd_cpu_row(int argc, char **argv)
 		return rc;
 	if (first < argc)
 		return cli_usage_error("cpu-row", "unexpected argument \"%s\"", argv[first]);
-	if (!o.output || o.calibrate == (o.bench_csv != NULL) || (o.bench_csv && !o.cpu) || (o.quick && !o.calibrate) ||
-	    ((o.path_below_1k || o.alias_csv) && !o.bench_csv))
+	if (!o.output || o.calibrate == (o.bench_files > 0) || (o.bench_files && !o.cpu) || (o.quick && !o.calibrate) ||
+	    ((o.path_below_1k || o.alias_csv) && !o.bench_files))
 		return cli_usage_error("cpu-row", "give -o FILE and either --calibrate or --from-bench CSV --cpu ... "
 				       "[--path-below-1k] [--alias-from CSV]");
 	struct calibration *c = calloc(1, sizeof *c);
@@ -436,7 +534,7 @@ int cmd_cpu_row(int argc, char **argv)
 	} else {
 		rc = parse_cpu(o.cpu, &cpu);
 		if (!rc)
-			rc = read_bench(o.bench_csv, c, alias, &one_placement);
+			rc = read_benches(&o, c, alias, &one_placement);
 		if (!rc && o.alias_csv)
 			rc = read_alias(o.alias_csv, alias);
 		if (!rc && o.path_below_1k)
