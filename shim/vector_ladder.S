@@ -222,10 +222,13 @@ L(fn##_loop):                                                                \
  * reason as the ladder: the first four vectors (the first, VEC(0), loaded
  * at the entry) and the last kept for the end; %r8: the last V-aligned
  * destination boundary at or below d + n, %r9 its source, %rcx where the
- * first four go; the loop stores from high addresses down. */
+ * first four go; the loop stores from high addresses down.  A destination
+ * that is the source (d - s = 0) has nothing to move, as glibc knows too. */
 #define BACKWARD_LOOP_memmove                                                \
 	ALIGN_TARGET;                                                        \
 L(memmove_backward):                                                         \
+	test %rcx, %rcx;                                                     \
+	jz L(memmove_in_place);                                              \
 	FIRST_VEC_LATE;                                                      \
 	VMOVU VEC_SIZE(%rsi), VEC(5);                                        \
 	VMOVU (2 * VEC_SIZE)(%rsi), VEC(6);                                  \
@@ -256,6 +259,8 @@ L(memmove_backward_loop):                                                    \
 	VMOVU VEC(6), (2 * VEC_SIZE)(%rdi);                                  \
 	VMOVU VEC(7), (3 * VEC_SIZE)(%rdi);                                  \
 	VMOVU VEC(8), -VEC_SIZE(%rdi, %rdx);                                 \
+	RETURN;                                                              \
+L(memmove_in_place):                                                         \
 	RETURN
 
 #ifdef XMM_PAIRS
