@@ -37,6 +37,7 @@
 #include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/glibc_info.h"
+#include "tools/util/quantile.h"
 #include "tools/calibrate/path_ties.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
@@ -358,18 +359,6 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 	return CLI_OK;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, unsigned n)
-{
-	qsort(v, n, sizeof *v, compare_doubles);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* c's cells: in each, the median over the files of its ratio, and of the
  * lower end of its interval.  Every file must have every row. */
 static int merge_benches(struct calibration *each, const struct options *o, struct calibration *c)
@@ -390,8 +379,8 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
 					ratio[f] = in[f]->ratio[k][p];
 					low[f] = in[f]->low[k][p];
 				}
-				r->ratio[k][p] = median_of(ratio, o->bench_files);
-				r->low[k][p] = median_of(low, o->bench_files);
+				r->ratio[k][p] = quantile(ratio, o->bench_files, 0.5);
+				r->low[k][p] = quantile(low, o->bench_files, 0.5);
 			}
 	}
 	return CLI_OK;
