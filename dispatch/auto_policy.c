@@ -83,6 +83,12 @@ void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
 	}
 	t->auto_movsb = f->fsrm ? FSRM_MOVSB_FROM : auto_defaults_by_cpu[i].movsb;
 	t->auto_stosb = auto_defaults_by_cpu[i].stosb;
+	/* a row's rep thresholds were measured on its class: they win */
+	const struct cpu_row *row = cpu_row_for(f);
+	if (row && row->auto_movsb)
+		t->auto_movsb = row->auto_movsb;
+	if (row && row->auto_stosb)
+		t->auto_stosb = row->auto_stosb;
 	t->set_stosb_beyond_nt = auto_defaults_by_cpu[i].set_stosb_beyond_nt;
 	t->nt = NT_SHARE_OF_L3(f->l3_bytes ? f->l3_bytes : L3_BYTES_FALLBACK);
 }

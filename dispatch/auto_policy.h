@@ -19,7 +19,8 @@ void auto_policy_bands(const struct cpu_features *f, const struct calibration_ch
                        enum base_function fn, struct band_list *out, const char **why);
 
 /* Sets t's auto_movsb, auto_stosb and nt to the built-in values for this
- * CPU; the environment may override them afterwards. */
+ * CPU, auto_movsb and auto_stosb to its shipped row's where the row gives
+ * them; the environment may override them afterwards. */
 void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t);
 
 #endif

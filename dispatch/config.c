@@ -4,6 +4,7 @@
 #include "dispatch/config_internal.h"
 
 #include "dispatch/auto_policy.h"
+#include "dispatch/cpu_rows.h"
 #include "dispatch/early_env.h"
 #include "dispatch/policies.h"
 #include "shim/thresholds.h"
@@ -13,11 +14,22 @@
  * its to read, nor to warn about. */
 extern const bool memshim_tool_process __attribute__((weak));
 
+/* The thresholds this CPU's shipped row gave (auto_default_thresholds). */
+static void row_origins(enum threshold_origin origin[T_COUNT])
+{
+	const struct cpu_row *row = cpu_row_for(cpu_features());
+	if (row && row->auto_movsb)
+		origin[T_AUTO_MOVSB] = FROM_ROW;
+	if (row && row->auto_stosb)
+		origin[T_AUTO_STOSB] = FROM_ROW;
+}
+
 static void read_config(struct config *c)
 {
 	c->secure = early_secure_mode();
 	report_unknown_variables();
 	auto_default_thresholds(cpu_features(), &memshim_thresholds);
+	row_origins(c->origin);
 	if (read_calibration(c->secure, &memshim_thresholds, c->calibration_path, &c->calibrated))
 		c->origin[T_AUTO_MOVSB] = c->origin[T_AUTO_STOSB] = c->origin[T_NT] = FROM_FILE;
 	choose_variants(cpu_features(), &c->calibrated, c->choice);

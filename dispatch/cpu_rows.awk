@@ -9,6 +9,11 @@
 #   alias4k FN VARIANT:NS,...           optional, for memcpy and memmove: the ns a
 #                                       byte that (dst - src) mod 4096 in 1..63 adds
 #                                       to each variant's copies from 2 KiB
+#   thresholds auto_movsb=N auto_stosb=N
+#                                       optional: where the *_erms variants start
+#                                       rep movsb and rep stosb on this class, in
+#                                       bytes (either may be left out: the
+#                                       built-in value)
 #   any other line: data for people (the measured ratios), skipped here.
 #
 # REQUIRES and EXCLUDES are comma-separated feature names, or "-".  BANDS
@@ -85,7 +90,8 @@ function finish_row(    name) {
 	sub(/.*\//, "", name)
 	rows = rows "\t{ " c_string(name) ", " match_c ",\n\t  { " bands_c[0] ",\n\t    " bands_c[1] ",\n\t    " bands_c[2] " },\n" \
 		"\t  { " why_c[0] ", " why_c[1] ", " why_c[2] " },\n\t  " measured_c ",\n" \
-		"\t  { " alias_c[0] ", " alias_c[1] ", " alias_c[2] " } },\n"
+		"\t  { " alias_c[0] ", " alias_c[1] ", " alias_c[2] " },\n" \
+		"\t  " threshold_c["auto_movsb"] ", " threshold_c["auto_stosb"] " },\n"
 	count++
 }
 BEGIN {
@@ -101,6 +107,7 @@ FNR == 1 {
 	current = FILENAME
 	match_seen = measured_seen = choices = 0
 	alias_c[0] = alias_c[1] = alias_c[2] = "NULL"
+	threshold_c["auto_movsb"] = threshold_c["auto_stosb"] = 0
 	if ($0 != "memshim-cpu-row 1")
 		fail("not a memshim CPU row (line 1 must be \"memshim-cpu-row 1\")")
 	next
@@ -125,6 +132,17 @@ $1 == "alias4k" {
 	if ($3 !~ /^[a-z0-9_]+:[0-9]+(\.[0-9]+)?(,[a-z0-9_]+:[0-9]+(\.[0-9]+)?)*$/)
 		fail("\"" $3 "\" is not a list of VARIANT:NS")
 	alias_c[$2 == "memcpy" ? 0 : 1] = c_string($3)
+	next
+}
+$1 == "thresholds" {
+	if (NF < 2 || NF > 3)
+		fail("expected thresholds auto_movsb=BYTES auto_stosb=BYTES (either or both)")
+	for (i = 2; i <= NF; i++) {
+		split($i, parts, "=")
+		if (!(parts[1] in threshold_c) || parts[2] !~ /^[1-9][0-9]*$/)
+			fail("\"" $i "\" is not auto_movsb=BYTES or auto_stosb=BYTES (decimal, above 0)")
+		threshold_c[parts[1]] = parts[2]
+	}
 	next
 }
 $1 == "choice" {

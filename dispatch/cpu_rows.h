@@ -24,6 +24,9 @@ struct cpu_row {
 	 * 4096 in 1..63 adds to each variant's copies from 2 KiB; NULL if not
 	 * measured (see tools/util/alias_hazard.h). */
 	const char *alias4k[FN_COUNT];
+	/* Where the *_erms variants start rep movsb and rep stosb on this
+	 * class, measured there; 0: the built-in value (dispatch/auto_policy.c). */
+	size_t auto_movsb, auto_stosb;
 };
 
 extern const struct cpu_row cpu_rows[];

@@ -70,7 +70,8 @@ void config_print_choices(const struct config *c)
 
 void config_describe_thresholds(const struct config *c, struct line *l)
 {
-	static const char *const origins[] = { "built-in", "calibration file", "environment" };
+	static const char *const origins[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
+	                                       [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
 	line_add(l, "thresholds:");
 	for (int t = 0; t < T_COUNT; t++) {
 		line_add(l, t ? ", " : " ");

@@ -120,6 +120,17 @@ MEMSHIM_EXPORT int memshim_variant_usable(unsigned i)
 	return i < variant_count && variant_usable(&variant_table[i]);
 }
 
+MEMSHIM_EXPORT void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb,
+                                           size_t *nt)
+{
+	config_get(); /* read at load; never before the configuration's thresholds */
+	*erms = memshim_thresholds.erms;
+	*stosb = memshim_thresholds.stosb;
+	*auto_movsb = memshim_thresholds.auto_movsb;
+	*auto_stosb = memshim_thresholds.auto_stosb;
+	*nt = memshim_thresholds.nt;
+}
+
 MEMSHIM_EXPORT void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt)
 {
 	memshim_thresholds.erms = erms;

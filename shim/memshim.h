@@ -32,6 +32,12 @@ int memshim_variant_usable(unsigned i);
  * thresholds of their choosing this way. */
 void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt);
 
+/* The same five thresholds as the variants read them now: the process's
+ * configuration (variables, calibration file, CPU row, built-in values),
+ * or what memshim_set_thresholds last set.  memshim bench writes them
+ * beside its figures. */
+void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb, size_t *nt);
+
 /* The twelve entry points, in the order of struct entry_set
  * (shim/entry_set.h) and of the dumps.  MEMSHIM_ENTRY_POINTS(X, V) calls
  *

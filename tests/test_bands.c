@@ -132,6 +132,17 @@ static void shipped_rows(void)
 		snprintf(what, sizeof what, "%s: a CPU it describes gets it, and its bands parse", r->file);
 		check(what, cpu_row_for(&f) == r && cpu_row_bands(r, &f, FN_MEMCPY, &b) &&
 			      cpu_row_bands(r, &f, FN_MEMMOVE, &b) && cpu_row_bands(r, &f, FN_MEMSET, &b));
+		/* the same CPU of a model no row serves has the built-in thresholds */
+		struct cpu_features unserved = f;
+		unserved.model = 0xfff;
+		struct thresholds t, builtin;
+		auto_default_thresholds(&f, &t);
+		auto_default_thresholds(&unserved, &builtin);
+		snprintf(what, sizeof what, "%s: its rep thresholds where it gives them (%zu, %zu), else the built-in ones",
+			 r->file, r->auto_movsb, r->auto_stosb);
+		check(what, !cpu_row_for(&unserved) &&
+			      t.auto_movsb == (r->auto_movsb ? r->auto_movsb : builtin.auto_movsb) &&
+			      t.auto_stosb == (r->auto_stosb ? r->auto_stosb : builtin.auto_stosb) && t.nt == builtin.nt);
 	}
 }
 

@@ -36,6 +36,11 @@ int main(void)
 	memshim_memcpy_sse2(big_dst, big_src, 5000);
 	memshim_memset_sse2_erms(big_set, 9, 6000);
 	ok = ok && memcmp(big_dst, big_src, 5000) == 0 && big_dst[5000] == 0 && big_set[5999] == 9 && big_set[6000] == 0;
+	/* and they read back as set */
+	size_t t[5];
+	memshim_set_thresholds(11, 12, 13, 14, 16448);
+	memshim_get_thresholds(&t[0], &t[1], &t[2], &t[3], &t[4]);
+	ok = ok && t[0] == 11 && t[1] == 12 && t[2] == 13 && t[3] == 14 && t[4] == 16448;
 	printf("%s\n", ok ? "right" : "wrong");
 	return !ok;
 }
@@ -90,11 +95,11 @@ expect_eq "no other name exported" \
 	"$(nm -D --defined-only "$MEMSHIM_LIBRARY" | awk '$3 !~ /^memshim_/ { print $3 }' | sort | tr '\n' ' ')" \
 	"$(printf '%s\n' $interposed | sort | tr '\n' ' ')"
 # Every variant in the list (shim/memshim_variants.h) exports its twelve
-# entry points; the other three are memshim_variant_name, _usable and
-# memshim_set_thresholds.
+# entry points; the other four are memshim_variant_name, _usable,
+# memshim_set_thresholds and memshim_get_thresholds.
 variants=$(grep -c '^MEMSHIM_VARIANT(' "$header_dir/memshim_variants.h")
-expect_eq "the $variants variants of the list x 12 functions, and 3 more" "$(printf '%s\n' "$exported" | wc -l)" \
-	$((variants * 12 + 3))
+expect_eq "the $variants variants of the list x 12 functions, and 4 more" "$(printf '%s\n' "$exported" | wc -l)" \
+	$((variants * 12 + 4))
 expect_eq "memshim info shows every variant of the list" "$variants" \
 	"$("$T_MEMSHIM_TOOL" info | awk '/^Variants/ { on = 1; next } on && /^  [a-z0-9_]+ +(usable|NOT usable) / { n++ } END { print n + 0 }')"
 finish

@@ -173,7 +173,7 @@ expect_match "MEMSHIM_CONFIG: the thresholds come from the file" "$err" \
 preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_NT_THRESHOLD=12345 MEMSHIM_VERBOSE=1 true
 expect_match "the environment overrides the file" "$err" 'nt 12345 B \[environment\]'
 preloaded env MEMSHIM_VERBOSE=1 true
-expect_match "no file: built-in thresholds" "$err" 'auto_movsb [0-9]+ B \[built-in\]'
+expect_match "no file: the built-in thresholds (or the CPU row's)" "$err" 'auto_movsb [0-9]+ B \[(built-in|CPU row)\]'
 mkdir -p "$scratch/xdg/memshim" && cp "$cal" "$scratch/xdg/memshim/calibration"
 preloaded env XDG_CACHE_HOME="$scratch/xdg" MEMSHIM_VERBOSE=1 true
 expect_match "the default path under XDG_CACHE_HOME is read" "$err" 'auto_movsb [0-9]+ B \[calibration file\]'
@@ -185,7 +185,7 @@ for case in "garbage:hello" "version:memshim-calibration 9" "cpu:memshim-calibra
 	printf "${case#*:}\n" >"$scratch/bad"
 	preloaded env MEMSHIM_CONFIG="$scratch/bad" MEMSHIM_VERBOSE=1 true
 	expect_eq "malformed file (${case%%:*}): one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file')" 1
-	expect_match "malformed file (${case%%:*}): defaults" "$err" 'auto_movsb [0-9]+ B \[built-in\]'
+	expect_match "malformed file (${case%%:*}): defaults" "$err" 'auto_movsb [0-9]+ B \[(built-in|CPU row)\]'
 	expect_eq "malformed file (${case%%:*}): the program still runs" "$rc" 0
 done
 preloaded env MEMSHIM_CONFIG="$scratch/missing" true

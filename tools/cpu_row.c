@@ -15,7 +15,10 @@
  *
  * From a bench file with alias4k cases it also writes, for memcpy and
  * memmove, what a destination 16 bytes past the source in the page costs
- * each variant from 2 KiB (tools/util/alias_hazard.h).
+ * each variant from 2 KiB (tools/util/alias_hazard.h).  The rep movsb and
+ * rep stosb thresholds the measurements ran under (the calibration's
+ * choice, or those bench's CSV names) go into the row: the *_erms
+ * variants' ratios hold at those.
  *
  * The row says which CPUs it serves (vendor, family, model, and the
  * features that matter: those the measured CPU has are required, the others
@@ -44,6 +47,7 @@
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +59,9 @@ static const char cpu_row_help[] =
 	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
 	"       memshim cpu-row --from-bench CSV [--from-bench CSV...] --cpu 'VENDOR FAMILY MODEL FEATURES' -o FILE\n"
 	"Writes a CPU row: the size bands the default policy gives memcpy, memmove and\n"
-	"memset on this CPU class, chosen from measurements made on it, with the CPUs\n"
-	"it serves and where it came from.  A row file in data/cpu-rows/ of the source\n"
+	"memset on this CPU class, chosen from measurements made on it, with the rep\n"
+	"movsb and rep stosb thresholds they were made under, the CPUs it serves and\n"
+	"where it came from.  A row file in data/cpu-rows/ of the source\n"
 	"tree is compiled into the library: every build then gives that class its bands.\n"
 	"  --calibrate          measure here, as memshim tune --calibrate does (10-45\n"
 	"                       s; nothing is written but FILE)\n"
@@ -198,6 +203,10 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		cpu->family, cpu->model, cpu->model, required, excluded, cpu->measured);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
+	if (c->auto_movsb && c->auto_stosb)
+		fprintf(f, "# Where the *_erms variants start rep movsb and rep stosb: the values the ratios below\n"
+			   "# were measured under, given to every CPU this row serves.\n"
+			   "thresholds auto_movsb=%zu auto_stosb=%zu\n", c->auto_movsb, c->auto_stosb);
 	if (alias && alias->count)
 		fprintf(f, "# alias4k: the ns a byte that (dst - src) mod 4096 = 16 adds to each variant's copies\n"
 			   "# from 2 KiB (bench's alias4k cases, 4k+16 against 4k+2048, the least over the sizes).\n");
@@ -256,17 +265,36 @@ static const char *const earlier_bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "
 /* bench's placement names (its CSV's placement column), in enum placement's order */
 static const char *const bench_placements[PLACE_COUNT] = { "hot", "l2", "cold" };
 
+/* A bench file's thresholds where its lines disagree (no bench writes such a file). */
+#define THRESHOLDS_MIXED SIZE_MAX
+
+/* The rep thresholds of one CSV line into c: the first line's, or
+ * THRESHOLDS_MIXED once two lines differ. */
+static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t auto_stosb)
+{
+	if (!c->auto_movsb && !c->auto_stosb) {
+		c->auto_movsb = auto_movsb;
+		c->auto_stosb = auto_stosb;
+	} else if (c->auto_movsb != auto_movsb || c->auto_stosb != auto_stosb)
+		c->auto_movsb = c->auto_stosb = THRESHOLDS_MIXED;
+}
+
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
- * bytes_per_unit, then (bench files since the ratio's interval was kept) ratio_low,ratio_high. */
+ * bytes_per_unit, then (bench files since the ratio's interval was kept) ratio_low,ratio_high,
+ * then (since bench wrote them) the rep thresholds auto_movsb,auto_stosb. */
 static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
 	double median, ratio, low;
+	size_t auto_movsb, auto_stosb;
 	int got = sscanf(line,
-			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf",
-			 fn_name, variant, kind, size, where, place, &median, &ratio, &low);
+			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%*[^,],"
+			 "%zu,%zu",
+			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &auto_movsb, &auto_stosb);
 	if (got < 8)
 		return;
+	if (got == 11)
+		take_thresholds(c, auto_movsb, auto_stosb);
 	if (got == 8) /* without an interval any median beyond the tie counts as a loss */
 		low = ratio;
 	int p = -1;
@@ -356,6 +384,10 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 		fprintf(stderr, "memshim cpu-row: %s has no class cases (memshim bench --cases class --csv)\n", path);
 		return CLI_FAILED;
 	}
+	if (c->auto_movsb == THRESHOLDS_MIXED) {
+		fprintf(stderr, "memshim cpu-row: %s: its lines ran under different rep thresholds\n", path);
+		return CLI_FAILED;
+	}
 	return CLI_OK;
 }
 
@@ -363,6 +395,14 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
  * lower end of its interval.  Every file must have every row. */
 static int merge_benches(struct calibration *each, const struct options *o, struct calibration *c)
 {
+	for (unsigned f = 1; f < o->bench_files; f++)
+		if (each[f].auto_movsb != each[0].auto_movsb || each[f].auto_stosb != each[0].auto_stosb) {
+			fprintf(stderr, "memshim cpu-row: %s and %s ran under different rep thresholds\n", o->bench_csv[0],
+				o->bench_csv[f]);
+			return CLI_FAILED;
+		}
+	c->auto_movsb = each[0].auto_movsb;
+	c->auto_stosb = each[0].auto_stosb;
 	for (unsigned i = 0; i < each[0].ratio_count; i++) {
 		const struct band_ratios *first = &each[0].ratios[i];
 		struct band_ratios *in[MAX_BENCH_FILES], *r = ratios_of(c, first->fn, first->variant);

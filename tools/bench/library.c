@@ -36,6 +36,19 @@ static bool load_variant(void *library, const char *name, struct measure_variant
 	return false;
 }
 
+bool bench_library_thresholds(size_t *auto_movsb, size_t *auto_stosb)
+{
+	void *library = measure_library();
+	void (*get)(size_t *, size_t *, size_t *, size_t *, size_t *) = NULL;
+	if (library)
+		*(void **)&get = dlsym(library, "memshim_get_thresholds");
+	if (!get)
+		return false;
+	size_t erms, stosb, nt;
+	get(&erms, &stosb, auto_movsb, auto_stosb, &nt);
+	return true;
+}
+
 /* Whether `name` is in the comma-separated `list`. */
 static bool listed(const char *list, const char *name)
 {

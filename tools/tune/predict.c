@@ -64,8 +64,8 @@ static const char *threshold_name(enum threshold_name t, char *buf, size_t size)
 	return buf;
 }
 
-static const char *const origin_words[] = { [FROM_BUILTIN] = "built-in", [FROM_FILE] = "calibration file",
-					    [FROM_ENVIRONMENT] = "environment" };
+static const char *const origin_words[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
+					    [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
 
 /* ---- the prediction ---- */
 
