@@ -317,8 +317,13 @@ L(memmove_in_place):                                                         \
 
 #ifdef REP_BAND
 #define LEAVE_FOR_REP_BAND(threshold, long) cmp threshold, %rdx; jae long
+/* That test's bytes: a compare with a %rip-relative operand (7) and a jae
+ * to another file's symbol, always rel32 (6). */
+#define REP_BAND_TEST_BYTES 13
+#define SET_ABOVE_2VEC_ALIGN .p2align 6; .nops (64 - REP_BAND_TEST_BYTES)
 #else
 #define LEAVE_FOR_REP_BAND(threshold, long)
+#define SET_ABOVE_2VEC_ALIGN .p2align 6
 #endif
 
 COPY_LADDER(memcpy, LADDER_XCAT(memshim_copy_long_, VARIANT))
@@ -350,8 +355,10 @@ ENTRY_NAME(memset):
  * BENCHMARKS.md section 20).  The rep band leaves before any store, as in
  * glibc, so that rep stosb finds no line fetched for those stores (a cost
  * there with the destination cold); non-temporal fills, far larger, leave
- * after them and fill the first four vectors again. */
-	ALIGN_TARGET
+ * after them and fill the first four vectors again.  The block starts a
+ * line, and a rep band's test ends one (SET_ABOVE_2VEC_ALIGN), so that
+ * all that follows lies where the base variant's code does. */
+	SET_ABOVE_2VEC_ALIGN
 L(set_above_2vec):
 	LEAVE_FOR_REP_BAND(AUTO_STOSB, LADDER_XCAT(memshim_set_long_, VARIANT))
 	VMOVU VEC(0), (%rdi)
@@ -369,6 +376,12 @@ L(set_above_2vec):
 	lea -(4 * VEC_SIZE)(%rdi, %rdx), %rcx
 	lea (4 * VEC_SIZE)(%rdi), %r8
 	and $-VEC_SIZE, %r8
+	/* The loop, 32 to 39 bytes at every width, in one 64-byte line: on
+	   the next one where fewer than 40 bytes of this one are left (the
+	   padding runs once a call).  Across two lines the same loop lost to
+	   glibc on random sizes where in one it won (BENCHMARKS.md section
+	   22). */
+	.p2align 6,,39
 L(set_loop):
 	VMOVA VEC(0), (%r8)
 	VMOVA VEC(0), VEC_SIZE(%r8)
@@ -470,6 +483,8 @@ L(set_16_to_31):
 #undef COPY_PIECES_BELOW_VEC
 #undef COPY_HEAD_TAIL
 #undef LEAVE_FOR_REP_BAND
+#undef REP_BAND_TEST_BYTES
+#undef SET_ABOVE_2VEC_ALIGN
 #undef LEAVE_FOR_BACKWARD_memcpy
 #undef LEAVE_FOR_BACKWARD_memmove
 #undef BACKWARD_LOOP_memcpy
