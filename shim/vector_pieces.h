@@ -201,11 +201,13 @@ PIECE void set_beyond_cache(byte *d, int c, size_t n)
 		vec_set_long(d, vec_broadcast(c), n, STREAMING_STORES);
 }
 
-/* memset above 8V bytes, past the ladder's loop: from nt bytes on
- * set_beyond_cache, else (the *_erms twins) rep stosb. */
+/* memset past the ladder's loop: from nt bytes on set_beyond_cache, else
+ * (the *_erms twins) rep stosb.  The twins' rep band leaves the ladder
+ * above 2V, before its test against 8V, and set_beyond_cache's loop needs
+ * more than 8V: a calibration file may put both thresholds that low. */
 PIECE void vec_set_beyond_loop(byte *d, int c, size_t n)
 {
-	if (n >= memshim_thresholds.nt)
+	if (n >= memshim_thresholds.nt && n > 8 * VEC_SIZE)
 		set_beyond_cache(d, c, n);
 	else
 		rep_stosb(d, (byte)c, n);

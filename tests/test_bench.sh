@@ -19,7 +19,7 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb"
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back"
 # 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in three placements.
 for variant in fsrm scalar glibc; do
@@ -33,8 +33,10 @@ for variant in fsrm scalar glibc; do
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 16 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 16 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every row has 17 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 17 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "without --read-back no destination is read after its call" \
+	"$(awk -F, 'NR > 1 { print $17 }' "$scratch/b.csv" | sort -u)" "0"
 expect_eq "and the rep thresholds it ran under, from the environment" \
 	"$(awk -F, 'NR > 1 { print $15 "," $16 }' "$scratch/b.csv" | sort -u)" "5000,6000"
 expect_eq "every ratio lies in its interval (ratio_low <= ratio_to_glibc <= ratio_high)" \
@@ -66,6 +68,25 @@ expect_match "the summary says on what it rests: rounds and one placement" "$sum
 expect_match "the summary says on what it rests: no margin" "$summary" '"Beyond noise" has no margin, where the calibration'
 expect_match "the summary says on what it rests: the stub not counted" "$summary" \
 	'called directly, without the exported stub .*\(--stub-probe times its cost\)'
+bench --rounds 3 --functions memset --variants avx2 --cases class --every-placement --stub-probe --sizes 64
+summary=$(sed -n '/^Summary:/,/^memset$/p' "$scratch/out" | tr '\n' ' ')
+expect_match "without --read-back the summary says the calibration reads back" "$summary" \
+	'No destination is read after its call; the calibration reads those of its cases from 512 B on'
+# --read-back: the cases whose sizes start at 512 B or more (as the
+# calibration's), and only those, read each destination back.
+bench --rounds 3 --functions memcpy,memset --variants sse2 --cases sweep,class,dist --sizes 64,511,512,4K \
+	--read-back --csv "$scratch/rb.csv"
+expect_eq "--read-back runs" "$rc $(cat "$scratch/err")" "0 "
+expect_eq "--read-back: the sweep sizes from 512 B read back, those below not" \
+	"$(awk -F, '$1 == "memcpy" && $2 == "sse2" && $3 == "sweep" && $6 == "hot" { printf "%s:%s ", $4, $17 }' "$scratch/rb.csv")" \
+	"64:0 511:0 512:1 4096:1 "
+expect_eq "--read-back: classes from 1 KiB read back, those below and the distributions not" \
+	"$(awk -F, '$1 == "memset" && $2 == "glibc" && ($4 == "257 B-1 KiB" || $4 == "1-4 KiB" || $3 == "dist") {
+		print $3 "," ($3 == "dist" ? "every" : $4) "," $17 }' "$scratch/rb.csv" | sort -u | tr '\n' ' ')" \
+	"class,1-4 KiB,1 class,257 B-1 KiB,0 dist,every,0 "
+summary=$(sed -n '/^Summary:/,/^memcpy$/p' "$scratch/out" | tr '\n' ' ')
+expect_match "--read-back: the summary says so" "$summary" \
+	'Each call of a case from 512 B on is followed by a read of its destination, as in the calibration'
 bench --rounds 3 --functions memset --variants avx2 --cases class --every-placement --stub-probe --sizes 64
 summary=$(sed -n '/^Summary:/,/^memset$/p' "$scratch/out" | tr '\n' ' ')
 expect_match "every placement: the summary says so" "$summary" "each class's data in L1, in L2 and cold \(as the calibration's\)"

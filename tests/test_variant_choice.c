@@ -7,7 +7,7 @@
  * bands that lose to glibc once the exported stub's cost is added give way
  * to one band, and above 1 KiB a win must exceed the stub probe's distance
  * from glibc (there glibc against itself: the noise).  A variant within
- * noise of glibc everywhere that wins beyond the margin in some class
+ * noise of glibc everywhere that wins beyond the noise in some class
  * serves every size alone; one that would but for a few losses above 1 KiB
  * has those cells named for timing again. */
 #include "tools/calibrate/choose_bands.h"
@@ -137,8 +137,13 @@ int main(void)
 	check("a variant that ties glibc everywhere and wins 15% in one class serves every size alone",
 	      (classes(&rows[2], 8, 8, 1.02), strcmp(choose(rows, 3, why), "fast") == 0 &&
 	       strstr(why, "within noise of glibc in every class and placement")));
-	check("and one that ties everywhere but wins nowhere beyond the margin does not",
-	      (classes(&rows[1], 8, 8, 0.97), strcmp(choose(rows, 3, why), "glibc") == 0));
+	check("and so does one that wins 4% there: bound directly it needs no band's 5%, only to beat the noise",
+	      (classes(&rows[1], 8, 8, 0.96), strcmp(choose(rows, 3, why), "fast") == 0));
+	check("but not one that wins nowhere beyond the noise (glibc 2% off itself there)",
+	      (classes(&rows[1], 8, 8, 0.985), strcmp(choose(rows, 3, why), "glibc") == 0));
+	check("nor a 4% win where glibc measured 6% off itself",
+	      (classes(&rows[1], 8, 8, 0.96), classes(&rows[2], 8, 8, 1.06), strcmp(choose(rows, 3, why), "glibc") == 0));
+	classes(&rows[2], 8, 8, 1.02);
 	classes(&rows[1], 8, 8, 0.85);
 	classes(&rows[1], 5, 5, 1.10); /* loses at 4-32 KiB: no longer one band alone */
 	check("a 15% win where glibc measures within 2% of itself makes a band",

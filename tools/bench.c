@@ -49,7 +49,9 @@ static const char bench_help[] =
 	"                        alignment, placement (hot, l2, cold), median, p10, p90,\n"
 	"                        unit, ratio to glibc, bytes per unit, the ratio's 95%\n"
 	"                        interval (ratio_low, ratio_high), and the rep movsb and\n"
-	"                        rep stosb thresholds it ran under (auto_movsb, auto_stosb)\n"
+	"                        rep stosb thresholds it ran under (auto_movsb, auto_stosb),\n"
+	"                        and 1 where each call's destination was read after it\n"
+	"                        (read_back)\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
 	"  --default             also time the library's exported memcpy, memmove and\n"
 	"                        memset as the column `default`: what a program preloading\n"
@@ -62,6 +64,10 @@ static const char bench_help[] =
 	"                        cpu-row --from-bench weighs it, as the calibration does)\n"
 	"  --every-placement     the class case with each class's data in L1, spread over\n"
 	"                        half the L2, and cold (default: hot to 32K, cold beyond)\n"
+	"  --read-back           each call of a case whose sizes start at 512 B or more\n"
+	"                        followed by a read of its destination, in the timing, as\n"
+	"                        the calibration times them: what a program that uses\n"
+	"                        what it copied or set pays (the CSV's column read_back)\n"
 	"  --peer NAME=PATH[:PREFIX]\n"
 	"                        also time another library's PREFIXmemcpy, PREFIXmemmove\n"
 	"                        and PREFIXmemset (no PREFIX: memcpy, ...) as the column\n"
@@ -163,7 +169,7 @@ static int parse_peer(const char *value, struct bench_options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS, BENCH_REPLAY };
 
 static const struct option bench_options[] = {
@@ -173,6 +179,7 @@ static const struct option bench_options[] = {
 	{ "default", no_argument, NULL, BENCH_DEFAULT },
 	{ "stub-probe", no_argument, NULL, BENCH_STUB_PROBE },
 	{ "every-placement", no_argument, NULL, BENCH_EVERY_PLACEMENT },
+	{ "read-back", no_argument, NULL, BENCH_READ_BACK },
 	{ "functions", required_argument, NULL, BENCH_FUNCTIONS },
 	{ "cases", required_argument, NULL, BENCH_CASES },
 	{ "sizes", required_argument, NULL, BENCH_SIZES },
@@ -191,7 +198,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 {
 	struct bench_options *o = context;
 	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_PATH && id != BENCH_DEFAULT && id != BENCH_STUB_PROBE &&
-	    id != BENCH_EVERY_PLACEMENT && *value == '\0')
+	    id != BENCH_EVERY_PLACEMENT && id != BENCH_READ_BACK && *value == '\0')
 		return cli_usage_error("bench", "%s needs a value", name);
 	switch (id) {
 	case BENCH_QUICK:
@@ -211,6 +218,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_EVERY_PLACEMENT:
 		o->every_placement = true;
+		return 0;
+	case BENCH_READ_BACK:
+		o->read_back = true;
 		return 0;
 	case BENCH_FUNCTIONS:
 		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);

@@ -28,7 +28,7 @@ struct peer_spec {
 };
 
 struct bench_options {
-	bool quick, stub, path, with_default, stub_probe, every_placement;
+	bool quick, stub, path, with_default, stub_probe, every_placement, read_back;
 	unsigned functions; /* bit per enum base_function */
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;

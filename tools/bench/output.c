@@ -373,15 +373,21 @@ static void function_summary(FILE *out, const struct measure_settings *s, const 
  * the default's bands) differs: its placements, its margins, the stub. */
 static void basis(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	bool every_placement = false, stub = false;
-	for (size_t i = 0; i < n; i++)
+	bool every_placement = false, stub = false, read_back = false;
+	for (size_t i = 0; i < n; i++) {
 		every_placement |= r[i].c.kind == CASE_CLASS && r[i].c.hot_set;
+		read_back |= r[i].c.read_back;
+	}
 	for (unsigned v = 0; v < s->variant_count; v++)
 		stub |= strcmp(s->variants[v].name, STUB_PROBE_NAME) == 0;
 	fprintf(out, "It rests on %u rounds a case (three times as many for cold cases of few calls), each\n", s->rounds);
 	fprintf(out, every_placement ? "class's data in L1, in L2 and cold (as the calibration's).\n"
 				     : "class's data in one placement (hot to 32 KiB, cold above; the calibration times L1,\n"
 				       "L2 and cold).\n");
+	fprintf(out, read_back ? "Each call of a case from 512 B on is followed by a read of its destination, as in\n"
+				 "the calibration (--read-back).\n"
+			       : "No destination is read after its call; the calibration reads those of its cases\n"
+				 "from 512 B on (--read-back does).\n");
 	fprintf(out, "\"Beyond noise\" has no margin, where the calibration's band choice asks a variant to beat\n"
 		     "glibc by more than 5%% over the placements and to lose in none, and takes the classes to\n"
 		     "1 KiB as one band.\n");
@@ -437,7 +443,7 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,"
-		     "ratio_low,ratio_high,auto_movsb,auto_stosb\n");
+		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back\n");
 	/* bench's variants are the library's, and read its thresholds */
 	size_t auto_movsb = 0, auto_stosb = 0;
 	bench_library_thresholds(&auto_movsb, &auto_stosb);
@@ -446,10 +452,10 @@ void report_csv(FILE *out, const struct measure_settings *s, const struct measur
 		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
 		for (unsigned v = 0; v < s->variant_count; v++)
 			if (measure_variant_has(&s->variants[v], c->fn))
-				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g,%.4f,%.4f,%zu,%zu\n",
+				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g,%.4f,%.4f,%zu,%zu,%d\n",
 					base_function_names[c->fn], s->variants[v].name, kind, c->label, c->align,
 					placement(c), r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit,
 					r[i].ratio[v], r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0,
-					r[i].ratio_low[v], r[i].ratio_high[v], auto_movsb, auto_stosb);
+					r[i].ratio_low[v], r[i].ratio_high[v], auto_movsb, auto_stosb, c->read_back);
 	}
 }

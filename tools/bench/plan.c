@@ -3,6 +3,7 @@
 
 #include "tools/bench/bench.h"
 
+#include "tools/calibrate/curves.h"
 #include "tools/measure/caches.h"
 #include "tools/util/size_classes.h"
 
@@ -155,6 +156,14 @@ static void plan_dists(struct plan *p, enum base_function fn, const struct distr
 		}
 }
 
+/* --read-back: the cases the calibration would time with a read of each
+ * call's destination, timed so. */
+static void plan_read_back(struct plan *p)
+{
+	for (size_t i = 0; i < p->count; i++)
+		p->cases[i].read_back = p->cases[i].lo >= CALIBRATE_READ_BACK_FROM;
+}
+
 void bench_plan_cases(struct plan *p, const struct bench_options *o, const struct distributions *d)
 {
 	for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -171,5 +180,7 @@ void bench_plan_cases(struct plan *p, const struct bench_options *o, const struc
 		if (o->cases & (1u << CASE_DIST))
 			plan_dists(p, fn, d);
 	}
+	if (o->read_back)
+		plan_read_back(p);
 }
 

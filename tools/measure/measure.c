@@ -374,15 +374,30 @@ static void bring_in(const struct measure_case *c, size_t n)
 	read_sink = sum;
 }
 
-/* Calls run untimed before a hot batch, after another column's code. */
+/* Calls run untimed before a hot batch, after another column's code: at
+ * most SETTLING_CALLS, and none past SETTLING_BYTES.  A call of a MiB or
+ * more lasts long enough that what the predictors hold is lost in its time,
+ * while running it once more took a sixth of a calibration's time
+ * (BENCHMARKS.md section 23). */
 #define SETTLING_CALLS 256
+#define SETTLING_BYTES (1u << 20)
+
+static size_t settling_calls(size_t n)
+{
+	size_t k = 0, bytes = 0;
+	while (k < n && k < SETTLING_CALLS && (bytes += calls[k].size) <= SETTLING_BYTES)
+		k++;
+	return k;
+}
 
 static double time_batch(const struct measure_settings *s, const struct measure_variant *v,
 			 const struct measure_case *c, size_t n, unsigned reps)
 {
 	if (!c->cold) { /* the data in, and a few calls to settle what the code before left */
 		bring_in(c, n);
-		run_pass(v, c, n < SETTLING_CALLS ? n : SETTLING_CALLS, 1);
+		size_t settling = settling_calls(n);
+		if (settling)
+			run_pass(v, c, settling, 1);
 	}
 	if (v->thresholds)
 		memshim_thresholds = *v->thresholds;
