@@ -389,8 +389,8 @@ static void basis(FILE *out, const struct measure_settings *s, const struct meas
 			       : "No destination is read after its call; the calibration reads those of its cases\n"
 				 "from 512 B on (--read-back does).\n");
 	fprintf(out, "\"Beyond noise\" has no margin, where the calibration's band choice asks a variant to beat\n"
-		     "glibc by more than 5%% over the placements and to lose in none, and takes the classes to\n"
-		     "1 KiB as one band.\n");
+		     "glibc by more than 5%% over the placements (one variant for every size: beyond the noise)\n"
+		     "and to lose in none, and takes the classes to 1 KiB as one band.\n");
 	fprintf(out, stub ? "The variants are called directly; \"stub\" is glibc behind a copy of the exported stub\n"
 			    "that a preloaded program's calls go through: its distance from glibc is the stub's cost.\n"
 			  : "The variants are called directly, without the exported stub that a preloaded program's\n"
