@@ -168,6 +168,11 @@ const char *calibration_parse_head(char *text, struct calibration_head *h)
 			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";
 		h->values[i] = (size_t)n;
 	}
+	/* Unlike the variable, which is taken with a warning, a file is not
+	 * trusted below the least its writer ever chooses. */
+	if (h->values[2] < NT_THRESHOLD_LEAST)
+		return "line 5: nt is below 16448 B, glibc's least and the calibration's (copies that small "
+		       "would bypass the caches)";
 	for (int fn = 0; h->has_choices && fn < FN_COUNT; fn++)
 		if ((problem = parse_choice(take_line(&text, h), (enum base_function)fn, h)))
 			return problem;

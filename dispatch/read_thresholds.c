@@ -9,9 +9,6 @@
 
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
 #define THRESHOLD_MAX (1ull << 40)
-/* glibc's least non-temporal threshold (0x4040, sysdeps/x86/dl-cacheinfo.h):
- * below it, copies that fit in the caches would bypass them. */
-#define NT_THRESHOLD_LEAST 16448
 
 /* Each threshold: its variable, its member of struct thresholds, its name
  * in descriptions, and (for the warning about 0) what a call from that

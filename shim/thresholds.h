@@ -17,6 +17,10 @@
  * without FSRM" (LKML, 2026): rep movsb from there on, scalar below. */
 #define ERMS_THRESHOLD_DEFAULT 2048
 #define STOSB_THRESHOLD_DEFAULT 2048
+/* glibc's least non-temporal threshold (0x4040, sysdeps/x86/dl-cacheinfo.h):
+ * below it, copies that fit in the caches would bypass them.  The
+ * calibration never chooses one below it, and its file may not hold one. */
+#define NT_THRESHOLD_LEAST 16448
 
 struct thresholds {
 	size_t erms;  /* memcpy/memmove: rep movsb from this size on */

@@ -1,19 +1,22 @@
 #!/bin/sh
-# A calibration file's rep and non-temporal thresholds are taken as
-# written, however low (a person may write one by hand).  The *_erms twins'
-# memset leaves the ladder for rep stosb above 2V, before its test against
-# 8V; with nt that low as well it once ran the non-temporal loop, which
-# needs more than 8V, on 2V-8V bytes and wrote past the destination.
-# tests/test_variants checks every size to 1 KiB against canaries, under
-# such a file.  (sse2_erms runs everywhere; the rows a CPU cannot run are
-# skipped.)
+# The rep and non-temporal thresholds' variables are taken as written,
+# however low (with a warning).  The *_erms twins' memset leaves the ladder
+# for rep stosb above 2V, before its test against 8V; with nt that low as
+# well it once ran the non-temporal loop, which needs more than 8V, on 2V-8V
+# bytes and wrote past the destination.  tests/test_variants checks every
+# size to 1 KiB against canaries, under such values.  (sse2_erms runs
+# everywhere; the rows a CPU cannot run are skipped.)  A calibration file
+# may not hold an nt that low: it is set aside, with one message.
 . "${top_srcdir:-.}/tests/lib.sh"
 cpu=$("$T_MEMSHIM_TOOL" info 2>/dev/null | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0-9]*\) .*/cpu \1 \2 \3/p')
 printf 'memshim-calibration 1\n%s\nauto_movsb 100\nauto_stosb 100\nnt 100\n' "$cpu" >"$scratch/low"
-MEMSHIM_CONFIG="$scratch/low"
-export MEMSHIM_CONFIG
-expect_match "the library takes the file's thresholds" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
-	'auto_stosb 100 B \[calibration file\], nt 100 B \[calibration file\]'
+err=$(env MEMSHIM_CONFIG="$scratch/low" "$T_MEMSHIM_TOOL" info 2>&1 >/dev/null)
+expect_eq "a file with nt below 16448 B: one message, the built-in thresholds" "$err" \
+	"memshim: calibration file \"$scratch/low\" line 5: nt is below 16448 B, glibc's least and the calibration's (copies that small would bypass the caches); using the built-in thresholds"
+MEMSHIM_AUTO_MOVSB_THRESHOLD=100 MEMSHIM_AUTO_STOSB_THRESHOLD=100 MEMSHIM_NT_THRESHOLD=100
+export MEMSHIM_AUTO_MOVSB_THRESHOLD MEMSHIM_AUTO_STOSB_THRESHOLD MEMSHIM_NT_THRESHOLD
+expect_match "the library takes the variables' thresholds" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
+	'auto_stosb 100 B \[environment\], nt 100 B \[environment\]'
 "$top_builddir/tests/test_variants" sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms >"$scratch/out" 2>&1
 rc=$?
 if grep -q 'no variant tested' "$scratch/out"; then

@@ -180,8 +180,9 @@ expect_match "the default path under XDG_CACHE_HOME is read" "$err" 'auto_movsb 
 "$tool" tune --calibration "$cal" "$scratch"/h.* >/dev/null 2>&1 && env MEMSHIM_CONFIG="$cal" "$tool" info >"$scratch/out"
 expect_match "memshim info says where thresholds came from" "$(cat "$scratch/out")" 'thresholds: .*\[calibration file\]'
 
-for case in "garbage:hello" "version:memshim-calibration 9" "cpu:memshim-calibration 1\ncpu NoSuchVendor 1 1\nauto_movsb 1\nauto_stosb 1\nnt 1" \
-	"number:memshim-calibration 1\ncpu $(awk '$1 == "cpu" { print $2, $3, $4 }' "$cal")\nauto_movsb lots\nauto_stosb 1\nnt 1"; do
+for case in "garbage:hello" "version:memshim-calibration 9" "cpu:memshim-calibration 1\ncpu NoSuchVendor 1 1\nauto_movsb 1\nauto_stosb 1\nnt 33554432" \
+	"number:memshim-calibration 1\ncpu $(awk '$1 == "cpu" { print $2, $3, $4 }' "$cal")\nauto_movsb lots\nauto_stosb 1\nnt 1" \
+	"low nt:memshim-calibration 1\ncpu $(awk '$1 == "cpu" { print $2, $3, $4 }' "$cal")\nauto_movsb 1\nauto_stosb 1\nnt 16447"; do
 	printf "${case#*:}\n" >"$scratch/bad"
 	preloaded env MEMSHIM_CONFIG="$scratch/bad" MEMSHIM_VERBOSE=1 true
 	expect_eq "malformed file (${case%%:*}): one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file')" 1

@@ -53,9 +53,9 @@
 #define CALIBRATE_COLD_FROM 1024
 
 /* Non-temporal stores for a copy below this would evict almost nothing and
- * slow the caller that reads it (glibc refuses a threshold below 0x4040);
- * calibrate_nt_from() (model.h) raises it to the L2's size. */
-#define CALIBRATE_NT_FROM (16u << 10)
+ * slow the caller that reads it (shim/thresholds.h); calibrate_nt_from()
+ * (model.h) raises it to the L2's size. */
+#define CALIBRATE_NT_FROM NT_THRESHOLD_LEAST
 
 /* Every variant timed (at most MEASURE_MAX_VARIANTS, 16), its :nt, :cold and :nt:cold forms, per function. */
 #define CALIBRATE_MAX_CURVES (4 * 16 * FN_COUNT)
