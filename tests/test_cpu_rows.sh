@@ -177,6 +177,21 @@ rm -f "$scratch/mixed.row"
 expect_eq "files under different thresholds: refused, and no row" \
 	"$? $(test -e "$scratch/mixed.row" && echo written)" "1 "
 expect_match "and why" "$(cat "$scratch/out")" 't1.csv and .*t3.csv ran under different rep thresholds'
+# A file made with bench --read-back (its last column 1 from 512 B on) is
+# not merged with one made without: the read weighs the same code
+# differently.  Alone, the row says how it was measured.
+awk -F, 'NR == 1 { print $0 ",read_back"; next } { print $0 "," ($4 ~ /KiB|MiB/ ? 1 : 0) }' OFS=, \
+	"$scratch/t1.csv" >"$scratch/r1.csv"
+awk -F, 'NR == 1 { print $0 ",read_back"; next } { print $0 ",0" }' OFS=, "$scratch/t2.csv" >"$scratch/r0.csv"
+rm -f "$scratch/read.row"
+"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/r0.csv" --from-bench "$scratch/r1.csv" \
+	--cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' -o "$scratch/read.row" >"$scratch/out" 2>&1
+expect_eq "files read back and not: refused, and no row" "$? $(test -e "$scratch/read.row" && echo written)" "1 "
+expect_match "and why" "$(cat "$scratch/out")" 'r1.csv ran with --read-back and .*r0.csv without'
+expect_match "read back alone: the measured line says so" "$(from_benches read.row r1.csv r1.csv >/dev/null;
+	grep '^measured' "$scratch/read.row")" 'r1.csv \(each cell the median of theirs\), each destination read back'
+expect_eq "not read back: it says nothing of it" "$(from_benches plain.row r0.csv >/dev/null;
+	grep -c 'read back' "$scratch/plain.row")" 0
 # A bench file of one placement a class: the row says its ratios are that
 # one placement's, not the worst of three; with every placement, it keeps
 # each placement's ratio.

@@ -89,6 +89,7 @@ static const char cpu_row_help[] =
 
 struct options {
 	bool calibrate, quick, path_below_1k;
+	bool read_back; /* the bench files read each destination back (bench --read-back) */
 	char glibc_names[400]; /* --path-below-1k: glibc's functions the paths were held to */
 	const char *bench_csv[MAX_BENCH_FILES], *alias_csv, *cpu, *output;
 	unsigned bench_files;
@@ -279,22 +280,33 @@ static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t aut
 		c->auto_movsb = c->auto_stosb = THRESHOLDS_MIXED;
 }
 
+/* What a bench file's lines say of it as a whole. */
+struct bench_lines {
+	unsigned cells;
+	bool read_back; /* some case read its destination back */
+};
+
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
  * bytes_per_unit, then (bench files since the ratio's interval was kept) ratio_low,ratio_high,
- * then (since bench wrote them) the rep thresholds auto_movsb,auto_stosb. */
-static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, unsigned *cells)
+ * then (since bench wrote them) the rep thresholds auto_movsb,auto_stosb, then
+ * (since bench --read-back) read_back. */
+static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, struct bench_lines *file)
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
 	double median, ratio, low;
 	size_t auto_movsb, auto_stosb;
+	int read_back;
 	int got = sscanf(line,
 			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%*[^,],"
-			 "%zu,%zu",
-			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &auto_movsb, &auto_stosb);
+			 "%zu,%zu,%d",
+			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &auto_movsb, &auto_stosb,
+			 &read_back);
 	if (got < 8)
 		return;
-	if (got == 11)
+	if (got >= 11)
 		take_thresholds(c, auto_movsb, auto_stosb);
+	if (got == 12 && read_back)
+		file->read_back = true;
 	if (got == 8) /* without an interval any median beyond the tie counts as a loss */
 		low = ratio;
 	int p = -1;
@@ -319,7 +331,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		return; /* the other of class and class-overlap was worse */
 	r->ratio[k][p] = ratio;
 	r->low[k][p] = low;
-	(*cells)++;
+	file->cells++;
 }
 
 /* A class measured in fewer placements than all: each missing one takes
@@ -342,7 +354,7 @@ static bool fill_placements(struct calibration *c)
 }
 
 /* Every line of a bench file into c and alias; false, said, if it cannot be read. */
-static bool read_lines(const char *path, struct calibration *c, struct alias_cases *alias, unsigned *cells)
+static bool read_lines(const char *path, struct calibration *c, struct alias_cases *alias, struct bench_lines *file)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -351,7 +363,7 @@ static bool read_lines(const char *path, struct calibration *c, struct alias_cas
 	}
 	char line[1024];
 	while (fgets(line, sizeof line, f))
-		take_line(c, alias, line, cells);
+		take_line(c, alias, line, file);
 	fclose(f);
 	return true;
 }
@@ -360,18 +372,20 @@ static bool read_lines(const char *path, struct calibration *c, struct alias_cas
 static int read_alias(const char *path, struct alias_cases *alias)
 {
 	struct calibration *unused = calloc(1, sizeof *unused);
-	unsigned cells = 0;
+	struct bench_lines file = { 0 };
 	*alias = (struct alias_cases){ 0 };
-	bool read = unused && read_lines(path, unused, alias, &cells);
+	bool read = unused && read_lines(path, unused, alias, &file);
 	free(unused);
 	return read ? CLI_OK : CLI_FAILED;
 }
 
-static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement)
+static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement,
+		      bool *read_back)
 {
-	unsigned cells = 0;
-	if (!read_lines(path, c, alias, &cells))
+	struct bench_lines file = { 0 };
+	if (!read_lines(path, c, alias, &file))
 		return CLI_FAILED;
+	*read_back = file.read_back;
 	*one_placement = fill_placements(c);
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
@@ -380,7 +394,7 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 					base_function_names[c->ratios[i].fn], c->ratios[i].variant);
 				return CLI_FAILED;
 			}
-	if (!cells) {
+	if (!file.cells) {
 		fprintf(stderr, "memshim cpu-row: %s has no class cases (memshim bench --cases class --csv)\n", path);
 		return CLI_FAILED;
 	}
@@ -427,19 +441,26 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
 }
 
 /* The bench files into c (the alias4k cases from the first), merged where
- * there are several. */
-static int read_benches(const struct options *o, struct calibration *c, struct alias_cases *alias,
-			bool *one_placement)
+ * there are several: all read back, or none, for a loss with the read and
+ * one without are not of one measure (BENCHMARKS.md section 23). */
+static int read_benches(struct options *o, struct calibration *c, struct alias_cases *alias, bool *one_placement)
 {
 	if (o->bench_files == 1)
-		return read_bench(o->bench_csv[0], c, alias, one_placement);
+		return read_bench(o->bench_csv[0], c, alias, one_placement, &o->read_back);
 	struct calibration *each = calloc(o->bench_files, sizeof *each);
 	struct alias_cases *unused = calloc(1, sizeof *unused);
 	int rc = each && unused ? CLI_OK : CLI_FAILED;
 	for (unsigned f = 0; !rc && f < o->bench_files; f++) {
-		bool one = false;
-		rc = read_bench(o->bench_csv[f], &each[f], f ? unused : alias, &one);
+		bool one = false, read_back = false;
+		rc = read_bench(o->bench_csv[f], &each[f], f ? unused : alias, &one, &read_back);
 		*one_placement = *one_placement || one;
+		if (f == 0)
+			o->read_back = read_back;
+		else if (!rc && read_back != o->read_back) {
+			fprintf(stderr, "memshim cpu-row: %s ran with --read-back and %s without; make every file one way\n",
+				read_back ? o->bench_csv[f] : o->bench_csv[0], read_back ? o->bench_csv[0] : o->bench_csv[f]);
+			rc = CLI_FAILED;
+		}
 	}
 	if (!rc)
 		rc = merge_benches(each, o, c);
@@ -475,6 +496,10 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
 {
 	char date[16], alias[320] = "", files[640];
 	name_benches(o, files, sizeof files);
+	if (o->read_back) {
+		size_t len = strlen(files);
+		snprintf(files + len, sizeof files - len, ", each destination read back from 512 B (bench --read-back)");
+	}
 	if (o->alias_csv)
 		snprintf(alias, sizeof alias, ", its alias4k cases from %s", o->alias_csv);
 	snprintf(cpu->measured, sizeof cpu->measured,
