@@ -1,5 +1,6 @@
 /* The avx512 and avx512_erms ladders (shim/vector_ladder.S): 64-byte
- * vectors, in registers 16..31 only, as the evex ladders. */
+ * vectors, in registers 16..31 only, as the evex ladders; avx512_mask and
+ * avx512_mask_erms the same with copies of 0..16 bytes in one masked move. */
 #define VEC_SIZE 64
 #define VMOVU vmovdqu64
 #define VEC(i) EVEX_REG(zmm, i)
@@ -24,5 +25,16 @@
 #define REP_BAND
 #include "shim/vector_ladder.S"
 #undef REP_BAND
+#undef VARIANT
+
+#define MASKED_COPY
+#define VARIANT avx512_mask
+#include "shim/vector_ladder.S"
+#undef VARIANT
+#define VARIANT avx512_mask_erms
+#define REP_BAND
+#include "shim/vector_ladder.S"
+#undef REP_BAND
+#undef MASKED_COPY
 
 	.section .note.GNU-stack, "", @progbits

@@ -18,7 +18,9 @@
  *   0 .. V-1     one taken branch to copy_below_vec, where 8..15 bytes fall
  *                through (the commonest sizes below 16 bytes), and 1..3 fall
  *                through below 8 (commoner than 4..7; the shares are in
- *                BENCHMARKS.md, section 14);
+ *                BENCHMARKS.md, section 14); with MASKED_COPY, 0..16 bytes
+ *                fall through from there to one masked move (most of the
+ *                fleet distributions' calls, BENCHMARKS.md section 24);
  *   2V+1 .. 4V   two head and two tail vectors: two taken branches, as glibc;
  *   4V+1 .. 8V   four and four, one taken branch, as glibc.  Above 2V the
  *                size is tested against 4V before 8V, as glibc does: tested
@@ -52,6 +54,8 @@
  *   MASKED_SET         (optional) memset below V in one masked store:
  *                      MASK_OF_FIRST_N sets %k1 to the first %rdx bytes,
  *                      VMOVU8 is the byte-masked store
+ *   MASKED_COPY        (optional) memcpy and memmove of 0..16 bytes in one
+ *                      masked load and store of XMM(0) (needs the two above)
  *   REP_BAND           (optional) rep movsb / stosb from auto_movsb /
  *                      auto_stosb bytes on, below nt (the *_erms twins) */
 
@@ -133,7 +137,7 @@ L(fn##_above_2vec):                                                          \
 	.p2align 6;                                                          \
 L(fn##_below_vec):                                                           \
 	COPY_32_TO_63(fn);                                                   \
-	COPY_16_TO_31(fn);                                                   \
+	COPY_BELOW_32(fn);                                                   \
 	cmp $8, %edx;                                                        \
 	jae L(fn##_8_to_15);                                                 \
 	/* 0..7 from one subtraction, as glibc does: n - 4 is not negative   \
@@ -315,6 +319,37 @@ L(memmove_in_place):                                                         \
 #endif
 #define COPY_PIECES_BELOW_VEC(fn) COPY_32_TO_63_PIECE(fn); COPY_16_TO_31_PIECE(fn)
 
+/* Below 32 bytes.  With MASKED_COPY, 0..16 bytes in one masked move of a
+ * 16-byte window, which takes no branch on the size: the ladder below 16
+ * takes a branch at each step, and sizes drawn from a distribution
+ * mispredict them.  A 16-byte window, not a whole vector, so that a copy
+ * out of the caches touches no more lines than its bytes do.  A window that
+ * crosses a page takes the ladder: a masked access whose masked-off bytes
+ * lie on a page not present (even one mapped but not yet touched) is
+ * completed by a microcode assist, many times the copy's time (BENCHMARKS.md
+ * section 24).  The
+ * test is the one glibc's memcmp-evex-movbe.S makes, on the OR of both
+ * page offsets: one compare for two pointers, erring only towards the
+ * ladder. */
+#ifdef MASKED_COPY
+#define COPY_BELOW_32(fn)                                                    \
+	cmp $16, %edx;                                                       \
+	ja L(fn##_16_to_31);                                                 \
+	mov %edi, %ecx;                                                      \
+	or %esi, %ecx;                                                       \
+	and $4095, %ecx;                                                     \
+	cmp $(4096 - 16), %ecx;                                              \
+	ja L(fn##_below_16_ladder);                                          \
+	MASK_OF_FIRST_N;                                                     \
+	VMOVU8 (%rsi), XMM(0){%k1}{z};                                       \
+	VMOVU8 XMM(0), (%rdi){%k1};                                          \
+	ret;                                                                 \
+	ALIGN_TARGET;                                                        \
+L(fn##_below_16_ladder):
+#else
+#define COPY_BELOW_32(fn) COPY_16_TO_31(fn)
+#endif
+
 #ifdef REP_BAND
 #define LEAVE_FOR_REP_BAND(threshold, long) cmp threshold, %rdx; jae long
 /* That test's bytes: a compare with a %rip-relative operand (7) and a jae
@@ -481,6 +516,7 @@ L(set_16_to_31):
 #undef COPY_16_TO_31
 #undef COPY_16_TO_31_PIECE
 #undef COPY_PIECES_BELOW_VEC
+#undef COPY_BELOW_32
 #undef COPY_HEAD_TAIL
 #undef LEAVE_FOR_REP_BAND
 #undef REP_BAND_TEST_BYTES

@@ -18,7 +18,7 @@ WIDTHS = {
     "sse2": ["sse2", "sse2_erms"],
     "avx": ["avx2", "avx2_erms", "avx2_xmm", "avx2_xmm_erms"],
     "evex": ["evex", "evex_erms"],
-    "avx512": ["avx512", "avx512_erms"],
+    "avx512": ["avx512", "avx512_erms", "avx512_mask", "avx512_mask_erms"],
 }
 MORE_INSTRUCTIONS = 3.0
 EPSILON = 1e-9

@@ -165,7 +165,7 @@ int cmd_info(int argc, char **argv)
 	printf("Variants:\n");
 	for (unsigned i = 0; i < variant_count; i++) {
 		const struct variant *v = &variant_table[i];
-		printf("  %-13s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
+		printf("  %-16s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
 	print_policies(f);
 	print_cpu_row(f);

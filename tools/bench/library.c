@@ -96,10 +96,16 @@ int bench_load_variants(const char *list, struct measure_variant *variants, unsi
 	*count = 0;
 	*glibc = MEASURE_MAX_VARIANTS;
 	const char *name;
-	for (unsigned i = 0; (name = name_of(i)) && *count < MEASURE_MAX_VARIANTS; i++) {
+	for (unsigned i = 0; (name = name_of(i)); i++) {
 		bool is_glibc = strcmp(name, "glibc") == 0;
 		if (!usable(i) || (list && !is_glibc && !listed(list, name)))
 			continue;
+		if (*count == MEASURE_MAX_VARIANTS) {
+			fprintf(stderr, "memshim bench: the library has more than the %d variants this bench can time; "
+					"name some with --variants\n",
+				MEASURE_MAX_VARIANTS);
+			return 1;
+		}
 		if (!load_variant(library, name, &variants[*count]))
 			return 1;
 		if (is_glibc)

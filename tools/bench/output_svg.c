@@ -22,7 +22,7 @@
  * than colours (peers), the colours repeat, dashed. */
 static const char *const colours[] = { "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4",
 				       "#f032e6", "#469990", "#9a6324", "#800000", "#808000", "#000075",
-				       "#a9a9a9", "#b8a000", "#ff69b4", "#00c49a" };
+				       "#a9a9a9", "#b8a000", "#ff69b4", "#00c49a", "#6a3d9a" };
 #define COLOUR_COUNT (sizeof colours / sizeof colours[0])
 
 /* The stroke of variant v's line: colour, width and dashes. */

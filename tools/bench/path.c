@@ -29,7 +29,7 @@ static void print_header(unsigned functions)
 
 static void print_row(const char *variant, const struct path *p)
 {
-	printf("  %-14s", variant);
+	printf("  %-16s", variant);
 	for (unsigned k = 0; k < PATH_CLASS_COUNT; k++) {
 		double instructions, taken;
 		path_class_mean(p, k, &instructions, &taken);
@@ -47,7 +47,7 @@ static void print_tables(const struct measure_variant *v, unsigned count, unsign
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		if (!(functions & (1u << fn)))
 			continue;
-		printf("## %s %-*s", base_function_names[fn], 14 - (int)strlen(base_function_names[fn]), "");
+		printf("## %s %-*s", base_function_names[fn], 16 - (int)strlen(base_function_names[fn]), "");
 		for (unsigned k = 0; k < PATH_CLASS_COUNT; k++)
 			printf(" %-11s", path_class_label[k]);
 		printf("\n");

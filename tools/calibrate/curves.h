@@ -57,8 +57,8 @@
  * (model.h) raises it to the L2's size. */
 #define CALIBRATE_NT_FROM NT_THRESHOLD_LEAST
 
-/* Every variant timed (at most MEASURE_MAX_VARIANTS, 16), its :nt, :cold and :nt:cold forms, per function. */
-#define CALIBRATE_MAX_CURVES (4 * 16 * FN_COUNT)
+/* Every variant timed (at most all of the table), its :nt, :cold and :nt:cold forms, per function. */
+#define CALIBRATE_MAX_CURVES (4 * VARIANT_COUNT * FN_COUNT)
 
 /* The band choice (measure_classes.c) measures each function in the size
  * classes (tools/util/size_classes.h), each in these placements of its

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define MEASURE_MAX_VARIANTS 16 /* of the library */
+#define MEASURE_MAX_VARIANTS 24 /* of the library */
 #define MEASURE_MAX_PEERS 4     /* other libraries' functions, beside them (--peer) */
 #define MEASURE_MAX_COLUMNS (MEASURE_MAX_VARIANTS + MEASURE_MAX_PEERS)
 #define MEASURE_MAX_ROUNDS 1001

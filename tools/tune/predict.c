@@ -184,18 +184,18 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 		       "round by round: the median of the per-round differences, and their p10..p90:\n",
 		       cost_text(c, g.median, cost, sizeof cost), c->rounds, cost_text(c, g.p10, low, sizeof low),
 		       cost_text(c, g.p90, high, sizeof high));
-		printf("  %-14s %9s %21s  %s\n", "variant", "vs glibc", "p10..p90", "thresholds");
+		printf("  %-16s %9s %21s  %s\n", "variant", "vs glibc", "p10..p90", "thresholds");
 	} else
-		printf("(no glibc curve: each variant's median over the %u calibration rounds)\n  %-14s %14s  %s\n",
+		printf("(no glibc curve: each variant's median over the %u calibration rounds)\n  %-16s %14s  %s\n",
 		       c->rounds, "variant", "predicted", "thresholds");
 	for (unsigned i = 0; i < n; i++) {
 		char text[160], range[48];
 		thresholds_text(fn, r[i].variant, r[i].t, text, sizeof text);
 		snprintf(range, sizeof range, "%+.1f%% .. %+.1f%%", 100 * r[i].vs_glibc.p10, 100 * r[i].vs_glibc.p90);
 		if (glibc)
-			printf("  %-14s %+8.1f%% %21s  %s\n", r[i].variant, 100 * r[i].vs_glibc.median, range, text);
+			printf("  %-16s %+8.1f%% %21s  %s\n", r[i].variant, 100 * r[i].vs_glibc.median, range, text);
 		else
-			printf("  %-14s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
+			printf("  %-16s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
 	}
 	print_alias_hazard(fn, h, def);
 }
