@@ -57,8 +57,12 @@ MEMSHIM_VARIANT(avx2_xmm, shim, 32, 0, avx2_xmm, has_avx2, describe_vector,
 		"avx2 with 32..64 B in 16-byte blocks (no upper half touched below 65 B)")
 MEMSHIM_VARIANT(avx2_xmm_erms, shim, 32, 1, avx2_xmm, has_avx2_erms, describe_vector_erms,
 		"avx2_xmm, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
-/* avx512 with no branch on the size below 16 bytes (shim/vector_ladder.S). */
+/* avx512 and evex with no branch on the size below 16 bytes (shim/vector_ladder.S). */
 MEMSHIM_VARIANT(avx512_mask, shim, 64, 0, avx512_mask, has_avx512, describe_vector,
 		"avx512 with copies of 0..16 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(avx512_mask_erms, shim, 64, 1, avx512_mask, has_avx512_erms, describe_vector_erms,
 		"avx512_mask, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+MEMSHIM_VARIANT(evex_mask, shim, 32, 0, evex_mask, has_avx512, describe_vector,
+		"evex with copies of 0..16 B in one masked move (no branch on their size)")
+MEMSHIM_VARIANT(evex_mask_erms, shim, 32, 1, evex_mask, has_avx512_erms, describe_vector_erms,
+		"evex_mask, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")

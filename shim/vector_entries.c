@@ -22,3 +22,5 @@ VECTOR_ENTRIES(avx512_mask);
 VECTOR_ENTRIES(avx512_mask_erms);
 VECTOR_ENTRIES(evex);
 VECTOR_ENTRIES(evex_erms);
+VECTOR_ENTRIES(evex_mask);
+VECTOR_ENTRIES(evex_mask_erms);

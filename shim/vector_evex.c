@@ -1,4 +1,4 @@
-/* evex and evex_erms: 32-byte vectors in EVEX encoding.  Built with
+/* evex, evex_mask and their _erms twins: 32-byte vectors in EVEX encoding.  Built with
  * -mavx512f -mavx512bw -mavx512vl and only dispatched to when the CPU has
  * all three and the OS saves the ZMM state.  The ladder is in
  * shim/ladder_evex.S, the rare long paths from shim/vector_pieces.h.
@@ -16,3 +16,5 @@
 
 MEMSHIM_VECTOR_VARIANT(evex);
 MEMSHIM_VECTOR_VARIANT(evex_erms);
+MEMSHIM_VECTOR_VARIANT(evex_mask);
+MEMSHIM_VECTOR_VARIANT(evex_mask_erms);

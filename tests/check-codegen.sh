@@ -32,7 +32,7 @@ done
 # out; the EVEX ones (avx512, evex) use only registers 16..31, whose upper
 # halves need no vzeroupper; sse2 runs on CPUs without AVX, so it must not
 # touch YMM or ZMM registers.
-for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms; do
+for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms evex_mask evex_mask_erms; do
 	for f in memcpy memmove memset; do
 		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/")
 		if [ -z "$body" ]; then
@@ -58,7 +58,7 @@ done
 # straddles two lines was timed slower after a mispredicted branch.  So
 # does memset's loop, in the *_erms twins too: across two lines it was
 # timed slower at the same sizes.
-for v in sse2 avx2 avx512 evex avx2_xmm sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms avx512_mask avx512_mask_erms; do
+for v in sse2 avx2 avx512 evex avx2_xmm sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms avx512_mask avx512_mask_erms evex_mask evex_mask_erms; do
 	for f in memcpy memmove memset; do
 		if ! split=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/" |
 			python3 "$(dirname "$0")/check_ladder_layout.py"); then

@@ -242,7 +242,7 @@ else
 		"1.000/1.000/1.000 1.000/1.000/1.000"
 	expect_eq "--path-below-1k: and serves every size alone" "$(memcpy_choice path.row)" "avx2"
 	expect_match "--path-below-1k: the row names glibc's functions" "$(grep '^measured' "$scratch/path.row")" \
-		'up to 1 KiB a variant counted as tying glibc where its path is no longer than that of __memcpy_(avx|sse2)_unaligned.*cpu-row --path-below-1k'
+		'up to 1 KiB a variant counted as tying glibc where its path is no longer than that of, and takes no branch fewer than, __memcpy_(avx|sse2)_unaligned.*cpu-row --path-below-1k'
 	expect_eq "--path-below-1k: the stub keeps its measured cost" \
 		"$(awk '$1 == "ratios" && $2 == "memcpy" && $3 == "stub" { print $4 }' "$scratch/path.row")" "1.010/1.010/1.010"
 	# A path no longer than glibc's, timed 1.5x slower: the loss is kept
@@ -253,6 +253,24 @@ else
 	expect_eq "--path-below-1k: a same-length path timed 1.5x slower keeps its ratio" "$(avx2_ratios slow.row 5)" \
 		"1.500/1.500/1.500 1.000/1.000/1.000"
 	expect_eq "--path-below-1k: and does not serve every size" "$(memcpy_choice slow.row)" "glibc:1K,avx2"
+fi
+# A path that takes a branch fewer than glibc's is not a tie: evex_mask's
+# masked copy below 16 B (one taken branch where glibc's AVX-512 and EVEX
+# functions take two) keeps its measured ratio there, where avx2's path, the
+# same branches as glibc's, ties.  Both then serve every size alone, within
+# 5% of each other over all classes; the one better to 1 KiB is chosen.
+if have_config HAVE_ZYDIS && "$T_MEMSHIM_TOOL" info | grep -q '^  evex_mask  *usable'; then
+	bench_csv 1.01 0.70 | awk -F, '{ print } $2 == "avx2" { sub(/,avx2,/, ",evex_mask,"); print }' >"$scratch/fewer.csv"
+	rm -f "$scratch/fewer.row"
+	"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/fewer.csv" --cpu 'AuthenticAMD 25 17 erms,fsrm,avx2,avx512' \
+		--path-below-1k -o "$scratch/fewer.row" >"$scratch/out" 2>&1
+	expect_eq "--path-below-1k: a branch fewer keeps the measured ratio, the same branches tie" \
+		"$(awk '$1 == "ratios" && $2 == "memcpy" && ($3 == "avx2" || $3 == "evex_mask") { print $3, $4 }' "$scratch/fewer.row")" \
+		"avx2 1.000/1.000/1.000
+evex_mask 0.700/0.700/0.700"
+	expect_eq "--path-below-1k: of two that serve alone, the one better to 1 KiB" "$(memcpy_choice fewer.row)" "evex_mask"
+else
+	skip "--path-below-1k with a branch fewer: this CPU cannot run evex_mask (AVX-512), or no Zydis"
 fi
 "$T_MEMSHIM_TOOL" cpu-row --calibrate --path-below-1k -o "$scratch/no.row" >"$scratch/out" 2>&1
 expect_eq "--path-below-1k without --from-bench is a usage error" "$? $(test -e "$scratch/no.row" && echo written)" "2 "

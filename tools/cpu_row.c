@@ -508,7 +508,7 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
 		 cpu->vendor, cpu->family, cpu->model, cpu->features, files,
 		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT,
 		 o->path_below_1k ? ", from 1 KiB up; up to 1 KiB a variant counted as tying glibc where its path is "
-				    "no longer than that of " : "",
+				    "no longer than that of, and takes no branch fewer than, " : "",
 		 o->path_below_1k ? o->glibc_names : "",
 		 o->path_below_1k ? " (memshim bench --path, cpu-row --path-below-1k)" : "",
 		 alias, PACKAGE_VERSION, MEMSHIM_COMMIT, today(date));

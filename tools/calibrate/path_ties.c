@@ -32,6 +32,16 @@ static int variant_index(struct measure_variant *v, unsigned *count, const char 
  * function reached 1.11-1.2 there. */
 #define PATH_TIE_LIMIT 1.25
 
+/* A path no longer than glibc's ties, but not one that takes a branch
+ * fewer: that one differs where a call's time does (the branches a size
+ * mispredicts), and its timing says by how much.  The masked copies below
+ * 16 bytes and the ladders' fall-through at 33-64 B where glibc's AVX-512
+ * function takes two branches are such paths (BENCHMARKS.md section 24). */
+static bool path_ties_class(const struct path *ours, const struct path *glibc, size_t lo, size_t hi)
+{
+	return path_no_longer(ours, glibc, lo, hi) && !path_fewer_branches(ours, glibc, lo, hi);
+}
+
 bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size_t why_size)
 {
 	struct measure_variant v[MEASURE_MAX_VARIANTS];
@@ -47,8 +57,8 @@ bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size
 		return false;
 	for (unsigned i = 0; i < n; i++)
 		for (int k = 0; at[i] > 0 && k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= PATH_MAX_SIZE; k++)
-			if (path_no_longer(path_of(paths, (unsigned)at[i], rows[i].fn), path_of(paths, 0, rows[i].fn),
-					   choice_classes[k].lo, choice_classes[k].hi)) {
+			if (path_ties_class(path_of(paths, (unsigned)at[i], rows[i].fn), path_of(paths, 0, rows[i].fn),
+					    choice_classes[k].lo, choice_classes[k].hi)) {
 				for (int p = 0; p < PLACE_COUNT; p++)
 					if (rows[i].low[k][p] <= PATH_TIE_LIMIT)
 						rows[i].ratio[k][p] = rows[i].low[k][p] = 1.0;

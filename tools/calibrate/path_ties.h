@@ -14,7 +14,8 @@
 
 /* Traces the path of each variant rows[0..n) name (usable here) and of
  * glibc's function in this process, and gives every row whose path in a
- * size class up to 1 KiB is no longer than glibc's (path_no_longer) a
+ * size class up to 1 KiB is no longer than glibc's (path_no_longer), and
+ * takes no branch fewer (path_fewer_branches), a
  * tie there in every placement not timed beyond PATH_TIE_LIMIT
  * (path_ties.c); tied[i] says whether row i got one.  The
  * variants run with the thresholds memshim_thresholds holds, which their

@@ -38,7 +38,9 @@ void path_class_mean(const struct path *p, unsigned k, double *instructions, dou
 	*taken /= (double)(n - first);
 }
 
-bool path_no_longer(const struct path *ours, const struct path *theirs, size_t lo, size_t hi)
+/* Whether `holds` holds of the two paths' means in some class within [lo, hi]. */
+static bool in_some_class(const struct path *ours, const struct path *theirs, size_t lo, size_t hi,
+			  bool (*holds)(double oi, double ot, double ti, double tt))
 {
 	for (unsigned k = 0; k < PATH_CLASS_COUNT; k++) {
 		size_t first = k ? path_class_top[k - 1] + 1 : 0;
@@ -47,10 +49,24 @@ bool path_no_longer(const struct path *ours, const struct path *theirs, size_t l
 		double oi, ot, ti, tt;
 		path_class_mean(ours, k, &oi, &ot);
 		path_class_mean(theirs, k, &ti, &tt);
-		if (ot > tt || oi > ti + PATH_EXTRA_INSTRUCTIONS)
-			return false;
+		if (holds(oi, ot, ti, tt))
+			return true;
 	}
-	return true;
+	return false;
+}
+
+static bool longer(double oi, double ot, double ti, double tt) { return ot > tt || oi > ti + PATH_EXTRA_INSTRUCTIONS; }
+
+static bool fewer_branches(double oi, double ot, double ti, double tt) { return (void)oi, (void)ti, ot <= tt - 0.5; }
+
+bool path_no_longer(const struct path *ours, const struct path *theirs, size_t lo, size_t hi)
+{
+	return !in_some_class(ours, theirs, lo, hi, longer);
+}
+
+bool path_fewer_branches(const struct path *ours, const struct path *theirs, size_t lo, size_t hi)
+{
+	return in_some_class(ours, theirs, lo, hi, fewer_branches);
 }
 
 uintptr_t path_function(const struct measure_variant *v, int fn)

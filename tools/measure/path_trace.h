@@ -52,4 +52,8 @@ void path_class_mean(const struct path *p, unsigned k, double *instructions, dou
  * PATH_EXTRA_INSTRUCTIONS more in every class within [lo, hi]. */
 bool path_no_longer(const struct path *ours, const struct path *theirs, size_t lo, size_t hi);
 
+/* Whether `ours` takes at least half a branch a call fewer than `theirs`
+ * in some class within [lo, hi]: a path of another shape, not a tie. */
+bool path_fewer_branches(const struct path *ours, const struct path *theirs, size_t lo, size_t hi);
+
 #endif
