@@ -36,6 +36,7 @@ struct variant {
 	unsigned vector_bytes; /* bytes per vector register; 0: none */
 	bool rep_band;         /* from a threshold on: rep movsb / rep stosb */
 	enum variant_id twin;  /* the variant whose code it runs below that band */
+	enum variant_id unmasked; /* whose code it runs in memset and above 16 B */
 };
 
 extern const struct variant variant_table[VARIANT_COUNT];
@@ -47,6 +48,14 @@ extern const unsigned variant_count;
 static inline const struct variant *variant_twin(const struct variant *v)
 {
 	return &variant_table[v->twin];
+}
+
+/* The variant whose code v runs in memset and in copies of more than 16
+ * bytes: avx512 for avx512_mask; v itself for all but the *_mask ones.
+ * Calibration measures it there and gives v its figures. */
+static inline const struct variant *variant_unmasked(const struct variant *v)
+{
+	return &variant_table[v->unmasked];
 }
 
 /* The variant of that name, or NULL: for names in text (variables, files);

@@ -155,7 +155,7 @@ int main(void)
 	check("and without the probe, the 5% margin alone", strcmp(choose(rows, 2, why), "glibc:4194304,fast") == 0);
 
 	/* The cells the calibration times again: those of a variant that
-	 * would serve every size alone but for a few losses above 1 KiB. */
+	 * would serve every size alone but for a few losses, in any class. */
 	struct choice_cell cells[3];
 	rows[0] = row("glibc", 1);
 	rows[1] = row("fast", 0.8);
@@ -173,8 +173,9 @@ int main(void)
 	rows[1] = row("fast", 0.8);
 	cell(&rows[1], 1, PLACE_L1, 1.10, 1.05);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
-	check("a loss up to 1 KiB: none (timing again above 1 KiB cannot make it serve alone)",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	check("a loss up to 1 KiB is timed again too, in class order",
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 2 && cells[0].k == 1 &&
+		      cells[0].p == PLACE_L1 && cells[1].k == 5 && cells[1].p == PLACE_COLD);
 	rows[1] = row("fast", 1.0);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
 	check("a variant that wins nowhere: none", calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);

@@ -277,10 +277,10 @@ static bool serves_alone(const struct band_ratios *r, const struct band_ratios *
 unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
 				    const struct band_ratios *stub, struct choice_cell *cells, unsigned max)
 {
-	if (r == glibc || r == stub || loses_in(r, 0, SMALL_CLASSES - 1, stub) || !wins_somewhere(r, stub))
+	if (r == glibc || r == stub || !wins_somewhere(r, stub))
 		return 0;
 	unsigned count = 0;
-	for (int k = SMALL_CLASSES; k < CHOICE_CLASS_COUNT; k++)
+	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		for (int p = 0; p < PLACE_COUNT; p++)
 			if (loses_in_cell(r, k, p, stub) && count++ < max)
 				cells[count - 1] = (struct choice_cell){ k, (enum placement)p };

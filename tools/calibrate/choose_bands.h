@@ -21,9 +21,10 @@ struct choice_cell {
 
 /* The cells to measure again for r, a row of fn's rows whose glibc and
  * stub rows are given (stub may be NULL): where r would serve every size
- * alone (it beats glibc beyond the margin somewhere, loses nowhere up to
- * 1 KiB) but for losing in 1..max cells above 1 KiB, those cells, and how
- * many; else 0. */
+ * alone (it beats glibc beyond the margin somewhere) but for losing in
+ * 1..max cells, those cells, and how many; else 0.  Cells up to 1 KiB
+ * count too since a path with a branch fewer than glibc's keeps its timing
+ * there (tools/calibrate/path_ties.h). */
 unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
 				    const struct band_ratios *stub, struct choice_cell *cells, unsigned max);
 

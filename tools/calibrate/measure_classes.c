@@ -17,8 +17,10 @@
  *
  * Up to 1 KiB a candidate whose path is no longer than that of glibc's
  * function ties with it (tools/calibrate/path_ties.h).  A candidate that
- * would serve every size alone but for a few cells above 1 KiB where it
- * lost has those cells timed again, longer (confirm_losses).
+ * would serve every size alone but for a few cells where it lost has
+ * those cells timed again, longer (confirm_losses).  Where a variant runs
+ * another's very code in a class (an *_erms variant below its rep band, a
+ * *_mask one above 16 B), that one is timed for both (stand_in).
  *
  * The ratios go to tools/calibrate/choose_bands.c, which picks the bands. */
 #include "config.h"
@@ -91,12 +93,31 @@ static bool runs_twin_code(const struct calibration *c, enum base_function fn, i
 	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
 }
 
-/* Whether candidate v is timed in class b: not a *_erms variant where it
- * runs its twin's code, and merge_twins() gives it the twin's figures. */
+/* Whether a *_mask variant of fn runs its unmasked variant's very code in
+ * all of class k: its memset, and its copies above 16 bytes. */
+static bool runs_unmasked_code(enum base_function fn, int k) { return fn == FN_MEMSET || choice_classes[k].lo > 16; }
+
+/* The variant whose very code `row` runs in all of class k of fn, and
+ * whose measurement therefore stands for it there: its twin below its rep
+ * band, its unmasked variant above 16 bytes, in turn; `row` itself where
+ * its code is its own.  Timing the same code twice would only let noise
+ * between the two make a band or flip a choice. */
+static const struct variant *stand_in(const struct calibration *c, const struct variant *row, enum base_function fn,
+				      int k)
+{
+	if (variant_twin(row) != row && runs_twin_code(c, fn, k))
+		return stand_in(c, variant_twin(row), fn, k);
+	if (variant_unmasked(row) != row && runs_unmasked_code(fn, k))
+		return stand_in(c, variant_unmasked(row), fn, k);
+	return row;
+}
+
+/* Whether candidate v is timed in class b: where another variant's
+ * measurement stands for it, merge_stand_ins() gives it those figures. */
 static bool timed_in(const struct calibration *c, const struct measure_variant *v, enum base_function fn, int b)
 {
 	const struct variant *row = variant_named(v->name);
-	return !row || variant_twin(row) == row || !runs_twin_code(c, fn, b);
+	return !row || stand_in(c, row, fn, b) == row;
 }
 
 /* The candidates timed in class b, into sub (glibc's index set), and
@@ -172,22 +193,21 @@ static void measure_function(struct calibration *c, const struct measure_setting
 	c->ratio_count += s->variant_count;
 }
 
-/* Where a *_erms variant runs the very code of the variant it is named
- * after (runs_twin_code), the twin's measurement stands for both, so that
- * noise between two runs of the same code cannot make a band. */
-static void merge_twins(const struct calibration *c, struct band_ratios *rows, unsigned n)
+/* Each row's figures where another variant's measurement stands for it
+ * (stand_in). */
+static void merge_stand_ins(const struct calibration *c, struct band_ratios *rows, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct variant *v = variant_named(rows[i].variant);
-		if (!v || variant_twin(v) == v)
-			continue;
-		for (unsigned j = 0; j < n; j++)
-			for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-				if (strcmp(rows[j].variant, variant_twin(v)->name) == 0 && runs_twin_code(c, rows[i].fn, k))
+		for (int k = 0; v && k < CHOICE_CLASS_COUNT; k++) {
+			const struct variant *in = stand_in(c, v, rows[i].fn, k);
+			for (unsigned j = 0; in != v && j < n; j++)
+				if (strcmp(rows[j].variant, in->name) == 0)
 					for (int p = 0; p < PLACE_COUNT; p++) {
 						rows[i].ratio[k][p] = rows[j].ratio[k][p];
 						rows[i].low[k][p] = rows[j].low[k][p];
 					}
+		}
 	}
 }
 
@@ -207,17 +227,17 @@ static const struct band_ratios *row_named(const struct band_ratios *rows, unsig
 	return NULL;
 }
 
-/* Row v's cell timed again; where v is a *_erms variant running its
- * twin's code there, the twin is timed (merge_twins then copies it). */
+/* Row v's cell timed again; where another variant's measurement stands
+ * for v's there, that variant is timed (merge_stand_ins then copies it). */
 static void measure_again(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
 			  struct band_ratios *rows, unsigned v, struct choice_cell cell)
 {
 	const struct variant *row = variant_named(rows[v].variant);
+	const struct variant *in = row ? stand_in(c, row, fn, cell.k) : row;
 	unsigned timed = v;
-	if (row && variant_twin(row) != row && runs_twin_code(c, fn, cell.k))
-		for (unsigned i = 0; i < s->variant_count; i++)
-			if (strcmp(s->variants[i].name, variant_twin(row)->name) == 0)
-				timed = i;
+	for (unsigned i = 0; in != row && i < s->variant_count; i++)
+		if (strcmp(s->variants[i].name, in->name) == 0)
+			timed = i;
 	struct measure_variant pair[2] = { s->variants[s->glibc], s->variants[timed] };
 	struct measure_settings sub = *s;
 	sub.variants = pair;
@@ -241,7 +261,7 @@ static void confirm_losses(const struct calibration *c, const struct measure_set
 		for (unsigned i = 0; i < count; i++)
 			measure_again(c, s, fn, rows, v, cells[i]);
 	}
-	merge_twins(c, rows, s->variant_count);
+	merge_stand_ins(c, rows, s->variant_count);
 }
 
 void calibrate_measure_classes(struct calibration *c, struct measure_settings *s, struct progress *bar)
@@ -256,7 +276,7 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		unsigned first = c->ratio_count;
 		measure_function(c, s, (enum base_function)fn, bar);
-		merge_twins(c, &c->ratios[first], c->ratio_count - first);
+		merge_stand_ins(c, &c->ratios[first], c->ratio_count - first);
 	}
 	char why[PATH_WHY_MAX];
 	path_ties(c->ratios, c->ratio_count, tied, why, sizeof why);
