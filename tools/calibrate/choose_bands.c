@@ -313,7 +313,7 @@ static const struct band_ratios *best_below_1k(const struct band_ratios *rows, u
 
 /* One variant of ours for every size where one is within noise of glibc
  * in every class and placement and beats it beyond alone_margin in some
- * class (the earliest nearly as good overall as the best): bound
+ * class (of those nearly as good overall as the best, best_below_1k): bound
  * directly, it costs no stub, never loses and sometimes wins, and it
  * handles large sizes inside by its thresholds.  Bands are for where no
  * variant can.  Says so in why. */

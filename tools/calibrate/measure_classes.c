@@ -55,7 +55,7 @@ bool calibrate_is_candidate(const char *name)
 	return v && (v == VARIANT(glibc) || v->vector_bytes);
 }
 
-_Static_assert(VARIANT_COUNT + 1 <= MEASURE_MAX_VARIANTS, "every variant of the table and the stub probe fit one measurement");
+_Static_assert(VARIANT_COUNT + 1 <= MEASURE_MAX_VARIANTS, "the table's variants and the stub probe fit a measurement");
 
 static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
 {
