@@ -1,6 +1,6 @@
-/* evex, evex_mask and their _erms twins: 32-byte vectors in EVEX encoding.  Built with
- * -mavx512f -mavx512bw -mavx512vl and only dispatched to when the CPU has
- * all three and the OS saves the ZMM state.  The ladder is in
+/* evex, evex_mask and their _erms twins: 32-byte vectors in EVEX encoding.
+ * Built with -mavx512f -mavx512bw -mavx512vl and only dispatched to when the
+ * CPU has all three and the OS saves the ZMM state.  The ladder is in
  * shim/ladder_evex.S, the rare long paths from shim/vector_pieces.h.
  *
  * For CPUs that run 512-bit operations as two 256-bit halves (AMD Zen 4):

@@ -327,10 +327,9 @@ L(memmove_in_place):                                                         \
  * crosses a page takes the ladder: a masked access whose masked-off bytes
  * lie on a page not present (even one mapped but not yet touched) is
  * completed by a microcode assist, many times the copy's time (BENCHMARKS.md
- * section 24).  The
- * test is the one glibc's memcmp-evex-movbe.S makes, on the OR of both
- * page offsets: one compare for two pointers, erring only towards the
- * ladder. */
+ * section 24).  The test is the one glibc's memcmp-evex-movbe.S makes, on
+ * the OR of both page offsets: one compare for two pointers, erring only
+ * towards the ladder. */
 #ifdef MASKED_COPY
 #define COPY_BELOW_32(fn)                                                    \
 	cmp $16, %edx;                                                       \

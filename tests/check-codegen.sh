@@ -11,6 +11,10 @@
 set -u
 lib=${MEMSHIM_LIBRARY:?}
 status=0
+# The vector variants, from the one list (a vector width above 0).
+vector_variants=$(awk -F'[(,]' '/^MEMSHIM_VARIANT\(/ && $4 + 0 > 0 { gsub(/ /, "", $2); print $2 }' \
+	"${top_srcdir:-.}/shim/memshim_variants.h")
+[ -n "$vector_variants" ] || { echo "FAIL: no vector variants in shim/memshim_variants.h"; exit 1; }
 # lacks FUNCTION PATTERN WHAT: FUNCTION's instructions match no PATTERN.
 lacks() {
 	body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<$1>:/,/^\$/")
@@ -32,7 +36,7 @@ done
 # out; the EVEX ones (avx512, evex) use only registers 16..31, whose upper
 # halves need no vzeroupper; sse2 runs on CPUs without AVX, so it must not
 # touch YMM or ZMM registers.
-for v in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms evex_mask evex_mask_erms; do
+for v in $vector_variants; do
 	for f in memcpy memmove memset; do
 		body=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/")
 		if [ -z "$body" ]; then
@@ -58,7 +62,7 @@ done
 # straddles two lines was timed slower after a mispredicted branch.  So
 # does memset's loop, in the *_erms twins too: across two lines it was
 # timed slower at the same sizes.
-for v in sse2 avx2 avx512 evex avx2_xmm sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms avx512_mask avx512_mask_erms evex_mask evex_mask_erms; do
+for v in $vector_variants; do
 	for f in memcpy memmove memset; do
 		if ! split=$(objdump -d --no-show-raw-insn "$lib" | awk "/<memshim_${f}_$v>:/,/^\$/" |
 			python3 "$(dirname "$0")/check_ladder_layout.py"); then

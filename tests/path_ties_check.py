@@ -13,6 +13,7 @@ from check_lines import check, status
 from path_check import CLASSES, EPSILON, MORE_INSTRUCTIONS, read
 
 PATH_TIE_LIMIT = 1.25  # tools/calibrate/path_ties.c
+PATH_FEWER_BRANCHES = 0.5  # tools/measure/path_trace.h
 CHOICE_CLASSES = [(0, 16), (17, 64), (65, 256), (257, 1024)]  # tools/util/size_classes.h
 
 
@@ -25,7 +26,7 @@ def no_longer(ours, theirs, lo, hi):
 
 def fewer_branches(ours, theirs, lo, hi):
     """Half a taken branch a call fewer than glibc's in some class: no tie (path_trace.c)."""
-    return any(c_lo >= lo and c_hi <= hi and taken <= g_taken - 0.5
+    return any(c_lo >= lo and c_hi <= hi and taken <= g_taken - PATH_FEWER_BRANCHES
                for (c_lo, c_hi), (ins, taken), (g_ins, g_taken) in zip(CLASSES, ours, theirs))
 
 

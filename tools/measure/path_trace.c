@@ -57,7 +57,7 @@ static bool in_some_class(const struct path *ours, const struct path *theirs, si
 
 static bool longer(double oi, double ot, double ti, double tt) { return ot > tt || oi > ti + PATH_EXTRA_INSTRUCTIONS; }
 
-static bool fewer_branches(double oi, double ot, double ti, double tt) { return (void)oi, (void)ti, ot <= tt - 0.5; }
+static bool fewer_branches(double oi, double ot, double ti, double tt) { return (void)oi, (void)ti, ot <= tt - PATH_FEWER_BRANCHES; }
 
 bool path_no_longer(const struct path *ours, const struct path *theirs, size_t lo, size_t hi)
 {

@@ -33,6 +33,11 @@ extern const char *const path_class_label[PATH_CLASS_COUNT];
  * vector variant to it). */
 #define PATH_EXTRA_INSTRUCTIONS 3
 
+/* How many taken branches a call fewer than glibc's, on the mean over a
+ * class, make a path of another shape rather than a tie
+ * (path_fewer_branches; tests/path_ties_check.py holds the same). */
+#define PATH_FEWER_BRANCHES 0.5
+
 /* The paths of every size of each of the `count` variants, for the
  * functions in the mask `functions` (1 << FN_MEMCPY, ...), traced in a
  * child process; path_of() finds one.  NULL, and why, when it cannot. */
@@ -52,8 +57,9 @@ void path_class_mean(const struct path *p, unsigned k, double *instructions, dou
  * PATH_EXTRA_INSTRUCTIONS more in every class within [lo, hi]. */
 bool path_no_longer(const struct path *ours, const struct path *theirs, size_t lo, size_t hi);
 
-/* Whether `ours` takes at least half a branch a call fewer than `theirs`
- * in some class within [lo, hi]: a path of another shape, not a tie. */
+/* Whether `ours` takes at least PATH_FEWER_BRANCHES taken branches a call
+ * fewer than `theirs` in some class within [lo, hi]: a path of another
+ * shape, not a tie. */
 bool path_fewer_branches(const struct path *ours, const struct path *theirs, size_t lo, size_t hi);
 
 #endif
