@@ -132,11 +132,20 @@ for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--siz
 	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
 # A distribution that cannot be read: status 1, as in every command, one line, no run.
-for args in "--distribution $scratch/missing.csv" "--distribution $scratch/b.svg"; do
+# One size per line is not the three-line format: its second line is no overlap, its
+# third no alignment, and a fourth line has no meaning.
+printf '3:1\n7:1\n' >"$scratch/SizePerLine.csv"
+printf '8:1\n0:1\n12:1\n' >"$scratch/BadAlignment.csv"
+printf '8:1\n0:1\n8:1\n40:1\n' >"$scratch/FourLines.csv"
+for args in "--distribution $scratch/missing.csv" "--distribution $scratch/b.svg" \
+	"--distribution $scratch/SizePerLine.csv" "--distribution $scratch/BadAlignment.csv" \
+	"--distribution $scratch/FourLines.csv"; do
 	bench $args
 	expect_eq "bench $args: exit status" "$rc" 1
 	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
+expect_match "a second line with a size in it is refused as overlap" \
+	"$(bench --distribution "$scratch/SizePerLine.csv"; cat "$scratch/err")" 'line 2: overlap keys are 0 and 1, not 7'
 bench --help
 expect_match "bench --help" "$(cat "$scratch/out")" '^usage: memshim bench'
 

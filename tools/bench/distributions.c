@@ -103,29 +103,48 @@ static bool parse_pairs(const struct parse *p, const char **s, unsigned line, st
 	return true;
 }
 
-static void set_overlap(struct size_dist *d, const struct size_prob *pairs, size_t n)
+/* Line 2: 0 (no overlap) and 1 (overlap); any other key is an error, so
+ * that a file of one size per line is not read as sizes, overlap and
+ * alignment. */
+static bool set_overlap(const struct parse *p, struct size_dist *d, const struct size_prob *pairs, size_t n)
 {
 	double none = 0, some = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (pairs[i].size > 1) {
+			snprintf(p->error, p->error_size, "%s line 2: overlap keys are 0 and 1, not %zu", p->path,
+				 pairs[i].size);
+			return false;
+		}
 		*(pairs[i].size ? &some : &none) += pairs[i].probability;
+	}
 	d->overlap = none + some > 0 ? some / (none + some) : 0;
+	return true;
 }
 
-static void set_alignments(struct size_dist *d, const struct size_prob *pairs, size_t n)
+/* Line 3: alignments, powers of two up to 64 (what a 64-byte offset can
+ * honour; fleetbench's go to 64), eight at most. */
+static bool set_alignments(const struct parse *p, struct size_dist *d, const struct size_prob *pairs, size_t n)
 {
 	double total = 0, running = 0;
-	for (size_t i = 0; i < n; i++)
-		total += pairs[i].probability;
-	for (size_t i = 0; i < n && d->align_count < 8 && total > 0; i++) {
+	for (size_t i = 0; i < n; i++) {
 		size_t a = pairs[i].size;
-		if (a == 0 || a > 64 || (a & (a - 1)))
-			continue; /* not an alignment a 64-byte offset can honour */
+		if (a == 0 || a > 64 || (a & (a - 1)) || i >= 8) {
+			snprintf(p->error, p->error_size,
+				 "%s line 3: alignment keys are powers of two up to 64, at most 8 of them (%zu)",
+				 p->path, a);
+			return false;
+		}
+		total += pairs[i].probability;
+	}
+	for (size_t i = 0; i < n && total > 0; i++) {
+		size_t a = pairs[i].size;
 		running += pairs[i].probability / total;
 		d->align[d->align_count] = (unsigned)a;
 		d->align_cumulative[d->align_count++] = running;
 	}
 	if (d->align_count)
 		d->align_cumulative[d->align_count - 1] = 1.0;
+	return true;
 }
 
 static struct size_dist *parse_fleetbench(const struct parse *p, const char *text, size_t length,
@@ -144,9 +163,11 @@ static struct size_dist *parse_fleetbench(const struct parse *p, const char *tex
 	if (parse_pairs(p, &s, 1, pairs, room, &n))
 		d = size_dist_from_table(name, pairs, n, p->error, p->error_size);
 	if (d && *s && parse_pairs(p, &s, 2, pairs, room, &n))
-		set_overlap(d, pairs, n);
-	if (d && *s && parse_pairs(p, &s, 3, pairs, room, &n))
-		set_alignments(d, pairs, n);
+		set_overlap(p, d, pairs, n);
+	if (d && *s && !*p->error && parse_pairs(p, &s, 3, pairs, room, &n))
+		set_alignments(p, d, pairs, n);
+	if (d && !*p->error && s[strspn(s, " \t\r\n")])
+		snprintf(p->error, p->error_size, "%s: more than three lines (sizes, overlap, alignment)", p->path);
 	if (d && *p->error) { /* a later line was malformed */
 		size_dist_free(d);
 		d = NULL;
