@@ -323,13 +323,16 @@ L(memmove_in_place):                                                         \
  * 16-byte window, which takes no branch on the size: the ladder below 16
  * takes a branch at each step, and sizes drawn from a distribution
  * mispredict them.  A 16-byte window, not a whole vector, so that a copy
- * out of the caches touches no more lines than its bytes do.  A window that
+ * out of the caches touches at most one line more than its bytes do (a
+ * whole vector's window lost 5-27% cold).  A window that
  * crosses a page takes the ladder: a masked access whose masked-off bytes
  * lie on a page not present (even one mapped but not yet touched) is
  * completed by a microcode assist, many times the copy's time (BENCHMARKS.md
  * section 24).  The test is the one glibc's memcmp-evex-movbe.S makes, on
  * the OR of both page offsets: one compare for two pointers, erring only
- * towards the ladder. */
+ * towards the ladder (one pair of random pointers in ten; a test of each
+ * apart, in as many instructions, lost 2-3% cold on the fleet
+ * distributions, section 24). */
 #ifdef MASKED_COPY
 #define COPY_BELOW_32(fn)                                                    \
 	cmp $16, %edx;                                                       \
