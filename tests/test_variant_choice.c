@@ -9,7 +9,8 @@
  * from glibc (there glibc against itself: the noise).  A variant within
  * noise of glibc everywhere that wins beyond the noise in some class
  * serves every size alone; one that would but for a few losses above 1 KiB
- * has those cells named for timing again. */
+ * has those cells named for timing again; the variant of the CPU's row is
+ * kept where it loses nowhere and no other is clearly better. */
 #include "tools/calibrate/choose_bands.h"
 #include "tests/unit_check.h"
 
@@ -46,14 +47,15 @@ static void classes(struct band_ratios *r, int first, int last, double ratio)
 static const char *choose(const struct band_ratios *rows, unsigned n, char *why)
 {
 	static char choice[BAND_TEXT_MAX];
-	calibrate_choose_bands(rows, n, choice, sizeof choice, why, 200);
+	calibrate_choose_bands(rows, n, NULL, choice, sizeof choice, why, 200);
 	return choice;
 }
 
 int main(void)
 {
-	char why[200];
+	char why[200], choice_text[BAND_TEXT_MAX];
 	struct band_ratios rows[4];
+	struct choice_cell cells[3];
 
 	rows[0] = row("glibc", 1);
 	rows[1] = row("fast", 0.7);
@@ -154,34 +156,60 @@ int main(void)
 	      strcmp(choose(rows, 3, why), "glibc") == 0));
 	check("and without the probe, the 5% margin alone", strcmp(choose(rows, 2, why), "glibc:4194304,fast") == 0);
 
+	/* The incumbent, the variant this CPU's row gives the function: kept
+	 * where it loses nowhere, even tying glibc, unless another that serves
+	 * alone is 5% better over all the classes. */
+	rows[0] = row("glibc", 1);
+	rows[1] = row("row_choice", 1.0);
+	rows[2] = row("other", 0.97);
+	rows[3] = row(STUB_PROBE_NAME, 1.0);
+	classes(&rows[2], 0, 3, 1.0);
+	check("without an incumbent, the variant that wins beyond the noise serves alone",
+	      strcmp(choose(rows, 4, why), "other") == 0);
+	calibrate_choose_bands(rows, 4, "row_choice", choice_text, sizeof choice_text, why, 200);
+	check("an incumbent that ties glibc everywhere is kept over a win of 3% in a few classes",
+	      strcmp(choice_text, "row_choice") == 0 && strstr(why, "this CPU's row's choice, kept"));
+	rows[2] = row("other", 0.90);
+	calibrate_choose_bands(rows, 4, "row_choice", choice_text, sizeof choice_text, why, 200);
+	check("but not over one 10% better everywhere", strcmp(choice_text, "other") == 0 && !strstr(why, "kept"));
+	rows[2] = row("other", 1.2);
+	cell(&rows[1], 5, PLACE_COLD, 1.06, 1.01);
+	calibrate_choose_bands(rows, 4, "row_choice", choice_text, sizeof choice_text, why, 200);
+	check("an incumbent that loses somewhere is not kept", strcmp(choice_text, "glibc") == 0);
+	calibrate_choose_bands(rows, 4, "glibc", choice_text, sizeof choice_text, why, 200);
+	check("an incumbent naming glibc changes nothing", strcmp(choice_text, "glibc") == 0);
+	check("an incumbent that loses has its losing cells timed again, though it wins nowhere",
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[3], true, cells, 3) == 1 && cells[0].k == 5 &&
+	      cells[0].p == PLACE_COLD &&
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[3], false, cells, 3) == 0);
+
 	/* The cells the calibration times again: those of a variant that
 	 * would serve every size alone but for a few losses, in any class. */
-	struct choice_cell cells[3];
 	rows[0] = row("glibc", 1);
 	rows[1] = row("fast", 0.8);
 	rows[2] = row(STUB_PROBE_NAME, 1.0);
 	check("a variant that serves alone already: nothing to confirm",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
 	cell(&rows[1], 6, PLACE_L2, 1.04, 1.01);
 	check("two losses above 1 KiB: those two cells, in order",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 2 && cells[0].k == 5 &&
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 2 && cells[0].k == 5 &&
 	      cells[0].p == PLACE_COLD && cells[1].k == 6 && cells[1].p == PLACE_L2);
 	classes(&rows[1], 7, 7, 1.10);
 	check("more losses than asked for: none (the variant is no near miss)",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
 	rows[1] = row("fast", 0.8);
 	cell(&rows[1], 1, PLACE_L1, 1.10, 1.05);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
 	check("a loss up to 1 KiB is timed again too, in class order",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 2 && cells[0].k == 1 &&
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 2 && cells[0].k == 1 &&
 		      cells[0].p == PLACE_L1 && cells[1].k == 5 && cells[1].p == PLACE_COLD);
 	rows[1] = row("fast", 1.0);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
-	check("a variant that wins nowhere: none", calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], cells, 3) == 0);
+	check("a variant that wins nowhere: none", calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
 	check("nor glibc's own row, nor the probe's",
-	      calibrate_cells_to_confirm(&rows[0], &rows[0], &rows[2], cells, 3) == 0 &&
-	      calibrate_cells_to_confirm(&rows[2], &rows[0], &rows[2], cells, 3) == 0);
+	      calibrate_cells_to_confirm(&rows[0], &rows[0], &rows[2], false, cells, 3) == 0 &&
+	      calibrate_cells_to_confirm(&rows[2], &rows[0], &rows[2], false, cells, 3) == 0);
 
 	return checks_finish();
 }

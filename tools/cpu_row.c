@@ -549,7 +549,7 @@ static void choose(struct calibration *c, bool one_placement)
 		for (unsigned i = 0; i < c->ratio_count; i++)
 			if (c->ratios[i].fn == (enum base_function)fn)
 				rows[n++] = c->ratios[i];
-		calibrate_choose_bands(rows, n, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
+		calibrate_choose_bands(rows, n, NULL, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
 		if (one_placement)
 			row_words_one_placement(c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* bounds in K and M where this machine can parse them */

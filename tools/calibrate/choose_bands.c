@@ -23,7 +23,10 @@
  * Before any of that: where one variant is within noise of glibc in every
  * class and placement and beats it beyond the noise (and the 2% tie) in
  * some class, it serves every size alone (one_variant_everywhere), bound
- * directly, with no stub in front.
+ * directly, with no stub in front.  So does the variant this CPU's row
+ * gives the function, where it is within noise of glibc everywhere and no
+ * other is clearly better (kept_incumbent): near ties otherwise flip the
+ * choice from one calibration to the next (BENCHMARKS.md section 25).
  *
  * A row named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
  * is no candidate: up to 1 KiB it is what bands add to each call, and bands
@@ -275,9 +278,10 @@ static bool serves_alone(const struct band_ratios *r, const struct band_ratios *
 }
 
 unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
-				    const struct band_ratios *stub, struct choice_cell *cells, unsigned max)
+				    const struct band_ratios *stub, bool incumbent, struct choice_cell *cells,
+				    unsigned max)
 {
-	if (r == glibc || r == stub || !wins_somewhere(r, stub))
+	if (r == glibc || r == stub || (!incumbent && !wins_somewhere(r, stub)))
 		return 0;
 	unsigned count = 0;
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
@@ -311,27 +315,47 @@ static const struct band_ratios *best_below_1k(const struct band_ratios *rows, u
 	return small;
 }
 
+/* The incumbent's row (calibrate_choose_bands), where it loses nowhere and
+ * comes within KEEP_NEIGHBOUR_RATIO of `best`, the best score over all
+ * classes of those that serve alone (1, glibc's, if none does); else NULL.
+ * It need not win anywhere: tying glibc, it is as good as glibc, and the
+ * row that chose it was measured longer than a calibration measures. */
+static const struct band_ratios *kept_incumbent(const struct band_ratios *rows, unsigned n,
+						const struct band_ratios *glibc, const struct band_ratios *stub,
+						const char *incumbent, double best)
+{
+	int last = CHOICE_CLASS_COUNT - 1;
+	for (unsigned v = 0; incumbent && v < n; v++)
+		if (&rows[v] != glibc && strcmp(rows[v].variant, incumbent) == 0 && !loses_in(&rows[v], 0, last, stub) &&
+		    score(&rows[v], 0, last) <= best * KEEP_NEIGHBOUR_RATIO)
+			return &rows[v];
+	return NULL;
+}
+
 /* One variant of ours for every size where one is within noise of glibc
  * in every class and placement and beats it beyond alone_margin in some
- * class (of those nearly as good overall as the best, best_below_1k): bound
- * directly, it costs no stub, never loses and sometimes wins, and it
- * handles large sizes inside by its thresholds.  Bands are for where no
- * variant can.  Says so in why. */
+ * class (of those nearly as good overall as the best, best_below_1k), or
+ * the incumbent where it is kept (kept_incumbent): bound directly, it
+ * costs no stub, never loses and sometimes wins, and it handles large
+ * sizes inside by its thresholds.  Bands are for where no variant can.
+ * Says so in why. */
 static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
-				   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
-				   char *why, size_t why_size)
+				   const struct band_ratios *stub, const char *incumbent,
+				   const struct band_ratios *serves[CHOICE_CLASS_COUNT], char *why, size_t why_size)
 {
 	const struct band_ratios *one = NULL;
 	int last = CHOICE_CLASS_COUNT - 1;
 	for (unsigned v = 0; v < n; v++)
 		if (serves_alone(&rows[v], glibc, stub) && (!one || score(&rows[v], 0, last) < score(one, 0, last)))
 			one = &rows[v];
-	if (!one)
+	const struct band_ratios *kept = kept_incumbent(rows, n, glibc, stub, incumbent, one ? score(one, 0, last) : 1);
+	if (!one && !kept)
 		return false;
-	one = best_below_1k(rows, n, glibc, stub, score(one, 0, last));
+	one = kept ? kept : best_below_1k(rows, n, glibc, stub, score(one, 0, last));
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
-	snprintf(why, why_size, "within noise of glibc in every class and placement, %.2fx over them: ",
+	snprintf(why, why_size, "%swithin noise of glibc in every class and placement, %.2fx over them: ",
+		 kept ? "this CPU's row's choice, kept (none that serves alone is 5% better): " : "",
 		 score(one, 0, last));
 	return true;
 }
@@ -363,8 +387,8 @@ static bool say_where_nearest_loses(const struct band_ratios *rows, unsigned n, 
 	return true;
 }
 
-void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, char *choice, size_t choice_size, char *why,
-		    size_t why_size)
+void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const char *incumbent, char *choice,
+			    size_t choice_size, char *why, size_t why_size)
 {
 	const struct band_ratios *glibc = NULL, *stub = NULL, *serves[CHOICE_CLASS_COUNT];
 	struct band_ratios rows[CALIBRATE_MAX_RATIOS];
@@ -383,7 +407,7 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, char 
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	if (!one_variant_everywhere(rows, n, glibc, stub, serves, why, why_size)) {
+	if (!one_variant_everywhere(rows, n, glibc, stub, incumbent, serves, why, why_size)) {
 		choose_servers(rows, n, glibc, stub, serves);
 		keep_one_band(rows, n, glibc, stub, serves, why, why_size);
 	}

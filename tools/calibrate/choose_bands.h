@@ -5,13 +5,19 @@
 
 #include "tools/calibrate/curves.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes the chosen bands of rows[0..n) (their text form: "glibc" when no
  * variant wins anywhere) into choice, and one line saying why into why.
- * A row named STUB_PROBE_NAME among them is weighed, not chosen. */
-void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, char *choice, size_t choice_size, char *why,
-		    size_t why_size);
+ * A row named STUB_PROBE_NAME among them is weighed, not chosen.
+ * incumbent: the variant this CPU's shipped row gives the function as its
+ * one band, or NULL (no row, bands, or glibc's own); where it loses in no
+ * class and placement it is kept, unless a variant that serves every size
+ * alone is better over all of them by 5%: a calibration changes a default
+ * for a clear gain, not for the noise between near ties. */
+void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, const char *incumbent, char *choice,
+			    size_t choice_size, char *why, size_t why_size);
 
 /* A cell of the choice: size class k, placement p. */
 struct choice_cell {
@@ -21,11 +27,13 @@ struct choice_cell {
 
 /* The cells to measure again for r, a row of fn's rows whose glibc and
  * stub rows are given (stub may be NULL): where r would serve every size
- * alone (it beats glibc beyond the margin somewhere) but for losing in
- * 1..max cells, those cells, and how many; else 0.  Cells up to 1 KiB
- * count too since a path with a branch fewer than glibc's keeps its timing
- * there (tools/calibrate/path_ties.h). */
+ * alone (it beats glibc beyond the margin somewhere, or it is the
+ * incumbent, which need not) but for losing in 1..max cells, those cells,
+ * and how many; else 0.  Cells up to 1 KiB count too since a path with a
+ * branch fewer than glibc's keeps its timing there
+ * (tools/calibrate/path_ties.h). */
 unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
-				    const struct band_ratios *stub, struct choice_cell *cells, unsigned max);
+				    const struct band_ratios *stub, bool incumbent, struct choice_cell *cells,
+				    unsigned max);
 
 #endif

@@ -27,6 +27,7 @@
 
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
+#include "dispatch/cpu_rows.h"
 #include "shim/thresholds.h"
 #include "tools/calibrate/measure_classes.h"
 #include "tools/measure/caches.h"
@@ -250,14 +251,27 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 	rows[timed].low[cell.k][cell.p] = r.ratio_low[1];
 }
 
+/* The variant this CPU's shipped row gives fn as its one band; NULL
+ * without a row, where it has bands, or where it gives glibc's own. */
+static const char *row_incumbent(enum base_function fn)
+{
+	struct band_list bands;
+	const char *why;
+	if (!cpu_row_choice(cpu_features(), fn, &bands, &why) || bands.count != 1 || bands.variant[0] == VARIANT(glibc))
+		return NULL;
+	return bands.variant[0]->name;
+}
+
 static void confirm_losses(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
 			   struct band_ratios *rows)
 {
+	const char *incumbent = row_incumbent(fn);
 	const struct band_ratios *glibc = row_named(rows, s->variant_count, "glibc");
 	const struct band_ratios *stub = row_named(rows, s->variant_count, STUB_PROBE_NAME);
 	for (unsigned v = 0; glibc && v < s->variant_count; v++) {
 		struct choice_cell cells[CONFIRM_CELLS_MAX];
-		unsigned count = calibrate_cells_to_confirm(&rows[v], glibc, stub, cells, CONFIRM_CELLS_MAX);
+		bool is_incumbent = incumbent && strcmp(rows[v].variant, incumbent) == 0;
+		unsigned count = calibrate_cells_to_confirm(&rows[v], glibc, stub, is_incumbent, cells, CONFIRM_CELLS_MAX);
 		for (unsigned i = 0; i < count; i++)
 			measure_again(c, s, fn, rows, v, cells[i]);
 	}
@@ -283,8 +297,8 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		confirm_losses(c, s, (enum base_function)fn, &c->ratios[fn * s->variant_count]);
 		const struct band_ratios *rows = &c->ratios[fn * s->variant_count];
-		calibrate_choose_bands(rows, s->variant_count, c->choice[fn], sizeof c->choice[fn], c->choice_why[fn],
-			       CALIBRATION_WHY_MAX);
+		calibrate_choose_bands(rows, s->variant_count, row_incumbent((enum base_function)fn), c->choice[fn],
+				       sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
 		size_t len = strlen(c->choice_why[fn]);
 		if (path_tied_choice(c->ratios, c->ratio_count, tied, (enum base_function)fn, c->choice[fn]))
 			snprintf(c->choice_why[fn] + len, CALIBRATION_WHY_MAX - len, "; to 1 KiB a tie by its path");

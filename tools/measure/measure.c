@@ -25,7 +25,18 @@
 #include <unistd.h>
 
 #define PAGE 4096u
-#define MAX_CALLS 4096u
+/* The most calls a pass draws.  A hot batch repeats its pass until it has
+ * lasted batch_ns, and the branch predictors learn a pass they see again:
+ * with 4096 calls of 0-16 B on a Zen 4, glibc's size ladder took 4.3-5.5 ns
+ * a call where with 16384 or 65536 it took 8.6-9.1, the time of sizes that
+ * do not repeat (BENCHMARKS.md section 25).  16384 calls make a pass of
+ * small sizes as long as a batch, so that it runs about once; its 192 KiB
+ * of table, read in order, still leave half the L2 to an L2-resident case
+ * on a CPU with a 512 KiB L2. */
+#define MAX_CALLS 16384u
+/* A cold pass runs once a batch whatever its length, so it repeats nothing
+ * with fewer calls, and each costs a flush of its lines. */
+#define MAX_COLD_CALLS 4096u
 /* A hot pass moves at most this much: enough calls to draw many sizes, few
  * enough that a pass of large calls stays short (halved from 16 MiB, with
  * the cold one, to keep the calibration within 30 s where the L3 is large
@@ -216,8 +227,9 @@ static size_t calls_per_pass(const struct measure_case *c)
 {
 	double mean = c->replay ? c->replay->mean : c->dist ? c->dist->mean : (double)(c->lo + c->hi) / 2;
 	double budget = c->cold ? COLD_PASS_BYTES : HOT_PASS_BYTES;
-	double n = mean > 0 ? budget / mean : MAX_CALLS;
-	return n < 1 ? 1 : n > MAX_CALLS ? MAX_CALLS : (size_t)n;
+	size_t most = c->cold ? MAX_COLD_CALLS : MAX_CALLS;
+	double n = mean > 0 ? budget / mean : most;
+	return n < 1 ? 1 : n > most ? most : (size_t)n;
 }
 
 /* Every line of a cold pass's buffers leaves every cache level (and is
@@ -342,17 +354,28 @@ static void run_pass(const struct measure_variant *v, const struct measure_case 
 		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n, reps);
 }
 
+/* A pass is never cut below this many calls, to draw many sizes. */
+#define MIN_PASS_CALLS 1024u
+
 /* Repetitions that make a hot batch last about s->batch_ns (one for cold:
- * a repeated cold pass would find its data in the cache). */
-static unsigned calibrate(const struct measure_settings *s, const struct measure_case *c, size_t n)
+ * a repeated cold pass would find its data in the cache).  A pass that
+ * lasts longer than a batch is cut to the calls that fill one, *n, and
+ * runs once: what a batch needs, and no call repeated within it (MAX_CALLS
+ * says why that matters). */
+static unsigned calibrate(const struct measure_settings *s, const struct measure_case *c, size_t *n)
 {
 	if (c->cold)
 		return 1;
 	const struct measure_variant *g = &s->variants[s->glibc];
-	run_pass(g, c, n, 1); /* brings the buffers and the code in */
+	run_pass(g, c, *n, 1); /* brings the buffers and the code in */
 	uint64_t start = monotonic_ns();
-	run_pass(g, c, n, 1);
+	run_pass(g, c, *n, 1);
 	double pass = (double)(monotonic_ns() - start);
+	if (pass > s->batch_ns && *n > MIN_PASS_CALLS) {
+		double fit = (double)*n * s->batch_ns / pass;
+		*n = fit < MIN_PASS_CALLS ? MIN_PASS_CALLS : (size_t)fit;
+		return 1;
+	}
 	double reps = pass > 0 ? s->batch_ns / pass : 1000;
 	return reps < 1 ? 1 : reps > 100000 ? 100000 : (unsigned)reps;
 }
@@ -468,9 +491,13 @@ void measure_run(const struct measure_settings *s, const struct measure_case *c,
 	for (unsigned round = 0; round < rounds; round++) {
 		/* Fresh sizes and offsets each round: more of the distribution seen. */
 		double mean = prepare_calls(c, n, &rng);
+		if (round == 0) {
+			size_t drawn = n;
+			reps = calibrate(s, c, &n);
+			if (n < drawn) /* drawn again, so that spread calls cover all their span */
+				mean = prepare_calls(c, n, &rng);
+		}
 		bytes += mean;
-		if (round == 0)
-			reps = calibrate(s, c, n);
 		unsigned order[MEASURE_MAX_COLUMNS];
 		shuffled_order(order, s->variant_count, &rng);
 		for (unsigned k = 0; k < s->variant_count; k++) {
