@@ -89,6 +89,7 @@ void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
 		t->auto_movsb = row->auto_movsb;
 	if (row && row->auto_stosb)
 		t->auto_stosb = row->auto_stosb;
+	t->auto_movsb_stop = row ? row->auto_movsb_stop : 0;
 	t->set_stosb_beyond_nt = auto_defaults_by_cpu[i].set_stosb_beyond_nt;
 	t->nt = NT_SHARE_OF_L3(f->l3_bytes ? f->l3_bytes : L3_BYTES_FALLBACK);
 }

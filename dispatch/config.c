@@ -22,6 +22,8 @@ static void row_origins(enum threshold_origin origin[T_COUNT])
 		origin[T_AUTO_MOVSB] = FROM_ROW;
 	if (row && row->auto_stosb)
 		origin[T_AUTO_STOSB] = FROM_ROW;
+	if (row && row->auto_movsb_stop)
+		origin[T_AUTO_MOVSB_STOP] = FROM_ROW;
 }
 
 static void read_config(struct config *c)

@@ -42,7 +42,7 @@ struct function_choice {
 #define SEQUENCES_MAX_LENGTH 1024
 
 /* The size thresholds, and where each value came from. */
-enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT };
+enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_AUTO_MOVSB_STOP, T_COUNT };
 enum threshold_origin { FROM_BUILTIN, FROM_ROW, FROM_FILE, FROM_ENVIRONMENT };
 
 struct config {

@@ -9,11 +9,11 @@
 #   alias4k FN VARIANT:NS,...           optional, for memcpy and memmove: the ns a
 #                                       byte that (dst - src) mod 4096 in 1..63 adds
 #                                       to each variant's copies from 2 KiB
-#   thresholds auto_movsb=N auto_stosb=N
+#   thresholds auto_movsb=N auto_stosb=N auto_movsb_stop=N
 #                                       optional: where the *_erms variants start
-#                                       rep movsb and rep stosb on this class, in
-#                                       bytes (either may be left out: the
-#                                       built-in value)
+#                                       rep movsb and rep stosb on this class, and
+#                                       where rep movsb stops, in bytes (any may
+#                                       be left out: the built-in value)
 #   any other line: data for people (the measured ratios), skipped here.
 #
 # REQUIRES and EXCLUDES are comma-separated feature names, or "-".  BANDS
@@ -91,7 +91,7 @@ function finish_row(    name) {
 	rows = rows "\t{ " c_string(name) ", " match_c ",\n\t  { " bands_c[0] ",\n\t    " bands_c[1] ",\n\t    " bands_c[2] " },\n" \
 		"\t  { " why_c[0] ", " why_c[1] ", " why_c[2] " },\n\t  " measured_c ",\n" \
 		"\t  { " alias_c[0] ", " alias_c[1] ", " alias_c[2] " },\n" \
-		"\t  " threshold_c["auto_movsb"] ", " threshold_c["auto_stosb"] " },\n"
+		"\t  " threshold_c["auto_movsb"] ", " threshold_c["auto_stosb"] ", " threshold_c["auto_movsb_stop"] " },\n"
 	count++
 }
 BEGIN {
@@ -107,7 +107,7 @@ FNR == 1 {
 	current = FILENAME
 	match_seen = measured_seen = choices = 0
 	alias_c[0] = alias_c[1] = alias_c[2] = "NULL"
-	threshold_c["auto_movsb"] = threshold_c["auto_stosb"] = 0
+	threshold_c["auto_movsb"] = threshold_c["auto_stosb"] = threshold_c["auto_movsb_stop"] = 0
 	if ($0 != "memshim-cpu-row 1")
 		fail("not a memshim CPU row (line 1 must be \"memshim-cpu-row 1\")")
 	next
@@ -135,12 +135,12 @@ $1 == "alias4k" {
 	next
 }
 $1 == "thresholds" {
-	if (NF < 2 || NF > 3)
-		fail("expected thresholds auto_movsb=BYTES auto_stosb=BYTES (either or both)")
+	if (NF < 2 || NF > 4)
+		fail("expected thresholds auto_movsb=BYTES auto_stosb=BYTES auto_movsb_stop=BYTES (any of them)")
 	for (i = 2; i <= NF; i++) {
 		split($i, parts, "=")
 		if (!(parts[1] in threshold_c) || parts[2] !~ /^[1-9][0-9]*$/)
-			fail("\"" $i "\" is not auto_movsb=BYTES or auto_stosb=BYTES (decimal, above 0)")
+			fail("\"" $i "\" is not auto_movsb=BYTES, auto_stosb=BYTES or auto_movsb_stop=BYTES (decimal, above 0)")
 		threshold_c[parts[1]] = parts[2]
 	}
 	next

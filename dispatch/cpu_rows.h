@@ -25,8 +25,9 @@ struct cpu_row {
 	 * measured (see tools/util/alias_hazard.h). */
 	const char *alias4k[FN_COUNT];
 	/* Where the *_erms variants start rep movsb and rep stosb on this
-	 * class, measured there; 0: the built-in value (dispatch/auto_policy.c). */
-	size_t auto_movsb, auto_stosb;
+	 * class, and where rep movsb stops, measured there; 0: the built-in
+	 * value (dispatch/auto_policy.c). */
+	size_t auto_movsb, auto_stosb, auto_movsb_stop;
 };
 
 extern const struct cpu_row cpu_rows[];

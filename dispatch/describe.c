@@ -76,9 +76,14 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 	for (int t = 0; t < T_COUNT; t++) {
 		line_add(l, t ? ", " : " ");
 		line_add(l, threshold_short_name((enum threshold_name)t));
+		size_t value = threshold_value(&memshim_thresholds, (enum threshold_name)t);
 		line_add(l, " ");
-		line_add_number(l, threshold_value(&memshim_thresholds, (enum threshold_name)t));
-		line_add(l, " B [");
+		if (t == T_AUTO_MOVSB_STOP && value == 0) {
+			line_add(l, "none [");
+		} else {
+			line_add_number(l, value);
+			line_add(l, " B [");
+		}
 		line_add(l, origins[c->origin[t]]);
 		line_add(l, "]");
 	}

@@ -12,7 +12,7 @@
 
 /* Each threshold: its variable, its member of struct thresholds, its name
  * in descriptions, and (for the warning about 0) what a call from that
- * size on gets. */
+ * size on gets, NULL where 0 is a value meant. */
 static const struct {
 	const char *variable, *name;
 	size_t member;
@@ -28,6 +28,9 @@ static const struct {
 	                   "is 0: the *_erms variants set every size past 8 vectors with rep stosb" },
 	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", offsetof(struct thresholds, nt), "is 0: the vector variants store "
 	           "every size past 8 vectors non-temporally, past the caches" },
+	/* 0 is no slip here: it is the built-in "no stop" */
+	[T_AUTO_MOVSB_STOP] = { "MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD", "auto_movsb_stop",
+	                        offsetof(struct thresholds, auto_movsb_stop), NULL },
 };
 
 const char *config_threshold_variable(enum threshold_name t)
@@ -64,7 +67,7 @@ static void read_threshold(struct thresholds *th, enum threshold_name t, enum th
 	*member(th, t) = n;
 	*origin = FROM_ENVIRONMENT;
 	/* taken as asked, but said: more likely a slip than a wish */
-	if (n == 0)
+	if (n == 0 && threshold_table[t].zero)
 		warn_bad_value(name, value, threshold_table[t].zero, NULL, n);
 	else if (t == T_NT && n < NT_THRESHOLD_LEAST)
 		warn_bad_value(name, value,

@@ -61,6 +61,11 @@ static void describe_vector_erms(enum base_function fn, struct line *l)
 		add_threshold(l, "rep stosb", memshim_thresholds.auto_stosb);
 	else
 		add_threshold(l, "rep movsb", memshim_thresholds.auto_movsb);
+	if (fn != FN_MEMSET && memshim_thresholds.auto_movsb_stop) {
+		line_add(l, " to ");
+		line_add_number(l, memshim_thresholds.auto_movsb_stop);
+		line_add(l, " B");
+	}
 	line_add(l, ", ");
 	add_threshold(l, "non-temporal", memshim_thresholds.nt);
 	line_add(l, ")");

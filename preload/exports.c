@@ -131,6 +131,12 @@ MEMSHIM_EXPORT void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *
 	*nt = memshim_thresholds.nt;
 }
 
+MEMSHIM_EXPORT size_t memshim_get_auto_movsb_stop(void)
+{
+	config_get();
+	return memshim_thresholds.auto_movsb_stop;
+}
+
 MEMSHIM_EXPORT void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt)
 {
 	memshim_thresholds.erms = erms;

@@ -38,6 +38,11 @@ void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t
  * beside its figures. */
 void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb, size_t *nt);
 
+/* Where the *_erms variants' rep movsb band stops (MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD,
+ * or the CPU row's), 0 for none: read from the configuration, which
+ * memshim_set_thresholds leaves alone. */
+size_t memshim_get_auto_movsb_stop(void);
+
 /* The twelve entry points, in the order of struct entry_set
  * (shim/entry_set.h) and of the dumps.  MEMSHIM_ENTRY_POINTS(X, V) calls
  *

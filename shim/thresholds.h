@@ -31,6 +31,10 @@ struct thresholds {
 	size_t auto_movsb; /* *_erms rows, memcpy/memmove: rep movsb from this size on */
 	size_t auto_stosb; /* *_erms rows, memset: rep stosb from this size on */
 	size_t nt;         /* non-temporal stores from this size on, when nothing overlaps */
+	/* *_erms rows, memcpy/memmove: the cached vector loop again from this
+	 * size on, below nt; 0: rep movsb up to nt.  glibc's
+	 * rep_movsb_stop_threshold, which it puts at the L2's size on AMD. */
+	size_t auto_movsb_stop;
 	/* memset from nt on, in every vector variant: rep stosb in place of the
 	 * non-temporal loop.  Per CPU, from dispatch/auto_policy.c. */
 	bool set_stosb_beyond_nt;

@@ -140,12 +140,23 @@ PIECE void rep_movsb_to_line(byte *d, const byte *s, size_t n)
 		vec_store(d + i * VEC_SIZE, head[i]);
 }
 
+/* Whether the rep band of the *_erms twins, which the ladder leaves for
+ * from auto_movsb on, has ended at n bytes: from auto_movsb_stop on (where
+ * one is set) the cached loop copies again, up to nt. */
+PIECE bool past_rep_band(size_t n)
+{
+	return memshim_thresholds.auto_movsb_stop && n >= memshim_thresholds.auto_movsb_stop;
+}
+
 /* memcpy above 8V bytes, past the cached loop: from nt bytes on
- * non-temporal stores, else (the *_erms twins) rep movsb. */
+ * non-temporal stores, else (the *_erms twins) rep movsb, or past its band
+ * the cached loop. */
 PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 {
 	if (n >= memshim_thresholds.nt)
 		vec_copy_long_forward(d, s, n, STREAMING_STORES);
+	else if (past_rep_band(n))
+		vec_copy_long_forward(d, s, n, CACHED_STORES);
 	else
 		rep_movsb_to_line(d, s, n);
 }
@@ -165,7 +176,7 @@ PIECE void vec_move_long(byte *d, const byte *s, size_t n)
 	size_t ahead = (uintptr_t)s - (uintptr_t)d;
 	if (ahead >= n)
 		vec_copy_beyond_loop(d, s, n);
-	else if (n < memshim_thresholds.nt && ahead >= REP_MOVSB_LEAST_DISTANCE)
+	else if (n < memshim_thresholds.nt && !past_rep_band(n) && ahead >= REP_MOVSB_LEAST_DISTANCE)
 		rep_movsb_to_line(d, s, n);
 	else
 		vec_copy_long_forward(d, s, n, CACHED_STORES);

@@ -6,7 +6,7 @@ MEMSHIM_DISTRIBUTIONS=${top_srcdir:-.}/data/distributions
 export MEMSHIM_DISTRIBUTIONS
 bench() { "$T_MEMSHIM_TOOL" bench "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 
-MEMSHIM_AUTO_MOVSB_THRESHOLD=5000 MEMSHIM_AUTO_STOSB_THRESHOLD=6000 \
+MEMSHIM_AUTO_MOVSB_THRESHOLD=5000 MEMSHIM_AUTO_STOSB_THRESHOLD=6000 MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD=70000 \
 	bench --quick --rounds 3 --functions memcpy,memset --variants fsrm,scalar --cases sweep,align,dist \
 	--sizes 0,64,4K --csv "$scratch/b.csv" --svg "$scratch/b.svg"
 expect_eq "bench runs" "$rc" 0
@@ -19,7 +19,7 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back"
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop"
 # 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in three placements.
 for variant in fsrm scalar glibc; do
@@ -33,12 +33,12 @@ for variant in fsrm scalar glibc; do
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 17 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 17 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every row has 18 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 18 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 expect_eq "without --read-back no destination is read after its call" \
 	"$(awk -F, 'NR > 1 { print $17 }' "$scratch/b.csv" | sort -u)" "0"
 expect_eq "and the rep thresholds it ran under, from the environment" \
-	"$(awk -F, 'NR > 1 { print $15 "," $16 }' "$scratch/b.csv" | sort -u)" "5000,6000"
+	"$(awk -F, 'NR > 1 { print $15 "," $16 "," $18 }' "$scratch/b.csv" | sort -u)" "5000,6000,70000"
 expect_eq "every ratio lies in its interval (ratio_low <= ratio_to_glibc <= ratio_high)" \
 	"$(awk -F, 'NR > 1 && !($13 <= $11 + 0.0001 && $11 <= $14 + 0.0001 && $13 > 0)' "$scratch/b.csv" | wc -l)" 0
 svg=$(python3 -c 'import sys, xml.etree.ElementTree as E

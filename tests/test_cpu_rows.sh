@@ -72,9 +72,11 @@ sed 's/glibc:64,avx512 why one/glibc:64,avx521 why one/' "$good" >"$scratch/typo
 expect_match "a row naming a variant that does not exist stops the build" "$(compile_rows "$scratch/typo.row")" \
 	"VARIANT_ID_avx521"
 expect_match "a good row: its CPUs" "$out" '"good.row", "GenuineIntel", 6, 6, 143, 207, "avx512 erms", ""'
-expect_match "a row without thresholds: the built-in ones (0)" "$out" '^	  0, 0 },$'
+expect_match "a row without thresholds: the built-in ones (0)" "$out" '^	  0, 0, 0 },$'
 printf 'thresholds auto_movsb=16384 auto_stosb=8192\n' >>"$good"
-expect_match "a row's rep thresholds" "$(awk_rows "$good")" '^	  16384, 8192 },$'
+expect_match "a row's rep thresholds" "$(awk_rows "$good")" '^	  16384, 8192, 0 },$'
+sed 's/^thresholds .*/thresholds auto_movsb=16384 auto_stosb=8192 auto_movsb_stop=1048576/' "$good" >"$scratch/stop.row"
+expect_match "a row's stop of the rep band" "$(awk_rows "$scratch/stop.row")" '^	  16384, 8192, 1048576 },$'
 expect_eq "and it compiles" "$(compile_rows "$good" >/dev/null && echo compiles)" compiles
 bad_row() { # WHAT SED-EXPRESSION EXPECTED-MESSAGE
 	sed "$2" "$good" >"$scratch/bad.row"

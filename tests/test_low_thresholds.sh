@@ -6,7 +6,9 @@
 # bytes and wrote past the destination.  tests/test_variants checks every
 # size to 1 KiB against canaries, under such values.  (sse2_erms runs
 # everywhere; the rows a CPU cannot run are skipped.)  A calibration file
-# may not hold an nt that low: it is set aside, with one message.
+# may not hold an nt that low: it is set aside, with one message.  With a
+# stop to the rep band, the copies from the stop to nt take the cached loop
+# again, which is checked the same way.
 . "${top_srcdir:-.}/tests/lib.sh"
 cpu=$("$T_MEMSHIM_TOOL" info 2>/dev/null | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0-9]*\) .*/cpu \1 \2 \3/p')
 printf 'memshim-calibration 1\n%s\nauto_movsb 100\nauto_stosb 100\nnt 100\n' "$cpu" >"$scratch/low"
@@ -23,6 +25,18 @@ if grep -q 'no variant tested' "$scratch/out"; then
 	skip "the *_erms variants under low thresholds: this CPU (or MEMSHIM_HWCAPS) lacks ERMS, which they need"
 else
 	expect_eq "every *_erms variant this CPU runs copies and sets exactly, nothing past its end" \
+		"$rc $(grep -c 'FAIL' "$scratch/out")" "0 0"
+	grep FAIL "$scratch/out" | head -n 5
+fi
+unset MEMSHIM_NT_THRESHOLD
+MEMSHIM_AUTO_MOVSB_THRESHOLD=600 MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD=2000
+export MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD
+expect_match "the library takes the stop of the rep band" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
+	'auto_movsb_stop 2000 B \[environment\]'
+"$top_builddir/tests/test_variants" sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms avx512_mask_erms evex_mask_erms >"$scratch/out" 2>&1
+rc=$?
+if ! grep -q 'no variant tested' "$scratch/out"; then
+	expect_eq "with rep movsb from 600 B to 2000 B, the loop above: exact, nothing past the end" \
 		"$rc $(grep -c 'FAIL' "$scratch/out")" "0 0"
 	grep FAIL "$scratch/out" | head -n 5
 fi

@@ -204,10 +204,15 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		cpu->family, cpu->model, cpu->model, required, excluded, cpu->measured);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
-	if (c->auto_movsb && c->auto_stosb)
-		fprintf(f, "# Where the *_erms variants start rep movsb and rep stosb: the values the ratios below\n"
+	if (c->auto_movsb && c->auto_stosb) {
+		fprintf(f, "# Where the *_erms variants start rep movsb and rep stosb%s: the values the ratios below\n"
 			   "# were measured under, given to every CPU this row serves.\n"
-			   "thresholds auto_movsb=%zu auto_stosb=%zu\n", c->auto_movsb, c->auto_stosb);
+			   "thresholds auto_movsb=%zu auto_stosb=%zu", c->auto_movsb_stop ? ", and where rep movsb stops" : "",
+			c->auto_movsb, c->auto_stosb);
+		if (c->auto_movsb_stop)
+			fprintf(f, " auto_movsb_stop=%zu", c->auto_movsb_stop);
+		fprintf(f, "\n");
+	}
 	if (alias && alias->count)
 		fprintf(f, "# alias4k: the ns a byte that (dst - src) mod 4096 = 16 adds to each variant's copies\n"
 			   "# from 2 KiB (bench's alias4k cases, 4k+16 against 4k+2048, the least over the sizes).\n");
@@ -271,12 +276,13 @@ static const char *const bench_placements[PLACE_COUNT] = { "hot", "l2", "cold" }
 
 /* The rep thresholds of one CSV line into c: the first line's, or
  * THRESHOLDS_MIXED once two lines differ. */
-static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t auto_stosb)
+static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t auto_stosb, size_t auto_movsb_stop)
 {
 	if (!c->auto_movsb && !c->auto_stosb) {
 		c->auto_movsb = auto_movsb;
 		c->auto_stosb = auto_stosb;
-	} else if (c->auto_movsb != auto_movsb || c->auto_stosb != auto_stosb)
+		c->auto_movsb_stop = auto_movsb_stop;
+	} else if (c->auto_movsb != auto_movsb || c->auto_stosb != auto_stosb || c->auto_movsb_stop != auto_movsb_stop)
 		c->auto_movsb = c->auto_stosb = THRESHOLDS_MIXED;
 }
 
@@ -289,23 +295,24 @@ struct bench_lines {
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
  * bytes_per_unit, then (bench files since the ratio's interval was kept) ratio_low,ratio_high,
  * then (since bench wrote them) the rep thresholds auto_movsb,auto_stosb, then
- * (since bench --read-back) read_back. */
+ * (since bench --read-back) read_back, then (since the rep band had a stop)
+ * auto_movsb_stop. */
 static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, struct bench_lines *file)
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
 	double median, ratio, low;
-	size_t auto_movsb, auto_stosb;
+	size_t auto_movsb, auto_stosb, auto_movsb_stop = 0;
 	int read_back;
 	int got = sscanf(line,
 			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%*[^,],"
-			 "%zu,%zu,%d",
+			 "%zu,%zu,%d,%zu",
 			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &auto_movsb, &auto_stosb,
-			 &read_back);
+			 &read_back, &auto_movsb_stop);
 	if (got < 8)
 		return;
 	if (got >= 11)
-		take_thresholds(c, auto_movsb, auto_stosb);
-	if (got == 12 && read_back)
+		take_thresholds(c, auto_movsb, auto_stosb, auto_movsb_stop);
+	if (got >= 12 && read_back)
 		file->read_back = true;
 	if (got == 8) /* without an interval any median beyond the tie counts as a loss */
 		low = ratio;
@@ -410,13 +417,15 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 static int merge_benches(struct calibration *each, const struct options *o, struct calibration *c)
 {
 	for (unsigned f = 1; f < o->bench_files; f++)
-		if (each[f].auto_movsb != each[0].auto_movsb || each[f].auto_stosb != each[0].auto_stosb) {
+		if (each[f].auto_movsb != each[0].auto_movsb || each[f].auto_stosb != each[0].auto_stosb ||
+		    each[f].auto_movsb_stop != each[0].auto_movsb_stop) {
 			fprintf(stderr, "memshim cpu-row: %s and %s ran under different rep thresholds\n", o->bench_csv[0],
 				o->bench_csv[f]);
 			return CLI_FAILED;
 		}
 	c->auto_movsb = each[0].auto_movsb;
 	c->auto_stosb = each[0].auto_stosb;
+	c->auto_movsb_stop = each[0].auto_movsb_stop;
 	for (unsigned i = 0; i < each[0].ratio_count; i++) {
 		const struct band_ratios *first = &each[0].ratios[i];
 		struct band_ratios *in[MAX_BENCH_FILES], *r = ratios_of(c, first->fn, first->variant);

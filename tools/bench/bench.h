@@ -65,9 +65,10 @@ void bench_plan_cases(struct plan *p, const struct bench_options *o, const struc
  * libraries'.  Each returns the exit status. */
 int bench_load_variants(const char *list, struct measure_variant *variants, unsigned *count, unsigned *glibc);
 int bench_load_default(struct measure_variant *variants, unsigned *count);
-/* The rep movsb and rep stosb thresholds the library's variants read (in
- * the configuration the library read at its load); false without it. */
-bool bench_library_thresholds(size_t *auto_movsb, size_t *auto_stosb);
+/* The rep movsb and rep stosb thresholds the library's variants read, and
+ * where rep movsb stops (in the configuration the library read at its
+ * load); false without it. */
+bool bench_library_thresholds(size_t *auto_movsb, size_t *auto_stosb, size_t *auto_movsb_stop);
 int bench_load_peers(const struct bench_options *o, struct measure_variant *variants, unsigned *count);
 
 /* distributions.c: --distribution's files (exit status), or the built-in

@@ -286,9 +286,10 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	static struct grid g;
 	const struct cpu_features *f = cpu_features();
 	config_get(); /* read now, so it cannot later overwrite the thresholds set below */
+	size_t stop = memshim_thresholds.auto_movsb_stop; /* not the calibration's to choose */
 	memshim_thresholds = (struct thresholds){ .erms = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER,
 						  .auto_movsb = (size_t)CM_NEVER, .auto_stosb = (size_t)CM_NEVER,
-						  .nt = (size_t)CM_NEVER };
+						  .nt = (size_t)CM_NEVER, .auto_movsb_stop = stop };
 	g.count = 0;
 	make_grid(&g, level);
 	struct measure_settings s = { .variants = variants, .rounds = level_settings[level].rounds,

@@ -75,14 +75,18 @@ static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
 	return n;
 }
 
-/* The thresholds picked from the curves, in force for the candidates. */
+/* The thresholds picked from the curves, in force for the candidates; the
+ * rep band's stop is the configuration's (the CPU row's, or the
+ * environment's), which the library keeps too. */
 static void set_thresholds(const struct calibration *c)
 {
 	struct thresholds builtin;
 	auto_default_thresholds(cpu_features(), &builtin);
+	size_t stop = memshim_thresholds.auto_movsb_stop;
 	memshim_thresholds = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
 						  .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb,
-						  .nt = c->nt, .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
+						  .nt = c->nt, .auto_movsb_stop = stop,
+						  .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
 }
 
 /* Whether a *_erms variant of fn runs its twin's very code in all of class

@@ -26,13 +26,13 @@
 
 #define PAGE 4096u
 /* The most calls a pass draws.  A hot batch repeats its pass until it has
- * lasted batch_ns, and the branch predictors learn a pass they see again:
- * with 4096 calls of 0-16 B on a Zen 4, glibc's size ladder took 4.3-5.5 ns
- * a call where with 16384 or 65536 it took 8.6-9.1, the time of sizes that
- * do not repeat (BENCHMARKS.md section 25).  16384 calls make a pass of
- * small sizes as long as a batch, so that it runs about once; its 192 KiB
- * of table, read in order, still leave half the L2 to an L2-resident case
- * on a CPU with a 512 KiB L2. */
+ * lasted batch_ns, and the branch predictors learn a pass of a few
+ * thousand calls that they see again: glibc's size ladder then took half
+ * the time it takes on sizes that do not repeat (BENCHMARKS.md section 25).
+ * A pass of 16384 calls is more than they hold, and one of sizes to 1 KiB
+ * lasts a batch or half of one (larger ones are bounded by
+ * HOT_PASS_BYTES); its 192 KiB of table, read in order, still leave half
+ * the L2 to an L2-resident case on a CPU with a 512 KiB L2. */
 #define MAX_CALLS 16384u
 /* A cold pass runs once a batch whatever its length, so it repeats nothing
  * with fewer calls, and each costs a flush of its lines. */
