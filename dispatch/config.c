@@ -15,7 +15,7 @@
 extern const bool memshim_tool_process __attribute__((weak));
 
 /* The thresholds this CPU's shipped row gave (auto_default_thresholds). */
-static void row_origins(enum threshold_origin origin[T_COUNT])
+static void row_origins(enum threshold_origin origin[T_ALL])
 {
 	const struct cpu_row *row = cpu_row_for(cpu_features());
 	if (row && row->auto_movsb)

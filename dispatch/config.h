@@ -42,7 +42,9 @@ struct function_choice {
 #define SEQUENCES_MAX_LENGTH 1024
 
 /* The size thresholds, and where each value came from. */
-enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_AUTO_MOVSB_STOP, T_COUNT };
+/* T_COUNT: the thresholds memshim tune models and chooses.  After them, the
+ * rep band's stop, a variable and a row's only (T_ALL: every threshold). */
+enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT, T_AUTO_MOVSB_STOP = T_COUNT, T_ALL };
 enum threshold_origin { FROM_BUILTIN, FROM_ROW, FROM_FILE, FROM_ENVIRONMENT };
 
 struct config {
@@ -61,7 +63,7 @@ struct config {
 	unsigned timing_every;         /* MEMSHIM_TIMING: time one call in N with the TSC; 0: off */
 	unsigned sequence_length;      /* MEMSHIM_SEQUENCES: windows of N consecutive calls; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
-	enum threshold_origin origin[T_COUNT];
+	enum threshold_origin origin[T_ALL];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 	struct calibration_choices calibrated; /* its bands for the default policy */
 };

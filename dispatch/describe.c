@@ -73,17 +73,15 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 	static const char *const origins[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
 	                                       [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
 	line_add(l, "thresholds:");
-	for (int t = 0; t < T_COUNT; t++) {
+	for (int t = 0; t < T_ALL; t++) {
+		size_t value = threshold_value(&memshim_thresholds, (enum threshold_name)t);
+		if (t == T_AUTO_MOVSB_STOP && value == 0)
+			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
 		line_add(l, threshold_short_name((enum threshold_name)t));
-		size_t value = threshold_value(&memshim_thresholds, (enum threshold_name)t);
 		line_add(l, " ");
-		if (t == T_AUTO_MOVSB_STOP && value == 0) {
-			line_add(l, "none [");
-		} else {
-			line_add_number(l, value);
-			line_add(l, " B [");
-		}
+		line_add_number(l, value);
+		line_add(l, " B [");
 		line_add(l, origins[c->origin[t]]);
 		line_add(l, "]");
 	}

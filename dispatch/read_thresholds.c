@@ -17,7 +17,7 @@ static const struct {
 	const char *variable, *name;
 	size_t member;
 	const char *zero;
-} threshold_table[T_COUNT] = {
+} threshold_table[T_ALL] = {
 	[T_ERMS] = { "MEMSHIM_ERMS_THRESHOLD", "erms", offsetof(struct thresholds, erms),
 	             "is 0: erms copies every size, the smallest too, with rep movsb" },
 	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", offsetof(struct thresholds, stosb),
@@ -74,8 +74,8 @@ static void read_threshold(struct thresholds *th, enum threshold_name t, enum th
 		               "is below 16448 B, glibc's least: copies that small would bypass the caches", NULL, n);
 }
 
-void read_thresholds(struct thresholds *th, enum threshold_origin origin[T_COUNT])
+void read_thresholds(struct thresholds *th, enum threshold_origin origin[T_ALL])
 {
-	for (int t = 0; t < T_COUNT; t++)
+	for (int t = 0; t < T_ALL; t++)
 		read_threshold(th, (enum threshold_name)t, &origin[t]);
 }

@@ -169,7 +169,7 @@ expect_match "the default's thresholds: one from the environment" "$(cat "$scrat
 movsb=$(awk '$1 == "auto_movsb" { print $2 }' "$cal")
 preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_VERBOSE=1 true
 expect_match "MEMSHIM_CONFIG: the thresholds come from the file" "$err" \
-	"auto_movsb $movsb B \\[calibration file\\].*nt [0-9]+ B \\[calibration file\\]; calibration file $cal"
+	"auto_movsb $movsb B \\[calibration file\\].*nt [0-9]+ B \\[calibration file\\](, auto_movsb_stop [0-9]+ B \\[CPU row\\])?; calibration file $cal"
 preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_NT_THRESHOLD=12345 MEMSHIM_VERBOSE=1 true
 expect_match "the environment overrides the file" "$err" 'nt 12345 B \[environment\]'
 preloaded env MEMSHIM_VERBOSE=1 true
