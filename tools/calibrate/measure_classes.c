@@ -267,9 +267,8 @@ static const char *row_incumbent(enum base_function fn)
 }
 
 static void confirm_losses(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
-			   struct band_ratios *rows)
+			   const char *incumbent, struct band_ratios *rows)
 {
-	const char *incumbent = row_incumbent(fn);
 	const struct band_ratios *glibc = row_named(rows, s->variant_count, "glibc");
 	const struct band_ratios *stub = row_named(rows, s->variant_count, STUB_PROBE_NAME);
 	for (unsigned v = 0; glibc && v < s->variant_count; v++) {
@@ -299,10 +298,11 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 	char why[PATH_WHY_MAX];
 	path_ties(c->ratios, c->ratio_count, tied, why, sizeof why);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		confirm_losses(c, s, (enum base_function)fn, &c->ratios[fn * s->variant_count]);
-		const struct band_ratios *rows = &c->ratios[fn * s->variant_count];
-		calibrate_choose_bands(rows, s->variant_count, row_incumbent((enum base_function)fn), c->choice[fn],
-				       sizeof c->choice[fn], c->choice_why[fn], CALIBRATION_WHY_MAX);
+		struct band_ratios *rows = &c->ratios[fn * s->variant_count];
+		const char *incumbent = row_incumbent((enum base_function)fn);
+		confirm_losses(c, s, (enum base_function)fn, incumbent, rows);
+		calibrate_choose_bands(rows, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
+				       c->choice_why[fn], CALIBRATION_WHY_MAX);
 		size_t len = strlen(c->choice_why[fn]);
 		if (path_tied_choice(c->ratios, c->ratio_count, tied, (enum base_function)fn, c->choice[fn]))
 			snprintf(c->choice_why[fn] + len, CALIBRATION_WHY_MAX - len, "; to 1 KiB a tie by its path");
