@@ -324,15 +324,18 @@ L(memmove_in_place):                                                         \
  * takes a branch at each step, and sizes drawn from a distribution
  * mispredict them.  A 16-byte window, not a whole vector, so that a copy
  * out of the caches touches at most one line more than its bytes do (a
- * whole vector's window lost cold).  A window that
- * crosses a page takes the ladder: a masked access whose masked-off bytes
- * lie on a page not present (even one mapped but not yet touched) is
- * completed by a microcode assist, many times the copy's time (BENCHMARKS.md
- * section 24).  The test is the one glibc's memcmp-evex-movbe.S makes, on
- * the OR of both page offsets: one compare for two pointers, erring only
- * towards the ladder (one pair of random pointers in ten; a test of each
- * apart, in as many instructions, lost cold on the fleet distributions,
- * section 24). */
+ * whole vector's window lost cold).  0 bytes take the masked move too,
+ * which still goes to the window's lines and page (memmove(d, NULL, 0)
+ * takes a microcode assist): each test for 0 bytes tried cost the fleet
+ * distributions more than the accesses it saved (BENCHMARKS.md section
+ * 26).  A window that crosses a page takes the ladder: a masked access
+ * whose masked-off bytes lie on a page not present (even one mapped but
+ * not yet touched) is completed by a microcode assist, many times the
+ * copy's time (section 24).  The test is the one glibc's
+ * memcmp-evex-movbe.S makes, on the OR of both page offsets: one compare
+ * for two pointers, erring only towards the ladder (one pair of random
+ * pointers in ten; a test of each apart, in as many instructions, lost
+ * cold on the fleet distributions, section 24). */
 #ifdef MASKED_COPY
 #define COPY_BELOW_32(fn)                                                    \
 	cmp $16, %edx;                                                       \

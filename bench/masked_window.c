@@ -1,0 +1,106 @@
+/* What a masked move's window costs where its bytes cost nothing: the
+ * calls below, through the PLT as a preloaded program makes them, each in a
+ * loop of its own, timed in BATCHES batches, the fastest kept (a preemption
+ * only ever adds time):
+ *   copy0_null   memmove(buf, NULL, 0): no byte, a source on no page
+ *   copy0_cold   memmove(d, s, 0), d and s on lines flushed before the loop
+ *   set0_null    memset(NULL, 0, 0)
+ *   copy4_cold_at_0, copy4_cold_at_56
+ *                a 4-byte memmove between flushed lines, source and
+ *                destination at that offset in their line: at 56 the
+ *                4 bytes lie in one line, a 16-byte window from them in two
+ * A masked move that fetches every line and page its window touches, its
+ * bytes masked off or not, pays for each of these; a ladder that branches
+ * on the size touches none (0 bytes) or one line (4 bytes at 56).
+ * memmove's masked copy is memcpy's code.
+ * Prints "NAME NS_PER_CALL" lines.  Run by bench/masked-window.sh. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <emmintrin.h>
+
+#define BATCHES 15
+#define CALLS 4096	 /* per cold batch: one line pair each, flushed before */
+#define STRIDE 8192	 /* between two cold calls' lines: no prefetcher's next line */
+#define HOT_CALLS 100000 /* per batch of the calls that touch no line */
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+/* Through volatile pointers, so that the compiler calls the functions as
+ * written, the null pointer and the size 0 included. */
+static void *(*volatile move)(void *, const void *, size_t) = memmove;
+static void *(*volatile set)(void *, int, size_t) = memset;
+static char *volatile null_pointer;
+static volatile size_t zero;
+
+static double best_of(double (*batch)(char *, size_t), char *arena, size_t offset)
+{
+	double best = 1e30;
+	for (int b = 0; b < BATCHES; b++) {
+		double t = batch(arena, offset);
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
+static double copy0_null(char *arena, size_t offset)
+{
+	(void)offset;
+	double start = now_ns();
+	for (int i = 0; i < HOT_CALLS; i++)
+		move(arena, null_pointer, zero);
+	return (now_ns() - start) / HOT_CALLS;
+}
+
+static double set0_null(char *arena, size_t offset)
+{
+	(void)arena, (void)offset;
+	double start = now_ns();
+	for (int i = 0; i < HOT_CALLS; i++)
+		set(null_pointer, 0, zero);
+	return (now_ns() - start) / HOT_CALLS;
+}
+
+/* CALLS copies of `size` bytes, each between two lines just flushed (the
+ * line at `offset` and the next one, source and destination apart). */
+static double cold_copies(char *arena, size_t offset, size_t size)
+{
+	for (size_t i = 0; i < CALLS; i++)
+		for (size_t line = 0; line < 128; line += 64) {
+			_mm_clflush(arena + i * STRIDE + line);
+			_mm_clflush(arena + i * STRIDE + STRIDE / 2 + line);
+		}
+	_mm_mfence();
+	double start = now_ns();
+	for (size_t i = 0; i < CALLS; i++)
+		move(arena + i * STRIDE + STRIDE / 2 + offset, arena + i * STRIDE + offset, size);
+	return (now_ns() - start) / CALLS;
+}
+
+static double copy0_cold(char *arena, size_t offset) { return cold_copies(arena, offset, zero); }
+
+static double copy4_cold(char *arena, size_t offset) { return cold_copies(arena, offset, 4 + zero); }
+
+int main(void)
+{
+	char *arena = aligned_alloc(4096, (size_t)CALLS * STRIDE);
+	if (!arena) {
+		fprintf(stderr, "masked_window: out of memory\n");
+		return 1;
+	}
+	memset(arena, 1, (size_t)CALLS * STRIDE); /* every page touched */
+	printf("copy0_null %.2f\n", best_of(copy0_null, arena, 0));
+	printf("copy0_cold %.2f\n", best_of(copy0_cold, arena, 0));
+	printf("set0_null %.2f\n", best_of(set0_null, arena, 0));
+	printf("copy4_cold_at_0 %.2f\n", best_of(copy4_cold, arena, 0));
+	printf("copy4_cold_at_56 %.2f\n", best_of(copy4_cold, arena, 56));
+	return 0;
+}
