@@ -28,32 +28,20 @@ while [ "$r" -le "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
-"$top/tools/memshim" info | sed -n 's/^CPU: /CPU: /p'
-awk -v variants="$variants" '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-{ t[$1, $2, $3] = $4; if (!($3 in seen)) { seen[$3] = 1; names[++count] = $3 } last = $1 }
-END {
-	nv = split(variants, v, " ")
-	printf "%-18s %10s", "call", "glibc ns"
-	for (k = 1; k <= nv; k++) printf "  %-28s", v[k]
-	printf "\n"
-	for (c = 1; c <= count; c++) {
-		name = names[c]
-		for (r = 1; r <= last; r++) g[r] = t[r, "glibc", name]
-		printf "%-18s %10.2f", name, median(g, last)
-		for (k = 1; k <= nv; k++) {
-			lo = 1e30; hi = 0
-			for (r = 1; r <= last; r++) {
-				m[r] = t[r, v[k], name]
-				q[r] = t[r, v[k], name] / t[r, "glibc", name]
-				lo = q[r] < lo ? q[r] : lo; hi = q[r] > hi ? q[r] : hi
-			}
-			printf "  %6.2f ns %5.2fx (%.2f..%.2f)", median(m, last), median(q, last), lo, hi
-		}
-		printf "\n"
-	}
-}' "$work/results"
+"$top/tools/memshim" info | grep '^CPU:'
+python3 - "$work/results" $variants <<'PY'
+import statistics, sys
+ns = {}  # call -> variant -> round -> ns
+for line in open(sys.argv[1]):
+    r, variant, call, value = line.split()
+    ns.setdefault(call, {}).setdefault(variant, {})[int(r)] = float(value)
+variants = sys.argv[2:]
+print(f"{'call':<18} {'glibc ns':>10}" + "".join(f"  {v:<30}" for v in variants))
+for call, by in ns.items():
+    glibc = by["glibc"]
+    row = f"{call:<18} {statistics.median(glibc.values()):10.2f}"
+    for v in variants:
+        q = [by[v][r] / glibc[r] for r in sorted(glibc)]
+        row += f"  {statistics.median(by[v].values()):6.2f} ns {statistics.median(q):5.2f}x ({min(q):.2f}..{max(q):.2f})"
+    print(row)
+PY

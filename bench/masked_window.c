@@ -14,7 +14,6 @@
  * on the size touches none (0 bytes) or one line (4 bytes at 56).
  * memmove's masked copy is memcpy's code.
  * Prints "NAME NS_PER_CALL" lines.  Run by bench/masked-window.sh. */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,5 +101,6 @@ int main(void)
 	printf("set0_null %.2f\n", best_of(set0_null, arena, 0));
 	printf("copy4_cold_at_0 %.2f\n", best_of(copy4_cold, arena, 0));
 	printf("copy4_cold_at_56 %.2f\n", best_of(copy4_cold, arena, 56));
+	free(arena);
 	return 0;
 }
