@@ -37,6 +37,29 @@ expect_match "on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim t
 expect_eq "on a terminal: rewritten in place with \\r" "$(tr -cd '\r' <"$scratch/tty" | wc -c | tr -d ' ' | sed 's/^[1-9][0-9]*$/some/')" some
 "$tool" tune --calibrate --tiny --calibration "$scratch/pipe-cal" >/dev/null 2>"$scratch/err"
 expect_eq "not a terminal: nothing on stderr" "$(cat "$scratch/err")" ""
+
+# ---- a masked variant's curves: its own up to 16 bytes, else its unmasked variant's ----
+# curve_rows FN NAME FROM FILE: the rows of curve NAME of FN whose size is above FROM bytes.
+curve_rows() {
+	awk -v head="curve $1 $2" -v from="$3" '
+		left > 0 { left--; if ($1 + 0 > from) print; next }
+		$1 " " $2 " " $3 == head && NF == 4 { left = $4 }' "$4"
+}
+if "$tool" info | grep -Eq '^  avx512_mask +usable'; then
+	for suffix in "" :nt :cold :nt:cold; do
+		mask=$(curve_rows memcpy "avx512_mask$suffix" 16 "$scratch/pipe-cal")
+		expect_match "memcpy avx512_mask$suffix has rows above 16 B" "$mask" '^[0-9]'
+		expect_eq "memcpy avx512_mask$suffix above 16 B is avx512$suffix's" "$mask" \
+			"$(curve_rows memcpy "avx512$suffix" 16 "$scratch/pipe-cal")"
+		expect_eq "memset avx512_mask$suffix is avx512$suffix's at every size" \
+			"$(curve_rows memset "avx512_mask$suffix" -1 "$scratch/pipe-cal")" \
+			"$(curve_rows memset "avx512$suffix" -1 "$scratch/pipe-cal")"
+	done
+	expect_eq "memcpy avx512_mask up to 16 B: timed, not avx512's" \
+		"$(curve_rows memcpy avx512_mask -1 "$scratch/pipe-cal" | head -n 1 | grep -cxF "$(curve_rows memcpy avx512 -1 "$scratch/pipe-cal" | head -n 1)")" 0
+else
+	skip "a masked variant's curves: this CPU runs no avx512_mask (AVX-512BW/VL, BMI2)"
+fi
 script -qec "\"$tool\" bench --cases sweep --sizes 64 --functions memcpy --variants sse2 --rounds 3" /dev/null >"$scratch/tty" 2>&1
 expect_match "bench on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim bench: +[0-9]+% memcpy sweep 64'
 

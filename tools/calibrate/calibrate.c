@@ -30,6 +30,7 @@
 #include "tools/measure/progress.h"
 #include "tools/calibrate/model.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,11 +86,23 @@ static void make_grid(struct grid *g, enum calibration_level level)
 		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, cold_only((size_t)1 << p));
 }
 
-/* A vector variant without a rep band (those are composed from it). */
+/* Whether `name` runs its own code in fn at sizes up to hi: a *_mask
+ * variant runs its unmasked variant's in memset and in copies of more than
+ * 16 bytes, whose curves stand for it there (stand_in_curves).  Timing the
+ * same code twice would only let the noise between two columns tell them
+ * apart, and cost a calibration about a sixth of its curves' time. */
+static bool runs_own_code(const char *name, enum base_function fn, size_t hi)
+{
+	const struct variant *v = variant_named(name);
+	return !v || variant_unmasked(v) == v || (fn != FN_MEMSET && hi <= 16);
+}
+
+/* A vector variant without a rep band (those are composed from it), with
+ * code of its own above 16 bytes, where the later passes time. */
 static bool is_vector(const char *name)
 {
 	const struct variant *v = variant_named(name);
-	return v && v->vector_bytes && !v->rep_band;
+	return v && v->vector_bytes && !v->rep_band && variant_unmasked(v) == v;
 }
 
 static bool any_variant(const char *name) { return (void)name, true; }
@@ -99,14 +112,17 @@ static bool any_variant(const char *name) { return (void)name, true; }
 static bool is_vector_or_rep(const char *name) { return is_vector(name) || variant_named(name) == VARIANT(fsrm); }
 
 /* The variants to time, from this program's own table: those `wanted`
- * keeps, and glibc (the baseline measure_run needs). */
-static unsigned load_variants(struct measure_variant *v, unsigned *glibc, bool (*wanted)(const char *name))
+ * keeps that run their own code in fn up to hi bytes, and glibc (the
+ * baseline measure_run needs). */
+static unsigned load_variants(struct measure_variant *v, unsigned *glibc, bool (*wanted)(const char *name),
+			      enum base_function fn, size_t hi)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < MEASURE_MAX_VARIANTS; i++) {
 		const struct variant *row = &variant_table[i];
 		bool is_glibc = row == VARIANT(glibc);
-		if (!variant_usable(row) || variant_twin(row) != row || (!is_glibc && !wanted(row->name)))
+		if (!variant_usable(row) || variant_twin(row) != row ||
+		    (!is_glibc && (!wanted(row->name) || !runs_own_code(row->name, fn, hi))))
 			continue;
 		v[n] = measure_variant_of(row);
 		if (is_glibc)
@@ -197,7 +213,7 @@ static void measure_pass(struct calibration *c, struct measure_settings *s, stru
 			 const struct grid *g, const struct pass *pass, struct progress *bar)
 {
 	unsigned before = c->count;
-	s->variant_count = load_variants(variants, &s->glibc, pass->wanted);
+	s->variant_count = load_variants(variants, &s->glibc, pass->wanted, FN_MEMCPY, SIZE_MAX);
 	copy_curves(c, pass);
 	memshim_thresholds.nt = pass->nt ? 0 : (size_t)CM_NEVER;
 	for (int fn = 0; fn < FN_COUNT; fn++)
@@ -221,6 +237,45 @@ static const struct pass passes[] = {
 	{ is_vector_or_rep, "", CALIBRATE_COLD_SUFFIX, false, true },
 	{ is_vector, ":nt", ":nt" CALIBRATE_COLD_SUFFIX, true, true },
 };
+
+/* Curve NAME`suffix` of *_mask variant `row` in fn: its unmasked
+ * variant's of the same pass, with the points up to 16 bytes of `own`, the
+ * masked copies' first pass (every later pass starts from the first pass's
+ * figures there). */
+static void stand_in_curve(struct calibration *c, const struct grid *g, enum base_function fn,
+			   const struct variant *row, const char *suffix, const struct cm_curve *own)
+{
+	char name[32], from_name[32];
+	snprintf(name, sizeof name, "%s%s", row->name, suffix);
+	snprintf(from_name, sizeof from_name, "%s%s", variant_unmasked(row)->name, suffix);
+	const struct cm_curve *from = calibrate_curve(c, fn, from_name);
+	if (!from)
+		return;
+	struct cm_curve *to = &curve_slot(c, fn, name)->curve;
+	*to = *from;
+	for (unsigned p = 0; p < own->points && g->hi[p] <= 16; p++) {
+		to->size[p] = own->size[p];
+		memcpy(to->cost[p], own->cost[p], sizeof own->cost[p]);
+	}
+}
+
+/* Every curve of each *_mask variant, where runs_own_code kept it from
+ * being timed. */
+static void stand_in_curves(struct calibration *c, const struct grid *g)
+{
+	static const char *const suffixes[] = { "", ":nt", CALIBRATE_COLD_SUFFIX, ":nt" CALIBRATE_COLD_SUFFIX };
+	for (unsigned i = 0; i < variant_count; i++) {
+		const struct variant *row = &variant_table[i];
+		if (variant_unmasked(row) == row || variant_twin(row) != row || !variant_usable(row))
+			continue;
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			const struct cm_curve *timed = calibrate_curve(c, (enum base_function)fn, row->name);
+			struct cm_curve own = timed ? *timed : (struct cm_curve){ 0 };
+			for (unsigned k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++)
+				stand_in_curve(c, g, (enum base_function)fn, row, suffixes[k], &own);
+		}
+	}
+}
 
 /* A workload of every grid size, each weighted so that it costs glibc (its
  * curve `glibc_curve`, at the sizes of its hot curve, so that every
@@ -295,7 +350,7 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	struct measure_settings s = { .variants = variants, .rounds = level_settings[level].rounds,
 				    .batch_ns = level_settings[level].batch_ns, .cold_bytes = measure_cold_span(),
 				    .round_times = round_times };
-	s.variant_count = load_variants(variants, &s.glibc, any_variant);
+	s.variant_count = load_variants(variants, &s.glibc, any_variant, FN_MEMCPY, 0);
 	if (!measure_buffers_init(largest(&g), s.cold_bytes))
 		return 1;
 	measure_clock_open(&s.clock);
@@ -307,10 +362,13 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	struct progress bar;
 	progress_start(&bar, "memshim tune: calibrating", steps(&g));
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		for (unsigned p = 0; p < g.count; p++)
+		for (unsigned p = 0; p < g.count; p++) {
+			s.variant_count = load_variants(variants, &s.glibc, any_variant, (enum base_function)fn, g.hi[p]);
 			measure_point(c, &s, &g, p, (enum base_function)fn, "", false, &bar);
+		}
 	for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++)
 		measure_pass(c, &s, variants, &g, &passes[i], &bar);
+	stand_in_curves(c, &g);
 	for (unsigned i = 0; i < c->count; i++)
 		cm_curve_finish(&c->curves[i].curve);
 	pick_auto_thresholds(c);
