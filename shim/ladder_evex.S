@@ -15,6 +15,7 @@
 #define MOVQ_XMM0_RSI vmovq %xmm16, %rsi
 #define MASKED_SET
 #define MASK_OF_FIRST_N mov $-1, %ecx; bzhi %edx, %ecx, %ecx; kmovd %ecx, %k1
+#define MASK_OF_N_FROM_RDI mov $-1, %ecx; bzhi %edx, %ecx, %ecx; shlx %edi, %ecx, %ecx; kmovd %ecx, %k1
 #define VMOVU8 vmovdqu8
 #include "shim/evex_registers.h"
 

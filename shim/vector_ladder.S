@@ -52,10 +52,12 @@
  *   VMOVA              the aligned move of a whole vector
  *   XMM_PAIRS          (optional) V..2V in four 16-byte blocks
  *   MASKED_SET         (optional) memset below V in one masked store:
- *                      MASK_OF_FIRST_N sets %k1 to the first %rdx bytes,
- *                      VMOVU8 is the byte-masked store
+ *                      MASK_OF_N_FROM_RDI sets %k1 to %rdx bytes from
+ *                      byte %rdi of a vector, VMOVU8 is the byte-masked store
  *   MASKED_COPY        (optional) memcpy and memmove of 0..16 bytes in one
- *                      masked load and store of XMM(0) (needs the two above)
+ *                      masked load and store of XMM(0) (needs MASKED_SET's
+ *                      store and MASK_OF_FIRST_N, which sets %k1 to the
+ *                      first %rdx bytes)
  *   REP_BAND           (optional) rep movsb / stosb from auto_movsb /
  *                      auto_stosb bytes on, below nt (the *_erms twins) */
 
@@ -451,19 +453,23 @@ L(set_last_4vec):
 	.p2align 6
 L(set_below_vec):
 #ifdef MASKED_SET
-	/* One store of the first n bytes of a vector, unless its window
-	   crosses a page: then a masked store suppresses a fault and is many
-	   times slower (glibc's memset-vec-unaligned-erms.S checks the same). */
-	mov %edi, %ecx
-	and $4095, %ecx
-	cmp $(4096 - VEC_SIZE), %ecx
-	ja L(set_below_vec_ladder)
-	MASK_OF_FIRST_N
-	VMOVU8 VEC(0), (%rdi){%k1}
+	/* One masked store of the n bytes, its window placed where it touches
+	   no line the bytes do not: at the vector-aligned block that holds them
+	   where one does, else at the destination (the bytes then touch both
+	   blocks it covers).  At the destination alone, as in glibc, it would
+	   cross a line at almost every offset (BENCHMARKS.md section 27); so
+	   placed it never reaches a page the bytes do not, where a masked
+	   store suppresses a fault and is many times slower.  %rax keeps the
+	   destination. */
+	and $(VEC_SIZE - 1), %edi
+	lea -(VEC_SIZE + 1)(%rdi, %rdx), %rcx
+	sar $63, %rcx
+	and %rcx, %rdi
+	MASK_OF_N_FROM_RDI
+	neg %rdi
+	VMOVU8 VEC(0), (%rax, %rdi){%k1}
 	ret
-	ALIGN_TARGET
-L(set_below_vec_ladder):
-#endif
+#else
 #if VEC_SIZE == 64
 	cmp $32, %edx
 	jae L(set_32_to_63)
@@ -511,6 +517,7 @@ L(set_16_to_31):
 	XMOVU XMM(0), -16(%rdi, %rdx)
 	ret
 #endif
+#endif /* MASKED_SET */
 	.size ENTRY_NAME(memset), . - ENTRY_NAME(memset)
 
 #undef COPY_VEC_PAIR
