@@ -12,7 +12,6 @@
 #define RETURN ret
 #define BROADCAST_EARLY vpbroadcastb %esi, %ymm16
 #define WIDEN_TO_VEC0
-#define MOVQ_XMM0_RSI vmovq %xmm16, %rsi
 #define MASKED_SET
 #define MASK_OF_FIRST_N mov $-1, %ecx; bzhi %edx, %ecx, %ecx; kmovd %ecx, %k1
 #define MASK_OF_N_FROM_RDI mov $-1, %ecx; bzhi %edx, %ecx, %ecx; shlx %edi, %ecx, %ecx; kmovd %ecx, %k1

@@ -48,7 +48,7 @@
  *   BROADCAST_EARLY    the byte in %esi in every lane of XMM(0) at least, and
  *                      of all VEC(0) where that costs no vzeroupper
  *   WIDEN_TO_VEC0      the rest of VEC(0) (empty where BROADCAST_EARLY did it)
- *   MOVQ_XMM0_RSI      %rsi = the low 8 bytes of XMM(0)
+ *   MOVQ_XMM0_RSI      %rsi = the low 8 bytes of XMM(0) (without MASKED_SET)
  *   VMOVA              the aligned move of a whole vector
  *   XMM_PAIRS          (optional) V..2V in four 16-byte blocks
  *   MASKED_SET         (optional) memset below V in one masked store:

@@ -90,7 +90,8 @@ static void make_grid(struct grid *g, enum calibration_level level)
  * variant runs its unmasked variant's in memset and in copies of more than
  * 16 bytes, whose curves stand for it there (stand_in_curves).  Timing the
  * same code twice would only let the noise between two columns tell them
- * apart, and cost a calibration about a sixth of its curves' time. */
+ * apart, and costs a calibration time it has not got (BENCHMARKS.md
+ * section 27). */
 static bool runs_own_code(const char *name, enum base_function fn, size_t hi)
 {
 	const struct variant *v = variant_named(name);
@@ -350,7 +351,6 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	struct measure_settings s = { .variants = variants, .rounds = level_settings[level].rounds,
 				    .batch_ns = level_settings[level].batch_ns, .cold_bytes = measure_cold_span(),
 				    .round_times = round_times };
-	s.variant_count = load_variants(variants, &s.glibc, any_variant, FN_MEMCPY, 0);
 	if (!measure_buffers_init(largest(&g), s.cold_bytes))
 		return 1;
 	measure_clock_open(&s.clock);
