@@ -214,6 +214,7 @@ static void measure_pass(struct calibration *c, struct measure_settings *s, stru
 			 const struct grid *g, const struct pass *pass, struct progress *bar)
 {
 	unsigned before = c->count;
+	/* A later pass times copies of 1 KiB and more: no *_mask variant's own code. */
 	s->variant_count = load_variants(variants, &s->glibc, pass->wanted, FN_MEMCPY, SIZE_MAX);
 	copy_curves(c, pass);
 	memshim_thresholds.nt = pass->nt ? 0 : (size_t)CM_NEVER;
