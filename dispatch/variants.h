@@ -58,6 +58,17 @@ static inline const struct variant *variant_unmasked(const struct variant *v)
 	return &variant_table[v->unmasked];
 }
 
+/* The largest copy a *_mask variant makes in its one masked move
+ * (shim/vector_ladder.S, MASKED_COPY). */
+#define MASKED_COPY_MAX 16
+
+/* Whether a *_mask variant of fn runs its unmasked variant's very code at
+ * every size from lo up: in memset, and in copies above MASKED_COPY_MAX. */
+static inline bool runs_unmasked_code(enum base_function fn, size_t lo)
+{
+	return fn == FN_MEMSET || lo > MASKED_COPY_MAX;
+}
+
 /* The variant of that name, or NULL: for names in text (variables, files);
  * the code names one with VARIANT(). */
 const struct variant *variant_named(const char *name);

@@ -30,7 +30,6 @@
 #include "tools/measure/progress.h"
 #include "tools/calibrate/model.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,24 +85,23 @@ static void make_grid(struct grid *g, enum calibration_level level)
 		grid_add(g, (size_t)1 << p, ((size_t)1 << p) + ((size_t)1 << (p - 3)) - 1, cold_only((size_t)1 << p));
 }
 
-/* Whether `name` runs its own code in fn at sizes up to hi: a *_mask
- * variant runs its unmasked variant's in memset and in copies of more than
- * 16 bytes, whose curves stand for it there (stand_in_curves).  Timing the
- * same code twice would only let the noise between two columns tell them
- * apart, and costs a calibration time it has not got (BENCHMARKS.md
- * section 27). */
-static bool runs_own_code(const char *name, enum base_function fn, size_t hi)
+/* A variant with code of its own at every size: not a *_mask one, whose
+ * unmasked variant's curves stand for it in memset and above
+ * MASKED_COPY_MAX (stand_in_curves).  Timing the same code twice would
+ * only let the noise between two columns tell them apart, and costs a
+ * calibration time it has not got (BENCHMARKS.md section 27). */
+static bool is_unmasked(const char *name)
 {
 	const struct variant *v = variant_named(name);
-	return !v || variant_unmasked(v) == v || (fn != FN_MEMSET && hi <= 16);
+	return !v || variant_unmasked(v) == v;
 }
 
 /* A vector variant without a rep band (those are composed from it), with
- * code of its own above 16 bytes, where the later passes time. */
+ * code of its own above MASKED_COPY_MAX, where the later passes time. */
 static bool is_vector(const char *name)
 {
 	const struct variant *v = variant_named(name);
-	return v && v->vector_bytes && !v->rep_band && variant_unmasked(v) == v;
+	return v && v->vector_bytes && !v->rep_band && is_unmasked(name);
 }
 
 static bool any_variant(const char *name) { return (void)name, true; }
@@ -113,17 +111,14 @@ static bool any_variant(const char *name) { return (void)name, true; }
 static bool is_vector_or_rep(const char *name) { return is_vector(name) || variant_named(name) == VARIANT(fsrm); }
 
 /* The variants to time, from this program's own table: those `wanted`
- * keeps that run their own code in fn up to hi bytes, and glibc (the
- * baseline measure_run needs). */
-static unsigned load_variants(struct measure_variant *v, unsigned *glibc, bool (*wanted)(const char *name),
-			      enum base_function fn, size_t hi)
+ * keeps, and glibc (the baseline measure_run needs). */
+static unsigned load_variants(struct measure_variant *v, unsigned *glibc, bool (*wanted)(const char *name))
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < MEASURE_MAX_VARIANTS; i++) {
 		const struct variant *row = &variant_table[i];
 		bool is_glibc = row == VARIANT(glibc);
-		if (!variant_usable(row) || variant_twin(row) != row ||
-		    (!is_glibc && (!wanted(row->name) || !runs_own_code(row->name, fn, hi))))
+		if (!variant_usable(row) || variant_twin(row) != row || (!is_glibc && !wanted(row->name)))
 			continue;
 		v[n] = measure_variant_of(row);
 		if (is_glibc)
@@ -214,8 +209,7 @@ static void measure_pass(struct calibration *c, struct measure_settings *s, stru
 			 const struct grid *g, const struct pass *pass, struct progress *bar)
 {
 	unsigned before = c->count;
-	/* A later pass times copies of 1 KiB and more: no *_mask variant's own code. */
-	s->variant_count = load_variants(variants, &s->glibc, pass->wanted, FN_MEMCPY, SIZE_MAX);
+	s->variant_count = load_variants(variants, &s->glibc, pass->wanted);
 	copy_curves(c, pass);
 	memshim_thresholds.nt = pass->nt ? 0 : (size_t)CM_NEVER;
 	for (int fn = 0; fn < FN_COUNT; fn++)
@@ -241,7 +235,8 @@ static const struct pass passes[] = {
 };
 
 /* Curve NAME`suffix` of *_mask variant `row` in fn: its unmasked
- * variant's of the same pass, with the points up to 16 bytes of `own`, the
+ * variant's of the same pass, with the points of `own` where the masked
+ * code runs (runs_unmasked_code), the
  * masked copies' first pass (every later pass starts from the first pass's
  * figures there). */
 static void stand_in_curve(struct calibration *c, const struct grid *g, enum base_function fn,
@@ -255,13 +250,13 @@ static void stand_in_curve(struct calibration *c, const struct grid *g, enum bas
 		return;
 	struct cm_curve *to = &curve_slot(c, fn, name)->curve;
 	*to = *from;
-	for (unsigned p = 0; p < own->points && g->hi[p] <= 16; p++) {
+	for (unsigned p = 0; p < own->points && !runs_unmasked_code(fn, g->lo[p]); p++) {
 		to->size[p] = own->size[p];
 		memcpy(to->cost[p], own->cost[p], sizeof own->cost[p]);
 	}
 }
 
-/* Every curve of each *_mask variant, where runs_own_code kept it from
+/* Every curve of each *_mask variant, where is_unmasked kept it from
  * being timed. */
 static void stand_in_curves(struct calibration *c, const struct grid *g)
 {
@@ -364,7 +359,8 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	progress_start(&bar, "memshim tune: calibrating", steps(&g));
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g.count; p++) {
-			s.variant_count = load_variants(variants, &s.glibc, any_variant, (enum base_function)fn, g.hi[p]);
+			bool own_code_only = runs_unmasked_code((enum base_function)fn, g.lo[p]);
+			s.variant_count = load_variants(variants, &s.glibc, own_code_only ? is_unmasked : any_variant);
 			measure_point(c, &s, &g, p, (enum base_function)fn, "", false, &bar);
 		}
 	for (unsigned i = 0; i < sizeof passes / sizeof passes[0]; i++)

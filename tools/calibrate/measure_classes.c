@@ -98,10 +98,6 @@ static bool runs_twin_code(const struct calibration *c, enum base_function fn, i
 	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
 }
 
-/* Whether a *_mask variant of fn runs its unmasked variant's very code in
- * all of class k: its memset, and its copies above 16 bytes. */
-static bool runs_unmasked_code(enum base_function fn, int k) { return fn == FN_MEMSET || choice_classes[k].lo > 16; }
-
 /* The variant whose very code `row` runs in all of class k of fn, and
  * whose measurement therefore stands for it there: its twin below its rep
  * band, its unmasked variant above 16 bytes, in turn; `row` itself where
@@ -112,7 +108,7 @@ static const struct variant *stand_in(const struct calibration *c, const struct 
 {
 	if (variant_twin(row) != row && runs_twin_code(c, fn, k))
 		return stand_in(c, variant_twin(row), fn, k);
-	if (variant_unmasked(row) != row && runs_unmasked_code(fn, k))
+	if (variant_unmasked(row) != row && runs_unmasked_code(fn, choice_classes[k].lo))
 		return stand_in(c, variant_unmasked(row), fn, k);
 	return row;
 }
