@@ -77,6 +77,11 @@ bool measure_buffers_init(size_t largest_size, size_t cold_bytes)
 		return false;
 	}
 	arena = p;
+	/* Kept out of any child the tool forks (the path trace's): a fork
+	   write-protects every page the child shares, and until its first real
+	   write each costs a fault, and each masked store with its bytes
+	   masked off there a microcode assist, inside the timings. */
+	madvise(arena, arena_size, MADV_DONTFORK);
 	/* Every page faulted in now, so no fault lands inside a timing. */
 	memset(arena, 0x11, arena_size);
 	return true;
