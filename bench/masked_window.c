@@ -5,6 +5,10 @@
  *   copy0_null   memmove(buf, NULL, 0): no byte, a source on no page
  *   copy0_cold   memmove(d, s, 0), d and s on lines flushed before the loop
  *   set0_null    memset(NULL, 0, 0)
+ *   copy0_forked, set0_forked
+ *                memmove(d, s, 0) and memset(d, 0, 0), d on a page that
+ *                nothing has written since a fork: write-protected, for
+ *                copy-on-write, until the first store that writes a byte
  *   copy4_cold_at_0, copy4_cold_at_56
  *                a 4-byte memmove between flushed lines, source and
  *                destination at that offset in their line: at 56 the
@@ -18,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <emmintrin.h>
 
@@ -68,6 +75,35 @@ static double set0_null(char *arena, size_t offset)
 	return (now_ns() - start) / HOT_CALLS;
 }
 
+/* A child forked and gone: every page of the arena is write-protected
+ * again, until its next write. */
+static void fork_and_wait(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static double copy0_forked(char *arena, size_t offset)
+{
+	fork_and_wait();
+	double start = now_ns();
+	for (int i = 0; i < HOT_CALLS; i++)
+		move(arena + offset, arena + STRIDE, zero);
+	return (now_ns() - start) / HOT_CALLS;
+}
+
+static double set0_forked(char *arena, size_t offset)
+{
+	fork_and_wait();
+	double start = now_ns();
+	for (int i = 0; i < HOT_CALLS; i++)
+		set(arena + offset, 0, zero);
+	return (now_ns() - start) / HOT_CALLS;
+}
+
 /* CALLS copies of `size` bytes, each between two lines just flushed (the
  * line at `offset` and the next one, source and destination apart). */
 static double cold_copies(char *arena, size_t offset, size_t size)
@@ -99,6 +135,8 @@ int main(void)
 	printf("copy0_null %.2f\n", best_of(copy0_null, arena, 0));
 	printf("copy0_cold %.2f\n", best_of(copy0_cold, arena, 0));
 	printf("set0_null %.2f\n", best_of(set0_null, arena, 0));
+	printf("copy0_forked %.2f\n", best_of(copy0_forked, arena, 0));
+	printf("set0_forked %.2f\n", best_of(set0_forked, arena, 0));
 	printf("copy4_cold_at_0 %.2f\n", best_of(copy4_cold, arena, 0));
 	printf("copy4_cold_at_56 %.2f\n", best_of(copy4_cold, arena, 56));
 	free(arena);
