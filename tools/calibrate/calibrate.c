@@ -234,11 +234,10 @@ static const struct pass passes[] = {
 	{ is_vector, ":nt", ":nt" CALIBRATE_COLD_SUFFIX, true, true },
 };
 
-/* Curve NAME`suffix` of *_mask variant `row` in fn: its unmasked
- * variant's of the same pass, with the points of `own` where the masked
- * code runs (runs_unmasked_code), the
- * masked copies' first pass (every later pass starts from the first pass's
- * figures there). */
+/* Curve `suffix` of *_mask variant `row` in fn: its unmasked variant's
+ * curve of the same pass, but at the grid points where the masked code
+ * runs (up to MASKED_COPY_MAX, runs_unmasked_code), which only the first
+ * pass times: there `own`, that pass's curve of `row`. */
 static void stand_in_curve(struct calibration *c, const struct grid *g, enum base_function fn,
 			   const struct variant *row, const char *suffix, const struct cm_curve *own)
 {
