@@ -20,7 +20,11 @@
  *                through below 8 (commoner than 4..7; the shares are in
  *                BENCHMARKS.md, section 14); with MASKED_COPY, 0..16 bytes
  *                fall through from there to one masked move (most of the
- *                fleet distributions' calls, BENCHMARKS.md section 24);
+ *                fleet distributions' calls, BENCHMARKS.md section 24).
+ *                The tests below V go from the top down, each splitting off
+ *                the rarer sizes: a test of 16 bytes first would split
+ *                mixed sizes most evenly and mispredict most often (section
+ *                29, bench/ladder_mispredicts.py);
  *   2V+1 .. 4V   two head and two tail vectors: two taken branches, as glibc;
  *   4V+1 .. 8V   four and four, one taken branch, as glibc.  Above 2V the
  *                size is tested against 4V before 8V, as glibc does: tested
