@@ -19,9 +19,9 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop"
-# 3 sizes hot and cold, each function's alignment pairs at 2 sizes, one distribution each
-# in three placements.
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high"
+# 3 sizes in L1 and cold, each function's alignment pairs at 2 sizes, one distribution each
+# in four placements.
 for variant in fsrm scalar glibc; do
 	expect_eq "memcpy sweep rows for $variant" \
 		"$(awk -F, -v v=$variant '$1 == "memcpy" && $2 == v && $3 == "sweep"' "$scratch/b.csv" | wc -l)" 6
@@ -29,12 +29,23 @@ for variant in fsrm scalar glibc; do
 		"$(awk -F, -v v=$variant '$1 == "memset" && $2 == v && $3 == "align"' "$scratch/b.csv" | wc -l)" 10
 	expect_eq "memcpy fleet distribution rows for $variant: one per placement" \
 		"$(awk -F, -v v=$variant '$2 == v && $3 == "dist" && $4 == "Memcpy_Fleet" { print $6 }' "$scratch/b.csv" |
-			sort | tr '\n' ' ')" "cold hot l2 "
+			LC_ALL=C sort | tr '\n' ' ')" "L1 L2 L3 cold "
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 18 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 18 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every row has 22 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 22 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+# --rounds N: exactly N pairs for every variant; glibc's column counts its
+# batches of every pair (two variants: 3 pairs each, 3 A/A pairs).
+expect_eq "--rounds 3: 3 pairs a variant" \
+	"$(awk -F, 'NR > 1 && $2 != "glibc" { print $19 }' "$scratch/b.csv" | sort -u)" 3
+expect_eq "--rounds 3: glibc's batches of every pair" \
+	"$(awk -F, 'NR > 1 && $2 == "glibc" { print $19 }' "$scratch/b.csv" | sort -u)" 9
+expect_eq "every A/A ratio lies in its interval" \
+	"$(awk -F, 'NR > 1 && !($21 <= $20 + 0.0001 && $20 <= $22 + 0.0001 && $21 > 0)' "$scratch/b.csv" | wc -l)" 0
+expect_match "the tables have an A/A column" "$(cat "$scratch/out")" '^size +glibc +A/A +fsrm +scalar$'
+expect_match "the run states its resolution" "$(cat "$scratch/out")" \
+	'^Resolution: glibc against itself \(A/A\) strayed at most [0-9.]+% from 1 over [0-9]+ cases$' 
 expect_eq "without --read-back no destination is read after its call" \
 	"$(awk -F, 'NR > 1 { print $17 }' "$scratch/b.csv" | sort -u)" "0"
 expect_eq "and the rep thresholds it ran under, from the environment" \
@@ -46,7 +57,7 @@ r = E.parse(sys.argv[1]).getroot()
 print(r.tag, sum(1 for e in r.iter() if e.tag.endswith("polyline")))' "$scratch/b.svg" 2>&1)
 expect_eq "the SVG is well-formed, one line per variant and panel" "$svg" "{http://www.w3.org/2000/svg}svg 12"
 expect_eq "the text fits 100 columns" "$(awk 'length > 100' "$scratch/out")" ""
-expect_match "few variants: their names head the columns" "$(cat "$scratch/out")" '^size +glibc +fsrm +scalar$'
+expect_match "few variants: their names head the columns" "$(cat "$scratch/out")" '^size +glibc +A/A +fsrm +scalar$'
 
 # Every variant: the text still fits 100 columns (letters head the columns,
 # a key names them), a summary per function names the fastest variant per
@@ -58,14 +69,15 @@ expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scr
 variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
 expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
 expect_eq "every variant: a summary row per size class" \
-	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (hot|cold) ')" 9
+	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (L1|cold) ')" 9
 expect_match "every variant: the best single variant, and where it loses to glibc" "$(cat "$scratch/out")" \
 	'^  one variant for every class: [a-z0-9_]+, [0-9.]+x glibc.s time'
 expect_match "every variant: ... where it loses" "$(cat "$scratch/out")" '^  classes\); slower than glibc beyond noise in:'
 summary=$(sed -n '/^Summary:/,/^memcpy$/p' "$scratch/out" | tr '\n' ' ')
-expect_match "the summary says on what it rests: rounds and one placement" "$summary" \
-	"It rests on 3 rounds a case .*, each class's data in one placement \(hot to 32 KiB, cold above; the calibration times L1, L2 and cold\)"
-expect_match "the summary says on what it rests: no margin" "$summary" '"Beyond noise" has no margin, where the calibration'
+expect_match "the summary says on what it rests: one placement" "$summary" \
+	"Each class's data in one placement \(L1 to 32 KiB, cold above; --every-placement times all four\)"
+expect_match "the summary says what beyond noise means" "$summary" \
+	'"Beyond noise": the interval wholly beyond 1 and beyond the case.s A/A deviation'
 expect_match "the summary says on what it rests: the stub not counted" "$summary" \
 	'called directly, without the exported stub .*\(--stub-probe times its cost\)'
 bench --rounds 3 --functions memset --variants avx2 --cases class --every-placement --stub-probe --sizes 64
@@ -78,7 +90,7 @@ bench --rounds 3 --functions memcpy,memset --variants sse2 --cases sweep,class,d
 	--read-back --csv "$scratch/rb.csv"
 expect_eq "--read-back runs" "$rc $(cat "$scratch/err")" "0 "
 expect_eq "--read-back: the sweep sizes from 512 B read back, those below not" \
-	"$(awk -F, '$1 == "memcpy" && $2 == "sse2" && $3 == "sweep" && $6 == "hot" { printf "%s:%s ", $4, $17 }' "$scratch/rb.csv")" \
+	"$(awk -F, '$1 == "memcpy" && $2 == "sse2" && $3 == "sweep" && $6 == "L1" { printf "%s:%s ", $4, $17 }' "$scratch/rb.csv")" \
 	"64:0 511:0 512:1 4096:1 "
 expect_eq "--read-back: classes from 1 KiB read back, those below and the distributions not" \
 	"$(awk -F, '$1 == "memset" && $2 == "glibc" && ($4 == "257 B-1 KiB" || $4 == "1-4 KiB" || $3 == "dist") {
@@ -89,7 +101,7 @@ expect_match "--read-back: the summary says so" "$summary" \
 	'Each call of a case from 512 B on is followed by a read of its destination, as in the calibration'
 bench --rounds 3 --functions memset --variants avx2 --cases class --every-placement --stub-probe --sizes 64
 summary=$(sed -n '/^Summary:/,/^memset$/p' "$scratch/out" | tr '\n' ' ')
-expect_match "every placement: the summary says so" "$summary" "each class's data in L1, in L2 and cold \(as the calibration's\)"
+expect_match "every placement: the summary says so" "$summary" "Each class's data in L1, L2, L3 and cold\."
 expect_match "with the stub probe: the summary says what it is" "$summary" '"stub" is glibc behind a copy of the exported stub'
 python3 - "$scratch/all.svg" >"$scratch/legend" 2>&1 <<'PY'
 import sys, xml.etree.ElementTree as E
@@ -115,18 +127,18 @@ bench --rounds 3 --functions memmove --variants movsq --cases class,dist --distr
 expect_eq "bench --distribution runs" "$rc" 0
 expect_eq "9 size classes without overlap and 9 with, per variant" \
 	"$(cut -d, -f3 "$scratch/c.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
-	"case=1 class=18 class-overlap=18 dist=12 "
+	"case=1 class=18 class-overlap=18 dist=16 "
 # bench's size classes are report's (which adds one beyond them).
 printf '%s\n' "memshim-histogram 3" "pid 1" "program p" "reason exit" "function memcpy" "bucket 96 104 1 100" "end" \
 	>"$scratch/one.hist"
 expect_eq "bench's size classes are report's" "$(cut -d, -f3,4 "$scratch/c.csv" | sed -n 's/^class,//p' | awk '!seen[$0]++' | tr '\n' ';')" \
 	"$("$T_MEMSHIM_TOOL" report --json "$scratch/one.hist" | python3 -c 'import json, sys
 print("".join(c["name"] + ";" for c in json.load(sys.stdin)["functions"]["memcpy"]["size_classes"][:-1]))')"
-expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4-16 MiB cold +[0-9.]+ [mun]?s +[0-9.]+$'
+expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4-16 MiB cold +[0-9.]+ [mun]?s +[0-9.]+ +[0-9.]+$'
 
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \
-	"--rounds" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do
+	"--rounds" "--seconds 0" "--seconds 1e9" "--seconds nan" "--seconds 2x" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do
 	bench $args
 	expect_eq "bench $args: exit status" "$rc" 2
 	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1

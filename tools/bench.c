@@ -29,13 +29,17 @@ static const char bench_help[] =
 	"           (0-16 B .. 4-32 KiB hot, 32-256 KiB .. 4-16 MiB cold), random offsets;\n"
 	"           memmove with and without overlap\n"
 	"  dist     random sizes and offsets from call-size distributions (google/fleetbench),\n"
-	"           hot (one room), spread over half the L2 (l2), and cold\n"
-	"Variants run interleaved over several rounds.  The text (100 columns at most)\n"
-	"gives glibc's median time per call and each variant's median per-round ratio\n"
-	"to it, then per function the fastest variant in each size class and where the\n"
-	"best single variant loses to glibc; each variant's own times are in --csv.\n"
+	"           in L1 (one room), L2 (spread over half of it), L3 and cold\n"
+	"Each variant is paired with glibc on the same calls, batch against batch in a\n"
+	"random order, and pairs are added until the median of their ratios is known\n"
+	"within +-0.5% (95%) or the variant's time in the case is spent; glibc against\n"
+	"itself (A/A) is timed the same way and says what the instrument reads where\n"
+	"there is no difference.  The text (100 columns at most) gives glibc's median\n"
+	"time per call and each variant's median ratio to it, then per function the\n"
+	"fastest variant in each size class and where the best single variant loses to\n"
+	"glibc; each variant's own times, pairs and intervals are in --csv.\n"
 	"Options:\n"
-	"  --quick               the main sizes and cases only, fewer rounds (< 30 s)\n"
+	"  --quick               the main sizes and cases only, +-1% and 0.2 s a column\n"
 	"  --functions LIST      of memcpy,memmove,memset (default: all)\n"
 	"  --variants LIST       variants to time (default: every usable one); glibc always\n"
 	"  --cases LIST          of sweep,align,alias4k,class,dist (default: all)\n"
@@ -43,15 +47,19 @@ static const char bench_help[] =
 	"  --distribution FILE   a call-size CSV (either format of data/distributions/README.md)\n"
 	"                        or a histogram dump (MEMSHIM_HIST: each function its own\n"
 	"                        sizes) instead of the built-in ones; may be repeated\n"
-	"  --rounds N            rounds per case (default 15, --quick 7; at least 3)\n"
+	"  --seconds S           the most time one variant may take in one case (default\n"
+	"                        3, --quick 0.2; from 0.01 to 60)\n"
+	"  --rounds N            exactly N pairs a variant and case, whatever the interval\n"
+	"                        (3 to 1001; --stub: its rounds, default 15)\n"
 	"  --csv FILE            every result, one row per variant and case: function,\n"
 	"                        variant, case, size (bytes, class or distribution),\n"
-	"                        alignment, placement (hot, l2, cold), median, p10, p90,\n"
+	"                        alignment, placement (L1, L2, L3, cold), median, p10, p90,\n"
 	"                        unit, ratio to glibc, bytes per unit, the ratio's 95%\n"
 	"                        interval (ratio_low, ratio_high), and the rep movsb and\n"
 	"                        rep stosb thresholds it ran under (auto_movsb, auto_stosb),\n"
-	"                        and 1 where each call's destination was read after it\n"
-	"                        (read_back)\n"
+	"                        1 where each call's destination was read after it\n"
+	"                        (read_back), the pairs timed, and the case's A/A ratio\n"
+	"                        and interval (aa_ratio, aa_low, aa_high)\n"
 	"  --svg FILE            time per call and bytes per unit time against size\n"
 	"  --default             also time the library's exported memcpy, memmove and\n"
 	"                        memset as the column `default`: what a program preloading\n"
@@ -62,8 +70,8 @@ static const char bench_help[] =
 	"  --stub-probe          also time glibc's functions behind a copy of the exported\n"
 	"                        stub, as the column `stub`: what bands cost a call (memshim\n"
 	"                        cpu-row --from-bench weighs it, as the calibration does)\n"
-	"  --every-placement     the class case with each class's data in L1, spread over\n"
-	"                        half the L2, and cold (default: hot to 32K, cold beyond)\n"
+	"  --every-placement     the class case with each class's data in L1, L2, L3 and\n"
+	"                        cold (default: L1 to 32K, cold beyond)\n"
 	"  --read-back           each call of a case whose sizes start at 512 B or more\n"
 	"                        followed by a read of its destination, in the timing, as\n"
 	"                        the calibration times them: what a program that uses\n"
@@ -133,10 +141,21 @@ static int parse_sizes(const char *list, struct bench_options *o)
 	}
 }
 
+static int parse_seconds(const char *value, struct bench_options *o)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(value, &end);
+	if (errno || end == value || *end || !(x >= 0.01 && x <= 60))
+		return cli_usage_error("bench", "--seconds \"%s\" is not a number from 0.01 to 60", value);
+	o->seconds = x;
+	return 0;
+}
+
 static int parse_rounds(const char *value, struct bench_options *o)
 {
-	if (!cli_whole_number(value, 3, MEASURE_MAX_ROUNDS, &o->rounds))
-		return cli_usage_error("bench", "--rounds \"%s\" is not a number from 3 to %d", value, MEASURE_MAX_ROUNDS);
+	if (!cli_whole_number(value, 3, MEASURE_MAX_PAIRS, &o->rounds))
+		return cli_usage_error("bench", "--rounds \"%s\" is not a number from 3 to %d", value, MEASURE_MAX_PAIRS);
 	return 0;
 }
 
@@ -169,7 +188,7 @@ static int parse_peer(const char *value, struct bench_options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS, BENCH_REPLAY };
 
 static const struct option bench_options[] = {
@@ -184,6 +203,7 @@ static const struct option bench_options[] = {
 	{ "cases", required_argument, NULL, BENCH_CASES },
 	{ "sizes", required_argument, NULL, BENCH_SIZES },
 	{ "rounds", required_argument, NULL, BENCH_ROUNDS },
+	{ "seconds", required_argument, NULL, BENCH_SECONDS },
 	{ "variants", required_argument, NULL, BENCH_VARIANTS },
 	{ "csv", required_argument, NULL, BENCH_CSV },
 	{ "svg", required_argument, NULL, BENCH_SVG },
@@ -230,6 +250,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return parse_sizes(value, o);
 	case BENCH_ROUNDS:
 		return parse_rounds(value, o);
+	case BENCH_SECONDS:
+		return parse_seconds(value, o);
 	case BENCH_PEER:
 		return parse_peer(value, o);
 	case BENCH_VARIANTS:
@@ -272,8 +294,6 @@ static int parse_options(int argc, char **argv, struct bench_options *o)
 				   "--distribution or --svg");
 	if (o->stub && o->peer_count)
 		return cli_usage_error("bench", "--stub times the library's own entry points, not a --peer's");
-	if (!o->rounds)
-		o->rounds = o->quick ? 7 : 15;
 	return 0;
 }
 
@@ -312,8 +332,8 @@ static int run_plan(const struct plan *p, struct measure_settings *s, FILE *csv,
 	progress_start(&bar, "memshim bench", (unsigned)p->count);
 	for (size_t i = 0; i < p->count; i++) {
 		char detail[160];
-		snprintf(detail, sizeof detail, "%s %s %s%s", base_function_names[p->cases[i].fn],
-			 case_kind_names[p->cases[i].kind], p->cases[i].label, p->cases[i].cold ? " cold" : "");
+		snprintf(detail, sizeof detail, "%s %s %s %s", base_function_names[p->cases[i].fn],
+			 case_kind_names[p->cases[i].kind], p->cases[i].label, placement_names[p->cases[i].place]);
 		progress_step(&bar, detail);
 		measure_run(s, &p->cases[i], &results[i]);
 	}
@@ -385,6 +405,19 @@ static int bench_with(const struct bench_options *o, struct measure_settings *s,
 	return rc;
 }
 
+/* When each column stops adding pairs (struct measure_stop). */
+static struct measure_stop stop_of(const struct bench_options *o)
+{
+	struct measure_stop stop = MEASURE_STOP_DEFAULT;
+	if (o->quick)
+		stop = (struct measure_stop){ .width = 0.02, .seconds = 0.2, .min_pairs = 20, .max_pairs = 401 };
+	if (o->seconds > 0)
+		stop.seconds = o->seconds;
+	if (o->rounds)
+		stop.min_pairs = stop.max_pairs = o->rounds;
+	return stop;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	if (cli_wants_help(argc, argv, bench_help, false))
@@ -393,7 +426,7 @@ int cmd_bench(int argc, char **argv)
 	int rc = parse_options(argc, argv, &o);
 	if (!rc && o.stub) {
 		void *library = measure_library();
-		return library ? bench_stub(library, o.rounds) : 1;
+		return library ? bench_stub(library, o.rounds ? o.rounds : 15) : 1;
 	}
 	struct distributions d = { .count = 0 };
 	if (!rc && o.distribution_count)
@@ -401,8 +434,8 @@ int cmd_bench(int argc, char **argv)
 	if (!rc && o.draws)
 		return print_draws(&o, &d);
 	static struct measure_variant variants[MEASURE_MAX_COLUMNS];
-	struct measure_settings s = { .variants = variants, .rounds = o.rounds, .cold_bytes = measure_cold_span(),
-				    .batch_ns = o.quick ? 100e3 : 300e3 };
+	struct measure_settings s = { .variants = variants, .stop = stop_of(&o), .aa = true,
+				    .cold_bytes = measure_cold_span() };
 	if (!rc)
 		rc = bench_load_variants(o.variants, variants, &s.variant_count, &s.glibc);
 	if (!rc && o.with_default)

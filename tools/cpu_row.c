@@ -51,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -225,7 +226,7 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-			fprintf(f, " %.3f/%.3f/%.3f", r->ratio[k][PLACE_L1], r->ratio[k][PLACE_L2], r->ratio[k][PLACE_COLD]);
+			fprintf(f, " %.3f/%.3f/%.3f", r->ratio[k][CHOICE_L1], r->ratio[k][CHOICE_L2], r->ratio[k][CHOICE_COLD]);
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
@@ -268,8 +269,16 @@ static struct band_ratios *ratios_of(struct calibration *c, enum base_function f
 static const char *const earlier_bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "17-64", "65-256", "257-1K", "1K-4K",
 								       "4K-32K", "32K-256K", "256K-4M", "4M-32M" };
 
-/* bench's placement names (its CSV's placement column), in enum placement's order */
-static const char *const bench_placements[PLACE_COUNT] = { "hot", "l2", "cold" };
+/* The placement of a bench CSV's placement column that the row's cells
+ * hold, -1 for one they do not (L3): the engine's names, and the "hot"
+ * and "l2" of bench files made before it had them. */
+static int choice_place_named(const char *place)
+{
+	for (int i = 0; i < CHOICE_PLACES; i++)
+		if (strcasecmp(place, placement_names[choice_placement[i]]) == 0)
+			return i;
+	return strcmp(place, "hot") == 0 ? CHOICE_L1 : -1;
+}
 
 /* A bench file's thresholds where its lines disagree (no bench writes such a file). */
 #define THRESHOLDS_MIXED SIZE_MAX
@@ -316,9 +325,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		file->read_back = true;
 	if (got == 8) /* without an interval any median beyond the tie counts as a loss */
 		low = ratio;
-	int p = -1;
-	for (int i = 0; i < PLACE_COUNT; i++)
-		p = strcmp(place, bench_placements[i]) == 0 ? i : p;
+	int p = choice_place_named(place);
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
@@ -349,9 +356,9 @@ static bool fill_placements(struct calibration *c)
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++) {
 			double worst = 0;
-			for (int p = 0; p < PLACE_COUNT; p++)
+			for (int p = 0; p < CHOICE_PLACES; p++)
 				worst = c->ratios[i].ratio[k][p] > worst ? c->ratios[i].ratio[k][p] : worst;
-			for (int p = 0; p < PLACE_COUNT; p++)
+			for (int p = 0; p < CHOICE_PLACES; p++)
 				if (!(c->ratios[i].ratio[k][p] > 0) && worst > 0) {
 					c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = worst;
 					filled = true;
@@ -436,7 +443,7 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
 				return CLI_FAILED;
 			}
 		for (int k = 0; r && k < CHOICE_CLASS_COUNT; k++)
-			for (int p = 0; p < PLACE_COUNT; p++) {
+			for (int p = 0; p < CHOICE_PLACES; p++) {
 				double ratio[MAX_BENCH_FILES], low[MAX_BENCH_FILES];
 				for (unsigned f = 0; f < o->bench_files; f++) {
 					ratio[f] = in[f]->ratio[k][p];

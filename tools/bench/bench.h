@@ -38,7 +38,8 @@ struct bench_options {
 	unsigned distribution_count;
 	size_t sizes[MAX_SIZES];
 	unsigned size_count;
-	unsigned rounds, draws;
+	unsigned rounds, draws; /* rounds: exactly that many pairs (0: until precise) */
+	double seconds;         /* a column's most time in a case (0: the default) */
 	struct peer_spec peers[MEASURE_MAX_PEERS];
 	unsigned peer_count;
 };

@@ -58,9 +58,7 @@ static const char *function_label(const struct measure_case *c)
 	return c->overlap ? "memmove-overlap" : base_function_names[c->fn];
 }
 
-/* Where a case's data lives: "hot" (one room, in L1 for small calls), "l2"
- * (spread over a set of half the L2) or "cold" (flushed before each pass). */
-static const char *placement(const struct measure_case *c) { return c->cold ? "cold" : c->hot_set ? "l2" : "hot"; }
+static const char *placement(const struct measure_case *c) { return placement_names[c->place]; }
 
 /* ---- the text: tables of ratios that fit TEXT_WIDTH columns ---- */
 
@@ -93,7 +91,7 @@ static void column_heading(FILE *out, const struct measure_settings *s, unsigned
 /* Decides the headings: names if a table of every variant fits with them. */
 static void choose_headings(const struct measure_settings *s)
 {
-	unsigned width = 17 + GLIBC_WIDTH;
+	unsigned width = 17 + GLIBC_WIDTH + (s->aa ? RATIO_WIDTH : 0);
 	columns_by_letter = false;
 	for (unsigned v = 0; v < s->variant_count; v++)
 		if (v != s->glibc)
@@ -126,13 +124,20 @@ void report_header(FILE *out, const struct measure_settings *s)
 	fprintf(out, "clock:    %s\n", s->clock.description);
 	fprintf(out, "CPU:      %s family %u model %u, L3 %s, %s\n", f->vendor, f->family, f->model,
 		bench_size_text(tool_cache_sizes()->l3, l3, sizeof l3), s->pinning);
-	fprintf(out, "method:   %u rounds, variants interleaved (order shuffled each round) on the same calls;\n"
-		     "          glibc's column: its median time per call over the rounds; the others: the\n"
-		     "          median of the per-round ratios to glibc's time (< 1: faster than glibc);\n"
-		     "          each variant's own times and spread are in --csv.  cold: calls spread over\n"
-		     "          %s, each pass flushed from the caches (clflush) before it is timed, and\n"
-		     "          %u rounds where a cold pass holds few calls (large sizes)\n",
-		s->rounds, bench_size_text(s->cold_bytes, span, sizeof span), measure_rounds_with_few_calls(s));
+	if (s->stop.min_pairs == s->stop.max_pairs)
+		fprintf(out, "method:   %u pairs of batches a variant and case: the variant and glibc on the same\n",
+			s->stop.max_pairs);
+	else
+		fprintf(out, "method:   pairs of batches, the variant and glibc on the same calls in a random order,\n"
+			     "          from %u until the interval is narrower than %.1f%% or %.2g s a variant (at\n"
+			     "          most %u); the ratio: the median of the pairs' ratios (< 1: faster than glibc),\n"
+			     "          its ~95%% interval from their order statistics; glibc's column: its median\n"
+			     "          time per call; A/A: glibc paired with itself, the instrument's own reading;\n",
+			s->stop.min_pairs, 100 * s->stop.width, s->stop.seconds, s->stop.max_pairs);
+	fprintf(out, "          each batch runs its calls once untimed first.  L1: one room; L2: spread over\n"
+		     "          half the L2; L3: spread over %u L2s, then other data read through L1 and L2;\n"
+		     "          cold: spread over %s, each batch's lines flushed (clflush) before it\n",
+		MEASURE_L3_SETS, bench_size_text(s->cold_bytes, span, sizeof span));
 	for (unsigned v = 0; v < s->variant_count; v++) {
 		const struct measure_variant *p = &s->variants[v];
 		if (!p->peer_file)
@@ -153,11 +158,10 @@ void report_header(FILE *out, const struct measure_settings *s)
 
 static bool same_group(const struct measure_case *a, const struct measure_case *b)
 {
-	return a->fn == b->fn && a->kind == b->kind && a->cold == b->cold && a->hot_set == b->hot_set &&
-	       a->overlap == b->overlap;
+	return a->fn == b->fn && a->kind == b->kind && a->place == b->place && a->overlap == b->overlap;
 }
 
-/* A class row's label: "0-16 B hot", "32-256 KiB cold". */
+/* A class row's label: "0-16 B L1", "32-256 KiB cold". */
 static const char *class_label(const struct measure_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s", c->label, placement(c));
@@ -193,7 +197,7 @@ static void print_ratio(FILE *out, double x)
  * columns; returns the one after the last. */
 static unsigned block_end(const struct measure_settings *s, enum base_function fn, unsigned first, unsigned label)
 {
-	unsigned width = label + GLIBC_WIDTH, v = first;
+	unsigned width = label + GLIBC_WIDTH + (s->aa ? RATIO_WIDTH : 0), v = first;
 	for (; v < s->variant_count; v++) {
 		if (v == s->glibc || !measure_variant_has(&s->variants[v], fn))
 			continue;
@@ -214,6 +218,8 @@ static void ratio_table(FILE *out, const struct measure_settings *s, const struc
 	for (unsigned first = 0, end; first < s->variant_count; first = end) {
 		end = block_end(s, fn, first, label);
 		fprintf(out, "%-*s %*s", (int)label, heading, GLIBC_WIDTH - 1, "glibc");
+		if (s->aa)
+			fprintf(out, " %*s", RATIO_WIDTH - 1, "A/A");
 		for (unsigned v = first; v < end; v++)
 			if (v != s->glibc && measure_variant_has(&s->variants[v], fn))
 				column_heading(out, s, v);
@@ -222,6 +228,8 @@ static void ratio_table(FILE *out, const struct measure_settings *s, const struc
 			char text[96], t[32];
 			fprintf(out, "%-*s %*s", (int)label, label_of(&rows[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
 				time_text(s, rows[i]->median[s->glibc], t, sizeof t));
+			if (s->aa)
+				print_ratio(out, rows[i]->aa.ratio);
 			for (unsigned v = first; v < end; v++)
 				if (v != s->glibc && measure_variant_has(&s->variants[v], fn))
 					print_ratio(out, rows[i]->ratio[v]);
@@ -232,13 +240,7 @@ static void ratio_table(FILE *out, const struct measure_settings *s, const struc
 
 static void group_heading(FILE *out, const struct measure_case *c)
 {
-	char set[24];
-	if (c->hot_set)
-		fprintf(out, "\n%s: %s, hot buffers spread over %s\n", function_label(c), case_kind_names[c->kind],
-			bench_size_text(c->hot_set, set, sizeof set));
-	else
-		fprintf(out, "\n%s: %s, %s buffers\n", function_label(c), case_kind_names[c->kind],
-			c->cold ? "cold" : "hot");
+	fprintf(out, "\n%s: %s, data in %s\n", function_label(c), case_kind_names[c->kind], placement(c));
 }
 
 static const char *first_column(const struct measure_case *c)
@@ -281,15 +283,26 @@ static void class_tables(FILE *out, const struct measure_settings *s, const stru
 
 /* ---- the summary: per function, the fastest variant in each size class ---- */
 
+/* Whether column v of r is faster (or slower) than glibc beyond noise: its
+ * interval wholly beyond 1 and beyond the case's A/A deviation. */
+static bool faster_beyond_noise(const struct measure_result *r, unsigned v)
+{
+	return r->ratio_high[v] < 1 - measure_aa_deviation(r);
+}
+
+static bool slower_beyond_noise(const struct measure_result *r, unsigned v)
+{
+	return r->ratio_low[v] > 1 + measure_aa_deviation(r);
+}
+
 /* The variant other than glibc with the least ratio in a row, among those
- * faster than glibc beyond noise (interval wholly below 1) if `beyond_noise`;
- * -1 if none. */
+ * faster than glibc beyond noise if `beyond_noise`; -1 if none. */
 static int fastest(const struct measure_settings *s, const struct measure_result *r, bool beyond_noise)
 {
 	int best = -1;
 	for (unsigned v = 0; v < s->variant_count; v++)
 		if (v != s->glibc && measure_variant_has(&s->variants[v], r->c.fn) && r->ratio[v] > 0 &&
-		    (!beyond_noise || r->ratio_high[v] < 1) && (best < 0 || r->ratio[v] < r->ratio[best]))
+		    (!beyond_noise || faster_beyond_noise(r, v)) && (best < 0 || r->ratio[v] < r->ratio[best]))
 			best = (int)v;
 	return best;
 }
@@ -330,15 +343,15 @@ static void summary_row(FILE *out, const struct measure_settings *s, const struc
 		fprintf(out, "-\n");
 }
 
-/* Where variant v is slower than glibc beyond noise (its interval wholly
- * above 1), wrapped at TEXT_WIDTH; `used` columns are taken already. */
+/* Where variant v is slower than glibc beyond noise, wrapped at
+ * TEXT_WIDTH; `used` columns are taken already. */
 static void print_losses(FILE *out, unsigned used, unsigned v, const struct measure_result *const *rows, size_t k)
 {
 	unsigned losses = 0;
 	used += (unsigned)fprintf(out, " slower than glibc beyond noise in:");
 	for (size_t i = 0; i < k; i++) {
 		char label[96], item[128];
-		if (!(rows[i]->ratio_low[v] > 1))
+		if (!slower_beyond_noise(rows[i], v))
 			continue;
 		int len = snprintf(item, sizeof item, " %s (%.2fx)", class_label(&rows[i]->c, label, sizeof label),
 				   rows[i]->ratio[v]);
@@ -375,22 +388,19 @@ static void basis(FILE *out, const struct measure_settings *s, const struct meas
 {
 	bool every_placement = false, stub = false, read_back = false;
 	for (size_t i = 0; i < n; i++) {
-		every_placement |= r[i].c.kind == CASE_CLASS && r[i].c.hot_set;
+		every_placement |= r[i].c.kind == CASE_CLASS && r[i].c.place == PLACE_L3;
 		read_back |= r[i].c.read_back;
 	}
 	for (unsigned v = 0; v < s->variant_count; v++)
 		stub |= strcmp(s->variants[v].name, STUB_PROBE_NAME) == 0;
-	fprintf(out, "It rests on %u rounds a case (three times as many for cold cases of few calls), each\n", s->rounds);
-	fprintf(out, every_placement ? "class's data in L1, in L2 and cold (as the calibration's).\n"
-				     : "class's data in one placement (hot to 32 KiB, cold above; the calibration times L1,\n"
-				       "L2 and cold).\n");
+	fprintf(out, every_placement ? "Each class's data in L1, L2, L3 and cold.\n"
+				     : "Each class's data in one placement (L1 to 32 KiB, cold above; --every-placement\n"
+				       "times all four).\n");
 	fprintf(out, read_back ? "Each call of a case from 512 B on is followed by a read of its destination, as in\n"
 				 "the calibration (--read-back).\n"
 			       : "No destination is read after its call; the calibration reads those of its cases\n"
 				 "from 512 B on (--read-back does).\n");
-	fprintf(out, "\"Beyond noise\" has no margin, where the calibration's band choice asks a variant to beat\n"
-		     "glibc by more than 5%% over the placements (one variant for every size: beyond the noise)\n"
-		     "and to lose in none, and takes the classes to 1 KiB as one band.\n");
+	fprintf(out, "\"Beyond noise\": the interval wholly beyond 1 and beyond the case's A/A deviation.\n");
 	fprintf(out, stub ? "The variants are called directly; \"stub\" is glibc behind a copy of the exported stub\n"
 			    "that a preloaded program's calls go through: its distance from glibc is the stub's cost.\n"
 			  : "The variants are called directly, without the exported stub that a preloaded program's\n"
@@ -406,9 +416,9 @@ static void summary(FILE *out, const struct measure_settings *s, const struct me
 			continue;
 		if (!any)
 			fprintf(out, "\nSummary: in each size class the fastest variant of those faster than glibc beyond\n"
-				     "noise (the 95%% interval of the median per-round ratio wholly below 1), and its\n"
-				     "time as a multiple of glibc's; then the one variant that does best over all the\n"
-				     "classes, and where it loses to glibc.\n");
+				     "noise, and its time as a multiple of glibc's (the median of the pairs' ratios and\n"
+				     "its ~95%% interval); then the one variant that does best over all the classes, and\n"
+				     "where it loses to glibc.\n");
 		if (!any)
 			basis(out, s, r, n);
 		any = true;
@@ -416,6 +426,32 @@ static void summary(FILE *out, const struct measure_settings *s, const struct me
 	}
 	if (!any)
 		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
+}
+
+/* The instrument's resolution in this run: the widest A/A deviation, where,
+ * and the widest interval of any variant. */
+static void resolution(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
+{
+	size_t worst = n, widest = n;
+	unsigned wv = 0;
+	double aa = 0, width = 0;
+	char label[96], wlabel[96];
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].aa.pairs && (worst == n || measure_aa_deviation(&r[i]) > aa))
+			worst = i, aa = measure_aa_deviation(&r[i]);
+		for (unsigned v = 0; v < s->variant_count; v++)
+			if (v != s->glibc && r[i].pairs[v] && r[i].ratio_high[v] - r[i].ratio_low[v] > width)
+				widest = i, wv = v, width = r[i].ratio_high[v] - r[i].ratio_low[v];
+	}
+	if (worst < n)
+		fprintf(out, "\nResolution: glibc against itself (A/A) strayed at most %.1f%% from 1 over %zu cases\n"
+			     "  (widest: %s %s, %.3f, %.3f..%.3f over %u pairs)\n", 100 * aa, n,
+			function_label(&r[worst].c), label_of(&r[worst].c, label, sizeof label), r[worst].aa.ratio,
+			r[worst].aa.low, r[worst].aa.high, r[worst].aa.pairs);
+	if (widest < n)
+		fprintf(out, "  the widest interval of a variant: %s, %s %s, %.3f..%.3f over %u pairs\n",
+			s->variants[wv].name, function_label(&r[widest].c), label_of(&r[widest].c, wlabel, sizeof wlabel),
+			r[widest].ratio_low[wv], r[widest].ratio_high[wv], r[widest].pairs[wv]);
 }
 
 void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
@@ -437,13 +473,14 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 	}
 	class_tables(out, s, r, n, rows);
 	summary(out, s, r, n, rows);
+	resolution(out, s, r, n);
 	free(rows);
 }
 
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,"
-		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop\n");
+		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high\n");
 	/* bench's variants are the library's, and read its thresholds */
 	size_t auto_movsb = 0, auto_stosb = 0, auto_movsb_stop = 0;
 	bench_library_thresholds(&auto_movsb, &auto_stosb, &auto_movsb_stop);
@@ -452,11 +489,12 @@ void report_csv(FILE *out, const struct measure_settings *s, const struct measur
 		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
 		for (unsigned v = 0; v < s->variant_count; v++)
 			if (measure_variant_has(&s->variants[v], c->fn))
-				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g,%.4f,%.4f,%zu,%zu,%d,%zu\n",
+				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g,%.4f,%.4f,%zu,%zu,%d,%zu,%u,%.4f,%.4f,"
+					     "%.4f\n",
 					base_function_names[c->fn], s->variants[v].name, kind, c->label, c->align,
 					placement(c), r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit,
 					r[i].ratio[v], r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0,
 					r[i].ratio_low[v], r[i].ratio_high[v], auto_movsb, auto_stosb, c->read_back,
-					auto_movsb_stop);
+					auto_movsb_stop, r[i].pairs[v], r[i].aa.ratio, r[i].aa.low, r[i].aa.high);
 	}
 }

@@ -53,7 +53,7 @@ static double py(const struct panel *p, double value)
 
 static bool charted(const struct measure_result *r, int fn)
 {
-	return (int)r->c.fn == fn && r->c.kind == CASE_SWEEP && !r->c.cold && r->c.lo > 0;
+	return (int)r->c.fn == fn && r->c.kind == CASE_SWEEP && r->c.place != PLACE_COLD && r->c.lo > 0;
 }
 
 static double value_of(const struct measure_result *r, unsigned v, bool throughput)
@@ -177,8 +177,8 @@ void report_svg(FILE *out, const struct measure_settings *s, const struct measur
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		     "font-family=\"sans-serif\" font-size=\"12\">\n", width, height, width, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(out, "<text x=\"%.1f\" y=\"20\" font-size=\"15\">memshim bench: fixed sizes, hot buffers, median of %u rounds</text>\n",
-		LEFT, s->rounds);
+	fprintf(out, "<text x=\"%.1f\" y=\"20\" font-size=\"15\">memshim bench: fixed sizes, data in L1, median time per call</text>\n",
+		LEFT);
 	legend(out, s, width);
 	int row = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++) {

@@ -22,7 +22,7 @@ static void add(struct plan *p, struct measure_case c)
 static struct measure_case fixed(enum base_function fn, enum case_kind kind, size_t size, bool cold, int so,
 			       int dof)
 {
-	struct measure_case c = { .fn = fn, .kind = kind, .cold = cold, .lo = size, .hi = size,
+	struct measure_case c = { .fn = fn, .kind = kind, .place = cold ? PLACE_COLD : PLACE_L1, .lo = size, .hi = size,
 				.src_offset = so, .dst_offset = dof };
 	snprintf(c.label, sizeof c.label, "%zu", size);
 	if (fn == FN_MEMSET) /* no source */
@@ -104,9 +104,8 @@ static void plan_alias(struct plan *p, enum base_function fn, bool quick)
 		}
 }
 
-/* Each size class with its data where the built-in plan puts it (hot to
- * 32 KiB, cold beyond), or with every_placement in L1, spread over half the
- * L2, and cold. */
+/* Each size class with its data where the built-in plan puts it (L1 to
+ * 32 KiB, cold beyond), or with every_placement in each placement. */
 static void plan_classes(struct plan *p, enum base_function fn, bool every_placement)
 {
 #define CLASS(lo, hi, name) { lo, hi, name },
@@ -117,13 +116,12 @@ static void plan_classes(struct plan *p, enum base_function fn, bool every_place
 #undef CLASS
 	for (int overlap = 0; overlap <= (fn == FN_MEMMOVE); overlap++)
 		for (unsigned i = 0; i < sizeof classes / sizeof classes[0]; i++)
-			for (int place = 0; place < 3; place++) {
-				if (!every_placement && place != (i >= 6 ? 2 : 0))
+			for (int place = 0; place < PLACE_COUNT; place++) {
+				if (!every_placement && place != (i >= 6 ? PLACE_COLD : PLACE_L1))
 					continue;
-				struct measure_case c = { .fn = fn, .kind = CASE_CLASS, .cold = place == 2, .overlap = overlap,
+				struct measure_case c = { .fn = fn, .kind = CASE_CLASS, .place = place, .overlap = overlap,
 							.lo = classes[i].lo, .hi = classes[i].hi, .src_offset = -1,
-							.dst_offset = -1,
-							.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
+							.dst_offset = -1 };
 				snprintf(c.label, sizeof c.label, "%s", classes[i].label);
 				snprintf(c.align, sizeof c.align, "random");
 				add(p, c);
@@ -142,14 +140,13 @@ static bool dist_fits(const struct size_dist *d, enum base_function fn)
 static void plan_dists(struct plan *p, enum base_function fn, const struct distributions *d)
 {
 	/* In each placement: a distribution's ratio depends on where the data lives. */
-	for (int place = 0; place < 3; place++)
+	for (int place = 0; place < PLACE_COUNT; place++)
 		for (unsigned i = 0; i < d->count; i++) {
 			int only = d->list[i]->function;
 			if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
 				continue;
 			struct measure_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
-						.dst_offset = -1, .cold = place == 2,
-						.hot_set = place == 1 ? tool_cache_sizes()->l2 / 2 : 0 };
+						.dst_offset = -1, .place = place };
 			snprintf(c.label, sizeof c.label, "%s", d->list[i]->name);
 			snprintf(c.align, sizeof c.align, "random");
 			add(p, c);

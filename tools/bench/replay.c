@@ -66,9 +66,8 @@ static void print_cell(const struct measure_result *r, unsigned v)
 static void print_table(const struct measure_settings *s, const struct measure_result *rows, size_t n)
 {
 	const struct measure_case *c = &rows[0].c;
-	printf("\n%s, replayed, %s (ratio to glibc, and its ~95%% interval over %u rounds)\n",
-	       base_function_names[c->fn], c->cold ? "cold buffers" : c->hot_set ? "hot, spread over half the L2" :
-	       "hot buffers, one room", rows[0].rounds);
+	printf("\n%s, replayed, data in %s (ratio to glibc, and its ~95%% interval over up to %u pairs)\n",
+	       base_function_names[c->fn], placement_names[c->place], rows[0].rounds);
 	unsigned others[MEASURE_MAX_COLUMNS], count = 0;
 	for (unsigned v = 0; v < s->variant_count; v++)
 		if (v != s->glibc && measure_variant_has(&s->variants[v], c->fn))
@@ -93,7 +92,7 @@ static void print_results(const struct measure_settings *s, const struct replay_
 {
 	for (size_t i = 0, end; i < p->count; i = end) {
 		for (end = i + 1; end < p->count && p->cases[end].fn == p->cases[i].fn &&
-				  p->cases[end].cold == p->cases[i].cold && p->cases[end].hot_set == p->cases[i].hot_set;
+				  p->cases[end].place == p->cases[i].place;
 		     end++)
 			;
 		print_table(s, &p->results[i], end - i);
@@ -115,7 +114,7 @@ static void run_cases(struct measure_settings *s, struct replay_plan *p)
 	for (size_t i = 0; i < p->count; i++) {
 		char detail[120];
 		snprintf(detail, sizeof detail, "%s %s %s", base_function_names[p->cases[i].fn], p->cases[i].label,
-			 replay_place_names[p->cases[i].cold ? REPLAY_COLD : p->cases[i].hot_set ? REPLAY_L2 : REPLAY_HOT]);
+			 placement_names[p->cases[i].place]);
 		progress_step(&bar, detail);
 		measure_run(s, &p->cases[i], &p->results[i]);
 	}

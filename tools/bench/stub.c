@@ -44,8 +44,8 @@ static double time_calls(copy_fn *volatile copy, size_t n)
 }
 
 /* One round: each size, the two calls in the round's order. */
-static void time_round(copy_fn *direct, copy_fn *stub, unsigned r, double (*direct_ns)[MEASURE_MAX_ROUNDS],
-                       double (*stub_ns)[MEASURE_MAX_ROUNDS])
+static void time_round(copy_fn *direct, copy_fn *stub, unsigned r, double (*direct_ns)[MEASURE_MAX_PAIRS],
+                       double (*stub_ns)[MEASURE_MAX_PAIRS])
 {
 	for (size_t s = 0; s < STUB_SIZES; s++) {
 		if (r % 2) {
@@ -73,8 +73,8 @@ int bench_stub(void *library, unsigned rounds)
 	else /* glibc's own, whose name only its symbol table has */
 		snprintf(name, sizeof name, "the function at +0x%lx",
 		         (unsigned long)((uintptr_t)direct - (uintptr_t)info.dli_fbase));
-	static double direct_ns[STUB_SIZES][MEASURE_MAX_ROUNDS], stub_ns[STUB_SIZES][MEASURE_MAX_ROUNDS],
-		ratio[STUB_SIZES][MEASURE_MAX_ROUNDS];
+	static double direct_ns[STUB_SIZES][MEASURE_MAX_PAIRS], stub_ns[STUB_SIZES][MEASURE_MAX_PAIRS],
+		ratio[STUB_SIZES][MEASURE_MAX_PAIRS];
 	for (size_t s = 0; s < STUB_SIZES; s++) { /* warm up both */
 		time_calls(direct, stub_sizes[s]);
 		time_calls(stub, stub_sizes[s]);

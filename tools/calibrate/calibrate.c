@@ -151,7 +151,7 @@ static void measure_point(struct calibration *c, const struct measure_settings *
 	snprintf(detail, sizeof detail, "%s curves, %zu B%s%s", base_function_names[fn], g->lo[p],
 		 cold ? " cold" : "", strcmp(suffix, ":nt") == 0 ? ", non-temporal" : "");
 	progress_step(bar, detail);
-	struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .cold = cold, .lo = g->lo[p],
+	struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .place = cold ? PLACE_COLD : PLACE_L1, .lo = g->lo[p],
 				 .hi = g->hi[p], .src_offset = -1, .dst_offset = -1,
 				 .read_back = g->lo[p] >= CALIBRATE_READ_BACK_FROM };
 	struct measure_result r;
@@ -161,8 +161,8 @@ static void measure_point(struct calibration *c, const struct measure_settings *
 		snprintf(name, sizeof name, "%s%s", s->variants[v].name, suffix);
 		struct cm_curve *curve = &curve_slot(c, fn, name)->curve;
 		curve->size[p] = r.mean_bytes;
-		for (unsigned k = 0; k < s->rounds; k++)
-			curve->cost[p][k] = s->round_times[v * s->rounds + k];
+		for (unsigned k = 0; k < s->stop.max_pairs; k++)
+			curve->cost[p][k] = s->round_times[v * s->stop.max_pairs + k];
 		curve->points = p + 1 > curve->points ? p + 1 : curve->points;
 	}
 }
@@ -305,14 +305,11 @@ static void pick_auto_thresholds(struct calibration *c)
 	c->nt = (size_t)t[T_NT];
 }
 
-/* Rounds per grid size and how long a hot batch lasts, by level. */
-static const struct {
-	unsigned rounds;
-	double batch_ns;
-} level_settings[] = {
-	[CALIBRATE_TINY] = { 3, 20e3 },
-	[CALIBRATE_QUICK] = { 4, 40e3 },
-	[CALIBRATE_FULL] = { 7, 100e3 },
+/* Pairs with glibc per grid size, by level. */
+static const unsigned level_pairs[] = {
+	[CALIBRATE_TINY] = 3,
+	[CALIBRATE_QUICK] = 4,
+	[CALIBRATE_FULL] = 7,
 };
 
 static unsigned steps(const struct grid *g)
@@ -343,14 +340,14 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 						  .nt = (size_t)CM_NEVER, .auto_movsb_stop = stop };
 	g.count = 0;
 	make_grid(&g, level);
-	struct measure_settings s = { .variants = variants, .rounds = level_settings[level].rounds,
-				    .batch_ns = level_settings[level].batch_ns, .cold_bytes = measure_cold_span(),
-				    .round_times = round_times };
+	unsigned pairs = level_pairs[level];
+	struct measure_settings s = { .variants = variants, .cold_bytes = measure_cold_span(), .round_times = round_times,
+				    .stop = { .min_pairs = pairs, .max_pairs = pairs } };
 	if (!measure_buffers_init(largest(&g), s.cold_bytes))
 		return 1;
 	measure_clock_open(&s.clock);
 	measure_pin(s.pinning, sizeof s.pinning);
-	*c = (struct calibration){ .family = f->family, .model = f->model, .rounds = s.rounds };
+	*c = (struct calibration){ .family = f->family, .model = f->model, .rounds = pairs };
 	snprintf(c->vendor, sizeof c->vendor, "%s", f->vendor);
 	snprintf(c->unit, sizeof c->unit, "%s", s.clock.unit);
 	snprintf(c->clock, sizeof c->clock, "%s, %s", s.clock.description, s.pinning);

@@ -43,7 +43,7 @@
 #define CHOICE_CLASS(lo, hi, name) { lo, hi, name },
 const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CLASSES(CHOICE_CLASS) };
 #undef CHOICE_CLASS
-const char *const placement_names[PLACE_COUNT] = { "l1", "l2", "cold" };
+const enum placement choice_placement[CHOICE_PLACES] = { PLACE_L1, PLACE_L2, PLACE_COLD };
 
 /* Within 2% of glibc counts as a tie: that is about how far the same cell
  * moved between full calibrations on the shared development machine
@@ -76,7 +76,7 @@ static bool loses_in_cell(const struct band_ratios *r, int k, int p, const struc
 static bool loses_in(const struct band_ratios *r, int first, int last, const struct band_ratios *stub)
 {
 	for (int k = first; k <= last; k++)
-		for (int p = 0; p < PLACE_COUNT; p++)
+		for (int p = 0; p < CHOICE_PLACES; p++)
 			if (loses_in_cell(r, k, p, stub))
 				return true;
 	return false;
@@ -87,15 +87,15 @@ static double score(const struct band_ratios *r, int first, int last)
 {
 	double log_sum = 0;
 	for (int k = first; k <= last; k++)
-		for (int p = 0; p < PLACE_COUNT; p++)
+		for (int p = 0; p < CHOICE_PLACES; p++)
 			log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
-	return exp(log_sum / ((last - first + 1) * PLACE_COUNT));
+	return exp(log_sum / ((last - first + 1) * CHOICE_PLACES));
 }
 
 static double worst_placement(const struct band_ratios *r, int k)
 {
 	double worst = 0;
-	for (int p = 0; p < PLACE_COUNT; p++)
+	for (int p = 0; p < CHOICE_PLACES; p++)
 		worst = r->ratio[k][p] > worst ? r->ratio[k][p] : worst;
 	return worst;
 }
@@ -180,7 +180,7 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 static double noise(const struct band_ratios *stub, int k)
 {
 	double n = 1;
-	for (int p = 0; stub && k >= SMALL_CLASSES && p < PLACE_COUNT; p++)
+	for (int p = 0; stub && k >= SMALL_CLASSES && p < CHOICE_PLACES; p++)
 		n = fmax(n, 1 + fabs(stub->ratio[k][p] - 1));
 	return n;
 }
@@ -225,7 +225,7 @@ static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_
 {
 	*worst = 0;
 	for (int k = 0; k < SMALL_CLASSES; k++)
-		for (int p = 0; p < PLACE_COUNT; p++) {
+		for (int p = 0; p < CHOICE_PLACES; p++) {
 			double extra = stub->ratio[k][p] > 1 ? stub->ratio[k][p] - 1 : 0;
 			double with_stub = serves[k]->ratio[k][p] + extra;
 			if (with_stub > *worst) {
@@ -249,7 +249,7 @@ static void keep_one_band(const struct band_ratios *rows, unsigned n, const stru
 	if (!stub || !several_bands(serves) || !stub_makes_lose(serves, stub, &k, &p, &worst))
 		return;
 	snprintf(why, why_size, "bands lose to glibc with the stub's cost (%.2fx at %s, %s), so one band: ", worst,
-		 choice_classes[k].name, placement_names[p]);
+		 choice_classes[k].name, placement_names[choice_placement[p]]);
 	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub);
 	for (k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
@@ -285,9 +285,9 @@ unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct ba
 		return 0;
 	unsigned count = 0;
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-		for (int p = 0; p < PLACE_COUNT; p++)
+		for (int p = 0; p < CHOICE_PLACES; p++)
 			if (loses_in_cell(r, k, p, stub) && count++ < max)
-				cells[count - 1] = (struct choice_cell){ k, (enum placement)p };
+				cells[count - 1] = (struct choice_cell){ k, (enum choice_place)p };
 	return count <= max ? count : 0;
 }
 
@@ -373,7 +373,7 @@ static bool say_where_nearest_loses(const struct band_ratios *rows, unsigned n, 
 			nearest = &rows[v];
 	int worst_k = -1, worst_p = 0;
 	for (int k = 0; nearest && k < CHOICE_CLASS_COUNT; k++)
-		for (int p = 0; p < PLACE_COUNT; p++)
+		for (int p = 0; p < CHOICE_PLACES; p++)
 			if (loses_in_cell(nearest, k, p, stub) &&
 			    (worst_k < 0 || nearest->ratio[k][p] > nearest->ratio[worst_k][worst_p]))
 				worst_k = k, worst_p = p;
@@ -382,7 +382,7 @@ static bool say_where_nearest_loses(const struct band_ratios *rows, unsigned n, 
 	char text[160];
 	snprintf(text, sizeof text, "; the nearest, %s (%.2fx over all), loses %.2fx at %s, %s", nearest->variant,
 		 score(nearest, 0, CHOICE_CLASS_COUNT - 1), nearest->ratio[worst_k][worst_p], choice_classes[worst_k].name,
-		 placement_names[worst_p]);
+		 placement_names[choice_placement[worst_p]]);
 	append(why, why_size, text);
 	return true;
 }

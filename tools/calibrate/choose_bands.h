@@ -22,7 +22,7 @@ void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, const ch
 /* A cell of the choice: size class k, placement p. */
 struct choice_cell {
 	int k;
-	enum placement p;
+	enum choice_place p;
 };
 
 /* The cells to measure again for r, a row of fn's rows whose glibc and

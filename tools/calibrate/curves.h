@@ -42,6 +42,7 @@
 #include "dispatch/config.h"
 #include "dispatch/variants.h"
 #include "tools/calibrate/cost_model.h"
+#include "tools/measure/placement.h"
 #include "tools/util/size_classes.h"
 
 #include <stdbool.h>
@@ -65,20 +66,21 @@
  * data; bands are runs of classes, so a band bound is a class's upper bound. */
 enum { CHOICE_CLASS_COUNT = MEMSHIM_SIZE_CLASS_COUNT };
 _Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
-enum placement { PLACE_L1, PLACE_L2, PLACE_COLD, PLACE_COUNT };
+enum choice_place { CHOICE_L1, CHOICE_L2, CHOICE_COLD, CHOICE_PLACES };
+/* The measuring engine's placement of each (tools/measure/measure.h). */
+extern const enum placement choice_placement[CHOICE_PLACES];
 struct choice_class {
 	size_t lo, hi;
 	const char *name; /* "0-16 B", ... */
 };
 extern const struct choice_class choice_classes[CHOICE_CLASS_COUNT];
-extern const char *const placement_names[PLACE_COUNT];
 
 /* One candidate's measurements for one function. */
 struct band_ratios {
 	enum base_function fn;
 	char variant[24];
-	double ratio[CHOICE_CLASS_COUNT][PLACE_COUNT]; /* median of per-round time / glibc's */
-	double low[CHOICE_CLASS_COUNT][PLACE_COUNT];   /* its ~95% lower bound (not in the file) */
+	double ratio[CHOICE_CLASS_COUNT][CHOICE_PLACES]; /* median of per-round time / glibc's */
+	double low[CHOICE_CLASS_COUNT][CHOICE_PLACES];   /* its ~95% lower bound (not in the file) */
 };
 
 #define CALIBRATE_MAX_RATIOS (FN_COUNT * 16)

@@ -48,7 +48,7 @@ size_t calibrate_classes_largest(void)
 	return choice_classes[CHOICE_CLASS_COUNT - 1].hi;
 }
 
-unsigned calibrate_classes_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * PLACE_COUNT; }
+unsigned calibrate_classes_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * CHOICE_PLACES; }
 
 bool calibrate_is_candidate(const char *name)
 {
@@ -127,6 +127,7 @@ static void candidates_in(const struct calibration *c, const struct measure_sett
 			  int b, struct measure_settings *sub, struct measure_variant *subset, unsigned *from)
 {
 	*sub = *s;
+	sub->round_times = NULL; /* the curves' alone */
 	sub->variants = subset;
 	sub->variant_count = 0;
 	for (unsigned v = 0; v < s->variant_count; v++) {
@@ -151,12 +152,11 @@ static void measure_cell(const struct measure_settings *sub, enum base_function 
 {
 	for (unsigned overlap = 0; overlap < cases_of(fn); overlap++) {
 		struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
-					 .hi = choice_classes[b].hi, .cold = p == PLACE_COLD,
+					 .hi = choice_classes[b].hi, .place = choice_placement[p],
 					 .read_back = choice_classes[b].lo >= CALIBRATE_READ_BACK_FROM,
-					 .hot_set = p == PLACE_L2 ? tool_cache_sizes()->l2 / 2 : 0,
 					 .src_offset = -1, .dst_offset = -1, .overlap = overlap };
 		struct measure_result worse;
-		measure_run(sub, &bc, overlap ? &worse : r); /* more rounds for the huge band cold: few calls a pass */
+		measure_run(sub, &bc, overlap ? &worse : r);
 		for (unsigned i = 0; overlap && i < sub->variant_count; i++)
 			if (worse.ratio[i] > r->ratio[i]) {
 				r->ratio[i] = worse.ratio[i];
@@ -178,10 +178,10 @@ static void measure_function(struct calibration *c, const struct measure_setting
 		struct measure_variant subset[MEASURE_MAX_VARIANTS];
 		unsigned from[MEASURE_MAX_VARIANTS];
 		candidates_in(c, s, fn, b, &sub, subset, from);
-		for (int p = 0; p < PLACE_COUNT; p++) {
+		for (int p = 0; p < CHOICE_PLACES; p++) {
 			char detail[80];
 			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
-				 choice_classes[b].name, placement_names[p]);
+				 choice_classes[b].name, placement_names[choice_placement[p]]);
 			progress_step(bar, detail);
 			struct measure_result r;
 			measure_cell(&sub, fn, b, p, &r);
@@ -204,7 +204,7 @@ static void merge_stand_ins(const struct calibration *c, struct band_ratios *row
 			const struct variant *in = stand_in(c, v, rows[i].fn, k);
 			for (unsigned j = 0; in != v && j < n; j++)
 				if (strcmp(rows[j].variant, in->name) == 0)
-					for (int p = 0; p < PLACE_COUNT; p++) {
+					for (int p = 0; p < CHOICE_PLACES; p++) {
 						rows[i].ratio[k][p] = rows[j].ratio[k][p];
 						rows[i].low[k][p] = rows[j].low[k][p];
 					}
@@ -244,7 +244,8 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 	sub.variants = pair;
 	sub.variant_count = 2;
 	sub.glibc = 0;
-	sub.rounds = s->rounds * CONFIRM_ROUNDS;
+	sub.round_times = NULL;
+	sub.stop.min_pairs = sub.stop.max_pairs = s->stop.max_pairs * CONFIRM_ROUNDS;
 	struct measure_result r;
 	measure_cell(&sub, fn, cell.k, cell.p, &r);
 	rows[timed].ratio[cell.k][cell.p] = r.ratio[1];

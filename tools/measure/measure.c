@@ -1,12 +1,17 @@
 /* The measuring engine (measure.h): placing the calls, timing them, and the statistics.
  *
- * One case is timed as batches: a pass over an array of prepared calls
- * (size, source, destination), repeated so that a hot batch lasts long
- * enough for the clock.  Each round prepares fresh calls and times one batch
- * of every variant on the same calls, the variants' order shuffled from round
- * to round so none always runs first; the report takes the median over the
- * rounds, which a busy neighbour on this shared machine moves far less than
- * a mean. */
+ * A case is timed as pairs of batches.  A batch is one pass over an array of
+ * prepared calls (size, source, destination), preceded by the same calls
+ * untimed and the placement of their data.  A pair times one column and
+ * glibc on the same calls, in an order drawn at random, one right after the
+ * other: a slow spell of this shared machine, or a neighbour on the other
+ * core, hits both arms of a pair alike, and the pair's ratio cancels it.
+ * The figure is the median of the pairs' ratios, which an outlying pair
+ * moves no further than any other.  Pairs are added, a chunk at a time and
+ * the columns' chunks in a shuffled order, until each column's interval is
+ * as narrow as asked or its time is spent.  The same method with glibc as
+ * both arms is the A/A arm: what the instrument reads where there is no
+ * difference. */
 #include "config.h"
 
 #include "preload/histogram_format.h"
@@ -25,26 +30,16 @@
 #include <unistd.h>
 
 #define PAGE 4096u
-/* The most calls a pass draws.  A hot batch repeats its pass until it has
- * lasted batch_ns, and the branch predictors learn a pass of a few
- * thousand calls that they see again: glibc's size ladder then took half
- * the time it takes on sizes that do not repeat (BENCHMARKS.md section 25).
- * A pass of 16384 calls is more than they hold, and one of sizes to 1 KiB
- * lasts a batch or half of one (larger ones are bounded by
- * HOT_PASS_BYTES); its 192 KiB of table, read in order, still leave half
- * the L2 to an L2-resident case on a CPU with a 512 KiB L2. */
+/* The most calls a batch makes, by placement.  The branch predictors learn
+ * a pass of a few thousand calls that they see twice, so a hot batch has
+ * more than they hold; one in the L3 or cold costs a read of other data or
+ * a flush of its lines, and fewer calls keep that short. */
+static const unsigned max_calls[PLACE_COUNT] = { 16384, 16384, 2048, 512 };
 #define MAX_CALLS 16384u
-/* A cold pass runs once a batch whatever its length, so it repeats nothing
- * with fewer calls, and each costs a flush of its lines. */
-#define MAX_COLD_CALLS 4096u
-/* A hot pass moves at most this much: enough calls to draw many sizes, few
- * enough that a pass of large calls stays short (halved from 16 MiB, with
- * the cold one, to keep the calibration within 30 s where the L3 is large
- * and sizes to 32 MiB are timed hot as well; BENCHMARKS.md section 18). */
-#define HOT_PASS_BYTES (8u << 20)
-/* A cold pass moves at most this much, flushed before it: bounded time and
- * memory whatever the size of the caches. */
-#define COLD_PASS_BYTES (8u << 20)
+/* A batch moves at most this much (at least one call): many pairs of large
+ * calls in the time of a few, and no batch of a size class's calls longer
+ * than a scheduler's tick on this machine's clock. */
+#define BATCH_BYTES (1u << 20)
 
 /* ---- buffers ---- */
 
@@ -184,13 +179,21 @@ static void place_recorded(const struct measure_case *c, const struct seq_call *
 	}
 }
 
+/* The bytes from the arena's start that a placement's calls are spread over. */
+static size_t placement_span(enum placement place)
+{
+	const struct cache_sizes *caches = tool_cache_sizes();
+	size_t span[PLACE_COUNT] = { 0, caches->l2 / 2, MEASURE_L3_SETS * caches->l2, arena_size };
+	return span[place] < arena_size ? span[place] : arena_size;
+}
+
 /* Fills calls[0..n) with n recorded calls in their order, from a point
  * drawn at random (each round another part of the recording). */
 static double prepare_replay(const struct measure_case *c, size_t n, uint64_t *rng)
 {
 	const struct replay_calls *p = c->replay;
-	bool spread = c->cold || c->hot_set;
-	size_t limit = c->cold || c->hot_set > arena_size ? arena_size : c->hot_set;
+	bool spread = c->place != PLACE_L1;
+	size_t limit = placement_span(c->place);
 	size_t stride = limit / n / PAGE * PAGE, cursor = 0, at = measure_random(rng) % p->count;
 	double bytes = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -202,16 +205,15 @@ static double prepare_replay(const struct measure_case *c, size_t n, uint64_t *r
 	return bytes / (double)n;
 }
 
-/* Fills calls[0..n): hot ones all in one room at the arena's start, or each
- * in its own room over the first hot_set bytes; cold ones each in its own
- * room, spread over the whole arena. */
+/* Fills calls[0..n): in L1 all in one room at the arena's start, else each
+ * in its own room over the placement's span from the arena's start. */
 static double prepare_calls(const struct measure_case *c, size_t n, uint64_t *rng)
 {
 	if (c->replay)
 		return prepare_replay(c, n, rng);
-	bool spread = c->cold || c->hot_set;
+	bool spread = c->place != PLACE_L1;
 	size_t hot_span = span_for(case_max_size(c));
-	size_t limit = c->cold || c->hot_set > arena_size ? arena_size : c->hot_set;
+	size_t limit = placement_span(c->place);
 	size_t stride = limit / n / PAGE * PAGE, cursor = 0;
 	double bytes = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -226,44 +228,40 @@ static double prepare_calls(const struct measure_case *c, size_t n, uint64_t *rn
 	return bytes / (double)n;
 }
 
-/* How many calls a pass makes: many, to draw many sizes and offsets, but a
+/* How many calls a batch makes: many, to draw many sizes and offsets, but a
  * bounded number of bytes. */
-static size_t calls_per_pass(const struct measure_case *c)
+static size_t calls_per_batch(const struct measure_case *c)
 {
 	double mean = c->replay ? c->replay->mean : c->dist ? c->dist->mean : (double)(c->lo + c->hi) / 2;
-	double budget = c->cold ? COLD_PASS_BYTES : HOT_PASS_BYTES;
-	size_t most = c->cold ? MAX_COLD_CALLS : MAX_CALLS;
-	double n = mean > 0 ? budget / mean : most;
-	return n < 1 ? 1 : n > most ? most : (size_t)n;
+	double n = mean > 0 ? BATCH_BYTES / mean : max_calls[c->place];
+	return n < 1 ? 1 : n > max_calls[c->place] ? max_calls[c->place] : (size_t)n;
 }
 
-/* Every line of a cold pass's buffers leaves every cache level (and is
- * written back if dirty) before the pass: cold without a working set
- * larger than the caches, in time bounded by the pass's own bytes. */
+/* Every line of a cold batch's buffers leaves every cache level (and is
+ * written back if dirty): cold without a working set larger than the
+ * caches, in time bounded by the batch's own bytes. */
 static void flush_calls(size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		caches_flush(arena + calls[i].src, calls[i].size);
 		caches_flush(arena + calls[i].dst, calls[i].size);
 	}
-	_mm_mfence(); /* orders CLFLUSHOPT too: every line is out before the pass starts */
+	_mm_mfence(); /* orders CLFLUSHOPT too: every line is out before the batch starts */
 }
 
 /* ---- timing ---- */
 
 /* noinline: each pass is a real loop of indirect calls, whatever the caller. */
-__attribute__((noinline)) static void run_copies(copy_fn *f, size_t n, unsigned reps)
+__attribute__((noinline)) static void run_copies(copy_fn *f, size_t n)
 {
-	for (unsigned r = 0; r < reps; r++)
-		for (size_t i = 0; i < n; i++)
-			f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+	for (size_t i = 0; i < n; i++)
+		f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
 }
 
-__attribute__((noinline)) static void run_sets(set_fn *f, size_t n, unsigned reps)
+__attribute__((noinline)) static void run_sets(set_fn *f, size_t n)
 {
-	for (unsigned r = 0; r < reps; r++)
-		for (size_t i = 0; i < n; i++)
-			f(arena + calls[i].dst, 0x5a, calls[i].size);
+	for (size_t i = 0; i < n; i++)
+		f(arena + calls[i].dst, 0x5a, calls[i].size);
 }
 
 static volatile unsigned read_sink;
@@ -280,25 +278,23 @@ static inline unsigned read_lines(const volatile unsigned char *p, size_t n)
 }
 
 /* The passes of read_back cases: each call, then a read of its destination. */
-__attribute__((noinline)) static void run_copies_read(copy_fn *f, size_t n, unsigned reps)
+__attribute__((noinline)) static void run_copies_read(copy_fn *f, size_t n)
 {
 	unsigned sum = 0;
-	for (unsigned r = 0; r < reps; r++)
-		for (size_t i = 0; i < n; i++) {
-			f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
-			sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
-		}
+	for (size_t i = 0; i < n; i++) {
+		f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+		sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
+	}
 	read_sink = sum;
 }
 
-__attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n, unsigned reps)
+__attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n)
 {
 	unsigned sum = 0;
-	for (unsigned r = 0; r < reps; r++)
-		for (size_t i = 0; i < n; i++) {
-			f(arena + calls[i].dst, 0x5a, calls[i].size);
-			sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
-		}
+	for (size_t i = 0; i < n; i++) {
+		f(arena + calls[i].dst, 0x5a, calls[i].size);
+		sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
+	}
 	read_sink = sum;
 }
 
@@ -313,170 +309,121 @@ static unsigned band_of(const struct measure_bands *b, size_t size)
 
 /* The passes of a setting with bands: each call finds its band first, as
  * the exported stub does. */
-__attribute__((noinline)) static void run_banded(const struct measure_bands *b, enum base_function fn, size_t n,
-						 unsigned reps)
+__attribute__((noinline)) static void run_banded(const struct measure_bands *b, enum base_function fn, size_t n)
 {
-	for (unsigned r = 0; r < reps; r++)
-		for (size_t i = 0; i < n; i++) {
-			unsigned band = band_of(b, calls[i].size);
-			if (fn == FN_MEMSET)
-				b->set[band](arena + calls[i].dst, 0x5a, calls[i].size);
-			else
-				b->copy[band](arena + calls[i].dst, arena + calls[i].src, calls[i].size);
-		}
+	for (size_t i = 0; i < n; i++) {
+		unsigned band = band_of(b, calls[i].size);
+		if (fn == FN_MEMSET)
+			b->set[band](arena + calls[i].dst, 0x5a, calls[i].size);
+		else
+			b->copy[band](arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+	}
 }
 
 /* The passes of fenced cases: each call alone between two lfences, as a
  * timed call runs (preload/timing.h), so that it takes its latency, not
- * its share of a stream; f NULL: the fences alone, subtracted after. */
-__attribute__((noinline)) static void run_fenced(const struct measure_variant *v, enum base_function fn, size_t n,
-						 unsigned reps)
+ * its share of a stream; v NULL: the fences alone, subtracted after. */
+__attribute__((noinline)) static void run_fenced(const struct measure_variant *v, enum base_function fn, size_t n)
 {
 	const struct measure_bands *b = v ? v->bands[fn] : NULL;
-	for (unsigned r = 0; r < reps; r++)
-		for (size_t i = 0; i < n; i++) {
-			__asm__ volatile("lfence" ::: "memory");
-			unsigned band = b ? band_of(b, calls[i].size) : 0;
-			if (v && fn == FN_MEMSET)
-				(b ? b->set[band] : v->set)(arena + calls[i].dst, 0x5a, calls[i].size);
-			else if (v)
-				(b ? b->copy[band] : v->copy[fn])(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
-			__asm__ volatile("lfence" ::: "memory");
-		}
-}
-
-static void run_pass(const struct measure_variant *v, const struct measure_case *c, size_t n, unsigned reps)
-{
-	if (c->fenced) {
-		run_fenced(v, c->fn, n, reps);
-		return;
-	}
-	if (v->bands[c->fn])
-		run_banded(v->bands[c->fn], c->fn, n, reps);
-	else if (c->fn == FN_MEMSET)
-		(c->read_back ? run_sets_read : run_sets)(v->set, n, reps);
-	else
-		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n, reps);
-}
-
-/* A pass is never cut below this many calls, to draw many sizes. */
-#define MIN_PASS_CALLS 1024u
-
-/* Repetitions that make a hot batch last about s->batch_ns (one for cold:
- * a repeated cold pass would find its data in the cache).  A pass that
- * lasts longer than a batch is cut to the calls that fill one, *n, and
- * runs once: what a batch needs, and no call repeated within it (MAX_CALLS
- * says why that matters). */
-static unsigned calibrate(const struct measure_settings *s, const struct measure_case *c, size_t *n)
-{
-	if (c->cold)
-		return 1;
-	const struct measure_variant *g = &s->variants[s->glibc];
-	run_pass(g, c, *n, 1); /* brings the buffers and the code in */
-	uint64_t start = monotonic_ns();
-	run_pass(g, c, *n, 1);
-	double pass = (double)(monotonic_ns() - start);
-	if (pass > s->batch_ns && *n > MIN_PASS_CALLS) {
-		double fit = (double)*n * s->batch_ns / pass;
-		*n = fit < MIN_PASS_CALLS ? MIN_PASS_CALLS : (size_t)fit;
-		return 1;
-	}
-	double reps = pass > 0 ? s->batch_ns / pass : 1000;
-	return reps < 1 ? 1 : reps > 100000 ? 100000 : (unsigned)reps;
-}
-
-/* Before a hot batch, one read of every line its calls touch: each
- * variant then starts with its data in the cache, as "hot" says, not as the
- * variant timed before it left it.  Without it, a variant timed after one
- * with non-temporal stores found the destination evicted, and paid for
- * that variant's stores (BENCHMARKS.md, section 11).  A read costs less
- * than running the pass. */
-static void bring_in(const struct measure_case *c, size_t n)
-{
-	unsigned sum = 0;
 	for (size_t i = 0; i < n; i++) {
-		sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
-		if (c->fn != FN_MEMSET)
-			sum += read_lines((const unsigned char *)arena + calls[i].src, calls[i].size);
+		__asm__ volatile("lfence" ::: "memory");
+		unsigned band = b ? band_of(b, calls[i].size) : 0;
+		if (v && fn == FN_MEMSET)
+			(b ? b->set[band] : v->set)(arena + calls[i].dst, 0x5a, calls[i].size);
+		else if (v)
+			(b ? b->copy[band] : v->copy[fn])(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
+		__asm__ volatile("lfence" ::: "memory");
 	}
-	read_sink = sum;
 }
 
-/* Calls run untimed before a hot batch, after another column's code: at
- * most SETTLING_CALLS, and none past SETTLING_BYTES.  A call of a MiB or
- * more lasts long enough that what the predictors hold is lost in its time,
- * while running it once more took a sixth of a calibration's time
- * (BENCHMARKS.md section 23). */
-#define SETTLING_CALLS 256
-#define SETTLING_BYTES (1u << 20)
-
-static size_t settling_calls(size_t n)
+static void run_pass(const struct measure_variant *v, const struct measure_case *c, size_t n)
 {
-	size_t k = 0, bytes = 0;
-	while (k < n && k < SETTLING_CALLS && (bytes += calls[k].size) <= SETTLING_BYTES)
-		k++;
-	return k;
+	if (c->fenced)
+		run_fenced(v, c->fn, n);
+	else if (v->bands[c->fn])
+		run_banded(v->bands[c->fn], c->fn, n);
+	else if (c->fn == FN_MEMSET)
+		(c->read_back ? run_sets_read : run_sets)(v->set, n);
+	else
+		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n);
 }
 
-static double time_batch(const struct measure_settings *s, const struct measure_variant *v,
-			 const struct measure_case *c, size_t n, unsigned reps)
+/* Other data, read through L1 and L2 before an L3 batch so that the
+ * batch's lines are left in the L3 alone: twice the L2, mapped once. */
+static const unsigned char *evict_data(size_t *size)
 {
-	if (!c->cold) { /* the data in, and a few calls to settle what the code before left */
-		bring_in(c, n);
-		size_t settling = settling_calls(n);
-		if (settling)
-			run_pass(v, c, settling, 1);
+	static unsigned char *data;
+	static size_t bytes;
+	if (!data) {
+		bytes = 2 * tool_cache_sizes()->l2;
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		madvise(p, bytes, MADV_DONTFORK); /* measure_buffers_init says why */
+		memset(p, 0x22, bytes);
+		data = p;
 	}
+	*size = bytes;
+	return data;
+}
+
+/* Puts the batch's data where its placement says, after its untimed pass. */
+static void place_data(const struct measure_case *c, size_t n)
+{
+	size_t size = 0;
+	const unsigned char *other;
+	if (c->place == PLACE_COLD)
+		flush_calls(n);
+	else if (c->place == PLACE_L3 && (other = evict_data(&size)))
+		read_sink = read_lines(other, size);
+}
+
+/* Installs the thresholds a column's variants run with. */
+static void install_thresholds(const struct measure_variant *v)
+{
 	if (v->thresholds)
 		memshim_thresholds = *v->thresholds;
 	if (v->set_thresholds) /* a variant in the library reads the library's */
 		v->set_thresholds(memshim_thresholds.erms, memshim_thresholds.stosb, memshim_thresholds.auto_movsb,
 				  memshim_thresholds.auto_stosb, memshim_thresholds.nt);
+}
+
+/* One batch of v on calls[0..n): its time per call. */
+static double time_batch(const struct measure_settings *s, const struct measure_variant *v,
+			 const struct measure_case *c, size_t n)
+{
+	install_thresholds(v);
+	run_pass(v, c, n); /* the code, the predictors and the data warm, as for the other arm */
+	place_data(c, n);
 	uint64_t start = measure_clock_now(&s->clock);
-	run_pass(v, c, n, reps);
-	uint64_t end = measure_clock_now(&s->clock);
-	double t = (double)(end - start);
+	run_pass(v, c, n);
+	double t = (double)(measure_clock_now(&s->clock) - start);
 	if (c->fenced) { /* the fences' own time off, measured beside */
 		start = measure_clock_now(&s->clock);
-		run_pass(NULL, c, n, reps);
+		run_fenced(NULL, c->fn, n);
 		t -= (double)(measure_clock_now(&s->clock) - start);
 	}
-	return t / ((double)n * reps);
+	return t / (double)n;
 }
 
-/* ---- statistics ---- */
+/* ---- pairs ---- */
 
-/* A cold pass of large calls holds only a call or two (COLD_PASS_BYTES), and
- * one call's ratio to glibc's swings widely, so that a few rounds can put a
- * variant's median on the wrong side of glibc's (BENCHMARKS.md section 6,
- * "Later the same day").  Such cases get FEW_CALLS_FACTOR
- * times the rounds, unless the caller keeps each round's times
- * (round_times has room for s->rounds only). */
-#define FEW_CALLS 4
-#define FEW_CALLS_FACTOR 3
+/* A column of the comparison: a variant, or (variant == NULL-index
+ * AA_COLUMN) glibc against itself, with its pairs so far. */
+struct column {
+	unsigned variant; /* index in s->variants, or the A/A arm's AA_COLUMN */
+	unsigned pairs;
+	uint64_t spent_ns;
+	bool done;
+};
+#define AA_COLUMN MEASURE_MAX_COLUMNS
 
-unsigned measure_rounds_with_few_calls(const struct measure_settings *s)
+static double t_arm[MEASURE_MAX_COLUMNS + 1][MEASURE_MAX_PAIRS];  /* the column's batches */
+static double t_base[MEASURE_MAX_COLUMNS + 1][MEASURE_MAX_PAIRS]; /* glibc's, pair by pair */
+
+static void shuffle(unsigned *order, unsigned n, uint64_t *rng)
 {
-	unsigned more = s->rounds * FEW_CALLS_FACTOR;
-	return s->round_times ? s->rounds : more < MEASURE_MAX_ROUNDS ? more : MEASURE_MAX_ROUNDS;
-}
-
-static unsigned rounds_for(const struct measure_settings *s, const struct measure_case *c, size_t n)
-{
-	return c->cold && n < FEW_CALLS ? measure_rounds_with_few_calls(s) : s->rounds;
-}
-
-/* The columns' order in a round: shuffled afresh each round, not rotated.
- * A batch runs slower after a batch of other code than after one of the
- * same function (the branch predictors, presumably), and rotation keeps
- * every column behind the same neighbour: glibc's, behind a column that
- * also runs glibc's code (the stub probe, the default where it is glibc's,
- * a libc peer), ran faster than its twin beside it (BENCHMARKS.md section
- * 17).  Shuffled, each column follows each other as often. */
-static void shuffled_order(unsigned *order, unsigned n, uint64_t *rng)
-{
-	for (unsigned i = 0; i < n; i++)
-		order[i] = i;
 	for (unsigned i = n; i > 1; i--) {
 		unsigned j = (unsigned)(measure_random(rng) % i), t = order[i - 1];
 		order[i - 1] = order[j];
@@ -484,46 +431,137 @@ static void shuffled_order(unsigned *order, unsigned n, uint64_t *rng)
 	}
 }
 
+/* Adds up to `count` pairs to column k on fresh calls; their mean size
+ * into *bytes. */
+static void add_pairs(const struct measure_settings *s, const struct measure_case *c, struct column *k, unsigned count,
+		      size_t n, uint64_t *rng, double *bytes)
+{
+	const struct measure_variant *g = &s->variants[s->glibc];
+	const struct measure_variant *v = k->variant == AA_COLUMN ? g : &s->variants[k->variant];
+	uint64_t start = monotonic_ns();
+	*bytes = prepare_calls(c, n, rng);
+	for (unsigned i = 0; i < count && k->pairs < s->stop.max_pairs; i++, k->pairs++) {
+		unsigned slot = k->variant == AA_COLUMN ? AA_COLUMN : k->variant;
+		bool base_first = measure_random(rng) & 1;
+		if (base_first)
+			t_base[slot][k->pairs] = time_batch(s, g, c, n);
+		t_arm[slot][k->pairs] = time_batch(s, v, c, n);
+		if (!base_first)
+			t_base[slot][k->pairs] = time_batch(s, g, c, n);
+	}
+	k->spent_ns += monotonic_ns() - start;
+}
+
+/* Whether column k has pairs enough: see struct measure_stop. */
+static bool column_done(const struct measure_stop *stop, const struct column *k)
+{
+	if (k->pairs >= stop->max_pairs)
+		return true;
+	if (k->pairs < stop->min_pairs)
+		return false;
+	if ((double)k->spent_ns >= stop->seconds * 1e9)
+		return true;
+	unsigned slot = k->variant == AA_COLUMN ? AA_COLUMN : k->variant;
+	struct round_summary m = round_summarise(t_arm[slot], t_base[slot], k->pairs);
+	return m.ratio > 0 && (m.ratio_high - m.ratio_low) / m.ratio <= stop->width;
+}
+
+/* The columns of case c: every variant that has its function but glibc,
+ * and the A/A arm if asked or if there is no other. */
+static unsigned case_columns(const struct measure_settings *s, const struct measure_case *c, struct column *k)
+{
+	unsigned count = 0;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (v != s->glibc && measure_variant_has(&s->variants[v], c->fn))
+			k[count++] = (struct column){ .variant = v };
+	if (s->aa || !count) /* with no other column, glibc's time comes from its A/A pairs */
+		k[count++] = (struct column){ .variant = AA_COLUMN };
+	return count;
+}
+
+/* ---- statistics ---- */
+
+double measure_aa_deviation(const struct measure_result *r)
+{
+	if (!r->aa.pairs)
+		return 0;
+	double d = fabs(1 - r->aa.ratio), lo = fabs(1 - r->aa.low), hi = fabs(1 - r->aa.high);
+	return d > lo ? (d > hi ? d : hi) : (lo > hi ? lo : hi);
+}
+
+/* glibc's batches of every column, for its own time: at most all pairs. */
+static double glibc_times[(MEASURE_MAX_COLUMNS + 1) * MEASURE_MAX_PAIRS];
+
+static void summarise(const struct measure_settings *s, const struct column *k, unsigned count,
+		      struct measure_result *r)
+{
+	unsigned all = 0;
+	for (unsigned i = 0; i < count; i++) {
+		unsigned slot = k[i].variant;
+		struct round_summary m = round_summarise(t_arm[slot], t_base[slot], k[i].pairs);
+		memcpy(glibc_times + all, t_base[slot], k[i].pairs * sizeof glibc_times[0]);
+		all += k[i].pairs;
+		r->rounds = k[i].pairs > r->rounds ? k[i].pairs : r->rounds;
+		if (slot == AA_COLUMN) {
+			r->aa = (struct measure_ratio){ m.ratio, m.ratio_low, m.ratio_high, k[i].pairs };
+			continue;
+		}
+		r->median[slot] = m.median, r->p10[slot] = m.p10, r->p90[slot] = m.p90;
+		r->ratio[slot] = m.ratio, r->ratio_low[slot] = m.ratio_low, r->ratio_high[slot] = m.ratio_high;
+		r->pairs[slot] = k[i].pairs;
+	}
+	struct round_summary g = round_summarise(glibc_times, glibc_times, all);
+	unsigned b = s->glibc;
+	r->median[b] = g.median, r->p10[b] = g.p10, r->p90[b] = g.p90;
+	r->ratio[b] = r->ratio_low[b] = r->ratio_high[b] = 1;
+	r->pairs[b] = all;
+}
+
+/* With round_times: each pair's time of every variant, as struct
+ * measure_settings says. */
+static void keep_round_times(const struct measure_settings *s, const struct column *k, unsigned count,
+			     const struct measure_result *r)
+{
+	unsigned pairs = s->stop.max_pairs;
+	for (unsigned p = 0; p < pairs; p++)
+		s->round_times[s->glibc * pairs + p] = r->median[s->glibc];
+	for (unsigned i = 0; i < count; i++)
+		for (unsigned p = 0; k[i].variant != AA_COLUMN && p < pairs; p++) {
+			unsigned v = k[i].variant;
+			double base = t_base[v][p];
+			s->round_times[v * pairs + p] = base > 0 ? r->median[s->glibc] * t_arm[v][p] / base : 0;
+		}
+}
+
 void measure_run(const struct measure_settings *s, const struct measure_case *c, struct measure_result *r)
 {
-	static double t[MEASURE_MAX_COLUMNS][MEASURE_MAX_ROUNDS];
-	size_t n = calls_per_pass(c);
-	unsigned rounds = rounds_for(s, c, n);
+	struct column k[MEASURE_MAX_COLUMNS + 1];
+	unsigned count = case_columns(s, c, k), order[MEASURE_MAX_COLUMNS + 1];
+	size_t n = calls_per_batch(c);
 	uint64_t rng = 0x6d656d7368696dull ^ ((uint64_t)c->fn << 56) ^ ((uint64_t)c->kind << 48) ^ c->lo ^
-		       ((uint64_t)c->hi << 20);
-	double bytes = 0;
-	unsigned reps = 1;
-	for (unsigned round = 0; round < rounds; round++) {
-		/* Fresh sizes and offsets each round: more of the distribution seen. */
-		double mean = prepare_calls(c, n, &rng);
-		if (round == 0) {
-			size_t drawn = n;
-			reps = calibrate(s, c, &n);
-			if (n < drawn) /* drawn again, so that spread calls cover all their span */
-				mean = prepare_calls(c, n, &rng);
-		}
-		bytes += mean;
-		unsigned order[MEASURE_MAX_COLUMNS];
-		shuffled_order(order, s->variant_count, &rng);
-		for (unsigned k = 0; k < s->variant_count; k++) {
-			unsigned v = order[k];
-			if (!measure_variant_has(&s->variants[v], c->fn)) {
-				t[v][round] = 0; /* the report leaves it out */
-				continue;
-			}
-			if (c->cold)
-				flush_calls(n);
-			t[v][round] = time_batch(s, &s->variants[v], c, n, reps);
-		}
-	}
+		       ((uint64_t)c->hi << 20) ^ ((uint64_t)c->place << 40);
+	double bytes = 0, batches = 0;
+	memset(r, 0, sizeof *r);
 	r->c = *c;
-	r->rounds = rounds;
-	r->mean_bytes = bytes / rounds;
-	for (unsigned v = 0; s->round_times && v < s->variant_count; v++)
-		memcpy(s->round_times + v * s->rounds, t[v], s->rounds * sizeof t[v][0]);
-	for (unsigned v = 0; v < s->variant_count; v++) {
-		struct round_summary m = round_summarise(t[v], t[s->glibc], rounds);
-		r->median[v] = m.median, r->p10[v] = m.p10, r->p90[v] = m.p90;
-		r->ratio[v] = m.ratio, r->ratio_low[v] = m.ratio_low, r->ratio_high[v] = m.ratio_high;
+	for (bool more = true; more;) {
+		unsigned active = 0;
+		for (unsigned i = 0; i < count; i++)
+			if (!k[i].done)
+				order[active++] = i;
+		shuffle(order, active, &rng);
+		more = false;
+		for (unsigned i = 0; i < active; i++) {
+			struct column *col = &k[order[i]];
+			unsigned chunk = col->pairs < s->stop.min_pairs ? s->stop.min_pairs - col->pairs : MEASURE_PAIRS_CHUNK;
+			double mean;
+			add_pairs(s, c, col, chunk < MEASURE_PAIRS_CHUNK ? chunk : MEASURE_PAIRS_CHUNK, n, &rng, &mean);
+			bytes += mean, batches++;
+			col->done = column_done(&s->stop, col);
+			more |= !col->done;
+		}
 	}
+	r->mean_bytes = batches ? bytes / batches : 0;
+	summarise(s, k, count, r);
+	if (s->round_times)
+		keep_round_times(s, k, count, r);
 }

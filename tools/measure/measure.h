@@ -1,15 +1,18 @@
 /* The measuring engine of memshim bench, tune's calibration and cpu-row:
- * cases timed for every variant, interleaved, over several rounds.
+ * each variant paired with glibc on the same calls, batch against batch,
+ * until the median of the pairs' ratios is known to the precision asked.
  *
- * A case is one thing to time (a function, where its sizes come from, how
- * the buffers are placed, hot or cold); every case is timed for every
- * variant, interleaved, over several rounds, and gives one result. */
+ * A case is one thing to time (a function, where its sizes come from,
+ * where its data lives); every variant of the settings is compared with
+ * glibc in it, and glibc with itself (the A/A arm, the instrument's own
+ * noise), and gives one result. */
 #ifndef MEMSHIM_MEASURE_H
 #define MEMSHIM_MEASURE_H
 
 #include "dispatch/bands.h"
 #include "dispatch/variants.h"
 #include "tools/measure/clock.h"
+#include "tools/measure/placement.h"
 #include "tools/measure/size_dist.h"
 
 #include <stdbool.h>
@@ -20,11 +23,11 @@
 #define MEASURE_MAX_VARIANTS 24 /* of the library */
 #define MEASURE_MAX_PEERS 4     /* other libraries' functions, beside them (--peer) */
 #define MEASURE_MAX_COLUMNS (MEASURE_MAX_VARIANTS + MEASURE_MAX_PEERS)
-#define MEASURE_MAX_ROUNDS 1001
 
 /* What a case measures; the order is the order of the report.  Replay
  * (bench --replay) comes last: --cases does not name it. */
 enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_REPLAY, CASE_KIND_COUNT };
+
 
 struct seq_call;
 struct thresholds;
@@ -41,8 +44,7 @@ struct replay_calls {
 struct measure_case {
 	enum base_function fn;
 	enum case_kind kind;
-	bool cold;      /* data beyond the caches: flushed from them before each timed pass */
-	size_t hot_set; /* not cold: the calls spread over this many bytes (0: all in one room) */
+	enum placement place;
 	bool read_back; /* each call's destination read after it, in the timing */
 	bool overlap;   /* memmove with overlapping source and destination */
 	bool fenced;    /* each call alone between fences, as a timed call (MEMSHIM_TIMING) runs */
@@ -90,33 +92,59 @@ static inline bool measure_variant_has(const struct measure_variant *v, enum bas
 	return fn == FN_MEMSET ? v->set != NULL : v->copy[fn] != NULL;
 }
 
+/* When a column stops adding pairs: at the first look (every
+ * MEASURE_PAIRS_CHUNK pairs, from min_pairs on) whose interval is narrower
+ * than `width` times the ratio, or once it has taken `seconds` or max_pairs.
+ * min_pairs == max_pairs: exactly that many pairs, whatever the interval. */
+struct measure_stop {
+	double width;   /* 0.01: an interval within +-0.5% */
+	double seconds; /* per column and case */
+	unsigned min_pairs, max_pairs;
+};
+#define MEASURE_MAX_PAIRS 1001
+#define MEASURE_PAIRS_CHUNK 20
+/* bench's: the 1% instrument (tools/measure/measure.c says how it gets there). */
+#define MEASURE_STOP_DEFAULT ((struct measure_stop){ .width = 0.01, .seconds = 3.0, .min_pairs = 40, .max_pairs = 801 })
+
 struct measure_settings {
 	const struct measure_variant *variants;
 	unsigned variant_count;
 	unsigned glibc; /* index of the baseline in variants */
-	unsigned rounds;
-	double batch_ns;      /* how long one timed batch of hot calls should last */
+	struct measure_stop stop;
+	bool aa;              /* time the A/A arm too: glibc against itself */
 	size_t cold_bytes;    /* the span cold calls are spread over (measure_cold_span) */
 	struct measure_clock clock;
 	char pinning[80];     /* "pinned to CPU 1", or why not */
-	/* If set, measure_run also keeps each round's time per call here,
-	 * at [variant * rounds + round] (memshim tune's spread needs them). */
+	/* If set (with min_pairs == max_pairs), measure_run also keeps each
+	 * pair's time per call here, at [variant * max_pairs + pair]: a
+	 * variant's as glibc's median time times that pair's ratio, glibc's as
+	 * its median (memshim tune's spread needs them). */
 	double *round_times;
+};
+
+/* One column's comparison with glibc: the median of the per-pair ratios
+ * (< 1: faster than glibc) and about 95% for it, from the order statistics
+ * of the ratios (distribution-free; min..max with fewer than 9 pairs). */
+struct measure_ratio {
+	double ratio, low, high;
+	unsigned pairs;
 };
 
 struct measure_result {
 	struct measure_case c;
-	unsigned rounds;   /* rounds timed: s->rounds, or more for a cold case of few calls a pass */
+	unsigned rounds;   /* the most pairs any column took */
 	double mean_bytes; /* bytes per call, averaged over every call timed */
+	/* Each column's time per call over its batches; glibc's over all of its own. */
 	double median[MEASURE_MAX_COLUMNS], p10[MEASURE_MAX_COLUMNS], p90[MEASURE_MAX_COLUMNS];
-	double ratio[MEASURE_MAX_COLUMNS]; /* median over rounds of this variant / glibc */
-	/* About 95% for that median, from the order statistics of the per-round
-	 * ratios (distribution-free; min..max with fewer than 9 rounds). */
+	double ratio[MEASURE_MAX_COLUMNS]; /* struct measure_ratio's, column by column */
 	double ratio_low[MEASURE_MAX_COLUMNS], ratio_high[MEASURE_MAX_COLUMNS];
+	unsigned pairs[MEASURE_MAX_COLUMNS];
+	struct measure_ratio aa; /* glibc against itself (pairs 0 where not timed) */
 };
 
-/* The rounds measure_run times a cold case of few calls a pass with. */
-unsigned measure_rounds_with_few_calls(const struct measure_settings *s);
+/* How far the A/A arm of r strays from 1: the largest |1 - x| over its
+ * ratio and interval bounds (0 where it was not timed). */
+double measure_aa_deviation(const struct measure_result *r);
 
 /* The span cold calls are spread over: twice the last-level cache, at most
  * MEASURE_COLD_SPAN_MAX.  Cold data is flushed from the caches, not pushed out

@@ -64,8 +64,8 @@ void replay_free(struct replay_calls *r)
 struct measure_case replay_case(enum base_function fn, const struct replay_calls *r, enum replay_place place,
                               const char *label)
 {
-	struct measure_case c = { .fn = fn, .kind = CASE_REPLAY, .replay = r, .cold = place == REPLAY_COLD,
-				.hot_set = place == REPLAY_L2 ? tool_cache_sizes()->l2 / 2 : 0, .src_offset = -1,
+	static const enum placement where[REPLAY_PLACES] = { PLACE_L1, PLACE_L2, PLACE_COLD };
+	struct measure_case c = { .fn = fn, .kind = CASE_REPLAY, .replay = r, .place = where[place], .src_offset = -1,
 				.dst_offset = -1, .lo = 0, .hi = r->max };
 	snprintf(c.label, sizeof c.label, "%s", label);
 	snprintf(c.align, sizeof c.align, "recorded");

@@ -75,7 +75,7 @@ static void write_ratios(FILE *f, const struct calibration *c)
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
 		for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
-			for (int p = 0; p < PLACE_COUNT; p++)
+			for (int p = 0; p < CHOICE_PLACES; p++)
 				fprintf(f, " %.4f", r->ratio[b][p]);
 		fputc('\n', f);
 	}
@@ -181,7 +181,7 @@ static bool read_head(struct reader *r, struct calibration *c, int *version)
 	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
 }
 
-/* "ratios FN VARIANT" and CHOICE_CLASS_COUNT x PLACE_COUNT ratios. */
+/* "ratios FN VARIANT" and CHOICE_CLASS_COUNT x CHOICE_PLACES ratios. */
 static bool read_ratios(struct reader *r, struct calibration *c)
 {
 	char fn_name[16];
@@ -194,7 +194,7 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 	row->fn = (enum base_function)function_named(fn_name);
 	char *s = r->text + at, *end;
 	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
-		for (int p = 0; p < PLACE_COUNT; p++, s = end) {
+		for (int p = 0; p < CHOICE_PLACES; p++, s = end) {
 			row->ratio[b][p] = strtod(s, &end);
 			if (end == s || !(row->ratio[b][p] >= 0))
 				return false;

@@ -17,7 +17,9 @@
  * takes their small data out of L1 but seldom out of L2, and its large
  * copies mostly move data not touched for a while. */
 #define REPLAY_WARM_UP_TO (32u << 10)
-#define TUNE_REPLAY_ROUNDS 9 /* the fewest with an interval narrower than min..max */
+/* Each class replayed until its ratio is known within +-1%, or a quarter
+ * of a second: a recording has a dozen classes a function at most. */
+#define TUNE_REPLAY_STOP ((struct measure_stop){ .width = 0.02, .seconds = 0.25, .min_pairs = 20, .max_pairs = 401 })
 
 /* Setting s as a column: one band a function is called straight, as
  * direct binding calls it; more go through their bands. */
@@ -167,8 +169,8 @@ bool tune_replay(const struct dump *d, const struct tune_setting *mine, const st
 	memset(out, 0, sizeof *out);
 	columns[0] = base ? setting_variant(base, bands[0]) : measure_variant_of(variant_named("glibc"));
 	columns[1] = setting_variant(mine, bands[1]);
-	struct measure_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .rounds = TUNE_REPLAY_ROUNDS,
-				    .batch_ns = 100e3, .cold_bytes = measure_cold_span() };
+	struct measure_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .stop = TUNE_REPLAY_STOP,
+				    .cold_bytes = measure_cold_span() };
 	struct thresholds before = memshim_thresholds;
 	measure_clock_open(&s.clock);
 	bool ok = true;
