@@ -62,13 +62,13 @@ for peer in loops half pre; do
 	expect_eq "CSV: $peer's memcpy and memset rows" "$(rows memcpy $peer) $(rows memset $peer)" \
 		"$(case $peer in loops) echo 2 2 ;; half) echo 2 0 ;; pre) echo 0 2 ;; esac)"
 done
-expect_eq "CSV: every row has 18 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 18 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "CSV: every row has 22 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 22 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 heading() { awk -v f="$1:" '$1 == f { getline; print; exit }' "$scratch/out"; }
 expect_match "the memcpy table has loops and half, and their ratios" "$(heading memcpy)" \
-	'^size +glibc +scalar +loops +half$'
+	'^size +glibc +A/A +scalar +loops +half$'
 expect_match "the memset table has loops and pre, not half" "$(heading memset)" \
-	'^size +glibc +scalar +loops +pre$'
+	'^size +glibc +A/A +scalar +loops +pre$'
 
 # Bad --peer values: status 2, one line on stderr, nothing run.
 printf 'not an ELF file\n' >"$scratch/text.so"

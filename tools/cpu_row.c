@@ -42,6 +42,7 @@
 #include "tools/util/glibc_info.h"
 #include "tools/util/quantile.h"
 #include "tools/calibrate/path_ties.h"
+#include "tools/measure/dist_file.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
@@ -219,14 +220,15 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 			   "# from 2 KiB (bench's alias4k cases, 4k+16 against 4k+2048, the least over the sizes).\n");
 	for (int fn = FN_MEMCPY; alias && fn <= FN_MEMMOVE; fn++)
 		write_alias(f, alias, fn);
-	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class,\n"
-		   "# l1/l2/cold placements%s.\n", data,
-		   one_placement ? " (one measured a class: written three times)" : "");
+	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class\n"
+		   "# and then the fleet distribution, L1/L2/L3/cold placements (0: not measured)%s.\n", data,
+		   one_placement ? " (one measured a class: written four times)" : "");
 	for (unsigned i = 0; i < c->ratio_count; i++) {
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
-		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-			fprintf(f, " %.3f/%.3f/%.3f", r->ratio[k][CHOICE_L1], r->ratio[k][CHOICE_L2], r->ratio[k][CHOICE_COLD]);
+		for (int k = 0; k < CHOICE_CELLS; k++)
+			fprintf(f, " %.3f/%.3f/%.3f/%.3f", r->ratio[k][PLACE_L1], r->ratio[k][PLACE_L2], r->ratio[k][PLACE_L3],
+				r->ratio[k][PLACE_COLD]);
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
@@ -274,10 +276,10 @@ static const char *const earlier_bench_classes[CHOICE_CLASS_COUNT] = { "0-16", "
  * and "l2" of bench files made before it had them. */
 static int choice_place_named(const char *place)
 {
-	for (int i = 0; i < CHOICE_PLACES; i++)
-		if (strcasecmp(place, placement_names[choice_placement[i]]) == 0)
+	for (int i = 0; i < PLACE_COUNT; i++)
+		if (strcasecmp(place, placement_names[i]) == 0)
 			return i;
-	return strcmp(place, "hot") == 0 ? CHOICE_L1 : -1;
+	return strcmp(place, "hot") == 0 ? PLACE_L1 : -1;
 }
 
 /* A bench file's thresholds where its lines disagree (no bench writes such a file). */
@@ -309,22 +311,22 @@ struct bench_lines {
 static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, struct bench_lines *file)
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
-	double median, ratio, low;
+	double median, ratio, low, high;
 	size_t auto_movsb, auto_stosb, auto_movsb_stop = 0;
 	int read_back;
 	int got = sscanf(line,
-			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%*[^,],"
+			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%lf,"
 			 "%zu,%zu,%d,%zu",
-			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &auto_movsb, &auto_stosb,
+			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &high, &auto_movsb, &auto_stosb,
 			 &read_back, &auto_movsb_stop);
 	if (got < 8)
 		return;
-	if (got >= 11)
+	if (got >= 12)
 		take_thresholds(c, auto_movsb, auto_stosb, auto_movsb_stop);
-	if (got >= 12 && read_back)
+	if (got >= 13 && read_back)
 		file->read_back = true;
-	if (got == 8) /* without an interval any median beyond the tie counts as a loss */
-		low = ratio;
+	if (got < 10) /* without an interval any median beyond the tie counts as a loss */
+		low = high = ratio;
 	int p = choice_place_named(place);
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
@@ -334,10 +336,12 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 	/* memmove's overlapping copies (bench's class-overlap cases) count in
 	 * the same cells: a variant must not lose in either */
 	bool class_case = strcmp(kind, "class") == 0 || strcmp(kind, "class-overlap") == 0;
-	if (!class_case || !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
+	bool fleet_case = fn >= 0 && strcmp(kind, "dist") == 0 && strcmp(size, fleet_distribution_names[fn]) == 0;
+	if (!(class_case || fleet_case) || !(calibrate_is_candidate(variant) || strcmp(variant, STUB_PROBE_NAME) == 0))
 		return;
-	for (int i = 0; i < CHOICE_CLASS_COUNT; i++)
+	for (int i = 0; class_case && i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, choice_classes[i].name) == 0 || strcmp(size, earlier_bench_classes[i]) == 0 ? i : k;
+	k = fleet_case ? CHOICE_FLEET : k;
 	struct band_ratios *r = fn >= 0 && k >= 0 && p >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
@@ -345,7 +349,8 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 		return; /* the other of class and class-overlap was worse */
 	r->ratio[k][p] = ratio;
 	r->low[k][p] = low;
-	file->cells++;
+	r->high[k][p] = high;
+	file->cells += class_case;
 }
 
 /* A class measured in fewer placements than all: each missing one takes
@@ -356,11 +361,11 @@ static bool fill_placements(struct calibration *c)
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++) {
 			double worst = 0;
-			for (int p = 0; p < CHOICE_PLACES; p++)
+			for (int p = 0; p < PLACE_COUNT; p++)
 				worst = c->ratios[i].ratio[k][p] > worst ? c->ratios[i].ratio[k][p] : worst;
-			for (int p = 0; p < CHOICE_PLACES; p++)
+			for (int p = 0; p < PLACE_COUNT; p++)
 				if (!(c->ratios[i].ratio[k][p] > 0) && worst > 0) {
-					c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = worst;
+					c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = c->ratios[i].high[k][p] = worst;
 					filled = true;
 				}
 		}
@@ -442,15 +447,17 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
 					base_function_names[first->fn], first->variant);
 				return CLI_FAILED;
 			}
-		for (int k = 0; r && k < CHOICE_CLASS_COUNT; k++)
-			for (int p = 0; p < CHOICE_PLACES; p++) {
-				double ratio[MAX_BENCH_FILES], low[MAX_BENCH_FILES];
+		for (int k = 0; r && k < CHOICE_CELLS; k++)
+			for (int p = 0; p < PLACE_COUNT; p++) {
+				double ratio[MAX_BENCH_FILES], low[MAX_BENCH_FILES], high[MAX_BENCH_FILES];
 				for (unsigned f = 0; f < o->bench_files; f++) {
 					ratio[f] = in[f]->ratio[k][p];
 					low[f] = in[f]->low[k][p];
+					high[f] = in[f]->high[k][p];
 				}
 				r->ratio[k][p] = quantile(ratio, o->bench_files, 0.5);
 				r->low[k][p] = quantile(low, o->bench_files, 0.5);
+				r->high[k][p] = quantile(high, o->bench_files, 0.5);
 			}
 	}
 	return CLI_OK;

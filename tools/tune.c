@@ -283,6 +283,10 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 		printf("  the machine was busy: other work kept %.1f CPUs of %ld busy while it measured, so its\n"
 		       "  thresholds and choices may differ from one run to the next; calibrate again when it is quiet\n",
 		       others, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("  resolution: glibc against itself read within %.1f%% of 1 on the fleet distributions in\n"
+	       "  every placement; a variant is the default only where it reads at most 1.03x glibc's time in\n"
+	       "  every size class and on the fleet distribution, in every placement, and the least on the\n"
+	       "  fleet distribution, below 1 beyond its interval\n", 100 * c->aa_deviation);
 	printf("  the default policy's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);

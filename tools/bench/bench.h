@@ -6,6 +6,7 @@
 
 #include "dispatch/variants.h"
 #include "tools/measure/measure.h"
+#include "tools/measure/dist_file.h"
 #include "tools/measure/size_dist.h"
 
 #include <stdbool.h>
@@ -78,9 +79,6 @@ int bench_load_distributions(const struct bench_options *o, struct distributions
 void bench_load_builtin_distributions(bool quick, struct distributions *d);
 void bench_free_distributions(struct distributions *d);
 
-/* Reads a CSV file in either format of data/distributions/README.md:
- * fleetbench's three `key:value` lines, or one line of weights indexed by size. */
-struct size_dist *size_dist_load(const char *path, char *error, size_t error_size);
 
 /* Reads a histogram dump (preload/histogram_format.h): a distribution for
  * each function with calls, named "memcpy:FILE" and for that function
@@ -91,9 +89,6 @@ unsigned size_dist_load_dump(const char *path, struct size_dist **out, char *err
 /* Whether the file starts like a histogram dump. */
 int size_dist_is_dump(const char *path);
 
-/* The folder holding the built-in distributions: $MEMSHIM_DISTRIBUTIONS, the
- * build tree, the installed share/memshim, or the configured one; NULL if none. */
-const char *bench_distribution_dir(void);
 
 /* draws.c, memshim bench --draws: n draws of sizes, alignments and overlaps,
  * each value's count beside its probability; 1 on failure. */

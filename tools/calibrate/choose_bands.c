@@ -20,13 +20,15 @@
  * table lists each variant before its *_erms form, identical below the rep
  * movsb threshold); and adjacent classes with one variant make one band.
  *
- * Before any of that: where one variant is within noise of glibc in every
- * class and placement and beats it beyond the noise (and the 2% tie) in
- * some class, it serves every size alone (one_variant_everywhere), bound
- * directly, with no stub in front.  So does the variant this CPU's row
- * gives the function, where it is within noise of glibc everywhere and no
- * other is clearly better (kept_incumbent): near ties otherwise flip the
- * choice from one calibration to the next (BENCHMARKS.md section 25).
+ * Before any of that, the default rule: one variant serves every size,
+ * bound directly with no stub in front, where one qualifies: at most
+ * LOSS_RATIO times glibc's time in every size class and on the function's
+ * fleet distribution, in every placement (L1, L2, L3, cold), and below
+ * glibc on the fleet distribution (the geometric mean over the placements)
+ * beyond its interval.  Of those the least fleet mean wins (by_rule).
+ * A variant that wins big where data is hot and loses cold is not a
+ * default: memshim tune offers it to programs whose copies are hot.
+ * Bands, below, are for where no one variant qualifies.
  *
  * A row named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
  * is no candidate: up to 1 KiB it is what bands add to each call, and bands
@@ -43,7 +45,6 @@
 #define CHOICE_CLASS(lo, hi, name) { lo, hi, name },
 const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CLASSES(CHOICE_CLASS) };
 #undef CHOICE_CLASS
-const enum placement choice_placement[CHOICE_PLACES] = { PLACE_L1, PLACE_L2, PLACE_COLD };
 
 /* Within 2% of glibc counts as a tie: that is about how far the same cell
  * moved between full calibrations on the shared development machine
@@ -76,7 +77,7 @@ static bool loses_in_cell(const struct band_ratios *r, int k, int p, const struc
 static bool loses_in(const struct band_ratios *r, int first, int last, const struct band_ratios *stub)
 {
 	for (int k = first; k <= last; k++)
-		for (int p = 0; p < CHOICE_PLACES; p++)
+		for (int p = 0; p < PLACE_COUNT; p++)
 			if (loses_in_cell(r, k, p, stub))
 				return true;
 	return false;
@@ -87,15 +88,15 @@ static double score(const struct band_ratios *r, int first, int last)
 {
 	double log_sum = 0;
 	for (int k = first; k <= last; k++)
-		for (int p = 0; p < CHOICE_PLACES; p++)
+		for (int p = 0; p < PLACE_COUNT; p++)
 			log_sum += log(r->ratio[k][p] > 0 ? r->ratio[k][p] : 1e-9);
-	return exp(log_sum / ((last - first + 1) * CHOICE_PLACES));
+	return exp(log_sum / ((last - first + 1) * PLACE_COUNT));
 }
 
 static double worst_placement(const struct band_ratios *r, int k)
 {
 	double worst = 0;
-	for (int p = 0; p < CHOICE_PLACES; p++)
+	for (int p = 0; p < PLACE_COUNT; p++)
 		worst = r->ratio[k][p] > worst ? r->ratio[k][p] : worst;
 	return worst;
 }
@@ -180,7 +181,7 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 static double noise(const struct band_ratios *stub, int k)
 {
 	double n = 1;
-	for (int p = 0; stub && k >= SMALL_CLASSES && p < CHOICE_PLACES; p++)
+	for (int p = 0; stub && k >= SMALL_CLASSES && p < PLACE_COUNT; p++)
 		n = fmax(n, 1 + fabs(stub->ratio[k][p] - 1));
 	return n;
 }
@@ -225,7 +226,7 @@ static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_
 {
 	*worst = 0;
 	for (int k = 0; k < SMALL_CLASSES; k++)
-		for (int p = 0; p < CHOICE_PLACES; p++) {
+		for (int p = 0; p < PLACE_COUNT; p++) {
 			double extra = stub->ratio[k][p] > 1 ? stub->ratio[k][p] - 1 : 0;
 			double with_stub = serves[k]->ratio[k][p] + extra;
 			if (with_stub > *worst) {
@@ -237,22 +238,17 @@ static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_
 	return *worst > LOSS_RATIO;
 }
 
-/* Where the bands lose with the stub's cost: one variant for every size
- * (bound directly, no stub), if one qualifies everywhere and wins; else
- * glibc's own.  Says so in why. */
-static void keep_one_band(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
-			  const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
-			  char *why, size_t why_size)
+/* Where the bands lose with the stub's cost: glibc's own (one variant for
+ * every size was the rule's to find, and found none). */
+static void keep_one_band(const struct band_ratios *glibc, const struct band_ratios *stub,
+			  const struct band_ratios *serves[CHOICE_CLASS_COUNT])
 {
 	int k = 0, p = 0;
 	double worst;
 	if (!stub || !several_bands(serves) || !stub_makes_lose(serves, stub, &k, &p, &worst))
 		return;
-	snprintf(why, why_size, "bands lose to glibc with the stub's cost (%.2fx at %s, %s), so one band: ", worst,
-		 choice_classes[k].name, placement_names[choice_placement[p]]);
-	const struct band_ratios *one = choose_span(rows, n, 0, CHOICE_CLASS_COUNT - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub);
 	for (k = 0; k < CHOICE_CLASS_COUNT; k++)
-		serves[k] = one;
+		serves[k] = glibc;
 }
 
 /* The factor by which one variant serving every size must beat glibc in
@@ -272,11 +268,6 @@ static bool wins_somewhere(const struct band_ratios *r, const struct band_ratios
 	return false;
 }
 
-static bool serves_alone(const struct band_ratios *r, const struct band_ratios *glibc, const struct band_ratios *stub)
-{
-	return r != glibc && !loses_in(r, 0, CHOICE_CLASS_COUNT - 1, stub) && wins_somewhere(r, stub);
-}
-
 unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
 				    const struct band_ratios *stub, bool incumbent, struct choice_cell *cells,
 				    unsigned max)
@@ -285,106 +276,132 @@ unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct ba
 		return 0;
 	unsigned count = 0;
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-		for (int p = 0; p < CHOICE_PLACES; p++)
+		for (int p = 0; p < PLACE_COUNT; p++)
 			if (loses_in_cell(r, k, p, stub) && count++ < max)
-				cells[count - 1] = (struct choice_cell){ k, (enum choice_place)p };
+				cells[count - 1] = (struct choice_cell){ k, (enum placement)p };
 	return count <= max ? count : 0;
 }
 
-/* Of the variants that serve alone and come within KEEP_NEIGHBOUR_RATIO
- * of the best score over all classes, the one best over the classes to
- * 1 KiB, where most calls are (97-99% of the fleet distributions'), and of
- * those within TIE_RATIO of it there, the earliest in the table: the near
- * ties of one family (avx2 and avx2_xmm, a variant and its _erms twin)
- * then give the same choice from one calibration to the next. */
-static const struct band_ratios *best_below_1k(const struct band_ratios *rows, unsigned n,
-					       const struct band_ratios *glibc, const struct band_ratios *stub,
-					       double best)
+/* The default rule's figure for r: the geometric mean of its ratios on the
+ * function's fleet distribution over the placements measured (of their
+ * intervals' upper ends if `high`); where no fleet distribution was
+ * measured (a bench file of class cases only), over every class and
+ * placement instead.  0 where nothing was measured. */
+static double fleet_mean(const struct band_ratios *r, bool high)
 {
-	const struct band_ratios *small = NULL;
-	bool near[n];
-	for (unsigned v = 0; v < n; v++) {
-		near[v] = serves_alone(&rows[v], glibc, stub) &&
-			  score(&rows[v], 0, CHOICE_CLASS_COUNT - 1) <= best * KEEP_NEIGHBOUR_RATIO;
-		if (near[v] && (!small || score(&rows[v], 0, SMALL_CLASSES - 1) < score(small, 0, SMALL_CLASSES - 1)))
-			small = &rows[v];
+	double log_sum = 0;
+	unsigned count = 0;
+	for (int pass = 0; pass < 2 && !count; pass++)
+		for (int k = pass ? 0 : CHOICE_FLEET; k < (pass ? CHOICE_CLASS_COUNT : CHOICE_CELLS); k++)
+			for (int p = 0; p < PLACE_COUNT; p++)
+				if (r->ratio[k][p] > 0) {
+					double x = high && r->high[k][p] > 0 ? r->high[k][p] : r->ratio[k][p];
+					log_sum += log(x);
+					count++;
+				}
+	return count ? exp(log_sum / count) : 0;
+}
+
+/* r's worst cell over every class and the fleet distribution in every
+ * placement measured: its ratio, and where (*k, *p). */
+static double worst_cell(const struct band_ratios *r, int *k, int *p)
+{
+	double worst = 0;
+	for (int i = 0; i < CHOICE_CELLS; i++)
+		for (int j = 0; j < PLACE_COUNT; j++)
+			if (r->ratio[i][j] > worst)
+				worst = r->ratio[i][j], *k = i, *p = j;
+	return worst;
+}
+
+static const char *cell_name(int k) { return k == CHOICE_FLEET ? "the fleet distribution" : choice_classes[k].name; }
+
+/* Whether r may be the default by the rule: at most LOSS_RATIO in every
+ * cell, and its fleet mean below glibc's beyond its interval. */
+static bool qualifies(const struct band_ratios *r)
+{
+	int k = 0, p = 0;
+	double mean = fleet_mean(r, true);
+	return worst_cell(r, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+}
+
+bool calibrate_may_qualify(const struct band_ratios *r)
+{
+	int k = 0, p = 0;
+	double mean = fleet_mean(r, false);
+	return worst_cell(r, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+}
+
+/* The default rule: of the variants that qualify, the one with the least
+ * fleet mean; within RULE_TIE of it, the incumbent (this CPU's row's
+ * choice) or else the first in the table, so that near ties do not flip
+ * the choice from one calibration to the next.  NULL if none qualifies. */
+#define RULE_TIE 1.01
+static const struct band_ratios *by_rule(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+					 const char *incumbent)
+{
+	const struct band_ratios *best = NULL, *near = NULL;
+	for (unsigned v = 0; v < n; v++)
+		if (&rows[v] != glibc && qualifies(&rows[v]) && (!best || fleet_mean(&rows[v], false) < fleet_mean(best, false)))
+			best = &rows[v];
+	for (unsigned v = 0; best && v < n; v++) {
+		if (&rows[v] == glibc || !qualifies(&rows[v]) || fleet_mean(&rows[v], false) > fleet_mean(best, false) * RULE_TIE)
+			continue;
+		if (incumbent && strcmp(rows[v].variant, incumbent) == 0)
+			return &rows[v];
+		near = near ? near : &rows[v];
 	}
-	for (unsigned v = 0; v < n; v++)
-		if (near[v] && score(&rows[v], 0, SMALL_CLASSES - 1) <= score(small, 0, SMALL_CLASSES - 1) * TIE_RATIO)
-			return &rows[v];
-	return small;
+	return near;
 }
 
-/* The incumbent's row (calibrate_choose_bands), where it loses nowhere and
- * comes within KEEP_NEIGHBOUR_RATIO of `best`, the best score over all
- * classes of those that serve alone (1, glibc's, if none does); else NULL.
- * It need not win anywhere: tying glibc, it is as good as glibc, and the
- * row that chose it was measured longer than a calibration measures. */
-static const struct band_ratios *kept_incumbent(const struct band_ratios *rows, unsigned n,
-						const struct band_ratios *glibc, const struct band_ratios *stub,
-						const char *incumbent, double best)
-{
-	int last = CHOICE_CLASS_COUNT - 1;
-	for (unsigned v = 0; incumbent && v < n; v++)
-		if (&rows[v] != glibc && strcmp(rows[v].variant, incumbent) == 0 && !loses_in(&rows[v], 0, last, stub) &&
-		    score(&rows[v], 0, last) <= best * KEEP_NEIGHBOUR_RATIO)
-			return &rows[v];
-	return NULL;
-}
-
-/* One variant of ours for every size where one is within noise of glibc
- * in every class and placement and beats it beyond alone_margin in some
- * class (of those nearly as good overall as the best, best_below_1k), or
- * the incumbent where it is kept (kept_incumbent): bound directly, it
- * costs no stub, never loses and sometimes wins, and it handles large
- * sizes inside by its thresholds.  Bands are for where no variant can.
- * Says so in why. */
+/* One variant for every size, bound directly, where one qualifies by the
+ * rule (by_rule); says so in why. */
 static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
-				   const struct band_ratios *stub, const char *incumbent,
-				   const struct band_ratios *serves[CHOICE_CLASS_COUNT], char *why, size_t why_size)
+				   const char *incumbent, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
+				   char *why, size_t why_size)
 {
-	const struct band_ratios *one = NULL;
-	int last = CHOICE_CLASS_COUNT - 1;
-	for (unsigned v = 0; v < n; v++)
-		if (serves_alone(&rows[v], glibc, stub) && (!one || score(&rows[v], 0, last) < score(one, 0, last)))
-			one = &rows[v];
-	const struct band_ratios *kept = kept_incumbent(rows, n, glibc, stub, incumbent, one ? score(one, 0, last) : 1);
-	if (!one && !kept)
+	const struct band_ratios *one = by_rule(rows, n, glibc, incumbent);
+	if (!one)
 		return false;
-	one = kept ? kept : best_below_1k(rows, n, glibc, stub, score(one, 0, last));
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
-	snprintf(why, why_size, "%swithin noise of glibc in every class and placement, %.2fx over them: ",
-		 kept ? "this CPU's row's choice, kept (none that serves alone is 5% better): " : "",
-		 score(one, 0, last));
+	int k = 0, p = 0;
+	double worst = worst_cell(one, &k, &p);
+	bool fleet = one->ratio[CHOICE_FLEET][PLACE_L1] > 0;
+	snprintf(why, why_size, "%.2fx glibc's time %s (at most %.2f), its worst cell %.2fx (%s, %s): ",
+		 fleet_mean(one, false), fleet ? "on the fleet distribution" : "over the classes", fleet_mean(one, true),
+		 worst, cell_name(k), placement_names[p]);
 	return true;
 }
 
-/* For a choice of glibc's own: where the variant nearest to serving every
- * size alone (the least geometric mean) loses most, and by how much; false
- * if it loses nowhere (it only fails to win). */
-static bool say_where_nearest_loses(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
-				    const struct band_ratios *stub, char *why, size_t why_size)
+/* For a choice of glibc's own: why the nearest candidates (the least
+ * fleet means) are not the default, as many as there is room for. */
+static void say_why_not(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc, char *why,
+			size_t why_size)
 {
-	const struct band_ratios *nearest = NULL;
+	bool said[n];
+	snprintf(why, why_size, "glibc; none qualifies:");
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && (!nearest || score(&rows[v], 0, CHOICE_CLASS_COUNT - 1) <
-						      score(nearest, 0, CHOICE_CLASS_COUNT - 1)))
-			nearest = &rows[v];
-	int worst_k = -1, worst_p = 0;
-	for (int k = 0; nearest && k < CHOICE_CLASS_COUNT; k++)
-		for (int p = 0; p < CHOICE_PLACES; p++)
-			if (loses_in_cell(nearest, k, p, stub) &&
-			    (worst_k < 0 || nearest->ratio[k][p] > nearest->ratio[worst_k][worst_p]))
-				worst_k = k, worst_p = p;
-	if (worst_k < 0)
-		return false;
-	char text[160];
-	snprintf(text, sizeof text, "; the nearest, %s (%.2fx over all), loses %.2fx at %s, %s", nearest->variant,
-		 score(nearest, 0, CHOICE_CLASS_COUNT - 1), nearest->ratio[worst_k][worst_p], choice_classes[worst_k].name,
-		 placement_names[choice_placement[worst_p]]);
-	append(why, why_size, text);
-	return true;
+		said[v] = &rows[v] == glibc;
+	for (unsigned round = 0; round < n; round++) {
+		int next = -1, k = 0, p = 0;
+		for (unsigned v = 0; v < n; v++)
+			if (!said[v] && (next < 0 || fleet_mean(&rows[v], false) < fleet_mean(&rows[next], false)))
+				next = (int)v;
+		if (next < 0)
+			return;
+		said[next] = true;
+		const struct band_ratios *r = &rows[next];
+		double worst = worst_cell(r, &k, &p);
+		char text[120];
+		if (worst > LOSS_RATIO)
+			snprintf(text, sizeof text, " %s %.2fx at %s, %s;", r->variant, worst, cell_name(k), placement_names[p]);
+		else
+			snprintf(text, sizeof text, " %s %.2fx on the fleet, not below 1;", r->variant, fleet_mean(r, false));
+		if (strlen(why) + strlen(text) >= why_size)
+			return;
+		append(why, why_size, text);
+	}
 }
 
 void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const char *incumbent, char *choice,
@@ -407,9 +424,9 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	if (!one_variant_everywhere(rows, n, glibc, stub, incumbent, serves, why, why_size)) {
+	if (!one_variant_everywhere(rows, n, glibc, incumbent, serves, why, why_size)) {
 		choose_servers(rows, n, glibc, stub, serves);
-		keep_one_band(rows, n, glibc, stub, serves, why, why_size);
+		keep_one_band(glibc, stub, serves);
 	}
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
 		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])
@@ -425,7 +442,9 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 	}
 	if (strcmp(choice, "glibc") != 0)
 		append(why, why_size, " (worst placement's ratio to glibc)");
-	else if (!say_where_nearest_loses(rows, n, glibc, stub, why, why_size))
-		append(why, why_size, ": in no size class did a variant beat it by the margin without losing to it"
-				      " in a placement");
+	else
+		say_why_not(rows, n, glibc, why, why_size);
+	size_t len = strlen(why); /* "...;" ends a list */
+	if (len && why[len - 1] == ';')
+		why[len - 1] = '\0';
 }

@@ -22,7 +22,7 @@ void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, const ch
 /* A cell of the choice: size class k, placement p. */
 struct choice_cell {
 	int k;
-	enum choice_place p;
+	enum placement p;
 };
 
 /* The cells to measure again for r, a row of fn's rows whose glibc and
@@ -35,5 +35,9 @@ struct choice_cell {
 unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
 				    const struct band_ratios *stub, bool incumbent, struct choice_cell *cells,
 				    unsigned max);
+
+/* Whether r may be the default by the rule, as measured so far: at most
+ * 1.03 in every cell, and below 1 on the fleet distribution. */
+bool calibrate_may_qualify(const struct band_ratios *r);
 
 #endif

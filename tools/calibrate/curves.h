@@ -66,9 +66,9 @@
  * data; bands are runs of classes, so a band bound is a class's upper bound. */
 enum { CHOICE_CLASS_COUNT = MEMSHIM_SIZE_CLASS_COUNT };
 _Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
-enum choice_place { CHOICE_L1, CHOICE_L2, CHOICE_COLD, CHOICE_PLACES };
-/* The measuring engine's placement of each (tools/measure/measure.h). */
-extern const enum placement choice_placement[CHOICE_PLACES];
+/* Beside the classes, one more cell: the function's fleet distribution
+ * (google/fleetbench's Memcpy_Fleet, ...), on which the default is judged. */
+enum { CHOICE_FLEET = CHOICE_CLASS_COUNT, CHOICE_CELLS };
 struct choice_class {
 	size_t lo, hi;
 	const char *name; /* "0-16 B", ... */
@@ -79,8 +79,11 @@ extern const struct choice_class choice_classes[CHOICE_CLASS_COUNT];
 struct band_ratios {
 	enum base_function fn;
 	char variant[24];
-	double ratio[CHOICE_CLASS_COUNT][CHOICE_PLACES]; /* median of per-round time / glibc's */
-	double low[CHOICE_CLASS_COUNT][CHOICE_PLACES];   /* its ~95% lower bound (not in the file) */
+	/* each cell in each placement (tools/measure/placement.h): the median of
+	 * the pairs' ratios to glibc, 0 where not measured, and its ~95%
+	 * interval (not in the file) */
+	double ratio[CHOICE_CELLS][PLACE_COUNT];
+	double low[CHOICE_CELLS][PLACE_COUNT], high[CHOICE_CELLS][PLACE_COUNT];
 };
 
 #define CALIBRATE_MAX_RATIOS (FN_COUNT * 16)
@@ -107,6 +110,9 @@ struct calibration {
 	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];
 	char unit[16], clock[256];
 	unsigned rounds, count;
+	/* The calibration's resolution: how far glibc against itself (A/A) read
+	 * from 1 at worst on the fleet distributions (not in the file). */
+	double aa_deviation;
 	struct named_curve curves[CALIBRATE_MAX_CURVES];
 };
 

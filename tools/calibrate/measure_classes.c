@@ -5,18 +5,16 @@
  * Each candidate (glibc's own functions, and every vector variant this CPU
  * runs, with and without its rep movsb band, at the thresholds just picked)
  * is timed against glibc's, interleaved, in each size class of
- * tools/calibrate/choose_bands.c (0-16 B up to 4-16 MiB), each in three placements
- * of its data: L1-resident (every call on the same buffers), L2-resident
- * (calls spread over half the L2) and cold (flushed from every cache
- * before each pass).  Calls of 1 KiB and more are timed with a read of the
+ * tools/calibrate/choose_bands.c (0-16 B up to 4-16 MiB), each in the four
+ * placements of its data (tools/measure/placement.h).  Calls of 1 KiB and more are timed with a read of the
  * destination after each (tools/measure/measure.h, read_back), so that stores that
  * bypass the cache pay for it there.  memmove is timed with and without
  * overlapping copies, and counts the worse.  Beside them runs glibc's function
  * behind a copy of memshim's exported stub (tools/calibrate/stub_probe.h): what
  * a composition of bands costs the calls of its first band.
  *
- * Up to 1 KiB a candidate whose path is no longer than that of glibc's
- * function ties with it (tools/calibrate/path_ties.h).  A candidate that
+ * Beside the classes, each function's fleet distribution is timed in the
+ * same placements: the default rule judges the variants on it.  A candidate that
  * would serve every size alone but for a few cells where it lost has
  * those cells timed again, longer (confirm_losses).  Where a variant runs
  * another's very code in a class (an *_erms variant below its rep band, a
@@ -33,13 +31,14 @@
 #include "tools/measure/caches.h"
 #include "tools/calibrate/curves.h"
 #include "tools/measure/library.h"
+#include "tools/measure/dist_file.h"
 #include "tools/measure/measure.h"
-#include "tools/calibrate/path_ties.h"
 #include "tools/measure/path_trace.h"
 #include "tools/measure/progress.h"
 #include "tools/calibrate/stub_probe.h"
 #include "tools/calibrate/choose_bands.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,7 +47,11 @@ size_t calibrate_classes_largest(void)
 	return choice_classes[CHOICE_CLASS_COUNT - 1].hi;
 }
 
-unsigned calibrate_classes_steps(void) { return FN_COUNT * CHOICE_CLASS_COUNT * CHOICE_PLACES; }
+unsigned calibrate_classes_steps(void) { return FN_COUNT * CHOICE_CELLS * PLACE_COUNT; }
+
+/* Each function's fleet distribution, for its CHOICE_FLEET cells (NULL:
+ * not found, and those cells are not measured). */
+static struct size_dist *fleet[FN_COUNT];
 
 bool calibrate_is_candidate(const char *name)
 {
@@ -118,7 +121,7 @@ static const struct variant *stand_in(const struct calibration *c, const struct 
 static bool timed_in(const struct calibration *c, const struct measure_variant *v, enum base_function fn, int b)
 {
 	const struct variant *row = variant_named(v->name);
-	return !row || stand_in(c, row, fn, b) == row;
+	return !row || b == CHOICE_FLEET || stand_in(c, row, fn, b) == row;
 }
 
 /* The candidates timed in class b, into sub (glibc's index set), and
@@ -145,22 +148,30 @@ static void candidates_in(const struct calibration *c, const struct measure_sett
  * memshim cpu-row reads bench's class and class-overlap cases. */
 static unsigned cases_of(enum base_function fn) { return fn == FN_MEMMOVE ? 2 : 1; }
 
-/* Times sub's variants against glibc in class b, placement p: each
- * variant's ratio (and its interval) that of the case it did worse in. */
-static void measure_cell(const struct measure_settings *sub, enum base_function fn, int b, int p,
+/* Times sub's variants against glibc in cell b (a class, or the fleet
+ * distribution), placement p: each variant's ratio (and its interval) that
+ * of the case it did worse in. */
+static void measure_cell(const struct measure_settings *sub, enum base_function fn, int b, enum placement p,
 			 struct measure_result *r)
 {
-	for (unsigned overlap = 0; overlap < cases_of(fn); overlap++) {
-		struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .lo = choice_classes[b].lo,
-					 .hi = choice_classes[b].hi, .place = choice_placement[p],
-					 .read_back = choice_classes[b].lo >= CALIBRATE_READ_BACK_FROM,
-					 .src_offset = -1, .dst_offset = -1, .overlap = overlap };
+	for (unsigned overlap = 0; overlap < (b == CHOICE_FLEET ? 1 : cases_of(fn)); overlap++) {
+		struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .place = p, .src_offset = -1, .dst_offset = -1,
+					 .overlap = overlap };
+		if (b == CHOICE_FLEET) {
+			bc.kind = CASE_DIST;
+			bc.dist = fleet[fn];
+		} else {
+			bc.lo = choice_classes[b].lo;
+			bc.hi = choice_classes[b].hi;
+			bc.read_back = bc.lo >= CALIBRATE_READ_BACK_FROM;
+		}
 		struct measure_result worse;
 		measure_run(sub, &bc, overlap ? &worse : r);
 		for (unsigned i = 0; overlap && i < sub->variant_count; i++)
 			if (worse.ratio[i] > r->ratio[i]) {
 				r->ratio[i] = worse.ratio[i];
 				r->ratio_low[i] = worse.ratio_low[i];
+				r->ratio_high[i] = worse.ratio_high[i];
 			}
 	}
 }
@@ -173,21 +184,24 @@ static void measure_function(struct calibration *c, const struct measure_setting
 		rows[v] = (struct band_ratios){ .fn = fn };
 		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
 	}
-	for (int b = 0; b < CHOICE_CLASS_COUNT; b++) {
+	for (int b = 0; b < CHOICE_CELLS; b++) {
 		struct measure_settings sub;
 		struct measure_variant subset[MEASURE_MAX_VARIANTS];
 		unsigned from[MEASURE_MAX_VARIANTS];
 		candidates_in(c, s, fn, b, &sub, subset, from);
-		for (int p = 0; p < CHOICE_PLACES; p++) {
+		for (int p = 0; p < PLACE_COUNT; p++) {
 			char detail[80];
 			snprintf(detail, sizeof detail, "%s variants, %s, %s", base_function_names[fn],
-				 choice_classes[b].name, placement_names[choice_placement[p]]);
+				 b == CHOICE_FLEET ? "fleet" : choice_classes[b].name, placement_names[p]);
 			progress_step(bar, detail);
+			if (b == CHOICE_FLEET && !fleet[fn])
+				continue;
 			struct measure_result r;
-			measure_cell(&sub, fn, b, p, &r);
+			measure_cell(&sub, fn, b, (enum placement)p, &r);
 			for (unsigned i = 0; i < sub.variant_count; i++) {
 				rows[from[i]].ratio[b][p] = r.ratio[i];
 				rows[from[i]].low[b][p] = r.ratio_low[i];
+				rows[from[i]].high[b][p] = r.ratio_high[i];
 			}
 		}
 	}
@@ -204,20 +218,22 @@ static void merge_stand_ins(const struct calibration *c, struct band_ratios *row
 			const struct variant *in = stand_in(c, v, rows[i].fn, k);
 			for (unsigned j = 0; in != v && j < n; j++)
 				if (strcmp(rows[j].variant, in->name) == 0)
-					for (int p = 0; p < CHOICE_PLACES; p++) {
+					for (int p = 0; p < PLACE_COUNT; p++) {
 						rows[i].ratio[k][p] = rows[j].ratio[k][p];
 						rows[i].low[k][p] = rows[j].low[k][p];
+						rows[i].high[k][p] = rows[j].high[k][p];
 					}
 		}
 	}
 }
 
 /* A variant that would serve every size alone but for a few cells where
- * it lost: those cells are timed again, it against glibc alone, with
- * CONFIRM_ROUNDS times the rounds, and that measurement stands.  One noisy
- * cell of 27 was enough to flip a function's choice from one calibration
- * to the next (BENCHMARKS.md section 20); a true loss loses again. */
-#define CONFIRM_ROUNDS 5
+ * it lost: those cells are timed again, it against glibc alone, until the
+ * interval is within +-1% or half a second is spent, and that measurement
+ * stands; so are the fleet cells of a variant that may be the default.
+ * One noisy cell was enough to flip a function's choice from one
+ * calibration to the next; a true loss loses again. */
+#define CONFIRM_STOP ((struct measure_stop){ .width = 0.02, .seconds = 0.5, .min_pairs = 20, .max_pairs = 401 })
 #define CONFIRM_CELLS_MAX 3
 
 static const struct band_ratios *row_named(const struct band_ratios *rows, unsigned n, const char *name)
@@ -245,11 +261,12 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 	sub.variant_count = 2;
 	sub.glibc = 0;
 	sub.round_times = NULL;
-	sub.stop.min_pairs = sub.stop.max_pairs = s->stop.max_pairs * CONFIRM_ROUNDS;
+	sub.stop = CONFIRM_STOP;
 	struct measure_result r;
 	measure_cell(&sub, fn, cell.k, cell.p, &r);
 	rows[timed].ratio[cell.k][cell.p] = r.ratio[1];
 	rows[timed].low[cell.k][cell.p] = r.ratio_low[1];
+	rows[timed].high[cell.k][cell.p] = r.ratio_high[1];
 }
 
 /* The variant this CPU's shipped row gives fn as its one band; NULL
@@ -274,14 +291,60 @@ static void confirm_losses(const struct calibration *c, const struct measure_set
 		unsigned count = calibrate_cells_to_confirm(&rows[v], glibc, stub, is_incumbent, cells, CONFIRM_CELLS_MAX);
 		for (unsigned i = 0; i < count; i++)
 			measure_again(c, s, fn, rows, v, cells[i]);
+		for (int p = 0; fleet[fn] && &rows[v] != glibc && &rows[v] != stub && calibrate_may_qualify(&rows[v]) && p < PLACE_COUNT; p++)
+			measure_again(c, s, fn, rows, v, (struct choice_cell){ CHOICE_FLEET, (enum placement)p });
 	}
 	merge_stand_ins(c, rows, s->variant_count);
+}
+
+/* The calibration's resolution (struct calibration's aa_deviation): glibc
+ * against itself on each fleet distribution in each placement, measured as
+ * the fleet cells of a candidate are confirmed. */
+static double aa_deviation(const struct measure_settings *s)
+{
+	double worst = 0;
+	struct measure_settings aa = *s;
+	aa.variants = &s->variants[s->glibc];
+	aa.variant_count = 1;
+	aa.glibc = 0;
+	aa.aa = true;
+	aa.stop = CONFIRM_STOP;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (int p = 0; fleet[fn] && p < PLACE_COUNT; p++) {
+			struct measure_case bc = { .fn = fn, .kind = CASE_DIST, .dist = fleet[fn], .place = p,
+						 .src_offset = -1, .dst_offset = -1 };
+			struct measure_result r;
+			measure_run(&aa, &bc, &r);
+			worst = fmax(worst, measure_aa_deviation(&r));
+		}
+	return worst;
+}
+
+/* Where glibc read further than this from itself, the machine is too busy
+ * for the choice to rest on: the shipped row's stands. */
+#define RESOLUTION_NEEDED 0.02
+
+/* The shipped row's choice for fn, with why, where the calibration could
+ * not resolve its own; false where there is no row. */
+static bool keep_row(const struct calibration *c, enum base_function fn, char *choice, char *why)
+{
+	struct band_list bands;
+	const char *row_why;
+	if (!cpu_row_choice(cpu_features(), fn, &bands, &row_why))
+		return false;
+	band_list_format(&bands, choice);
+	snprintf(why, CALIBRATION_WHY_MAX, "this CPU's row's choice kept: the machine was too busy to resolve 1%% "
+		 "(glibc against itself read up to %.1f%% from 1)", 100 * c->aa_deviation);
+	return true;
 }
 
 void calibrate_measure_classes(struct calibration *c, struct measure_settings *s, struct progress *bar)
 {
 	static struct measure_variant candidates[MEASURE_MAX_VARIANTS];
-	static bool tied[CALIBRATE_MAX_RATIOS];
+	char error[400];
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (!fleet[fn])
+			fleet[fn] = size_dist_load_fleet((enum base_function)fn, error, sizeof error);
 	s->variants = candidates;
 	s->variant_count = load_candidates(candidates, &s->glibc);
 	s->round_times = NULL;
@@ -292,17 +355,15 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 		measure_function(c, s, (enum base_function)fn, bar);
 		merge_stand_ins(c, &c->ratios[first], c->ratio_count - first);
 	}
-	char why[PATH_WHY_MAX];
-	path_ties(c->ratios, c->ratio_count, tied, why, sizeof why);
+	c->aa_deviation = aa_deviation(s);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct band_ratios *rows = &c->ratios[fn * s->variant_count];
 		const char *incumbent = row_incumbent((enum base_function)fn);
+		if (c->aa_deviation > RESOLUTION_NEEDED && keep_row(c, fn, c->choice[fn], c->choice_why[fn]))
+			continue;
 		confirm_losses(c, s, (enum base_function)fn, incumbent, rows);
 		calibrate_choose_bands(rows, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
 				       c->choice_why[fn], CALIBRATION_WHY_MAX);
-		size_t len = strlen(c->choice_why[fn]);
-		if (path_tied_choice(c->ratios, c->ratio_count, tied, (enum base_function)fn, c->choice[fn]))
-			snprintf(c->choice_why[fn] + len, CALIBRATION_WHY_MAX - len, "; to 1 KiB a tie by its path");
 		struct band_list bands; /* its bounds in K and M, as people write them */
 		if (!band_list_parse(c->choice[fn], &bands))
 			band_list_format(&bands, c->choice[fn]);

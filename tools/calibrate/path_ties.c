@@ -59,7 +59,7 @@ bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size
 		for (int k = 0; at[i] > 0 && k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= PATH_MAX_SIZE; k++)
 			if (path_ties_class(path_of(paths, (unsigned)at[i], rows[i].fn), path_of(paths, 0, rows[i].fn),
 					    choice_classes[k].lo, choice_classes[k].hi)) {
-				for (int p = 0; p < CHOICE_PLACES; p++)
+				for (int p = 0; p < PLACE_COUNT; p++)
 					if (rows[i].low[k][p] <= PATH_TIE_LIMIT)
 						rows[i].ratio[k][p] = rows[i].low[k][p] = 1.0;
 				tied[i] = true;

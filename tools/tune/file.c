@@ -74,8 +74,8 @@ static void write_ratios(FILE *f, const struct calibration *c)
 	for (unsigned i = 0; i < c->ratio_count; i++) {
 		const struct band_ratios *r = &c->ratios[i];
 		fprintf(f, "ratios %s %s", base_function_names[r->fn], r->variant);
-		for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
-			for (int p = 0; p < CHOICE_PLACES; p++)
+		for (int b = 0; b < CHOICE_CELLS; b++)
+			for (int p = 0; p < PLACE_COUNT; p++)
 				fprintf(f, " %.4f", r->ratio[b][p]);
 		fputc('\n', f);
 	}
@@ -181,7 +181,9 @@ static bool read_head(struct reader *r, struct calibration *c, int *version)
 	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
 }
 
-/* "ratios FN VARIANT" and CHOICE_CLASS_COUNT x CHOICE_PLACES ratios. */
+/* "ratios FN VARIANT" and CHOICE_CELLS x PLACE_COUNT ratios, or (a file
+ * written before the fleet cells and the L3) CHOICE_CLASS_COUNT x 3, in
+ * L1, L2 and cold. */
 static bool read_ratios(struct reader *r, struct calibration *c)
 {
 	char fn_name[16];
@@ -193,15 +195,25 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 		return false;
 	row->fn = (enum base_function)function_named(fn_name);
 	char *s = r->text + at, *end;
-	for (int b = 0; b < CHOICE_CLASS_COUNT; b++)
-		for (int p = 0; p < CHOICE_PLACES; p++, s = end) {
-			row->ratio[b][p] = strtod(s, &end);
-			if (end == s || !(row->ratio[b][p] >= 0))
-				return false;
-			row->low[b][p] = row->ratio[b][p]; /* the file keeps medians only */
-		}
+	double x[CHOICE_CELLS * PLACE_COUNT];
+	unsigned n = 0;
+	for (; n < CHOICE_CELLS * PLACE_COUNT; n++, s = end) {
+		x[n] = strtod(s, &end);
+		if (end == s)
+			break;
+		if (!(x[n] >= 0))
+			return false;
+	}
+	static const enum placement earlier[3] = { PLACE_L1, PLACE_L2, PLACE_COLD };
+	bool now = n == CHOICE_CELLS * PLACE_COUNT;
+	if (*s != '\0' || (!now && n != CHOICE_CLASS_COUNT * 3))
+		return false;
+	for (unsigned i = 0; i < n; i++) { /* the file keeps medians only */
+		int b = now ? i / PLACE_COUNT : i / 3, p = now ? (int)(i % PLACE_COUNT) : earlier[i % 3];
+		row->ratio[b][p] = row->low[b][p] = row->high[b][p] = x[i];
+	}
 	c->ratio_count++;
-	return *s == '\0';
+	return true;
 }
 
 static int function_named(const char *name)
