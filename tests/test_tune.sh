@@ -196,11 +196,11 @@ expect_match "a missing MEMSHIM_CONFIG file: one warning" "$err" '^memshim: cali
 "$tool" bench --rounds 3 --cases dist --variants scalar --distribution "$(ls "$scratch"/h.* | head -n 1)" \
 	--csv "$scratch/b.csv" >/dev/null 2>"$scratch/err"
 expect_eq "bench --distribution DUMP: a row per function, variant and placement" \
-	"$(awk -F, '$3 == "dist" && $6 == "hot"' "$scratch/b.csv" | cut -d, -f1,2 | sort | tr '\n' ' ')" \
+	"$(awk -F, '$3 == "dist" && $6 == "L1"' "$scratch/b.csv" | cut -d, -f1,2 | sort | tr '\n' ' ')" \
 	"memcpy,glibc memcpy,scalar memmove,glibc memmove,scalar memset,glibc memset,scalar "
-expect_eq "bench --distribution DUMP: each in three placements" \
-	"$(awk -F, '$3 == "dist" { print $6 }' "$scratch/b.csv" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
-	"cold=6 hot=6 l2=6 "
+expect_eq "bench --distribution DUMP: each in four placements" \
+	"$(awk -F, '$3 == "dist" { print $6 }' "$scratch/b.csv" | LC_ALL=C sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }')" \
+	"L1=6 L2=6 L3=6 cold=6 "
 
 # Bad arguments: one line, status 2.
 for args in "" "--frobnicate" "--calibration"; do

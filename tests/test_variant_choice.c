@@ -1,32 +1,30 @@
-/* The calibration's band choice (tools/calibrate/choose_bands.c) on synthetic
- * ratios whose answer is known: a loss beyond noise disqualifies a variant
- * in that class (past 3% whatever the interval, past 2% with the interval
- * above 1), a wide interval around a small loss does not, glibc
- * serves where nothing beats it beyond the tie, near-ties keep the
- * neighbouring band's variant, adjacent classes merge into one band, and
- * bands that lose to glibc once the exported stub's cost is added give way
- * to one band, and above 1 KiB a win must exceed the stub probe's distance
- * from glibc (there glibc against itself: the noise).  A variant within
- * noise of glibc everywhere that wins beyond the noise in some class
- * serves every size alone; one that would but for a few losses above 1 KiB
- * has those cells named for timing again; the variant of the CPU's row is
- * kept where it loses nowhere and no other is clearly better. */
+/* The calibration's choice (tools/calibrate/choose_bands.c) on synthetic
+ * ratios whose answer is known.  The default rule: one variant serves
+ * every size where it reads at most 1.03x glibc's time in every size class
+ * and on the fleet distribution in every placement, and below 1 on the
+ * fleet distribution beyond its interval; of those, the least on the fleet
+ * distribution, and within 1% of it the CPU row's choice or else the
+ * earlier.  Where none qualifies, bands where they can (a loss in a class
+ * disqualifies a variant there; bands that lose to glibc once the exported
+ * stub's cost is added give way to glibc's own), else glibc, with why each
+ * candidate was not chosen.  One that would serve alone but for a few
+ * losses has those cells named for timing again. */
 #include "tools/calibrate/choose_bands.h"
 #include "tests/unit_check.h"
 
 #include <stdio.h>
 #include <string.h>
 
-
-/* Every cell at `ratio`, its interval from ratio - 0.01. */
+/* Every cell, the fleet distribution's too, at `ratio`, its interval +-0.01. */
 static struct band_ratios row(const char *name, double ratio)
 {
 	struct band_ratios r = { .fn = FN_MEMCPY };
 	snprintf(r.variant, sizeof r.variant, "%s", name);
-	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+	for (int k = 0; k < CHOICE_CELLS; k++)
 		for (int p = 0; p < PLACE_COUNT; p++) {
 			r.ratio[k][p] = ratio;
 			r.low[k][p] = ratio - 0.01;
+			r.high[k][p] = ratio + 0.01;
 		}
 	return r;
 }
@@ -35,6 +33,7 @@ static void cell(struct band_ratios *r, int k, int place, double ratio, double l
 {
 	r->ratio[k][place] = ratio;
 	r->low[k][place] = low;
+	r->high[k][place] = ratio + (ratio - low);
 }
 
 static void classes(struct band_ratios *r, int first, int last, double ratio)
@@ -59,129 +58,87 @@ int main(void)
 
 	rows[0] = row("glibc", 1);
 	rows[1] = row("fast", 0.7);
-	check("one variant that wins everywhere: one band", strcmp(choose(rows, 2, why), "fast") == 0);
+	check("one variant that wins everywhere: one band, and why", strcmp(choose(rows, 2, why), "fast") == 0 &&
+	      strstr(why, "0.70x glibc's time on the fleet distribution (at most 0.71), its worst cell 0.70x"));
 
-	classes(&rows[1], 0, 1, 1.10); /* loses up to 64 B */
-	check("losing below 64 B: glibc for the small sizes (to 1 KiB, one band), the variant above",
-	      strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0 && strstr(why, "glibc to 1 KiB; fast above 1 KiB 0.70x"));
-
+	/* At most 1.03 in every cell: a win hot does not buy a loss cold. */
+	cell(&rows[1], 0, PLACE_COLD, 1.23, 1.21);
+	check("a variant that loses 1.23x at 0-16 B cold is not the default, though 0.7 elsewhere",
+	      strcmp(choose(rows, 2, why), "fast") != 0);
+	check("bands where one band cannot qualify and bands can", strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
+	cell(&rows[1], 0, PLACE_COLD, 1.03, 1.0);
+	check("1.03 is allowed", strcmp(choose(rows, 2, why), "fast") == 0);
+	cell(&rows[1], 0, PLACE_COLD, 1.031, 1.03);
+	check("1.031 is not", strcmp(choose(rows, 2, why), "fast") != 0);
 	rows[1] = row("fast", 0.7);
-	cell(&rows[1], 0, PLACE_COLD, 1.10, 1.05);
-	check("a loss beyond noise in one placement of a small class disqualifies it for the small band",
-	      strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
+	cell(&rows[1], CHOICE_FLEET, PLACE_L3, 1.05, 1.04);
+	check("the fleet distribution's cells count as a class's",
+	      strcmp(choose(rows, 2, why), "glibc") == 0 && strstr(why, "fast 1.05x at the fleet distribution, L3"));
 
-	cell(&rows[1], 0, PLACE_COLD, 1.10, 0.8);
-	check("beyond 3% a median loses whatever its interval", strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
+	/* Below 1 on the fleet distribution beyond the interval. */
+	rows[1] = row("fast", 1.0);
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cell(&rows[1], CHOICE_FLEET, p, 0.99, 0.97);
+	check("a fleet mean of 0.99 whose interval reaches 1.01 is no win", strcmp(choose(rows, 2, why), "glibc") == 0 &&
+	      strstr(why, "fast 0.99x on the fleet, not below 1"));
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cell(&rows[1], CHOICE_FLEET, p, 0.99, 0.985);
+	check("one whose interval stays below 1 is", strcmp(choose(rows, 2, why), "fast") == 0);
 
-	cell(&rows[1], 0, PLACE_COLD, 1.025, 0.8);
-	check("a median within 3% with an interval down below 1 does not", strcmp(choose(rows, 2, why), "fast") == 0);
+	/* The least on the fleet distribution; near ties to the row's choice. */
+	rows[1] = row("first", 0.90);
+	rows[2] = row("second", 0.90);
+	classes(&rows[2], 0, CHOICE_CLASS_COUNT - 1, 0.60); /* better in every class, not on the fleet */
+	check("the least fleet mean wins, not the classes: a tie gives the earlier",
+	      strcmp(choose(rows, 3, why), "first") == 0);
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cell(&rows[2], CHOICE_FLEET, p, 0.85, 0.84);
+	check("a fleet mean 5% lower wins", strcmp(choose(rows, 3, why), "second") == 0);
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cell(&rows[2], CHOICE_FLEET, p, 0.895, 0.885);
+	calibrate_choose_bands(rows, 3, "second", choice_text, sizeof choice_text, why, 200);
+	check("within 1% the CPU row's choice is kept", strcmp(choice_text, "second") == 0);
+	calibrate_choose_bands(rows, 3, "third", choice_text, sizeof choice_text, why, 200);
+	check("else the earlier in the table", strcmp(choice_text, "first") == 0);
 
-	cell(&rows[1], 0, PLACE_COLD, 1.025, 1.01);
-	check("the same median with its interval above 1 does", strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
+	/* Without a fleet distribution (a bench file of class cases), the classes judge. */
+	rows[1] = row("fast", 0.8);
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cell(&rows[1], CHOICE_FLEET, p, 0, 0);
+	check("no fleet cells: the classes' mean", strcmp(choose(rows, 2, why), "fast") == 0 &&
+	      strstr(why, "over the classes"));
 
+	/* Bands: a loss in a class is glibc's band there. */
 	rows[1] = row("fast", 0.7);
 	classes(&rows[1], 6, 6, 1.10);
 	check("a larger class where it loses is glibc's band", strcmp(choose(rows, 2, why), "fast:32768,glibc:262144,fast") == 0);
-
-	rows[1] = row("fast", 0.99);
-	check("a win within the tie is no win: glibc", strcmp(choose(rows, 2, why), "glibc") == 0);
-
-	rows[1] = row("first", 0.80);
-	rows[2] = row("second", 0.79);
-	classes(&rows[1], 5, 8, 0.60);
-	classes(&rows[2], 5, 8, 0.59);
-	check("near-ties keep one variant: no band for a hair",
-	      strcmp(choose(rows, 3, why), "first") == 0);
-
-	check("two variants that never lose: the one clearly better overall serves every size alone",
-	      (classes(&rows[2], 5, 8, 0.50), strcmp(choose(rows, 3, why), "second") == 0 &&
-	       strstr(why, "within noise of glibc in every class and placement, 0.64x over them: second at every size")));
-
-	classes(&rows[1], 0, 4, 0.70);
-	check("wins on both sides by two variants that never lose: still one band, the earlier within 5% overall",
-	      strcmp(choose(rows, 3, why), "first") == 0);
-	classes(&rows[1], 7, 7, 1.10);
-	classes(&rows[2], 0, 0, 1.10);
-	check("where neither serves every size alone, bands", strcmp(choose(rows, 3, why), "first:4096,second") == 0);
-
 	rows[1] = row("first", 1.2);
 	rows[2] = row("second", 1.1);
 	rows[3] = row("third", 1.05);
-	check("every variant loses: glibc", strcmp(choose(rows, 4, why), "glibc") == 0);
-
+	check("every variant loses: glibc, and each one's worst cell, nearest first", strcmp(choose(rows, 4, why), "glibc") == 0 &&
+	      strstr(why, "none qualifies: third 1.05x at 0-16 B, L1; second 1.10x at 0-16 B, L1; first 1.20x"));
 	check("glibc alone: glibc", strcmp(choose(rows, 1, why), "glibc") == 0);
 
 	/* The stub probe's row: what the exported stub costs a call of a
-	 * composition.  Bands that lose with it give way to one band. */
+	 * composition.  Bands that lose with it give way to glibc's own. */
 	rows[0] = row("glibc", 1);
 	rows[1] = row("fast", 0.7);
-	classes(&rows[1], 0, 3, 1.0); /* ties glibc to 1 KiB: glibc keeps those */
-	rows[2] = row(STUB_PROBE_NAME, 1.01);
-	check("a variant that ties glibc to 1 KiB and wins above serves every size alone, with no stub",
-	      strcmp(choose(rows, 3, why), "fast") == 0 && strstr(why, "within noise of glibc in every class") &&
-	      !strstr(why, "stub"));
-	classes(&rows[2], 0, 1, 1.10);
-	check("so is it with a stub costing 10% at small sizes: the stub is not in front of one band",
-	      strcmp(choose(rows, 3, why), "fast") == 0);
 	classes(&rows[1], 0, 1, 1.10);
-	check("and where no variant can serve every size, glibc's own",
-	      strcmp(choose(rows, 3, why), "glibc") == 0 && strstr(why, "so one band: glibc at every size"));
+	rows[2] = row(STUB_PROBE_NAME, 1.01);
+	check("bands whose stub costs 1%: kept", strcmp(choose(rows, 3, why), "glibc:1024,fast") == 0);
+	classes(&rows[2], 0, 1, 1.10);
+	check("bands whose stub costs 10% at small sizes: glibc's own", strcmp(choose(rows, 3, why), "glibc") == 0);
 	rows[1] = row("fast", 0.7);
 	check("one band needs no stub: its cost is not counted", strcmp(choose(rows, 3, why), "fast") == 0 &&
 	      !strstr(why, "stub"));
 	check("the probe is never a band's variant", !strstr(choose(rows, 3, why), STUB_PROBE_NAME));
-
-	/* Above 1 KiB the probe is glibc against itself: its distance from 1
-	 * is noise, and a win must be larger than that. */
 	rows[1] = row("fast", 1.0);
-	classes(&rows[1], 8, 8, 0.85);
-	rows[2] = row(STUB_PROBE_NAME, 1.0);
-	check("a variant that ties glibc everywhere and wins 15% in one class serves every size alone",
-	      (classes(&rows[2], 8, 8, 1.02), strcmp(choose(rows, 3, why), "fast") == 0 &&
-	       strstr(why, "within noise of glibc in every class and placement")));
-	check("and so does one that wins 4% there: bound directly it needs no band's 5%, only to beat the noise",
-	      (classes(&rows[1], 8, 8, 0.96), strcmp(choose(rows, 3, why), "fast") == 0));
-	check("but not one that wins nowhere beyond the noise (glibc 2% off itself there)",
-	      (classes(&rows[1], 8, 8, 0.985), strcmp(choose(rows, 3, why), "glibc") == 0));
-	check("nor a 4% win where glibc measured 6% off itself",
-	      (classes(&rows[1], 8, 8, 0.96), classes(&rows[2], 8, 8, 1.06), strcmp(choose(rows, 3, why), "glibc") == 0));
-	classes(&rows[2], 8, 8, 1.02);
-	classes(&rows[1], 8, 8, 0.85);
-	classes(&rows[1], 5, 5, 1.10); /* loses at 4-32 KiB: no longer one band alone */
-	check("a 15% win where glibc measures within 2% of itself makes a band",
-	      (classes(&rows[2], 8, 8, 1.02), strcmp(choose(rows, 3, why), "glibc:4194304,fast") == 0));
-	check("but not where glibc measured 25% off itself", (cell(&rows[2], 8, PLACE_L2, 1.25, 1.2),
-	      strcmp(choose(rows, 3, why), "glibc") == 0));
-	check("nor 20% under itself", (cell(&rows[2], 8, PLACE_L2, 0.80, 0.7),
-	      strcmp(choose(rows, 3, why), "glibc") == 0));
-	check("and without the probe, the 5% margin alone", strcmp(choose(rows, 2, why), "glibc:4194304,fast") == 0);
-
-	/* The incumbent, the variant this CPU's row gives the function: kept
-	 * where it loses nowhere, even tying glibc, unless another that serves
-	 * alone is 5% better over all the classes. */
-	rows[0] = row("glibc", 1);
-	rows[1] = row("row_choice", 1.0);
-	rows[2] = row("other", 0.97);
-	rows[3] = row(STUB_PROBE_NAME, 1.0);
-	classes(&rows[2], 0, 3, 1.0);
-	check("without an incumbent, the variant that wins beyond the noise serves alone",
-	      strcmp(choose(rows, 4, why), "other") == 0);
-	calibrate_choose_bands(rows, 4, "row_choice", choice_text, sizeof choice_text, why, 200);
-	check("an incumbent that ties glibc everywhere is kept over a win of 3% in a few classes",
-	      strcmp(choice_text, "row_choice") == 0 && strstr(why, "this CPU's row's choice, kept"));
-	rows[2] = row("other", 0.90);
-	calibrate_choose_bands(rows, 4, "row_choice", choice_text, sizeof choice_text, why, 200);
-	check("but not over one 10% better everywhere", strcmp(choice_text, "other") == 0 && !strstr(why, "kept"));
-	rows[2] = row("other", 1.2);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 1.01);
-	calibrate_choose_bands(rows, 4, "row_choice", choice_text, sizeof choice_text, why, 200);
-	check("an incumbent that loses somewhere is not kept", strcmp(choice_text, "glibc") == 0);
-	calibrate_choose_bands(rows, 4, "glibc", choice_text, sizeof choice_text, why, 200);
-	check("an incumbent naming glibc changes nothing", strcmp(choice_text, "glibc") == 0);
 	check("an incumbent that loses has its losing cells timed again, though it wins nowhere",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[3], true, cells, 3) == 1 && cells[0].k == 5 &&
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], true, cells, 3) == 1 && cells[0].k == 5 &&
 	      cells[0].p == PLACE_COLD &&
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[3], false, cells, 3) == 0);
+	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
+	check("and may not qualify while it loses", !calibrate_may_qualify(&rows[1]));
 
 	/* The cells the calibration times again: those of a variant that
 	 * would serve every size alone but for a few losses, in any class. */

@@ -92,6 +92,7 @@ static const char cpu_row_help[] =
 struct options {
 	bool calibrate, quick, path_below_1k;
 	bool read_back; /* the bench files read each destination back (bench --read-back) */
+	bool l3;        /* they measured the L3 placement (bench since it had one) */
 	char glibc_names[400]; /* --path-below-1k: glibc's functions the paths were held to */
 	const char *bench_csv[MAX_BENCH_FILES], *alias_csv, *cpu, *output;
 	unsigned bench_files;
@@ -301,6 +302,7 @@ static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t aut
 struct bench_lines {
 	unsigned cells;
 	bool read_back; /* some case read its destination back */
+	bool l3;        /* some case had its data in the L3 */
 };
 
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
@@ -351,25 +353,30 @@ static void take_line(struct calibration *c, struct alias_cases *alias, const ch
 	r->low[k][p] = low;
 	r->high[k][p] = high;
 	file->cells += class_case;
+	file->l3 |= p == PLACE_L3;
 }
 
 /* A class measured in fewer placements than all: each missing one takes
- * the worst measured (a loss anywhere stays one).  True if any was. */
+ * the worst measured (a loss anywhere stays one).  True if a class was
+ * measured in one placement only (bench without --every-placement). */
 static bool fill_placements(struct calibration *c)
 {
-	bool filled = false;
+	bool one = false;
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++) {
+			struct band_ratios *r = &c->ratios[i];
 			double worst = 0;
+			int measured = 0;
+			for (int p = 0; p < PLACE_COUNT; p++) {
+				worst = r->ratio[k][p] > worst ? r->ratio[k][p] : worst;
+				measured += r->ratio[k][p] > 0;
+			}
 			for (int p = 0; p < PLACE_COUNT; p++)
-				worst = c->ratios[i].ratio[k][p] > worst ? c->ratios[i].ratio[k][p] : worst;
-			for (int p = 0; p < PLACE_COUNT; p++)
-				if (!(c->ratios[i].ratio[k][p] > 0) && worst > 0) {
-					c->ratios[i].ratio[k][p] = c->ratios[i].low[k][p] = c->ratios[i].high[k][p] = worst;
-					filled = true;
-				}
+				if (!(r->ratio[k][p] > 0) && worst > 0)
+					r->ratio[k][p] = r->low[k][p] = r->high[k][p] = worst;
+			one |= measured == 1;
 		}
-	return filled;
+	return one;
 }
 
 /* Every line of a bench file into c and alias; false, said, if it cannot be read. */
@@ -399,12 +406,12 @@ static int read_alias(const char *path, struct alias_cases *alias)
 }
 
 static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement,
-		      bool *read_back)
+		      struct bench_lines *lines)
 {
 	struct bench_lines file = { 0 };
 	if (!read_lines(path, c, alias, &file))
 		return CLI_FAILED;
-	*read_back = file.read_back;
+	*lines = file;
 	*one_placement = fill_placements(c);
 	for (unsigned i = 0; i < c->ratio_count; i++)
 		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
@@ -468,15 +475,22 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
  * one without are not of one measure (BENCHMARKS.md section 23). */
 static int read_benches(struct options *o, struct calibration *c, struct alias_cases *alias, bool *one_placement)
 {
-	if (o->bench_files == 1)
-		return read_bench(o->bench_csv[0], c, alias, one_placement, &o->read_back);
+	struct bench_lines lines;
+	if (o->bench_files == 1) {
+		int rc = read_bench(o->bench_csv[0], c, alias, one_placement, &lines);
+		o->read_back = lines.read_back;
+		o->l3 = lines.l3;
+		return rc;
+	}
 	struct calibration *each = calloc(o->bench_files, sizeof *each);
 	struct alias_cases *unused = calloc(1, sizeof *unused);
 	int rc = each && unused ? CLI_OK : CLI_FAILED;
 	for (unsigned f = 0; !rc && f < o->bench_files; f++) {
-		bool one = false, read_back = false;
-		rc = read_bench(o->bench_csv[f], &each[f], f ? unused : alias, &one, &read_back);
+		bool one = false;
+		rc = read_bench(o->bench_csv[f], &each[f], f ? unused : alias, &one, &lines);
+		bool read_back = lines.read_back;
 		*one_placement = *one_placement || one;
+		o->l3 = o->l3 || lines.l3;
 		if (f == 0)
 			o->read_back = read_back;
 		else if (!rc && read_back != o->read_back) {
@@ -529,7 +543,7 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
 		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
 		 "%s%s%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
 		 cpu->vendor, cpu->family, cpu->model, cpu->features, files,
-		 one_placement ? "each class in one placement" : ROW_TEXT_EVERY_PLACEMENT,
+		 one_placement ? "each class in one placement" : o->l3 ? ROW_TEXT_FOUR_PLACEMENTS : ROW_TEXT_EVERY_PLACEMENT,
 		 o->path_below_1k ? ", from 1 KiB up; up to 1 KiB a variant counted as tying glibc where its path is "
 				    "no longer than that of, and takes no branch fewer than, " : "",
 		 o->path_below_1k ? o->glibc_names : "",

@@ -50,15 +50,15 @@ static void free_plan(struct replay_plan *p)
 
 /* ---- the text ---- */
 
-#define CELL 16      /* " 0.93 0.90-0.97" */
-#define PER_LINE 4   /* cells beside a label and glibc's time in 100 columns */
+#define CELL 19      /* " 0.993 0.990-0.997": the engine resolves a few tenths of a percent */
+#define PER_LINE 3   /* cells beside a label and glibc's time in 100 columns */
 
 static void print_cell(const struct measure_result *r, unsigned v)
 {
 	if (!(r->ratio[v] > 0))
 		printf(" %*s", CELL - 1, "-");
 	else
-		printf(" %5.2f %4.2f-%-4.2f", r->ratio[v], r->ratio_low[v], r->ratio_high[v]);
+		printf(" %6.3f %5.3f-%-5.3f", r->ratio[v], r->ratio_low[v], r->ratio_high[v]);
 }
 
 /* One function in one placement: rows[0..n), glibc's ns per call and each

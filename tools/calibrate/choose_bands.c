@@ -427,6 +427,9 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 	if (!one_variant_everywhere(rows, n, glibc, incumbent, serves, why, why_size)) {
 		choose_servers(rows, n, glibc, stub, serves);
 		keep_one_band(glibc, stub, serves);
+		bool one = !several_bands(serves); /* one variant everywhere was the rule's to give */
+		for (int k = 0; one && k < CHOICE_CLASS_COUNT; k++)
+			serves[k] = glibc;
 	}
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
 		if (k + 1 < CHOICE_CLASS_COUNT && serves[k + 1] == serves[k])

@@ -16,6 +16,7 @@ static bool holds_reason(const struct cpu_row *r, const char *text)
 const char *row_words_truth(const struct cpu_row *r, const char *text, char *out, size_t size)
 {
 	if (!r || !strstr(r->measured, ROW_TEXT_FROM_BENCH) || strstr(r->measured, ROW_TEXT_EVERY_PLACEMENT) ||
+	    strstr(r->measured, ROW_TEXT_FOUR_PLACEMENTS) ||
 	    !holds_reason(r, text))
 		return text;
 	const char *at = strstr(text, ROW_TEXT_WORST_PLACEMENT);

@@ -12,6 +12,7 @@
  * that CSV timed each class in every placement, so. */
 #define ROW_TEXT_FROM_BENCH "row by memshim cpu-row --from-bench"
 #define ROW_TEXT_EVERY_PLACEMENT "each class in l1, l2 and cold"
+#define ROW_TEXT_FOUR_PLACEMENTS "each class in L1, L2, L3 and cold"
 /* How the band choice (tools/calibrate/choose_bands.c) ends its reason, and
  * what a row whose ratios hold one placement a class says instead. */
 #define ROW_TEXT_WORST_PLACEMENT " (worst placement's ratio to glibc)"
