@@ -136,9 +136,21 @@ expect_eq "bench's size classes are report's" "$(cut -d, -f3,4 "$scratch/c.csv" 
 print("".join(c["name"] + ";" for c in json.load(sys.stdin)["functions"]["memcpy"]["size_classes"][:-1]))')"
 expect_match "the table has the class summary" "$(sed -n '/^memmove-overlap: size classes/,/^$/p' "$scratch/out")" '^4-16 MiB cold +[0-9.]+ [mun]?s +[0-9.]+ +[0-9.]+$'
 
+# --processes 2: each case measured in two processes, one after the other,
+# each with buffers of its own; the pairs add up, and the run says whether
+# the processes agreed.
+bench --rounds 3 --processes 2 --functions memcpy --variants scalar --cases sweep --sizes 64 --csv "$scratch/p.csv"
+expect_eq "--processes 2 runs, nothing on stderr" "$rc $(cat "$scratch/err")" "0 "
+expect_eq "--processes 2: the pairs of both processes" \
+	"$(awk -F, 'NR > 1 && $2 == "scalar" { print $19 }' "$scratch/p.csv" | sort -u)" 6
+expect_match "--processes 2: the run says whether they agreed" "$(cat "$scratch/out")" \
+	'^  (the 2 processes agreed within their intervals in every case|[0-9]+ in all, of cases measured in 2 processes each)$'
+expect_eq "--processes 2: every ratio lies in its interval" \
+	"$(awk -F, 'NR > 1 && !($13 <= $11 + 0.0001 && $11 <= $14 + 0.0001 && $13 > 0)' "$scratch/p.csv" | wc -l)" 0
+
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \
-	"--rounds" "--seconds 0" "--seconds 1e9" "--seconds nan" "--seconds 2x" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do
+	"--rounds" "--seconds 0" "--seconds 1e9" "--seconds nan" "--seconds 2x" "--processes 0" "--processes 10" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do
 	bench $args
 	expect_eq "bench $args: exit status" "$rc" 2
 	expect_eq "bench $args: one line on stderr" "$(wc -l <"$scratch/err")" 1

@@ -40,21 +40,6 @@ run_checker "path" "$PYTHON" "$top_srcdir/tests/path_check.py" "$scratch/ours.cs
 	"$scratch/evex.csv" "$scratch/avx.csv" "$scratch/sse2.csv"
 skipped=$((skipped + $(grep -c '^SKIP:' "$scratch/checker.out")))
 
-# The calibration counts a candidate as tying glibc up to 1 KiB where its
-# path is no longer than glibc's, and only there: against glibc's AVX2
-# functions (or whatever this CPU makes it pick under that setting).
-GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL "$T_MEMSHIM_TOOL" tune --calibrate --tiny \
-	--calibration "$scratch/cal" >/dev/null 2>&1
-expect_eq "a calibration under glibc.cpu.hwcaps runs" "$?" 0
-run_checker "path ties" "$PYTHON" "$top_srcdir/tests/path_ties_check.py" "$scratch/cal" "$scratch/avx.csv"
-# ... and the check can fail: a tie where the path is longer (glibc's
-# memcpy made to run no instruction at 17-64 B).
-awk -F, -v OFS=, 'NR > 1 && $1 == "memcpy" && $2 == "glibc" && $3 >= 17 && $3 <= 64 { $4 = 0 } { print }' \
-	"$scratch/avx.csv" >"$scratch/shorter-glibc.csv"
-"$PYTHON" "$top_srcdir/tests/path_ties_check.py" "$scratch/cal" "$scratch/shorter-glibc.csv" >"$scratch/ties.out" 2>&1
-expect_match "a tie where glibc's path is shorter fails the check" "$(grep '^FAIL' "$scratch/ties.out" | head -n 1)" \
-	'^FAIL: memcpy [a-z0-9_]+ at 17-64 B: as timed: ratios 1.0000 1.0000 1.0000'
-
 # The check can fail: one more taken branch at a single size of a class
 # is caught.
 awk -F, -v OFS=, 'NR > 1 && $2 == "sse2" && $1 == "memcpy" && $3 == 300 { $5++ } { print }' \

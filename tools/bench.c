@@ -15,6 +15,9 @@
 #include "tools/calibrate/stub_probe.h"
 
 #include <errno.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +52,11 @@ static const char bench_help[] =
 	"                        sizes) instead of the built-in ones; may be repeated\n"
 	"  --seconds S           the most time one variant may take in one case (default\n"
 	"                        3, --quick 0.2; from 0.01 to 60)\n"
+	"  --processes N         measure every case in N processes, one after the other,\n"
+	"                        each with buffers of its own: each ratio the median of\n"
+	"                        theirs, its interval from the least to the greatest end of\n"
+	"                        theirs, and cells where they disagree named (1 to 9;\n"
+	"                        default 1)\n"
 	"  --rounds N            exactly N pairs a variant and case, whatever the interval\n"
 	"                        (3 to 1001; --stub: its rounds, default 15)\n"
 	"  --csv FILE            every result, one row per variant and case: function,\n"
@@ -152,6 +160,13 @@ static int parse_seconds(const char *value, struct bench_options *o)
 	return 0;
 }
 
+static int parse_processes(const char *value, struct bench_options *o)
+{
+	if (!cli_whole_number(value, 1, MAX_PROCESSES, &o->processes))
+		return cli_usage_error("bench", "--processes \"%s\" is not a number from 1 to %d", value, MAX_PROCESSES);
+	return 0;
+}
+
 static int parse_rounds(const char *value, struct bench_options *o)
 {
 	if (!cli_whole_number(value, 3, MEASURE_MAX_PAIRS, &o->rounds))
@@ -188,7 +203,7 @@ static int parse_peer(const char *value, struct bench_options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_PROCESSES, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS, BENCH_REPLAY };
 
 static const struct option bench_options[] = {
@@ -204,6 +219,7 @@ static const struct option bench_options[] = {
 	{ "sizes", required_argument, NULL, BENCH_SIZES },
 	{ "rounds", required_argument, NULL, BENCH_ROUNDS },
 	{ "seconds", required_argument, NULL, BENCH_SECONDS },
+	{ "processes", required_argument, NULL, BENCH_PROCESSES },
 	{ "variants", required_argument, NULL, BENCH_VARIANTS },
 	{ "csv", required_argument, NULL, BENCH_CSV },
 	{ "svg", required_argument, NULL, BENCH_SVG },
@@ -252,6 +268,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return parse_rounds(value, o);
 	case BENCH_SECONDS:
 		return parse_seconds(value, o);
+	case BENCH_PROCESSES:
+		return parse_processes(value, o);
 	case BENCH_PEER:
 		return parse_peer(value, o);
 	case BENCH_VARIANTS:
@@ -320,16 +338,15 @@ static size_t largest_size(const struct plan *p)
 	return largest;
 }
 
-static int run_plan(const struct plan *p, struct measure_settings *s, FILE *csv, FILE *svg)
+/* Every case of the plan into results[0..p->count), in this process, with
+ * buffers of its own; false if they cannot be had (said). */
+static bool measure_plan(const struct plan *p, struct measure_settings *s, struct measure_result *results,
+			 const char *what)
 {
-	struct measure_result *results = calloc(p->count ? p->count : 1, sizeof *results);
-	if (!results || !measure_buffers_init(largest_size(p), s->cold_bytes)) {
-		free(results);
-		return 1;
-	}
-	report_header(stdout, s);
+	if (!measure_buffers_init(largest_size(p), s->cold_bytes))
+		return false;
 	struct progress bar;
-	progress_start(&bar, "memshim bench", (unsigned)p->count);
+	progress_start(&bar, what, (unsigned)p->count);
 	for (size_t i = 0; i < p->count; i++) {
 		char detail[160];
 		snprintf(detail, sizeof detail, "%s %s %s %s", base_function_names[p->cases[i].fn],
@@ -338,13 +355,61 @@ static int run_plan(const struct plan *p, struct measure_settings *s, FILE *csv,
 		measure_run(s, &p->cases[i], &results[i]);
 	}
 	progress_end(&bar);
-	report_table(stdout, s, results, p->count);
-	if (csv)
-		report_csv(csv, s, results, p->count);
-	if (svg)
-		report_svg(svg, s, results, p->count);
+	return true;
+}
+
+/* The plan measured in `processes` processes, one after the other, each
+ * forked with buffers of its own (so other physical pages), and combined
+ * (measure_combine): what is fixed for a process's life shows as a spread
+ * between them.  False if a process failed (said). */
+static bool measure_in_processes(const struct plan *p, struct measure_settings *s, unsigned processes,
+				 struct measure_result *results)
+{
+	size_t bytes = processes * p->count * sizeof *results;
+	struct measure_result *each = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (each == MAP_FAILED) {
+		fprintf(stderr, "memshim bench: no memory for %u processes' results\n", processes);
+		return false;
+	}
+	bool ok = true;
+	for (unsigned i = 0; ok && i < processes; i++) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			char what[64];
+			snprintf(what, sizeof what, "memshim bench, process %u of %u", i + 1, processes);
+			_exit(measure_plan(p, s, each + i * p->count, what) ? 0 : 1);
+		}
+		int status = 0;
+		ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		if (!ok)
+			fprintf(stderr, "memshim bench: measuring process %u of %u failed\n", i + 1, processes);
+	}
+	for (size_t c = 0; ok && c < p->count; c++) {
+		struct measure_result one[MAX_PROCESSES];
+		for (unsigned i = 0; i < processes; i++)
+			one[i] = each[i * p->count + c];
+		measure_combine(one, processes, &results[c]);
+	}
+	munmap(each, bytes);
+	return ok;
+}
+
+static int run_plan(const struct plan *p, struct measure_settings *s, unsigned processes, FILE *csv, FILE *svg)
+{
+	struct measure_result *results = calloc(p->count ? p->count : 1, sizeof *results);
+	report_header(stdout, s);
+	bool ok = results && (processes > 1 ? measure_in_processes(p, s, processes, results)
+					    : measure_plan(p, s, results, "memshim bench"));
+	if (ok) {
+		report_table(stdout, s, results, p->count);
+		if (csv)
+			report_csv(csv, s, results, p->count);
+		if (svg)
+			report_svg(svg, s, results, p->count);
+	}
 	free(results);
-	return 0;
+	return ok ? 0 : 1;
 }
 
 static int close_output(FILE *f, const char *path)
@@ -399,7 +464,7 @@ static int bench_with(const struct bench_options *o, struct measure_settings *s,
 			fclose(csv);
 		return 2;
 	}
-	int rc = run_plan(&p, s, csv, svg);
+	int rc = run_plan(&p, s, o->processes ? o->processes : 1, csv, svg);
 	rc |= close_output(csv, o->csv);
 	rc |= close_output(svg, o->svg);
 	return rc;

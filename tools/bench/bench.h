@@ -17,6 +17,7 @@
 #define BENCH_MAX_DRAWS 100000000
 #define MAX_SIZES 128
 #define MAX_RESULTS 4096
+#define MAX_PROCESSES 9
 
 /* --peer NAME=PATH[:PREFIX] */
 #define PEER_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
@@ -41,6 +42,7 @@ struct bench_options {
 	unsigned size_count;
 	unsigned rounds, draws; /* rounds: exactly that many pairs (0: until precise) */
 	double seconds;         /* a column's most time in a case (0: the default) */
+	unsigned processes;     /* measured in this many processes (0: one) */
 	struct peer_spec peers[MEASURE_MAX_PEERS];
 	unsigned peer_count;
 };

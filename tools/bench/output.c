@@ -428,6 +428,30 @@ static void summary(FILE *out, const struct measure_settings *s, const struct me
 		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
 }
 
+/* Where the processes of a run with --processes disagree beyond their
+ * intervals: each such column and case, the first few. */
+static void disagreements(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
+{
+	unsigned count = 0;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned v = 0; v <= MEASURE_MAX_COLUMNS; v++) {
+			bool aa = v == MEASURE_MAX_COLUMNS;
+			if (!r[i].disagree[v] || (!aa && (v >= s->variant_count || v == s->glibc)))
+				continue;
+			char label[96];
+			if (count++ < 8)
+				fprintf(out, "%s  %s, %s %s: %.3f (%.3f..%.3f over the processes)\n",
+					count == 1 ? "  where the processes disagree beyond their intervals:\n" : "",
+					aa ? "A/A" : s->variants[v].name, function_label(&r[i].c),
+					label_of(&r[i].c, label, sizeof label), aa ? r[i].aa.ratio : r[i].ratio[v],
+					aa ? r[i].aa.low : r[i].ratio_low[v], aa ? r[i].aa.high : r[i].ratio_high[v]);
+		}
+	if (count)
+		fprintf(out, "  %u in all, of cases measured in %u processes each\n", count, r[0].processes);
+	else
+		fprintf(out, "  the %u processes agreed within their intervals in every case\n", r[0].processes);
+}
+
 /* The instrument's resolution in this run: the widest A/A deviation, where,
  * and the widest interval of any variant. */
 static void resolution(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
@@ -449,9 +473,14 @@ static void resolution(FILE *out, const struct measure_settings *s, const struct
 			function_label(&r[worst].c), label_of(&r[worst].c, label, sizeof label), r[worst].aa.ratio,
 			r[worst].aa.low, r[worst].aa.high, r[worst].aa.pairs);
 	if (widest < n)
-		fprintf(out, "  the widest interval of a variant: %s, %s %s, %.3f..%.3f over %u pairs\n",
+		fprintf(out, "  the widest interval of a variant: %s, %s %s,\n    %.3f..%.3f over %u pairs\n",
 			s->variants[wv].name, function_label(&r[widest].c), label_of(&r[widest].c, wlabel, sizeof wlabel),
 			r[widest].ratio_low[wv], r[widest].ratio_high[wv], r[widest].pairs[wv]);
+	if (n && r[0].processes > 1)
+		disagreements(out, s, r, n);
+	else if (n)
+		fprintf(out, "  one process: what is fixed for a process's life (where its buffers lie) is not in these\n"
+			     "  intervals; --processes 3 measures each case in three and widens them to cover it\n");
 }
 
 void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)

@@ -19,10 +19,12 @@
 #include "tools/measure/caches.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/round_stats.h"
+#include "tools/util/quantile.h"
 
 #include <emmintrin.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -561,7 +563,58 @@ void measure_run(const struct measure_settings *s, const struct measure_case *c,
 		}
 	}
 	r->mean_bytes = batches ? bytes / batches : 0;
+	r->processes = 1;
 	summarise(s, k, count, r);
 	if (s->round_times)
 		keep_round_times(s, k, count, r);
+}
+
+/* ---- several processes ---- */
+
+static double median_of(const struct measure_result *each, unsigned n, size_t offset)
+{
+	double v[n];
+	for (unsigned i = 0; i < n; i++)
+		v[i] = *(const double *)((const char *)&each[i] + offset);
+	return quantile(v, n, 0.5);
+}
+
+/* The ratio over the processes of one column (x, lo, hi at their offsets),
+ * and whether their intervals fail to overlap. */
+static bool combine_ratio(const struct measure_result *each, unsigned n, size_t x, size_t lo, size_t hi, double *ratio,
+			  double *low, double *high)
+{
+	double least_high = 0, most_low = 0;
+	*ratio = median_of(each, n, x);
+	for (unsigned i = 0; i < n; i++) {
+		double l = *(const double *)((const char *)&each[i] + lo), h = *(const double *)((const char *)&each[i] + hi);
+		*low = i == 0 || l < *low ? l : *low;
+		*high = i == 0 || h > *high ? h : *high;
+		most_low = i == 0 || l > most_low ? l : most_low;
+		least_high = i == 0 || h < least_high ? h : least_high;
+	}
+	return most_low > least_high;
+}
+
+void measure_combine(const struct measure_result *each, unsigned n, struct measure_result *out)
+{
+	*out = each[0];
+	out->processes = n;
+	out->mean_bytes = median_of(each, n, offsetof(struct measure_result, mean_bytes));
+	for (unsigned v = 0; v < MEASURE_MAX_COLUMNS; v++) {
+		out->median[v] = median_of(each, n, offsetof(struct measure_result, median) + v * sizeof(double));
+		out->p10[v] = median_of(each, n, offsetof(struct measure_result, p10) + v * sizeof(double));
+		out->p90[v] = median_of(each, n, offsetof(struct measure_result, p90) + v * sizeof(double));
+		out->disagree[v] = combine_ratio(each, n, offsetof(struct measure_result, ratio) + v * sizeof(double),
+						 offsetof(struct measure_result, ratio_low) + v * sizeof(double),
+						 offsetof(struct measure_result, ratio_high) + v * sizeof(double), &out->ratio[v],
+						 &out->ratio_low[v], &out->ratio_high[v]);
+		for (unsigned i = 1; i < n; i++)
+			out->pairs[v] += each[i].pairs[v];
+	}
+	out->disagree[MEASURE_MAX_COLUMNS] =
+		combine_ratio(each, n, offsetof(struct measure_result, aa.ratio), offsetof(struct measure_result, aa.low),
+			      offsetof(struct measure_result, aa.high), &out->aa.ratio, &out->aa.low, &out->aa.high);
+	for (unsigned i = 1; i < n; i++)
+		out->aa.pairs += each[i].aa.pairs;
 }

@@ -140,7 +140,19 @@ struct measure_result {
 	double ratio_low[MEASURE_MAX_COLUMNS], ratio_high[MEASURE_MAX_COLUMNS];
 	unsigned pairs[MEASURE_MAX_COLUMNS];
 	struct measure_ratio aa; /* glibc against itself (pairs 0 where not timed) */
+	/* Measured in this many processes (measure_combine); where their
+	 * intervals for a column do not overlap, disagree says so (the A/A
+	 * arm's at MEASURE_MAX_COLUMNS). */
+	unsigned processes;
+	bool disagree[MEASURE_MAX_COLUMNS + 1];
 };
+
+/* One result from the same case measured in n processes, each with its own
+ * buffers (so its own physical pages and cache sets): each ratio the median
+ * of theirs, its interval from the least lower end to the greatest upper
+ * one, so that it covers what one process alone hides; the times the
+ * median of theirs. */
+void measure_combine(const struct measure_result *each, unsigned n, struct measure_result *out);
 
 /* How far the A/A arm of r strays from 1: the largest |1 - x| over its
  * ratio and interval bounds (0 where it was not timed). */
