@@ -132,41 +132,30 @@ int main(void)
 	check("one band needs no stub: its cost is not counted", strcmp(choose(rows, 3, why), "fast") == 0 &&
 	      !strstr(why, "stub"));
 	check("the probe is never a band's variant", !strstr(choose(rows, 3, why), STUB_PROBE_NAME));
-	rows[1] = row("fast", 1.0);
+	rows[1] = row("fast", 0.9);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 1.01);
-	check("an incumbent that loses has its losing cells timed again, though it wins nowhere",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], true, cells, 3) == 1 && cells[0].k == 5 &&
-	      cells[0].p == PLACE_COLD &&
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
-	check("and may not qualify while it loses", !calibrate_may_qualify(&rows[1]));
+	check("a loss of one that may be the default is timed again", calibrate_cells_to_confirm(&rows[1], cells, 3) == 1 &&
+	      cells[0].k == 5 && cells[0].p == PLACE_COLD);
+	check("and it may not qualify while it loses", !calibrate_may_qualify(&rows[1]));
 
-	/* The cells the calibration times again: those of a variant that
-	 * would serve every size alone but for a few losses, in any class. */
-	rows[0] = row("glibc", 1);
+	/* The cells the calibration times again: those of a variant whose fleet
+	 * mean is below 1 but for a few cells above 1.03, the fleet's too. */
 	rows[1] = row("fast", 0.8);
-	rows[2] = row(STUB_PROBE_NAME, 1.0);
-	check("a variant that serves alone already: nothing to confirm",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
+	check("a variant that qualifies already: nothing to confirm", calibrate_cells_to_confirm(&rows[1], cells, 3) == 0 &&
+	      calibrate_may_qualify(&rows[1]));
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
 	cell(&rows[1], 6, PLACE_L2, 1.04, 1.01);
-	check("two losses above 1 KiB: those two cells, in order",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 2 && cells[0].k == 5 &&
-	      cells[0].p == PLACE_COLD && cells[1].k == 6 && cells[1].p == PLACE_L2);
+	check("two losses: those two cells, in order",
+	      calibrate_cells_to_confirm(&rows[1], cells, 3) == 2 && cells[0].k == 5 && cells[0].p == PLACE_COLD &&
+	      cells[1].k == 6 && cells[1].p == PLACE_L2);
+	cell(&rows[1], CHOICE_FLEET, PLACE_L3, 1.05, 1.0);
+	check("the fleet distribution's among them", calibrate_cells_to_confirm(&rows[1], cells, 3) == 3 &&
+	      cells[2].k == CHOICE_FLEET && cells[2].p == PLACE_L3);
 	classes(&rows[1], 7, 7, 1.10);
-	check("more losses than asked for: none (the variant is no near miss)",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
-	rows[1] = row("fast", 0.8);
-	cell(&rows[1], 1, PLACE_L1, 1.10, 1.05);
-	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
-	check("a loss up to 1 KiB is timed again too, in class order",
-	      calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 2 && cells[0].k == 1 &&
-		      cells[0].p == PLACE_L1 && cells[1].k == 5 && cells[1].p == PLACE_COLD);
+	check("more losses than asked for: none (the variant is no near miss)", calibrate_cells_to_confirm(&rows[1], cells, 3) == 0);
 	rows[1] = row("fast", 1.0);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 0.95);
-	check("a variant that wins nowhere: none", calibrate_cells_to_confirm(&rows[1], &rows[0], &rows[2], false, cells, 3) == 0);
-	check("nor glibc's own row, nor the probe's",
-	      calibrate_cells_to_confirm(&rows[0], &rows[0], &rows[2], false, cells, 3) == 0 &&
-	      calibrate_cells_to_confirm(&rows[2], &rows[0], &rows[2], false, cells, 3) == 0);
+	check("a variant whose fleet mean is not below 1: none", calibrate_cells_to_confirm(&rows[1], cells, 3) == 0);
 
 	return checks_finish();
 }

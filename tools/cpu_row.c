@@ -48,6 +48,7 @@
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,7 @@ struct options {
 	bool calibrate, quick, path_below_1k;
 	bool read_back; /* the bench files read each destination back (bench --read-back) */
 	bool l3;        /* they measured the L3 placement (bench since it had one) */
+	double aa_deviation; /* the widest A/A deviation of their cases (0: not timed) */
 	char glibc_names[400]; /* --path-below-1k: glibc's functions the paths were held to */
 	const char *bench_csv[MAX_BENCH_FILES], *alias_csv, *cpu, *output;
 	unsigned bench_files;
@@ -303,6 +305,7 @@ struct bench_lines {
 	unsigned cells;
 	bool read_back; /* some case read its destination back */
 	bool l3;        /* some case had its data in the L3 */
+	double aa_deviation; /* how far glibc against itself read from 1 at worst (0: not timed) */
 };
 
 /* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
@@ -313,16 +316,18 @@ struct bench_lines {
 static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, struct bench_lines *file)
 {
 	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
-	double median, ratio, low, high;
+	double median, ratio, low, high, aa[3];
 	size_t auto_movsb, auto_stosb, auto_movsb_stop = 0;
 	int read_back;
 	int got = sscanf(line,
 			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%lf,"
-			 "%zu,%zu,%d,%zu",
+			 "%zu,%zu,%d,%zu,%*[^,],%lf,%lf,%lf",
 			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &high, &auto_movsb, &auto_stosb,
-			 &read_back, &auto_movsb_stop);
+			 &read_back, &auto_movsb_stop, &aa[0], &aa[1], &aa[2]);
 	if (got < 8)
 		return;
+	for (int i = 0; got == 17 && i < 3; i++) /* the engine's A/A arm: its resolution there */
+		file->aa_deviation = fmax(file->aa_deviation, fabs(1 - aa[i]));
 	if (got >= 12)
 		take_thresholds(c, auto_movsb, auto_stosb, auto_movsb_stop);
 	if (got >= 13 && read_back)
@@ -480,6 +485,7 @@ static int read_benches(struct options *o, struct calibration *c, struct alias_c
 		int rc = read_bench(o->bench_csv[0], c, alias, one_placement, &lines);
 		o->read_back = lines.read_back;
 		o->l3 = lines.l3;
+		o->aa_deviation = lines.aa_deviation;
 		return rc;
 	}
 	struct calibration *each = calloc(o->bench_files, sizeof *each);
@@ -491,6 +497,7 @@ static int read_benches(struct options *o, struct calibration *c, struct alias_c
 		bool read_back = lines.read_back;
 		*one_placement = *one_placement || one;
 		o->l3 = o->l3 || lines.l3;
+		o->aa_deviation = fmax(o->aa_deviation, lines.aa_deviation);
 		if (f == 0)
 			o->read_back = read_back;
 		else if (!rc && read_back != o->read_back) {
@@ -539,6 +546,11 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
 	}
 	if (o->alias_csv)
 		snprintf(alias, sizeof alias, ", its alias4k cases from %s", o->alias_csv);
+	if (o->aa_deviation > 0) {
+		size_t len = strlen(files);
+		snprintf(files + len, sizeof files - len, ", glibc against itself (A/A) within %.1f%% of 1 in every case",
+			 100 * o->aa_deviation);
+	}
 	snprintf(cpu->measured, sizeof cpu->measured,
 		 "%s family %u model %u (%s); memshim bench's class and alias4k cases from %s, made on that machine, "
 		 "%s%s%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",

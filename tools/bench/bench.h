@@ -51,7 +51,6 @@ struct bench_options {
 struct distributions {
 	struct size_dist *list[MAX_DISTRIBUTIONS * FN_COUNT + 32];
 	unsigned count;
-	bool explicit; /* from --distribution: for every function */
 };
 
 extern const char *const case_kind_names[CASE_KIND_COUNT]; /* "sweep", ... (for --cases, CSV) */

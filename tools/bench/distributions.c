@@ -78,7 +78,6 @@ static int unreadable(const char *error)
 int bench_load_distributions(const struct bench_options *o, struct distributions *d)
 {
 	char error[400];
-	d->explicit = true;
 	for (unsigned i = 0; i < o->distribution_count; i++) {
 		if (size_dist_is_dump(o->distributions[i])) {
 			unsigned n = size_dist_load_dump(o->distributions[i], d->list + d->count, error, sizeof error);

@@ -128,7 +128,8 @@ static void plan_classes(struct plan *p, enum base_function fn, bool every_place
 			}
 }
 
-/* A built-in distribution is for the function its name starts with, if any. */
+/* A distribution is for the function its name starts with, if any
+ * (Memcpy_Fleet for memcpy, whether built in or given). */
 static bool dist_fits(const struct size_dist *d, enum base_function fn)
 {
 	for (int f = 0; f < FN_COUNT; f++)
@@ -143,7 +144,7 @@ static void plan_dists(struct plan *p, enum base_function fn, const struct distr
 	for (int place = 0; place < PLACE_COUNT; place++)
 		for (unsigned i = 0; i < d->count; i++) {
 			int only = d->list[i]->function;
-			if (only >= 0 ? only != (int)fn : !d->explicit && !dist_fits(d->list[i], fn))
+			if (only >= 0 ? only != (int)fn : !dist_fits(d->list[i], fn))
 				continue;
 			struct measure_case c = { .fn = fn, .kind = CASE_DIST, .dist = d->list[i], .src_offset = -1,
 						.dst_offset = -1, .place = place };

@@ -61,6 +61,7 @@ const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CL
 #define LOSS_RATIO 1.03
 
 static double noise(const struct band_ratios *stub, int k);
+static double fleet_mean(const struct band_ratios *r, bool high);
 
 /* Whether r loses to glibc in a placement of a class in [first, last]:
  * beyond LOSS_RATIO, or beyond the tie with its interval above 1; and
@@ -251,33 +252,15 @@ static void keep_one_band(const struct band_ratios *glibc, const struct band_rat
 		serves[k] = glibc;
 }
 
-/* The factor by which one variant serving every size must beat glibc in
- * some class: beyond the noise and the tie, not by the 5% a band must win,
- * since bound directly it adds no compare or dispatch to any call.  With
- * the 5%, memmove's one win on an Intel Xeon, within noise everywhere
- * else, fell on either side of it in two rows of three runs each
- * (BENCHMARKS.md section 23). */
-static double alone_margin(const struct band_ratios *stub, int k) { return fmax(TIE_RATIO, noise(stub, k)); }
-
-/* Whether r beats glibc in some class, over its placements, by that factor. */
-static bool wins_somewhere(const struct band_ratios *r, const struct band_ratios *stub)
+unsigned calibrate_cells_to_confirm(const struct band_ratios *r, struct choice_cell *cells, unsigned max)
 {
-	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
-		if (score(r, k, k) * alone_margin(stub, k) < 1)
-			return true;
-	return false;
-}
-
-unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
-				    const struct band_ratios *stub, bool incumbent, struct choice_cell *cells,
-				    unsigned max)
-{
-	if (r == glibc || r == stub || (!incumbent && !wins_somewhere(r, stub)))
+	double mean = fleet_mean(r, false);
+	if (!(mean > 0 && mean < 1))
 		return 0;
 	unsigned count = 0;
-	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+	for (int k = 0; k < CHOICE_CELLS; k++)
 		for (int p = 0; p < PLACE_COUNT; p++)
-			if (loses_in_cell(r, k, p, stub) && count++ < max)
+			if (r->ratio[k][p] > LOSS_RATIO && count++ < max)
 				cells[count - 1] = (struct choice_cell){ k, (enum placement)p };
 	return count <= max ? count : 0;
 }

@@ -25,16 +25,10 @@ struct choice_cell {
 	enum placement p;
 };
 
-/* The cells to measure again for r, a row of fn's rows whose glibc and
- * stub rows are given (stub may be NULL): where r would serve every size
- * alone (it beats glibc beyond the margin somewhere, or it is the
- * incumbent, which need not) but for losing in 1..max cells, those cells,
- * and how many; else 0.  Cells up to 1 KiB count too since a path with a
- * branch fewer than glibc's keeps its timing there
- * (tools/calibrate/path_ties.h). */
-unsigned calibrate_cells_to_confirm(const struct band_ratios *r, const struct band_ratios *glibc,
-				    const struct band_ratios *stub, bool incumbent, struct choice_cell *cells,
-				    unsigned max);
+/* The cells to measure again for r, a candidate that the rule could make
+ * the default (its fleet mean below 1) but for reading above 1.03 in 1..max
+ * cells: those cells, in order, and how many; else 0. */
+unsigned calibrate_cells_to_confirm(const struct band_ratios *r, struct choice_cell *cells, unsigned max);
 
 /* Whether r may be the default by the rule, as measured so far: at most
  * 1.03 in every cell, and below 1 on the fleet distribution. */

@@ -227,14 +227,19 @@ static void merge_stand_ins(const struct calibration *c, struct band_ratios *row
 	}
 }
 
-/* A variant that would serve every size alone but for a few cells where
- * it lost: those cells are timed again, it against glibc alone, until the
- * interval is within +-1% or half a second is spent, and that measurement
- * stands; so are the fleet cells of a variant that may be the default.
- * One noisy cell was enough to flip a function's choice from one
- * calibration to the next; a true loss loses again. */
-#define CONFIRM_STOP ((struct measure_stop){ .width = 0.02, .seconds = 0.5, .min_pairs = 20, .max_pairs = 401 })
-#define CONFIRM_CELLS_MAX 3
+/* A variant that the rule could make the default but for a few cells
+ * where it read above 1.03 (calibrate_cells_to_confirm): those cells are
+ * timed again, it against glibc alone, until the interval is within +-1%
+ * or a quarter of a second is spent, and that measurement stands; so are
+ * the fleet cells of a variant that may be the default.  A screening of a
+ * few pairs reads a copy of megabytes 1.3-1.8x glibc's now and then, and
+ * one such cell flipped a choice from one calibration to the next; a true
+ * loss loses again. */
+#define CONFIRM_STOP ((struct measure_stop){ .width = 0.02, .seconds = 0.25, .min_pairs = 20, .max_pairs = 401 })
+#define CONFIRM_CELLS_MAX 6
+/* The A/A arm that states the calibration's resolution: as narrow as the
+ * bench's where a second a cell allows. */
+#define AA_STOP ((struct measure_stop){ .width = 0.01, .seconds = 1.0, .min_pairs = 40, .max_pairs = 801 })
 
 static const struct band_ratios *row_named(const struct band_ratios *rows, unsigned n, const char *name)
 {
@@ -250,7 +255,7 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 			  struct band_ratios *rows, unsigned v, struct choice_cell cell)
 {
 	const struct variant *row = variant_named(rows[v].variant);
-	const struct variant *in = row ? stand_in(c, row, fn, cell.k) : row;
+	const struct variant *in = row && cell.k != CHOICE_FLEET ? stand_in(c, row, fn, cell.k) : row;
 	unsigned timed = v;
 	for (unsigned i = 0; in != row && i < s->variant_count; i++)
 		if (strcmp(s->variants[i].name, in->name) == 0)
@@ -281,17 +286,18 @@ static const char *row_incumbent(enum base_function fn)
 }
 
 static void confirm_losses(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
-			   const char *incumbent, struct band_ratios *rows)
+			   struct band_ratios *rows)
 {
 	const struct band_ratios *glibc = row_named(rows, s->variant_count, "glibc");
 	const struct band_ratios *stub = row_named(rows, s->variant_count, STUB_PROBE_NAME);
-	for (unsigned v = 0; glibc && v < s->variant_count; v++) {
+	for (unsigned v = 0; v < s->variant_count; v++) {
 		struct choice_cell cells[CONFIRM_CELLS_MAX];
-		bool is_incumbent = incumbent && strcmp(rows[v].variant, incumbent) == 0;
-		unsigned count = calibrate_cells_to_confirm(&rows[v], glibc, stub, is_incumbent, cells, CONFIRM_CELLS_MAX);
+		if (&rows[v] == glibc || &rows[v] == stub)
+			continue;
+		unsigned count = calibrate_cells_to_confirm(&rows[v], cells, CONFIRM_CELLS_MAX);
 		for (unsigned i = 0; i < count; i++)
 			measure_again(c, s, fn, rows, v, cells[i]);
-		for (int p = 0; fleet[fn] && &rows[v] != glibc && &rows[v] != stub && calibrate_may_qualify(&rows[v]) && p < PLACE_COUNT; p++)
+		for (int p = 0; fleet[fn] && calibrate_may_qualify(&rows[v]) && p < PLACE_COUNT; p++)
 			measure_again(c, s, fn, rows, v, (struct choice_cell){ CHOICE_FLEET, (enum placement)p });
 	}
 	merge_stand_ins(c, rows, s->variant_count);
@@ -308,7 +314,7 @@ static double aa_deviation(const struct measure_settings *s)
 	aa.variant_count = 1;
 	aa.glibc = 0;
 	aa.aa = true;
-	aa.stop = CONFIRM_STOP;
+	aa.stop = AA_STOP;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (int p = 0; fleet[fn] && p < PLACE_COUNT; p++) {
 			struct measure_case bc = { .fn = fn, .kind = CASE_DIST, .dist = fleet[fn], .place = p,
@@ -361,7 +367,7 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 		const char *incumbent = row_incumbent((enum base_function)fn);
 		if (c->aa_deviation > RESOLUTION_NEEDED && keep_row(c, fn, c->choice[fn], c->choice_why[fn]))
 			continue;
-		confirm_losses(c, s, (enum base_function)fn, incumbent, rows);
+		confirm_losses(c, s, (enum base_function)fn, rows);
 		calibrate_choose_bands(rows, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
 				       c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* its bounds in K and M, as people write them */
