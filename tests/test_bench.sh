@@ -19,7 +19,7 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high"
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree"
 # 3 sizes in L1 and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in four placements.
 for variant in fsrm scalar glibc; do
@@ -33,8 +33,8 @@ for variant in fsrm scalar glibc; do
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 22 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 22 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every row has 24 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 24 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 # --rounds N: exactly N pairs for every variant; glibc's column counts its
 # batches of every pair (two variants: 3 pairs each, 3 A/A pairs).
 expect_eq "--rounds 3: 3 pairs a variant" \

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,10 +54,10 @@ static const char tune_help[] =
 	"                       the dumps' windows of calls (memshim record --sequences),\n"
 	"                       else from the histogram; the last line says which\n"
 	"  --basis WHICH        with --impl: replay or histogram, whatever the dumps hold\n"
-	"  --placement WHERE    with --impl, the replay's: hot, l2 or cold for every size\n"
-	"                       (default: each size class where the dumps' timed calls\n"
-	"                       of glibc's functions put it, between two of those, fenced;\n"
-	"                       classes without: l2 to 32 KiB, cold beyond)\n"
+	"  --placement WHERE    with --impl, the replay's: L1, L2, L3 or cold for every\n"
+	"                       size (default: each size class where the dumps' timed\n"
+	"                       calls of glibc's functions put it, between two of those,\n"
+	"                       fenced; classes without: L2 to 32 KiB, cold beyond)\n"
 	"  --fenced             with --impl, the replay times each call alone between\n"
 	"                       fences, as ab --timing's timed calls run\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
@@ -94,12 +95,12 @@ static const struct option tune_options[] = {
 
 static int placement_named(const char *value, int *place)
 {
-	for (int i = 0; i < REPLAY_PLACES; i++)
-		if (strcmp(value, replay_place_names[i]) == 0) {
+	for (int i = 0; i < PLACE_COUNT; i++)
+		if (strcasecmp(value, placement_names[i]) == 0 || (i == PLACE_L1 && strcmp(value, "hot") == 0)) {
 			*place = i;
 			return 0;
 		}
-	return cli_usage_error("tune", "--placement \"%s\": give hot, l2 or cold", value);
+	return cli_usage_error("tune", "--placement \"%s\": give L1, L2, L3 or cold", value);
 }
 
 static int apply_option(void *context, int id, const char *name, const char *value)

@@ -509,7 +509,7 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,"
-		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high\n");
+		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree\n");
 	/* bench's variants are the library's, and read its thresholds */
 	size_t auto_movsb = 0, auto_stosb = 0, auto_movsb_stop = 0;
 	bench_library_thresholds(&auto_movsb, &auto_stosb, &auto_movsb_stop);
@@ -519,11 +519,12 @@ void report_csv(FILE *out, const struct measure_settings *s, const struct measur
 		for (unsigned v = 0; v < s->variant_count; v++)
 			if (measure_variant_has(&s->variants[v], c->fn))
 				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g,%.4f,%.4f,%zu,%zu,%d,%zu,%u,%.4f,%.4f,"
-					     "%.4f\n",
+					     "%.4f,%u,%d\n",
 					base_function_names[c->fn], s->variants[v].name, kind, c->label, c->align,
 					placement(c), r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit,
 					r[i].ratio[v], r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0,
 					r[i].ratio_low[v], r[i].ratio_high[v], auto_movsb, auto_stosb, c->read_back,
-					auto_movsb_stop, r[i].pairs[v], r[i].aa.ratio, r[i].aa.low, r[i].aa.high);
+					auto_movsb_stop, r[i].pairs[v], r[i].aa.ratio, r[i].aa.low, r[i].aa.high,
+					r[i].processes, r[i].disagree[v]);
 	}
 }

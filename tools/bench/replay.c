@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPLAY_CASES (FN_COUNT * REPLAY_PLACES * (REPLAY_CLASSES + 1))
+#define REPLAY_CASES (FN_COUNT * PLACE_COUNT * (REPLAY_CLASSES + 1))
 
 struct replay_plan {
 	struct replay_calls all[FN_COUNT], by_class[FN_COUNT][REPLAY_CLASSES];
@@ -29,11 +29,11 @@ static void plan_function(struct replay_plan *p, const struct dump *d, enum base
 		if (replay_gather(d, fn, replay_classes[k].lo, replay_classes[k].hi, &p->by_class[fn][k]) &&
 		    p->by_class[fn][k].count < REPLAY_MIN_CALLS)
 			replay_free(&p->by_class[fn][k]);
-	for (int place = 0; place < REPLAY_PLACES; place++) {
-		p->cases[p->count++] = replay_case(fn, &p->all[fn], (enum replay_place)place, "all calls");
+	for (int place = 0; place < PLACE_COUNT; place++) {
+		p->cases[p->count++] = replay_case(fn, &p->all[fn], (enum placement)place, "all calls");
 		for (unsigned k = 0; k < REPLAY_CLASSES; k++)
 			if (p->by_class[fn][k].count)
-				p->cases[p->count++] = replay_case(fn, &p->by_class[fn][k], (enum replay_place)place,
+				p->cases[p->count++] = replay_case(fn, &p->by_class[fn][k], (enum placement)place,
 								   replay_classes[k].label);
 	}
 }

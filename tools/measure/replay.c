@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const replay_place_names[REPLAY_PLACES] = { "hot", "l2", "cold" };
 
 #define CLASS(lo, hi, name) { lo, hi, name },
 const struct replay_class replay_classes[REPLAY_CLASSES] = {
@@ -61,11 +60,10 @@ void replay_free(struct replay_calls *r)
 	*r = (struct replay_calls){ 0 };
 }
 
-struct measure_case replay_case(enum base_function fn, const struct replay_calls *r, enum replay_place place,
+struct measure_case replay_case(enum base_function fn, const struct replay_calls *r, enum placement place,
                               const char *label)
 {
-	static const enum placement where[REPLAY_PLACES] = { PLACE_L1, PLACE_L2, PLACE_COLD };
-	struct measure_case c = { .fn = fn, .kind = CASE_REPLAY, .replay = r, .place = where[place], .src_offset = -1,
+	struct measure_case c = { .fn = fn, .kind = CASE_REPLAY, .replay = r, .place = place, .src_offset = -1,
 				.dst_offset = -1, .lo = 0, .hi = r->max };
 	snprintf(c.label, sizeof c.label, "%s", label);
 	snprintf(c.align, sizeof c.align, "recorded");

@@ -30,10 +30,6 @@ extern const struct replay_class replay_classes[REPLAY_CLASSES];
 /* The class of a size; REPLAY_CLASSES past the last. */
 unsigned replay_class_of(uint64_t size);
 
-/* The placements of the replay: where its data lives, as bench's dist case
- * has them (hot in one room, spread over half the L2, cold). */
-enum replay_place { REPLAY_HOT, REPLAY_L2, REPLAY_COLD, REPLAY_PLACES };
-extern const char *const replay_place_names[REPLAY_PLACES];
 
 /* The calls of fn's windows with sizes in [lo, hi], in order, into *out;
  * false if there are none (or no memory: said). */
@@ -41,7 +37,7 @@ bool replay_gather(const struct dump *d, enum base_function fn, size_t lo, size_
 void replay_free(struct replay_calls *r);
 
 /* A replay case of those calls in `place`, labelled `label`. */
-struct measure_case replay_case(enum base_function fn, const struct replay_calls *r, enum replay_place place,
+struct measure_case replay_case(enum base_function fn, const struct replay_calls *r, enum placement place,
                               const char *label);
 
 #endif

@@ -42,9 +42,9 @@ static void print_ratios(const struct tune_replayed *p, const char *basis)
 
 static int from_replay(const struct dump *d, const struct tune_setting *s, struct tune_replay_how how)
 {
-	static const char *const where[] = { "every size class hot in one room", "every size class spread over half the L2",
-					     "every size class cold",
-					     "size classes to 32 KiB spread over half\nthe L2, larger ones cold",
+	static const char *const where[] = { "every size class in L1", "every size class in L2",
+					     "every size class in the L3", "every size class cold",
+					     "size classes to 32 KiB in L2, larger ones\ncold",
 					     "each size class where the program's timed\ncalls of glibc's functions put it, "
 					     "others by size" };
 	struct tune_replayed p;

@@ -80,7 +80,7 @@ static double timed_glibc_ns(const struct dump *d, enum base_function fn, unsign
 }
 
 /* The placement the program's timed calls put class k in: the replay
- * timed hot, spread over half the L2 and cold (fenced, as a timed call
+ * timed in each placement (fenced, as a timed call
  * runs), then the mix of the two neighbouring placements in which glibc
  * takes the program's timed ns per call (the nearer end outside them),
  * and the setting's time in that mix against glibc's, into *mixed.  A
@@ -90,9 +90,9 @@ static double timed_glibc_ns(const struct dump *d, enum base_function fn, unsign
 static void place_by_timing(const struct measure_settings *s, enum base_function fn, const struct replay_calls *r,
 			    const char *label, double timed_ns, struct measure_result *placed, struct measure_result *mixed)
 {
-	unsigned order[REPLAY_PLACES] = { 0 };
-	for (unsigned p = 0; p < REPLAY_PLACES; p++) {
-		struct measure_case c = replay_case(fn, r, (enum replay_place)p, label);
+	unsigned order[PLACE_COUNT] = { 0 };
+	for (unsigned p = 0; p < PLACE_COUNT; p++) {
+		struct measure_case c = replay_case(fn, r, (enum placement)p, label);
 		c.fenced = true;
 		measure_run(s, &c, &placed[p]);
 		unsigned i = p; /* insertion by glibc's time */
@@ -101,7 +101,7 @@ static void place_by_timing(const struct measure_settings *s, enum base_function
 		order[i] = p;
 	}
 	unsigned a = 0;
-	while (a + 2 < REPLAY_PLACES && timed_ns > placed[order[a + 1]].median[0])
+	while (a + 2 < PLACE_COUNT && timed_ns > placed[order[a + 1]].median[0])
 		a++;
 	const struct measure_result *lo = &placed[order[a]], *hi = &placed[order[a + 1]];
 	double span = hi->median[0] - lo->median[0], w = span > 0 ? (timed_ns - lo->median[0]) / span : 0;
@@ -133,10 +133,10 @@ static bool replay_function(const struct dump *d, struct measure_settings *s, en
 			replay_free(&r);
 			continue;
 		}
-		enum replay_place by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? REPLAY_L2 : REPLAY_COLD;
-		enum replay_place where = how.place < REPLAY_PLACES ? (enum replay_place)how.place : by_size;
+		enum placement by_size = replay_classes[k].hi <= REPLAY_WARM_UP_TO ? PLACE_L2 : PLACE_COLD;
+		enum placement where = how.place < PLACE_COUNT ? (enum placement)how.place : by_size;
 		double timed_ns = how.place == TUNE_PLACE_BY_TIMING ? timed_glibc_ns(d, fn, k, glibc_baseline) : 0;
-		struct measure_result *res = calloc(REPLAY_PLACES + 1, sizeof *res);
+		struct measure_result *res = calloc(PLACE_COUNT + 1, sizeof *res);
 		bool ok = res && measure_buffers_init(r.max, s->cold_bytes);
 		if (ok && timed_ns > 0) {
 			place_by_timing(s, fn, &r, replay_classes[k].label, timed_ns, res + 1, res);

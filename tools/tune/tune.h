@@ -75,13 +75,13 @@ struct tune_replayed {
 	unsigned rounds;
 };
 /* False (said) if the dump has no windows or memory runs out. */
-/* How to replay: `place` an enum replay_place (tools/measure/replay.h) for
+/* How to replay: `place` an enum placement (tools/measure/placement.h) for
  * every class, or TUNE_PLACE_BY_SIZE, or TUNE_PLACE_BY_TIMING (each class
  * where the program's own timed calls put it, by size where it has none);
  * `fenced`: each call alone between fences, as ab --timing's timed calls
  * run, instead of in a stream. */
-#define TUNE_PLACE_BY_SIZE 3
-#define TUNE_PLACE_BY_TIMING 4
+#define TUNE_PLACE_BY_SIZE PLACE_COUNT
+#define TUNE_PLACE_BY_TIMING (PLACE_COUNT + 1)
 struct tune_replay_how {
 	int place;
 	bool fenced;
