@@ -61,7 +61,7 @@ else
 	skip "a masked variant's curves: this CPU runs no avx512_mask (AVX-512BW/VL, BMI2)"
 fi
 script -qec "\"$tool\" bench --cases sweep --sizes 64 --functions memcpy --variants sse2 --rounds 3" /dev/null >"$scratch/tty" 2>&1
-expect_match "bench on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim bench: +[0-9]+% memcpy sweep 64'
+expect_match "bench on a terminal: a progress line" "$(cat "$scratch/tty")" 'memshim bench( \(process 1 of 3\))?: +[0-9]+% memcpy sweep 64'
 
 # ---- a busy machine is named ----
 # Two loops keep two CPUs busy beside the calibration (for a minute at

@@ -57,7 +57,7 @@ static const char bench_help[] =
 	"                        each with buffers of its own: each ratio the median of\n"
 	"                        theirs, its interval from the least to the greatest end of\n"
 	"                        theirs, and cells where they disagree named (1 to 9;\n"
-	"                        default 1)\n"
+	"                        default 3, --quick 1)\n"
 	"  --rounds N            exactly N pairs a variant and case, whatever the interval\n"
 	"                        (3 to 1001; --stub: its rounds, default 15)\n"
 	"  --csv FILE            every result, one row per variant and case: function,\n"
@@ -379,7 +379,7 @@ static bool measure_in_processes(const struct plan *p, struct measure_settings *
 		pid_t pid = fork();
 		if (pid == 0) {
 			char what[64];
-			snprintf(what, sizeof what, "memshim bench, process %u of %u", i + 1, processes);
+			snprintf(what, sizeof what, "memshim bench (process %u of %u)", i + 1, processes);
 			_exit(measure_plan(p, s, each + i * p->count, what) ? 0 : 1);
 		}
 		int status = 0;
@@ -466,7 +466,7 @@ static int bench_with(const struct bench_options *o, struct measure_settings *s,
 			fclose(csv);
 		return 2;
 	}
-	int rc = run_plan(&p, s, o->processes ? o->processes : 1, csv, svg);
+	int rc = run_plan(&p, s, o->processes ? o->processes : o->quick ? 1 : DEFAULT_PROCESSES, csv, svg);
 	rc |= close_output(csv, o->csv);
 	rc |= close_output(svg, o->svg);
 	return rc;

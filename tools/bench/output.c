@@ -480,7 +480,7 @@ static void resolution(FILE *out, const struct measure_settings *s, const struct
 		disagreements(out, s, r, n);
 	else if (n)
 		fprintf(out, "  one process: what is fixed for a process's life (where its buffers lie) is not in these\n"
-			     "  intervals; --processes 3 measures each case in three and widens them to cover it\n");
+			     "  intervals; --processes 3 (the default without --quick) widens them to cover it\n");
 }
 
 void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
