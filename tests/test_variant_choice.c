@@ -66,7 +66,8 @@ int main(void)
 	check("a variant that loses 1.23x at 0-16 B cold is not the default, though 0.7 elsewhere",
 	      strcmp(choose(rows, 2, why), "fast") != 0);
 	check("bands where one band cannot qualify and bands can", strcmp(choose(rows, 2, why), "glibc:1024,fast") == 0);
-	cell(&rows[1], 0, PLACE_COLD, 1.03, 1.0);
+	cell(&rows[1], 0, PLACE_COLD, 1.025, 1.02);
+	rows[1].high[0][PLACE_COLD] = 1.03;
 	check("1.03 is allowed", strcmp(choose(rows, 2, why), "fast") == 0);
 	cell(&rows[1], 0, PLACE_COLD, 1.031, 1.03);
 	check("1.031 is not", strcmp(choose(rows, 2, why), "fast") != 0);
@@ -100,6 +101,18 @@ int main(void)
 	check("within 1% the CPU row's choice is kept", strcmp(choice_text, "second") == 0);
 	calibrate_choose_bands(rows, 3, "third", choice_text, sizeof choice_text, why, 200);
 	check("else the earlier in the table", strcmp(choice_text, "first") == 0);
+
+	/* A challenger shows each cell at most 1.03 with its interval; the
+	 * CPU row's choice keeps its place on its medians. */
+	rows[1] = row("fast", 0.8);
+	cell(&rows[1], 5, PLACE_L3, 1.02, 0.98);
+	check("a challenger whose interval reaches past 1.03 does not qualify",
+	      strcmp(choose(rows, 2, why), "glibc") == 0 && strstr(why, "fast 1.02x, up to 1.06x, at 4-32 KiB, L3"));
+	calibrate_choose_bands(rows, 2, "fast", choice_text, sizeof choice_text, why, 200);
+	check("the row's choice with the same cells is kept", strcmp(choice_text, "fast") == 0);
+	cell(&rows[1], 5, PLACE_L3, 1.04, 1.0);
+	calibrate_choose_bands(rows, 2, "fast", choice_text, sizeof choice_text, why, 200);
+	check("but not past 1.03 itself", strcmp(choice_text, "fast") != 0);
 
 	/* Without a fleet distribution (a bench file of class cases), the classes judge. */
 	rows[1] = row("fast", 0.8);

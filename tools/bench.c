@@ -15,9 +15,6 @@
 #include "tools/calibrate/stub_probe.h"
 
 #include <errno.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +50,7 @@ static const char bench_help[] =
 	"                        file named after a function (Memcpy_Fleet.csv) is for it\n"
 	"  --seconds S           the most time one variant may take in one case (default\n"
 	"                        3, --quick 0.2; from 0.01 to 60)\n"
-	"  --processes N         measure every case in N processes, one after the other,\n"
+	"  --processes N         measure every case in N processes, one after another,\n"
 	"                        each with buffers of its own: each ratio the median of\n"
 	"                        theirs, its interval from the least to the greatest end of\n"
 	"                        theirs, and cells where they disagree named (1 to 9;\n"
@@ -340,69 +337,32 @@ static size_t largest_size(const struct plan *p)
 	return largest;
 }
 
-/* Every case of the plan into results[0..p->count), in this process, with
- * buffers of its own; false if they cannot be had (said). */
-static bool measure_plan(const struct plan *p, struct measure_settings *s, struct measure_result *results,
-			 const char *what)
+/* Every case of the plan into results[0..p->count), each measured in
+ * `processes` processes (measure_run_processes); false if the buffers cannot
+ * be had (said). */
+static bool measure_plan(const struct plan *p, struct measure_settings *s, unsigned processes,
+			 struct measure_result *results)
 {
 	if (!measure_buffers_init(largest_size(p), s->cold_bytes))
 		return false;
 	struct progress bar;
-	progress_start(&bar, what, (unsigned)p->count);
+	progress_start(&bar, "memshim bench", (unsigned)p->count);
 	for (size_t i = 0; i < p->count; i++) {
 		char detail[160];
 		snprintf(detail, sizeof detail, "%s %s %s %s", base_function_names[p->cases[i].fn],
 			 case_kind_names[p->cases[i].kind], p->cases[i].label, placement_names[p->cases[i].place]);
 		progress_step(&bar, detail);
-		measure_run(s, &p->cases[i], &results[i]);
+		measure_run_processes(s, &p->cases[i], processes, &results[i]);
 	}
 	progress_end(&bar);
 	return true;
-}
-
-/* The plan measured in `processes` processes, one after the other, each
- * forked with buffers of its own (so other physical pages), and combined
- * (measure_combine): what is fixed for a process's life shows as a spread
- * between them.  False if a process failed (said). */
-static bool measure_in_processes(const struct plan *p, struct measure_settings *s, unsigned processes,
-				 struct measure_result *results)
-{
-	size_t bytes = processes * p->count * sizeof *results;
-	struct measure_result *each = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (each == MAP_FAILED) {
-		fprintf(stderr, "memshim bench: no memory for %u processes' results\n", processes);
-		return false;
-	}
-	bool ok = true;
-	for (unsigned i = 0; ok && i < processes; i++) {
-		fflush(NULL);
-		pid_t pid = fork();
-		if (pid == 0) {
-			char what[64];
-			snprintf(what, sizeof what, "memshim bench (process %u of %u)", i + 1, processes);
-			_exit(measure_plan(p, s, each + i * p->count, what) ? 0 : 1);
-		}
-		int status = 0;
-		ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		if (!ok)
-			fprintf(stderr, "memshim bench: measuring process %u of %u failed\n", i + 1, processes);
-	}
-	for (size_t c = 0; ok && c < p->count; c++) {
-		struct measure_result one[MAX_PROCESSES];
-		for (unsigned i = 0; i < processes; i++)
-			one[i] = each[i * p->count + c];
-		measure_combine(one, processes, &results[c]);
-	}
-	munmap(each, bytes);
-	return ok;
 }
 
 static int run_plan(const struct plan *p, struct measure_settings *s, unsigned processes, FILE *csv, FILE *svg)
 {
 	struct measure_result *results = calloc(p->count ? p->count : 1, sizeof *results);
 	report_header(stdout, s);
-	bool ok = results && (processes > 1 ? measure_in_processes(p, s, processes, results)
-					    : measure_plan(p, s, results, "memshim bench"));
+	bool ok = results && measure_plan(p, s, processes, results);
 	if (ok) {
 		report_table(stdout, s, results, p->count);
 		if (csv)

@@ -26,6 +26,7 @@
  * fleet distribution, in every placement (L1, L2, L3, cold), and below
  * glibc on the fleet distribution (the geometric mean over the placements)
  * beyond its interval.  Of those the least fleet mean wins (by_rule).
+ * A challenger to the CPU row's choice shows the first with its intervals.
  * A variant that wins big where data is hot and loses cold is not a
  * default: memshim tune offers it to programs whose copies are hot.
  * Bands, below, are for where no one variant qualifies.
@@ -62,6 +63,7 @@ const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CL
 
 static double noise(const struct band_ratios *stub, int k);
 static double fleet_mean(const struct band_ratios *r, bool high);
+static bool is_incumbent(const struct band_ratios *r, const char *incumbent);
 
 /* Whether r loses to glibc in a placement of a class in [first, last]:
  * beyond LOSS_RATIO, or beyond the tie with its interval above 1; and
@@ -286,33 +288,53 @@ static double fleet_mean(const struct band_ratios *r, bool high)
 }
 
 /* r's worst cell over every class and the fleet distribution in every
- * placement measured: its ratio, and where (*k, *p). */
-static double worst_cell(const struct band_ratios *r, int *k, int *p)
+ * placement measured: its ratio (its interval's upper end if `high`), and
+ * where (*k, *p). */
+static double worst_cell(const struct band_ratios *r, bool high, int *k, int *p)
 {
 	double worst = 0;
 	for (int i = 0; i < CHOICE_CELLS; i++)
-		for (int j = 0; j < PLACE_COUNT; j++)
-			if (r->ratio[i][j] > worst)
-				worst = r->ratio[i][j], *k = i, *p = j;
+		for (int j = 0; j < PLACE_COUNT; j++) {
+			double x = high && r->high[i][j] > 0 ? r->high[i][j] : r->ratio[i][j];
+			if (x > worst)
+				worst = x, *k = i, *p = j;
+		}
 	return worst;
 }
 
 static const char *cell_name(int k) { return k == CHOICE_FLEET ? "the fleet distribution" : choice_classes[k].name; }
 
 /* Whether r may be the default by the rule: at most LOSS_RATIO in every
- * cell, and its fleet mean below glibc's beyond its interval. */
-static bool qualifies(const struct band_ratios *r)
+ * cell, and its fleet mean below glibc's beyond its interval.  A challenger
+ * to the CPU row's choice must show the first too, every cell's interval
+ * (over the processes that timed it) ending at most LOSS_RATIO; the row's
+ * choice keeps its place while no median is past it.  Cells move by a few
+ * percent from one process to the next, and a choice made on medians
+ * alone flipped between calibrations. */
+static bool qualifies(const struct band_ratios *r, bool shown)
 {
 	int k = 0, p = 0;
 	double mean = fleet_mean(r, true);
-	return worst_cell(r, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+	return worst_cell(r, shown, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
 }
+
+bool calibrate_qualifies(const struct band_ratios *r, const char *incumbent)
+{
+	return qualifies(r, !is_incumbent(r, incumbent));
+}
+
+double calibrate_fleet_mean(const struct band_ratios *r) { return fleet_mean(r, false); }
 
 bool calibrate_may_qualify(const struct band_ratios *r)
 {
 	int k = 0, p = 0;
 	double mean = fleet_mean(r, false);
-	return worst_cell(r, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+	return worst_cell(r, false, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+}
+
+static bool is_incumbent(const struct band_ratios *r, const char *incumbent)
+{
+	return incumbent && strcmp(r->variant, incumbent) == 0;
 }
 
 /* The default rule: of the variants that qualify, the one with the least
@@ -324,13 +346,16 @@ static const struct band_ratios *by_rule(const struct band_ratios *rows, unsigne
 					 const char *incumbent)
 {
 	const struct band_ratios *best = NULL, *near = NULL;
-	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && qualifies(&rows[v]) && (!best || fleet_mean(&rows[v], false) < fleet_mean(best, false)))
+	bool ok[n];
+	for (unsigned v = 0; v < n; v++) {
+		ok[v] = &rows[v] != glibc && calibrate_qualifies(&rows[v], incumbent);
+		if (ok[v] && (!best || fleet_mean(&rows[v], false) < fleet_mean(best, false)))
 			best = &rows[v];
+	}
 	for (unsigned v = 0; best && v < n; v++) {
-		if (&rows[v] == glibc || !qualifies(&rows[v]) || fleet_mean(&rows[v], false) > fleet_mean(best, false) * RULE_TIE)
+		if (!ok[v] || fleet_mean(&rows[v], false) > fleet_mean(best, false) * RULE_TIE)
 			continue;
-		if (incumbent && strcmp(rows[v].variant, incumbent) == 0)
+		if (is_incumbent(&rows[v], incumbent))
 			return &rows[v];
 		near = near ? near : &rows[v];
 	}
@@ -349,7 +374,7 @@ static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, c
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = one;
 	int k = 0, p = 0;
-	double worst = worst_cell(one, &k, &p);
+	double worst = worst_cell(one, false, &k, &p);
 	bool fleet = one->ratio[CHOICE_FLEET][PLACE_L1] > 0;
 	snprintf(why, why_size, "%.2fx glibc's time %s (at most %.2f), its worst cell %.2fx (%s, %s): ",
 		 fleet_mean(one, false), fleet ? "on the fleet distribution" : "over the classes", fleet_mean(one, true),
@@ -359,8 +384,8 @@ static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, c
 
 /* For a choice of glibc's own: why the nearest candidates (the least
  * fleet means) are not the default, as many as there is room for. */
-static void say_why_not(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc, char *why,
-			size_t why_size)
+static void say_why_not(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+			const char *incumbent, char *why, size_t why_size)
 {
 	bool said[n];
 	snprintf(why, why_size, "glibc; none qualifies:");
@@ -375,10 +400,13 @@ static void say_why_not(const struct band_ratios *rows, unsigned n, const struct
 			return;
 		said[next] = true;
 		const struct band_ratios *r = &rows[next];
-		double worst = worst_cell(r, &k, &p);
+		double worst = worst_cell(r, false, &k, &p);
 		char text[120];
 		if (worst > LOSS_RATIO)
 			snprintf(text, sizeof text, " %s %.2fx at %s, %s;", r->variant, worst, cell_name(k), placement_names[p]);
+		else if (!is_incumbent(r, incumbent) && (worst = worst_cell(r, true, &k, &p)) > LOSS_RATIO)
+			snprintf(text, sizeof text, " %s %.2fx, up to %.2fx, at %s, %s;", r->variant, r->ratio[k][p], worst,
+				 cell_name(k), placement_names[p]);
 		else
 			snprintf(text, sizeof text, " %s %.2fx on the fleet, not below 1;", r->variant, fleet_mean(r, false));
 		if (strlen(why) + strlen(text) >= why_size)
@@ -429,7 +457,7 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 	if (strcmp(choice, "glibc") != 0)
 		append(why, why_size, " (worst placement's ratio to glibc)");
 	else
-		say_why_not(rows, n, glibc, why, why_size);
+		say_why_not(rows, n, glibc, incumbent, why, why_size);
 	size_t len = strlen(why); /* "...;" ends a list */
 	if (len && why[len - 1] == ';')
 		why[len - 1] = '\0';

@@ -12,10 +12,10 @@
  * variant wins anywhere) into choice, and one line saying why into why.
  * A row named STUB_PROBE_NAME among them is weighed, not chosen.
  * incumbent: the variant this CPU's shipped row gives the function as its
- * one band, or NULL (no row, bands, or glibc's own); where it loses in no
- * class and placement it is kept, unless a variant that serves every size
- * alone is better over all of them by 5%: a calibration changes a default
- * for a clear gain, not for the noise between near ties. */
+ * one band, or NULL (no row, bands, or glibc's own); it qualifies on its
+ * medians, every other variant on its intervals' upper ends, and within 1%
+ * of the least fleet mean it is kept: a calibration changes a default for
+ * a gain it shows, not for the noise between near ties. */
 void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, const char *incumbent, char *choice,
 			    size_t choice_size, char *why, size_t why_size);
 
@@ -33,5 +33,11 @@ unsigned calibrate_cells_to_confirm(const struct band_ratios *r, struct choice_c
 /* Whether r may be the default by the rule, as measured so far: at most
  * 1.03 in every cell, and below 1 on the fleet distribution. */
 bool calibrate_may_qualify(const struct band_ratios *r);
+
+/* Whether r qualifies by the rule, as calibrate_choose_bands judges it
+ * with incumbent; and the figure the rule ranks candidates by, the
+ * geometric mean of r's fleet cells (0 where none was measured). */
+bool calibrate_qualifies(const struct band_ratios *r, const char *incumbent);
+double calibrate_fleet_mean(const struct band_ratios *r);
 
 #endif

@@ -152,7 +152,7 @@ static unsigned cases_of(enum base_function fn) { return fn == FN_MEMMOVE ? 2 : 
  * distribution), placement p: each variant's ratio (and its interval) that
  * of the case it did worse in. */
 static void measure_cell(const struct measure_settings *sub, enum base_function fn, int b, enum placement p,
-			 struct measure_result *r)
+			 unsigned processes, struct measure_result *r)
 {
 	for (unsigned overlap = 0; overlap < (b == CHOICE_FLEET ? 1 : cases_of(fn)); overlap++) {
 		struct measure_case bc = { .fn = fn, .kind = CASE_CLASS, .place = p, .src_offset = -1, .dst_offset = -1,
@@ -166,7 +166,7 @@ static void measure_cell(const struct measure_settings *sub, enum base_function 
 			bc.read_back = bc.lo >= CALIBRATE_READ_BACK_FROM;
 		}
 		struct measure_result worse;
-		measure_run(sub, &bc, overlap ? &worse : r);
+		measure_run_processes(sub, &bc, processes, overlap ? &worse : r);
 		for (unsigned i = 0; overlap && i < sub->variant_count; i++)
 			if (worse.ratio[i] > r->ratio[i]) {
 				r->ratio[i] = worse.ratio[i];
@@ -197,7 +197,7 @@ static void measure_function(struct calibration *c, const struct measure_setting
 			if (b == CHOICE_FLEET && !fleet[fn])
 				continue;
 			struct measure_result r;
-			measure_cell(&sub, fn, b, (enum placement)p, &r);
+			measure_cell(&sub, fn, b, (enum placement)p, 1, &r);
 			for (unsigned i = 0; i < sub.variant_count; i++) {
 				rows[from[i]].ratio[b][p] = r.ratio[i];
 				rows[from[i]].low[b][p] = r.ratio_low[i];
@@ -237,6 +237,7 @@ static void merge_stand_ins(const struct calibration *c, struct band_ratios *row
  * loss loses again. */
 #define CONFIRM_STOP ((struct measure_stop){ .width = 0.02, .seconds = 0.25, .min_pairs = 20, .max_pairs = 401 })
 #define CONFIRM_CELLS_MAX 6
+#define CONFIRM_PROCESSES 3
 /* The A/A arm that states the calibration's resolution: as narrow as the
  * bench's where a second a cell allows. */
 #define AA_STOP ((struct measure_stop){ .width = 0.01, .seconds = 1.0, .min_pairs = 40, .max_pairs = 801 })
@@ -252,7 +253,7 @@ static const struct band_ratios *row_named(const struct band_ratios *rows, unsig
 /* Row v's cell timed again; where another variant's measurement stands
  * for v's there, that variant is timed (merge_stand_ins then copies it). */
 static void measure_again(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
-			  struct band_ratios *rows, unsigned v, struct choice_cell cell)
+			  struct band_ratios *rows, unsigned v, struct choice_cell cell, unsigned processes)
 {
 	const struct variant *row = variant_named(rows[v].variant);
 	const struct variant *in = row && cell.k != CHOICE_FLEET ? stand_in(c, row, fn, cell.k) : row;
@@ -268,7 +269,7 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 	sub.round_times = NULL;
 	sub.stop = CONFIRM_STOP;
 	struct measure_result r;
-	measure_cell(&sub, fn, cell.k, cell.p, &r);
+	measure_cell(&sub, fn, cell.k, cell.p, processes, &r);
 	rows[timed].ratio[cell.k][cell.p] = r.ratio[1];
 	rows[timed].low[cell.k][cell.p] = r.ratio_low[1];
 	rows[timed].high[cell.k][cell.p] = r.ratio_high[1];
@@ -285,22 +286,79 @@ static const char *row_incumbent(enum base_function fn)
 	return bands.variant[0]->name;
 }
 
+/* The cells that decide whether r qualifies: its fleet cells and, of the
+ * others, the CONFIRM_CELLS_MAX whose intervals reach highest above 1,
+ * into cells. */
+static unsigned deciding_cells(const struct band_ratios *r, struct choice_cell *cells)
+{
+	unsigned n = 0;
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cells[n++] = (struct choice_cell){ CHOICE_FLEET, (enum placement)p };
+	for (unsigned i = 0; i < CONFIRM_CELLS_MAX; i++) {
+		struct choice_cell worst = { -1, PLACE_L1 };
+		double reach = 1;
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+			for (int p = 0; p < PLACE_COUNT; p++) {
+				bool taken = false;
+				for (unsigned j = PLACE_COUNT; j < n; j++)
+					taken |= cells[j].k == k && cells[j].p == (enum placement)p;
+				double high = r->high[k][p] > 0 ? r->high[k][p] : r->ratio[k][p];
+				if (!taken && high > reach)
+					worst = (struct choice_cell){ k, (enum placement)p }, reach = high;
+			}
+		if (worst.k < 0)
+			break;
+		cells[n++] = worst;
+	}
+	return n;
+}
+
+/* Of the candidates not yet confirmed that may qualify, the one with the
+ * least fleet mean; -1 if none. */
+static int next_to_confirm(const struct band_ratios *rows, unsigned n, const bool *confirmed)
+{
+	int next = -1;
+	for (unsigned v = 0; v < n; v++)
+		if (!confirmed[v] && calibrate_may_qualify(&rows[v]) &&
+		    (next < 0 || calibrate_fleet_mean(&rows[v]) < calibrate_fleet_mean(&rows[next])))
+			next = (int)v;
+	return next;
+}
+
+/* A candidate that loses in a few cells has them timed again.  Then the
+ * candidates that may qualify, the least fleet mean first, have the cells
+ * that decide them timed again in CONFIRM_PROCESSES processes, each with
+ * buffers of its own, until one qualifies or CONFIRM_CANDIDATES have been:
+ * on a Zen 5 a masked copy's cells read 1.01-1.07 in the L3 from one
+ * process to the next, and a choice made in one process flipped between
+ * calibrations. */
+#define CONFIRM_CANDIDATES 2
 static void confirm_losses(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
-			   struct band_ratios *rows)
+			   struct band_ratios *rows, const char *incumbent)
 {
 	const struct band_ratios *glibc = row_named(rows, s->variant_count, "glibc");
 	const struct band_ratios *stub = row_named(rows, s->variant_count, STUB_PROBE_NAME);
+	bool confirmed[s->variant_count];
+	struct choice_cell cells[PLACE_COUNT + CONFIRM_CELLS_MAX];
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		struct choice_cell cells[CONFIRM_CELLS_MAX];
-		if (&rows[v] == glibc || &rows[v] == stub)
-			continue;
-		unsigned count = calibrate_cells_to_confirm(&rows[v], cells, CONFIRM_CELLS_MAX);
+		confirmed[v] = &rows[v] == glibc || &rows[v] == stub;
+		unsigned count = confirmed[v] ? 0 : calibrate_cells_to_confirm(&rows[v], cells, CONFIRM_CELLS_MAX);
 		for (unsigned i = 0; i < count; i++)
-			measure_again(c, s, fn, rows, v, cells[i]);
-		for (int p = 0; fleet[fn] && calibrate_may_qualify(&rows[v]) && p < PLACE_COUNT; p++)
-			measure_again(c, s, fn, rows, v, (struct choice_cell){ CHOICE_FLEET, (enum placement)p });
+			measure_again(c, s, fn, rows, v, cells[i], 1);
 	}
 	merge_stand_ins(c, rows, s->variant_count);
+	for (unsigned round = 0; fleet[fn] && round < CONFIRM_CANDIDATES; round++) {
+		int v = next_to_confirm(rows, s->variant_count, confirmed);
+		if (v < 0)
+			break;
+		confirmed[v] = true;
+		unsigned count = deciding_cells(&rows[v], cells);
+		for (unsigned i = 0; i < count; i++)
+			measure_again(c, s, fn, rows, (unsigned)v, cells[i], CONFIRM_PROCESSES);
+		merge_stand_ins(c, rows, s->variant_count);
+		if (calibrate_qualifies(&rows[v], incumbent))
+			break;
+	}
 }
 
 /* The calibration's resolution (struct calibration's aa_deviation): glibc
@@ -367,7 +425,7 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 		const char *incumbent = row_incumbent((enum base_function)fn);
 		if (c->aa_deviation > RESOLUTION_NEEDED && keep_row(c, fn, c->choice[fn], c->choice_why[fn]))
 			continue;
-		confirm_losses(c, s, (enum base_function)fn, rows);
+		confirm_losses(c, s, (enum base_function)fn, rows, incumbent);
 		calibrate_choose_bands(rows, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
 				       c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* its bounds in K and M, as people write them */

@@ -61,7 +61,7 @@ bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size
 					    choice_classes[k].lo, choice_classes[k].hi)) {
 				for (int p = 0; p < PLACE_COUNT; p++)
 					if (rows[i].low[k][p] <= PATH_TIE_LIMIT)
-						rows[i].ratio[k][p] = rows[i].low[k][p] = 1.0;
+						rows[i].ratio[k][p] = rows[i].low[k][p] = rows[i].high[k][p] = 1.0;
 				tied[i] = true;
 			}
 	path_free(paths, count);

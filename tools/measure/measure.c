@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -353,10 +354,13 @@ static void run_pass(const struct measure_variant *v, const struct measure_case 
 
 /* Other data, read through L1 and L2 before an L3 batch so that the
  * batch's lines are left in the L3 alone: twice the L2, mapped once. */
+static unsigned char *evict;
+static size_t evict_bytes;
+
 static const unsigned char *evict_data(size_t *size)
 {
-	static unsigned char *data;
-	static size_t bytes;
+	unsigned char *data = evict;
+	size_t bytes = evict_bytes;
 	if (!data) {
 		bytes = 2 * tool_cache_sizes()->l2;
 		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -364,7 +368,8 @@ static const unsigned char *evict_data(size_t *size)
 			return NULL;
 		madvise(p, bytes, MADV_DONTFORK); /* measure_buffers_init says why */
 		memset(p, 0x22, bytes);
-		data = p;
+		evict = data = p;
+		evict_bytes = bytes;
 	}
 	*size = bytes;
 	return data;
@@ -617,4 +622,41 @@ void measure_combine(const struct measure_result *each, unsigned n, struct measu
 			      offsetof(struct measure_result, aa.high), &out->aa.ratio, &out->aa.low, &out->aa.high);
 	for (unsigned i = 1; i < n; i++)
 		out->aa.pairs += each[i].aa.pairs;
+}
+
+/* In a forked child: the buffers were kept out of it (MADV_DONTFORK), so
+ * it maps its own, on other physical pages, as large as c and its
+ * placement's span need: a calibration's arena, sized for its curves,
+ * takes a second to fault in. */
+static bool buffers_of_its_own(const struct measure_settings *s, const struct measure_case *c)
+{
+	size_t span[PLACE_COUNT] = { 0, 0, MEASURE_L3_SETS * tool_cache_sizes()->l2, s->cold_bytes };
+	arena = NULL;
+	arena_size = 0;
+	evict = NULL;
+	return measure_buffers_init(case_max_size(c), span[c->place]);
+}
+
+void measure_run_processes(const struct measure_settings *s, const struct measure_case *c, unsigned processes,
+			   struct measure_result *r)
+{
+	struct measure_result *each = processes > 1 ? mmap(NULL, processes * sizeof *each, PROT_READ | PROT_WRITE,
+							    MAP_SHARED | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
+	if (each == MAP_FAILED) { /* one process, or no memory for more: this one */
+		measure_run(s, c, r);
+		return;
+	}
+	unsigned done = 1;
+	measure_run(s, c, &each[0]);
+	for (; done < processes; done++) {
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(buffers_of_its_own(s, c) ? (measure_run(s, c, &each[done]), 0) : 1);
+		int status = 0;
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			break; /* what the processes before measured stands */
+	}
+	measure_combine(each, done, r);
+	munmap(each, processes * sizeof *each);
 }

@@ -154,6 +154,13 @@ struct measure_result {
  * median of theirs. */
 void measure_combine(const struct measure_result *each, unsigned n, struct measure_result *out);
 
+/* measure_run in `processes` processes, one after the other: this one, then
+ * forked ones, each with buffers of its own (so its own physical pages),
+ * combined by measure_combine.  A process that fails ends the series: the
+ * result is then the processes' before it. */
+void measure_run_processes(const struct measure_settings *s, const struct measure_case *c, unsigned processes,
+			   struct measure_result *r);
+
 /* How far the A/A arm of r strays from 1: the largest |1 - x| over its
  * ratio and interval bounds (0 where it was not timed). */
 double measure_aa_deviation(const struct measure_result *r);
