@@ -1,7 +1,19 @@
 #!/bin/sh
 # What recording (MEMSHIM_HIST) and profiling (MEMSHIM_PROFILE) add to a
-# memcpy call.  Runs bench/record_overhead with the library preloaded in
-# these settings, interleaved, ROUNDS times each (default 9):
+# memcpy call.
+#
+# First, paired inside a process: memshim bench --default under
+# MEMSHIM_HIST times the exported memcpy (the recording wrapper, calling
+# glibc's) against glibc's own function on the same calls (bench's engine,
+# tools/measure, in three processes), at 8, 64, 512 and 4096 bytes (hot and cold) and
+# on Memcpy_Fleet (L1, L2, L3, cold), and prints what the wrapper adds: the
+# ratio's excess times glibc's median ns, with the interval's ends.  A
+# process's speed drifts from run to run by more than the wrapper costs,
+# so this is the figure; the separate processes below add what the engine
+# cannot set (marking, sampling, timing, windows, a baseline build).
+#
+# Then bench/record_overhead with the library preloaded in these settings,
+# interleaved, ROUNDS times each (default 9):
 #   off      the variant alone
 #   record   MEMSHIM_HIST: the recording wrapper
 #   mark     MEMSHIM_HIST and MEMSHIM_PROFILE=2: the wrapper marks the call
@@ -58,6 +70,25 @@ run() {
 	baseline) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$baseline" "$program" "$calls" ;;
 	esac | sed "s/^/$2 $1 /" >>"$work/results"
 }
+# In one process: the recording wrapper against the glibc function it calls.
+MEMSHIM_IMPL=glibc MEMSHIM_HIST="$work/bench.%p" "$top/tools/memshim" bench --default --variants glibc \
+	--functions memcpy --cases sweep,dist --sizes 8,64,512,4096 \
+	--distribution "$top/data/distributions/fleetbench/Memcpy_Fleet.csv" --csv "$work/bench.csv" >/dev/null
+echo "recording, paired in a process (memshim bench --default under MEMSHIM_HIST, calling glibc's memcpy; 3 processes):"
+python3 - "$work/bench.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+base = {(r["size"], r["placement"]): float(r["median"]) for r in rows if r["variant"] == "glibc"}
+print("size          place  glibc ns  recording x glibc (95%)  | ns added a call (95%)")
+for r in rows:
+    if r["variant"] != "default":
+        continue
+    ns = base[(r["size"], r["placement"])]
+    ratio, low, high = (float(r[k]) for k in ("ratio_to_glibc", "ratio_low", "ratio_high"))
+    print(f"{r['size']:<13} {r['placement']:<5} {ns:9.2f}  {ratio:6.3f} ({low:.3f}..{high:.3f})"
+          f"  | {(ratio - 1) * ns:+6.2f} ({(low - 1) * ns:+.2f}..{(high - 1) * ns:+.2f})")
+PY
+echo
 for round in $(seq "$rounds"); do
 	for setting in off record mark profile timed every windows ${baseline:+baseline}; do
 		run $setting "$round"

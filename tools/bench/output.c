@@ -134,9 +134,10 @@ void report_header(FILE *out, const struct measure_settings *s)
 			     "          its ~95%% interval from their order statistics; glibc's column: its median\n"
 			     "          time per call; A/A: glibc paired with itself, the instrument's own reading;\n",
 			s->stop.min_pairs, 100 * s->stop.width, s->stop.seconds, s->stop.max_pairs);
-	fprintf(out, "          each batch runs its calls once untimed first.  L1: one room; L2: spread over\n"
-		     "          half the L2; L3: spread over %u L2s, then other data read through L1 and L2;\n"
-		     "          cold: spread over %s, each batch's lines flushed (clflush) before it\n",
+	fprintf(out, "          each batch runs its calls once untimed, then timed in an order drawn anew.\n"
+		     "          L1: one room; L2: spread over half the L2; L3: spread over %u L2s, then\n"
+		     "          other data read through L1 and L2; cold: spread over %s, each batch's\n"
+		     "          lines flushed (clflush) before it\n",
 		MEASURE_L3_SETS, bench_size_text(s->cold_bytes, span, sizeof span));
 	for (unsigned v = 0; v < s->variant_count; v++) {
 		const struct measure_variant *p = &s->variants[v];

@@ -2,7 +2,7 @@
  *
  * A case is timed as pairs of batches.  A batch is one pass over an array of
  * prepared calls (size, source, destination), preceded by the same calls
- * untimed and the placement of their data.  A pair times one column and
+ * untimed, a new order for them and the placement of their data.  A pair times one column and
  * glibc on the same calls, in an order drawn at random, one right after the
  * other: a slow spell of this shared machine, or a neighbour on the other
  * core, hits both arms of a pair alike, and the pair's ratio cancels it.
@@ -33,10 +33,9 @@
 #include <unistd.h>
 
 #define PAGE 4096u
-/* The most calls a batch makes, by placement.  The branch predictors learn
- * a pass of a few thousand calls that they see twice, so a hot batch has
- * more than they hold; one in the L3 or cold costs a read of other data or
- * a flush of its lines, and fewer calls keep that short. */
+/* The most calls a batch makes, by placement: many sizes drawn in each
+ * hot batch; one in the L3 or cold costs a read of other data or a flush
+ * of its lines, and fewer calls keep that short. */
 static const unsigned max_calls[PLACE_COUNT] = { 16384, 16384, 2048, 512 };
 #define MAX_CALLS 16384u
 /* A batch moves at most this much (at least one call): many pairs of large
@@ -407,7 +406,8 @@ static void new_order(const struct measure_case *c, size_t n, uint64_t *rng)
 	if (c->replay)
 		return;
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(measure_random(rng) % i);
+		/* the high half of a 64x64-bit product: no division in a loop of thousands */
+		size_t j = (size_t)(((unsigned __int128)measure_random(rng) * i) >> 64);
 		struct call t = calls[i - 1];
 		calls[i - 1] = calls[j];
 		calls[j] = t;

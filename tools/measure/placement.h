@@ -6,7 +6,7 @@
 
 /* Where a case's data lives when its batch is timed.  Each batch first runs
  * its calls once untimed (the code and the predictors warm, the data
- * brought in), then:
+ * brought in) and draws a new order for them, then:
  *   L1:   nothing more: every call in one room, as hot as its size allows;
  *   L2:   the same, the calls spread over half the L2;
  *   L3:   the calls spread over MEASURE_L3_SETS L2s, then other data read
