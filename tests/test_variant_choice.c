@@ -104,7 +104,9 @@ int main(void)
 
 	/* A challenger shows each cell at most 1.03 with its interval; the
 	 * CPU row's choice keeps its place on its medians. */
-	rows[1] = row("fast", 0.8);
+	rows[1] = row("fast", 0.99); /* no class wins enough for bands of it */
+	for (int p = 0; p < PLACE_COUNT; p++)
+		cell(&rows[1], CHOICE_FLEET, p, 0.8, 0.79);
 	cell(&rows[1], 5, PLACE_L3, 1.02, 0.98);
 	check("a challenger whose interval reaches past 1.03 does not qualify",
 	      strcmp(choose(rows, 2, why), "glibc") == 0 && strstr(why, "fast 1.02x, up to 1.06x, at 4-32 KiB, L3"));
@@ -145,6 +147,15 @@ int main(void)
 	check("one band needs no stub: its cost is not counted", strcmp(choose(rows, 3, why), "fast") == 0 &&
 	      !strstr(why, "stub"));
 	check("the probe is never a band's variant", !strstr(choose(rows, 3, why), STUB_PROBE_NAME));
+	rows[1] = row("fast", 0.7);
+	classes(&rows[1], 6, 6, 0.9);
+	cell(&rows[1], 6, PLACE_COLD, 1.10, 1.09);
+	classes(&rows[2], 6, 6, 1.20);
+	check("a band past 1.03 is not one, however far glibc's stub strays there",
+	      strcmp(choose(rows, 3, why), "fast:32768,glibc:262144,fast") == 0);
+	rows[1] = row("fast", 0.7);
+	cell(&rows[1], 6, PLACE_COLD, 1.02, 0.99);
+	check("nor one whose interval ends past it", strcmp(choose(rows, 3, why), "fast:32768,glibc:262144,fast") == 0);
 	rows[1] = row("fast", 0.9);
 	cell(&rows[1], 5, PLACE_COLD, 1.06, 1.01);
 	check("a loss of one that may be the default is timed again", calibrate_cells_to_confirm(&rows[1], cells, 3) == 1 &&

@@ -3,10 +3,10 @@
  * measures them).
  *
  * The small classes (to 1 KiB) take one variant together; in each larger
- * class a variant qualifies when in no placement it loses to glibc:
- * a median more than LOSS_RATIO times glibc's time, or more than TIE_RATIO
- * with the median's interval wholly above 1.  Nobody knows where a
- * program's data lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
+ * class a variant qualifies when in no placement it loses to glibc: its
+ * interval ending more than LOSS_RATIO times glibc's time, the bound the
+ * default rule sets every cell.  Nobody knows where a program's data
+ * lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
  * geometric mean over the placements serves the class, if that beats
  * glibc by more than 5%; else glibc does.
  *
@@ -66,22 +66,14 @@ static double fleet_mean(const struct band_ratios *r, bool high);
 static bool is_incumbent(const struct band_ratios *r, const char *incumbent);
 
 /* Whether r loses to glibc in a placement of a class in [first, last]:
- * beyond LOSS_RATIO, or beyond the tie with its interval above 1; and
- * above 1 KiB also beyond the noise there, glibc's distance from itself
- * (noise), which bounds a loss as it bounds a win (win_margin). */
-static bool loses_in_cell(const struct band_ratios *r, int k, int p, const struct band_ratios *stub)
-{
-	double n = noise(stub, k);
-	if (n > LOSS_RATIO) /* the noise bounds the loss; an interval above 1 within it is noise too */
-		return r->ratio[k][p] > n;
-	return r->ratio[k][p] > LOSS_RATIO || (r->ratio[k][p] > TIE_RATIO && r->low[k][p] > 1);
-}
-
-static bool loses_in(const struct band_ratios *r, int first, int last, const struct band_ratios *stub)
+ * its interval (its median where none was measured) ends beyond
+ * LOSS_RATIO.  A band is a challenger to glibc, held to what the default
+ * rule holds a challenger to (qualifies). */
+static bool loses_in(const struct band_ratios *r, int first, int last)
 {
 	for (int k = first; k <= last; k++)
 		for (int p = 0; p < PLACE_COUNT; p++)
-			if (loses_in_cell(r, k, p, stub))
+			if ((r->high[k][p] > 0 ? r->high[k][p] : r->ratio[k][p]) > LOSS_RATIO)
 				return true;
 	return false;
 }
@@ -110,22 +102,22 @@ static double worst_placement(const struct band_ratios *r, int k)
  * the earliest qualifier nearly as good as it. */
 static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
 					     const struct band_ratios *glibc, const struct band_ratios *previous,
-					     double win_margin, const struct band_ratios *stub)
+					     double win_margin)
 {
 	const struct band_ratios *best = NULL;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in(&rows[v], first, last, stub) &&
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) &&
 		    (!best || score(&rows[v], first, last) < score(best, first, last)))
 			best = &rows[v];
 	bool wins = best && score(best, first, last) * win_margin < 1;
-	if (previous != glibc && !loses_in(previous, first, last, stub) &&
+	if (previous != glibc && !loses_in(previous, first, last) &&
 	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
 		return previous;
 	if (!wins)
 		return glibc;
 	double near = score(best, first, last) * KEEP_NEIGHBOUR_RATIO;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in(&rows[v], first, last, stub) && score(&rows[v], first, last) <= near)
+		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) && score(&rows[v], first, last) <= near)
 			return &rows[v];
 	return best;
 }
@@ -201,10 +193,10 @@ static void choose_servers(const struct band_ratios *rows, unsigned n, const str
 {
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = k < SMALL_CLASSES
-			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO, stub)
-			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k), stub);
+			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO)
+			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k));
 	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
-		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k, stub) &&
+		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
 		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
 			serves[k] = serves[k + 1];
 }
