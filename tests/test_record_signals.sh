@@ -55,7 +55,10 @@ record_loop() {
 	signals=""
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do signals="$signals $1"; shift; done
 	[ "$1" = -- ] && shift
-	"$tool" record -o "$dir" -- "$python" loop.py "$dir.pid" "$@" >"$dir.out" 2>"$dir.err" &
+	# the signals at default, as a shell starts a job, even where this test
+	# was started with some ignored (nohup): ignored, they would never end it
+	env --default-signal=HUP,INT,TERM "$tool" record -o "$dir" -- "$python" loop.py "$dir.pid" "$@" \
+		>"$dir.out" 2>"$dir.err" &
 	record=$!
 	child=$(started "$dir.pid")
 	for s in $signals; do kill -"$s" "$record"; done
