@@ -38,9 +38,10 @@ static void read_config(struct config *c)
 	read_thresholds(&memshim_thresholds, c->origin);
 	c->verbose = read_verbose();
 	c->direct_binding = read_binding();
-	if (!&memshim_tool_process)
+	if (!&memshim_tool_process) {
 		read_recording(c);
-	else
+		read_ab(c, cpu_features());
+	} else
 		c->problems_fd = -1;
 	if (c->verbose) {
 		config_print_choices(c);

@@ -41,6 +41,10 @@ struct function_choice {
 #define SEQUENCES_DEFAULT_LENGTH 64
 #define SEQUENCES_MAX_LENGTH 1024
 
+/* MEMSHIM_AB_BLOCK: the calls of a thread in one block of an A/B run. */
+#define AB_DEFAULT_BLOCK 1024
+#define AB_MAX_BLOCK 16777216
+
 /* The size thresholds, and where each value came from. */
 /* T_COUNT: the thresholds memshim tune models and chooses.  After them, the
  * rep band's stop, a variable and a row's only (T_ALL: every threshold). */
@@ -63,6 +67,13 @@ struct config {
 	unsigned timing_every;         /* MEMSHIM_TIMING: time one call in N with the TSC; 0: off */
 	unsigned sequence_length;      /* MEMSHIM_SEQUENCES: windows of N consecutive calls; 0: off */
 	int problems_fd;               /* MEMSHIM_PROBLEMS_FD: dump problems told there too; -1: not */
+	/* MEMSHIM_AB=A/B, with recording: each thread's calls served from
+	 * setting A or B in alternating blocks of ab_block calls, every call
+	 * timed (preload/ab.h); ab_bands[arm][fn] is each setting's choice. */
+	bool ab;
+	unsigned ab_block;
+	char ab_setting[2][BAND_TEXT_MAX];
+	struct band_list ab_bands[2][FN_COUNT];
 	enum threshold_origin origin[T_ALL];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 	struct calibration_choices calibrated; /* its bands for the default policy */

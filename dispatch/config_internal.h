@@ -10,6 +10,7 @@
  *                        (dispatch/policies.h, dispatch/default_policy.h)
  *   read_thresholds.c    the threshold variables
  *   read_recording.c     the recording settings
+ *   read_ab.c            the in-process A/B's settings
  *   describe.c           the descriptions of the choice
  *   parse_count.c        parsing whole numbers, for the others */
 #ifndef MEMSHIM_CONFIG_INTERNAL_H
@@ -50,6 +51,10 @@ size_t threshold_value(const struct thresholds *th, enum threshold_name t);
 
 /* read_recording.c: the recording settings of c (c->secure read). */
 void read_recording(struct config *c);
+
+/* read_ab.c: MEMSHIM_AB and MEMSHIM_AB_BLOCK into c (recording read),
+ * each setting chosen as choose_setting() chooses it. */
+void read_ab(struct config *c, const struct cpu_features *f);
 
 /* describe.c: one line per function on stderr. */
 void config_print_choices(const struct config *c);

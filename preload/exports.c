@@ -39,6 +39,11 @@ static const struct entry_set *split_entries(enum base_function fn, size_t bound
 	const struct config *c = config_get();
 	const struct band_list *bands = &c->choice[fn].bands;
 	bound[0] = bound[1] = SIZE_MAX;
+	if (c->ab) {
+		first[0] = first[1] = record_ab_entries(fn, banded_entries(fn, &c->ab_bands[0][fn]),
+		                                        banded_entries(fn, &c->ab_bands[1][fn]));
+		return first[0];
+	}
 	if (c->hist_path[0]) {
 		first[0] = first[1] = record_entries(fn, banded_entries(fn, bands));
 		return first[0];

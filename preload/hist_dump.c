@@ -15,9 +15,12 @@
  * dump path is async-signal-safe: it may run in a signal handler. */
 #include "preload/hist_dump.h"
 
+#include "preload/ab.h"
+
 #include "dispatch/config.h"
 #include "dispatch/early_env.h"
 #include "shim/thresholds.h"
+#include "preload/ab.h"
 #include "preload/callsites.h"
 #include "preload/histogram_format.h"
 #include "preload/profile.h"
@@ -243,7 +246,8 @@ static bool write_dump(int fd, const char *reason)
 	if (!hist_write(fd, &h, &snapshot))
 		return false;
 	callsites_write(fd);
-	return profile_write(fd) && write_timing(fd) && record_write_sequences(fd) && hist_write_end(fd);
+	return profile_write(fd) && write_timing(fd) && record_write_sequences(fd) && ab_write(fd) &&
+	       hist_write_end(fd);
 }
 
 /* Writes the dump to a temporary file, then gives it the dump's name
@@ -394,6 +398,7 @@ static void start_over_in_child(void)
 	dump_busy = 0;
 	record_reset();
 	profile_restart_in_child();
+	ab_restart_in_child();
 	if (config_get()->hist_interval)
 		start_interval_dumps();
 }

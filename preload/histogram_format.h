@@ -55,6 +55,14 @@
  *                                          ones from a moment drawn at random: how many
  *   seq 4096 16 2064 -2048                 one call of it, in order: size, destination and
  *                                          source mod 4096, destination - source (copies)
+ *   ab glibc avx2 1024                     MEMSHIM_AB: setting A, setting B (as MEMSHIM_IMPL
+ *                                          takes them), the calls of a block at the dump
+ *   ab_dropped memcpy 2 3                  calls of A and of B left out as interrupted
+ *                                          (longer than 2 us + 1 ns a byte)
+ *   ab_pair memcpy 40 120 38 90 ...        one pair of blocks of one thread, for one
+ *                                          function: for each size class (preload/
+ *                                          size_classes.h, then above 16 MiB) A's calls
+ *                                          and ns, then B's; the timer's cost subtracted
  *   end                                    the dump is complete
  *
  * Version 2 added the profile, cpu and cpu_site records, version 3 the
@@ -63,7 +71,7 @@
  * recording_cpu, version 6 made a callsite record the whole stack, up to
  * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
  * readers refused), where before it was three frames, version 7 added
- * sequences, window and seq; older dumps are
+ * sequences, window and seq, version 8 ab, ab_dropped and ab_pair; older dumps are
  * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
  * wrapper's (an older profile reads as recording_apart 0).
@@ -82,6 +90,7 @@
  *   profile_processes 12 0                 after profile: processes with one, and whose
  *                                          program took over the profiling signal
  *   timing_processes 12                    after timing: processes with timed calls on
+ *   ab_processes 12                        after ab: processes with A/B pairs
  * and "reason merged".  The counts of a section are sums; its variant is
  * "mixed" where its processes disagreed.
  *
@@ -91,12 +100,14 @@
 #define MEMSHIM_HISTOGRAM_FORMAT_H
 
 #include "preload/histogram.h"
+#include "preload/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 7
+#define HIST_FORMAT_VERSION 8
+#define HIST_FORMAT_VERSION_TEXT "8"
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 #define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
 /* The longest line readers take: a callsite record of HIST_STACK_MAX frames
@@ -185,6 +196,25 @@ struct seq_call {
 bool hist_write_sequences(int fd, unsigned length, uint64_t weight);
 bool hist_write_window(int fd, enum base_function fn, const struct seq_call *calls, unsigned count);
 
+/* In-process A/B (MEMSHIM_AB): one pair of blocks of a thread, for one
+ * function, by size class (the nine of preload/size_classes.h, then above
+ * 16 MiB) and arm (0: A, 1: B). */
+#define AB_PAIR_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)
+struct ab_pair {
+	enum base_function fn;
+	uint64_t calls[2][AB_PAIR_CLASSES], ns[2][AB_PAIR_CLASSES];
+};
+
+/* Written after the windows, before hist_write_end(): the header line and
+ * the dropped calls, then each pair. */
+bool hist_write_ab(int fd, const char *setting_a, const char *setting_b, uint64_t block_calls,
+                   const uint64_t dropped[FN_COUNT][2]);
+bool hist_write_ab_pair(int fd, const struct ab_pair *p);
+
+/* The most pairs a section holds: a library writes fewer, a reader
+ * refuses more, a merge keeps the first this many. */
+#define HIST_AB_PAIRS_MAX 65536
+
 /* Gives the written file tmp the name `name` unless that is taken (false,
  * errno EEXIST): a dump never replaces a file. */
 bool hist_take_name(const char *tmp, const char *name);
@@ -237,6 +267,16 @@ struct dump_timing {
 	uint64_t squares[FN_COUNT][HIST_BUCKETS], dropped[FN_COUNT][HIST_BUCKETS];
 };
 
+/* The A/B pairs of every file read; processes == 0: none had them. */
+struct dump_ab {
+	unsigned processes;
+	char setting[2][256];   /* of the first such file; "mixed" where later ones differ */
+	uint64_t block_calls;   /* of the last such file */
+	uint64_t dropped[FN_COUNT][2];
+	struct ab_pair *pairs;
+	size_t pair_count;
+};
+
 /* A recorded window of one function's consecutive calls. */
 struct dump_window {
 	enum base_function fn;
@@ -277,6 +317,7 @@ struct dump {
 	uint64_t window_weight;     /* one window for about every this many calls */
 	struct dump_window *windows;
 	size_t window_count;
+	struct dump_ab ab;
 };
 
 #endif

@@ -339,6 +339,58 @@ bool hist_write_time_site(int fd, enum base_function fn, uint64_t calls, uint64_
 	return !w.failed;
 }
 
+/* ---- in-process A/B (MEMSHIM_AB) ---- */
+
+static void write_ab_head(struct writer *w, const char *setting_a, const char *setting_b, uint64_t block_calls,
+                          const uint64_t dropped[FN_COUNT][2])
+{
+	put(w, "ab ");
+	put_word(w, setting_a);
+	put_char(w, ' ');
+	put_word(w, setting_b);
+	put_char(w, ' ');
+	put_number(w, block_calls);
+	put_char(w, '\n');
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (dropped[fn][0] || dropped[fn][1]) {
+			put(w, "ab_dropped ");
+			put(w, base_function_names[fn]);
+			put_record(w, "", 2, dropped[fn]);
+		}
+}
+
+static void write_ab_pair(struct writer *w, const struct ab_pair *p)
+{
+	uint64_t numbers[4 * AB_PAIR_CLASSES];
+	for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
+		for (unsigned arm = 0; arm < 2; arm++) {
+			numbers[4 * k + 2 * arm] = p->calls[arm][k];
+			numbers[4 * k + 2 * arm + 1] = p->ns[arm][k];
+		}
+	put(w, "ab_pair ");
+	put(w, base_function_names[p->fn]);
+	put_record(w, "", 4 * AB_PAIR_CLASSES, numbers);
+}
+
+bool hist_write_ab(int fd, const char *setting_a, const char *setting_b, uint64_t block_calls,
+                   const uint64_t dropped[FN_COUNT][2])
+{
+	struct writer w;
+	writer_start(&w, fd);
+	write_ab_head(&w, setting_a, setting_b, block_calls, dropped);
+	flush(&w);
+	return !w.failed;
+}
+
+bool hist_write_ab_pair(int fd, const struct ab_pair *p)
+{
+	struct writer w;
+	writer_start(&w, fd);
+	write_ab_pair(&w, p);
+	flush(&w);
+	return !w.failed;
+}
+
 /* ---- merged dumps, for the tools ---- */
 
 static void write_merged_profile(struct writer *w, const struct dump_profile *p)
@@ -394,6 +446,12 @@ static void write_section(struct writer *w, const char *program, const struct du
 		put_record(w, "sequences", 2, (uint64_t[]){ d->sequence_length, d->window_weight });
 	for (size_t i = 0; i < d->window_count; i++)
 		write_window(w, d->windows[i].fn, d->windows[i].calls, d->windows[i].count);
+	if (d->ab.processes) {
+		write_ab_head(w, d->ab.setting[0], d->ab.setting[1], d->ab.block_calls, d->ab.dropped);
+		put_record(w, "ab_processes", 1, (uint64_t[]){ d->ab.processes });
+	}
+	for (size_t i = 0; i < d->ab.pair_count; i++)
+		write_ab_pair(w, &d->ab.pairs[i]);
 	put(w, "end\n");
 }
 

@@ -23,6 +23,7 @@
 #include "preload/record.h"
 
 #include "dispatch/config.h"
+#include "preload/ab.h"
 #include "preload/call_buckets.h"
 #include "preload/callsites.h"
 #include "preload/profile.h"
@@ -395,8 +396,10 @@ HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d
 }
 
 /* ---- the wrappers: record, then the chosen variant's function ----
- * Four sets: with the profiler's mark or without, timed calls or not. */
+ * Four sets: with the profiler's mark or without, timed calls or not;
+ * and a fifth for the in-process A/B, every call timed (preload/ab.h). */
 
+#define AB 0
 #define WRAPPED(name) recording_##name
 #define PROFILED 0
 #define TIMED false
@@ -428,6 +431,17 @@ HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d
 #undef WRAPPED
 #undef PROFILED
 #undef TIMED
+#undef AB
+
+#define AB 1
+#define WRAPPED(name) ab_##name
+#define PROFILED 0
+#define TIMED false
+#include "preload/record_wrappers.h"
+#undef WRAPPED
+#undef PROFILED
+#undef TIMED
+#undef AB
 
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
 {
@@ -442,6 +456,14 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 	if (c->timing_every || c->sequence_length) /* the wrappers that count down to a detour */
 		return c->profile_hz ? &timed_profiling_entries : &timed_recording_entries;
 	return c->profile_hz ? &profiling_entries : &recording_entries;
+}
+
+const struct entry_set *record_ab_entries(enum base_function fn, const struct entry_set *a,
+                                          const struct entry_set *b)
+{
+	record_entries(fn, a); /* arm A serves the calls that go untimed */
+	ab_set_arms(fn, a, b);
+	return &ab_entries;
 }
 
 const struct entry_set *record_targets(void)

@@ -13,6 +13,11 @@
 /* The recording entry set for fn, calling `target`'s functions. */
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *target);
 
+/* The in-process A/B's entry set for fn (preload/ab.h): recorded, then
+ * served by setting A's functions (a) or B's (b), timed. */
+const struct entry_set *record_ab_entries(enum base_function fn, const struct entry_set *a,
+                                          const struct entry_set *b);
+
 /* Sums every thread's counts (those of ended threads too) into *out, which
  * the caller zeroed.  Async-signal-safe. */
 void record_sum(struct histogram *out);

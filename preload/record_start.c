@@ -1,10 +1,11 @@
 /* Starting the recording: the dumps, the signal watch, the call sites, the
- * profile, the timed calls and the windows of calls, in that order (preload/record_start.h).
+ * profile, the timed calls, the windows of calls and the A/B, in that order (preload/record_start.h).
  * Here, not in the dump (preload/hist_dump.c), which the signal and exit
  * paths call: the dump reads what the parts counted, and starts none. */
 #include "preload/record_start.h"
 
 #include "dispatch/config.h"
+#include "preload/ab.h"
 #include "preload/hist_dump.h"
 #include "preload/profile.h"
 #include "preload/record.h"
@@ -25,5 +26,7 @@ void record_start(void)
 		record_start_timing(c->timing_every);
 	if (c->sequence_length)
 		record_start_sequences(c->sequence_length);
+	if (c->ab)
+		ab_start();
 	record_started();
 }

@@ -1,15 +1,34 @@
-/* One set of recording wrappers, included four times by preload/record.c.
+/* One set of recording wrappers, included five times by preload/record.c.
  *
  * A wrapper finds the call's size bucket (as its counters' offset, `at`),
  * records the call and then jumps to the variant (a tail call: nothing is
  * added after the count; see copy_then in preload/record.c for why most go
- * through it).  With PROFILED 1 it first marks the call in progress for
+ * through it).  With AB 1 it records, then calls arm A's or arm B's
+ * function, timed (preload/ab.h).  With PROFILED 1 it first marks the call in progress for
  * the profiler (preload/profile.h): two stores, which only a process started
  * with MEMSHIM_PROFILE pays.  With TIMED true it counts down to the
  * thread's next timed call (MEMSHIM_TIMING).  The wrappers sit in the
  * recording's own sections (RECORDING_CODE), so the profiler counts the
  * time spent in them apart from the variant's.
  * WRAPPED(name) names this set's functions. */
+
+#if AB
+#define COPY_THEN(m, fn, e, d, s, n, at) (record_copy(false, fn, e, d, s, n, at), AB_CALL(fn, n, m, (d, s, n)))
+#define COPY_CHK_THEN(m, fn, e, d, s, n, room, at)                                                  \
+	(record_copy(false, fn, e, d, s, n, at), AB_CALL(fn, n, m, (d, s, n, room)))
+#define SET_THEN(m, e, d, c, n, at) (record_set(false, e, d, c, n, at), AB_CALL(FN_MEMSET, n, m, (d, c, n)))
+#define SET_CHK_THEN(m, e, d, c, n, room, at)                                                       \
+	(record_set(false, e, d, c, n, at), AB_CALL(FN_MEMSET, n, m, (d, c, n, room)))
+#define CALL_VOID(fn, n, m, args) AB_CALL_VOID(fn, n, m, args)
+#define RECORD_TIMED false
+#else
+#define COPY_THEN(m, fn, e, d, s, n, at) copy_then(TIMED, target.m, fn, e, d, s, n, at)
+#define COPY_CHK_THEN(m, fn, e, d, s, n, room, at) copy_chk_then(TIMED, target.m, fn, e, d, s, n, room, at)
+#define SET_THEN(m, e, d, c, n, at) set_then(TIMED, target.m, e, d, c, n, at)
+#define SET_CHK_THEN(m, e, d, c, n, room, at) set_chk_then(TIMED, target.m, e, d, c, n, room, at)
+#define CALL_VOID(fn, n, m, args) target.m args
+#define RECORD_TIMED TIMED
+#endif
 
 #if PROFILED
 #define MARK(fn, at) profile_mark(fn, (at) / sizeof(uint64_t), __builtin_dwarf_cfa(), __builtin_return_address(0))
@@ -21,88 +40,88 @@ RECORDING_CODE(memcpy) static void *WRAPPED(memcpy)(void *restrict d, const void
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMCPY, at);
-	return copy_then(TIMED, target.memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, at);
+	return COPY_THEN(memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, at);
 }
 
 RECORDING_CODE(memcpy) static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMCPY, at);
-	return copy_then(TIMED, target.mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, at);
+	return COPY_THEN(mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, at);
 }
 
 RECORDING_CODE(memcpy) static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMCPY, at);
-	return copy_chk_then(TIMED, target.memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, at);
+	return COPY_CHK_THEN(memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, at);
 }
 
 RECORDING_CODE(memcpy) static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMCPY, at);
-	return copy_chk_then(TIMED, target.mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, at);
+	return COPY_CHK_THEN(mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, at);
 }
 
 RECORDING_CODE(memmove) static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMMOVE, at);
-	return copy_then(TIMED, target.memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, at);
+	return COPY_THEN(memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, at);
 }
 
 RECORDING_CODE(memmove) static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMMOVE, at);
-	return copy_chk_then(TIMED, target.memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, at);
+	return COPY_CHK_THEN(memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, at);
 }
 
 RECORDING_CODE(memmove) static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMMOVE, at);
-	record_copy(TIMED, FN_MEMMOVE, E_BCOPY, d, s, n, at);
-	target.bcopy(s, d, n);
+	record_copy(RECORD_TIMED, FN_MEMMOVE, E_BCOPY, d, s, n, at);
+	CALL_VOID(FN_MEMMOVE, n, bcopy, (s, d, n));
 }
 
 RECORDING_CODE(memset) static void *WRAPPED(memset)(void *d, int c, size_t n)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMSET, at);
-	return set_then(TIMED, target.memset, E_MEMSET, d, c, n, at);
+	return SET_THEN(memset, E_MEMSET, d, c, n, at);
 }
 
 RECORDING_CODE(memset) static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMSET, at);
-	return set_chk_then(TIMED, target.memset_chk, E_MEMSET_CHK, d, c, n, room, at);
+	return SET_CHK_THEN(memset_chk, E_MEMSET_CHK, d, c, n, room, at);
 }
 
 RECORDING_CODE(memset) static void WRAPPED(bzero)(void *d, size_t n)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMSET, at);
-	record_set(TIMED, E_BZERO, d, 0, n, at);
-	target.bzero(d, n);
+	record_set(RECORD_TIMED, E_BZERO, d, 0, n, at);
+	CALL_VOID(FN_MEMSET, n, bzero, (d, n));
 }
 
 RECORDING_CODE(memset) static void WRAPPED(explicit_bzero)(void *d, size_t n)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMSET, at);
-	record_set(TIMED, E_EXPLICIT_BZERO, d, 0, n, at);
-	target.explicit_bzero(d, n);
+	record_set(RECORD_TIMED, E_EXPLICIT_BZERO, d, 0, n, at);
+	CALL_VOID(FN_MEMSET, n, explicit_bzero, (d, n));
 }
 
 RECORDING_CODE(memset) static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
 {
 	unsigned at = call_bucket_offset(n);
 	MARK(FN_MEMSET, at);
-	record_set(TIMED, E_EXPLICIT_BZERO_CHK, d, 0, n, at);
-	target.explicit_bzero_chk(d, n, room);
+	record_set(RECORD_TIMED, E_EXPLICIT_BZERO_CHK, d, 0, n, at);
+	CALL_VOID(FN_MEMSET, n, explicit_bzero_chk, (d, n, room));
 }
 
 #define WRAPPER_OF(v, entry, ...) .entry = WRAPPED(entry),
@@ -110,3 +129,9 @@ static const struct entry_set WRAPPED(entries) = { MEMSHIM_ENTRY_POINTS(WRAPPER_
 #undef WRAPPER_OF
 
 #undef MARK
+#undef COPY_THEN
+#undef COPY_CHK_THEN
+#undef SET_THEN
+#undef SET_CHK_THEN
+#undef CALL_VOID
+#undef RECORD_TIMED

@@ -53,11 +53,14 @@ static uint64_t cap_base_ticks, cap_ticks_per_byte_q16;
 static struct site_table sites; /* timed calls and their ticks by immediate caller (call sites on) */
 static __thread uint32_t random_state __attribute__((tls_model("initial-exec")));
 
+static const char *variable = "MEMSHIM_TIMING"; /* the variable that asked for the timer */
+
 static void say(const char *text, const char *then)
 {
 	struct line l;
 	line_start(&l);
-	line_add(&l, "MEMSHIM_TIMING: ");
+	line_add(&l, variable);
+	line_add(&l, ": ");
 	line_add(&l, text);
 	line_add(&l, then);
 	line_emit(&l);
@@ -157,8 +160,9 @@ static double measure_overhead(void)
 	return (double)least + k;
 }
 
-bool timing_start_up(unsigned n)
+bool timing_clock_start(const char *asked_by)
 {
+	variable = asked_by;
 	if (!counter_invariant()) {
 		say("this CPU's time-stamp counter is not invariant (CPUID 0x80000007): its ticks are not time",
 		    "; no timed calls");
@@ -182,8 +186,26 @@ bool timing_start_up(unsigned n)
 		hz_source = "monotonic";
 	cap_base_ticks = (uint64_t)(CAP_BASE_NS * start_hz / 1e9);
 	cap_ticks_per_byte_q16 = (uint64_t)(CAP_NS_PER_BYTE * start_hz / 1e9 * 65536);
+	return true;
+}
+
+bool timing_start_up(unsigned n)
+{
+	if (!timing_clock_start("MEMSHIM_TIMING"))
+		return false;
 	every = n;
 	return true;
+}
+
+RECORDING_CODE(shared) bool timing_interrupted(uint64_t ticks, size_t n)
+{
+	uint64_t bytes = n < CAP_BYTES_MAX ? n : CAP_BYTES_MAX;
+	return ticks > cap_base_ticks + (bytes * cap_ticks_per_byte_q16 >> 16);
+}
+
+double timing_start_overhead_ticks(void)
+{
+	return start_overhead_ticks;
 }
 
 /* xorshift32 (Marsaglia), seeded per thread from the counter. */
@@ -226,8 +248,7 @@ static void add_square(bool shared, uint64_t *pair, uint64_t ticks)
 RECORDING_CODE(shared) void timing_count(struct timing_counts *c, bool shared, enum base_function fn, unsigned b,
                                          size_t n, uint64_t ticks, void *caller)
 {
-	uint64_t bytes = n < CAP_BYTES_MAX ? n : CAP_BYTES_MAX;
-	if (ticks > cap_base_ticks + (bytes * cap_ticks_per_byte_q16 >> 16)) {
+	if (timing_interrupted(ticks, n)) {
 		add(shared, &c->dropped[fn][b], 1);
 		return;
 	}
@@ -279,6 +300,11 @@ static double counter_hz(void)
 	if (!read_pair(&now) || !(now.ns > start_pair.ns) || !(now.ticks > start_pair.ticks))
 		return start_hz;
 	return 1e9 * (now.ticks - start_pair.ticks) / (now.ns - start_pair.ns);
+}
+
+double timing_ns_per_tick(void)
+{
+	return 1e9 / counter_hz();
 }
 
 /* x rounded to a whole number, 0 below 0, UINT64_MAX past it. */

@@ -64,6 +64,20 @@ static inline __attribute__((always_inline)) uint64_t timing_end(void)
  * timed here. */
 bool timing_start_up(unsigned every);
 
+/* Checks the counter, measures its rate and the timer's own cost: the
+ * part of timing_start_up that the in-process A/B (preload/ab.h) shares.
+ * False, said in one line starting with `variable`, when calls cannot be
+ * timed here. */
+bool timing_clock_start(const char *variable);
+
+/* Whether a timed region of n bytes that took `ticks` was interrupted
+ * (longer than 2 us + 1 ns a byte): such a call is left out. */
+bool timing_interrupted(uint64_t ticks, size_t n);
+
+/* The ns a tick now; and the timer's own cost measured at start-up, in ticks. */
+double timing_ns_per_tick(void);
+double timing_start_overhead_ticks(void);
+
 /* Calls up to the next timed one: 1 to 2N-1 at random, N on average, so
  * that a program whose calls repeat with a period does not always have the
  * same one timed.  From the recording's slow path. */

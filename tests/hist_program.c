@@ -4,6 +4,8 @@
  *     calls N       the sequence N times, then exit
  *     period N      N copies whose sizes cycle 1..64 (period 64)
  *     overlap N     N memmoves of 100 bytes 8 bytes up
+ *     small N       N copies of 0 to 16 bytes at random places in L1
+ *     kib N         N copies of 1025 to 4096 bytes at random places in L1
  *     threads N     16 threads run the sequence N times each
  *     signals N     the sequence N times while another thread keeps
  *                   signalling this one, whose handler copies 24 bytes;
@@ -62,6 +64,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +106,18 @@ static void run_period(long times)
 {
 	for (long i = 0; i < times; i++)
 		memcpy(dst, src, (size_t)(1 + i % 64));
+}
+
+/* Copies of lo to hi bytes at random, at
+ * random places in L1, as bench's class case draws them. */
+static void run_random(long times, size_t lo, size_t hi)
+{
+	uint32_t x = 12345;
+	for (long i = 0; i < times; i++) {
+		x = x * 1103515245u + 12345u;
+		size_t n = lo + ((x >> 8) % (hi - lo + 1)), at = (x >> 20) & 1023;
+		memcpy(dst + at, src + ((at * 7) & 1023), n);
+	}
 }
 
 static void run_overlap(long times)
@@ -348,6 +363,10 @@ int main(int argc, char **argv)
 		run_threads(times);
 	else if (strcmp(mode, "period") == 0)
 		run_period(times);
+	else if (strcmp(mode, "small") == 0)
+		run_random(times, 0, 16);
+	else if (strcmp(mode, "kib") == 0)
+		run_random(times, 1025, 4096);
 	else if (strcmp(mode, "overlap") == 0)
 		run_overlap(times);
 	else if (strcmp(mode, "signals") == 0)

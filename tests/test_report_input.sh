@@ -63,7 +63,7 @@ rejected "random bytes (20 files)" 'left out' "$bad"/random*
 rejected "an empty file" 'empty file' "$bad/empty"
 printf '\n' >"$bad/newline"
 rejected "one empty line" 'not a memshim histogram' "$bad/newline"
-for v in 0 8 9 -1 1x 01x '1 ' '7 ' 99999999999999999999 ''; do
+for v in 0 9 10 -1 1x 01x '1 ' '8 ' 99999999999999999999 ''; do
 	printf 'memshim-histogram %s\nend\n' "$v" >"$bad/version"
 	rejected "version [$v]" 'unsupported format version|not a memshim histogram' "$bad/version"
 done
@@ -125,6 +125,14 @@ bucket 17 18 1 17|recording_cpu 1 1|recording_cpu before the profile line
 $profile_line|recording_cpu 1|recording_cpu needs
 $profile_line|recording_cpu 11 1|more samples inside a function than in the profile
 $profile_line|recording_apart 2|recording_apart needs a count of at most the profiled processes
+ab_pair memcpy 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab glibc sse2 1024|ab_pair before the ab line
+ab glibc sse2 1024|ab_pair memcpy 1 2 3|ab_pair needs a function and four numbers a size class
+ab glibc sse2 1024|ab_pair memcpy -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab_pair needs
+ab glibc sse2 1024|ab_pair frobnicate 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab_pair needs
+ab glibc sse2 1024|ab glibc sse2 1024|a second ab line
+ab glibc|ab_dropped memcpy 1 1|ab needs setting A, setting B
+ab glibc sse2 0|ab_dropped memcpy 1 1|ab needs
+ab glibc sse2 1024|ab_dropped memcpy 1|ab_dropped needs
 EOF2
 body "bucket 17 18 1 17" "$profile_line" "recording_apart 1" "function memcpy" "cpu 17 18 6 24000000" \
 	"recording_cpu 5 20000000"

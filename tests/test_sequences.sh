@@ -2,7 +2,7 @@
 # Windows of consecutive calls (MEMSHIM_SEQUENCES, record --sequences) and
 # their replay: a program whose calls cycle with period 64 gets windows
 # starting at many phases of the cycle, each holding consecutive calls in
-# order; the windows are written (dump version 7), read, merged (capped)
+# order; the windows are written (dump version 7 on), read, merged (capped)
 # and refused when malformed, and older dumps still read; bench --replay
 # on a synthetic dump whose windows repeat one size gives the ratio to
 # glibc that bench's fixed-size case gives for that size, within the
@@ -21,7 +21,7 @@ preloaded env MEMSHIM_HIST="$dir/p.%p" MEMSHIM_SEQUENCES=8 "$program" period 400
 dump=$(ls "$dir"/p.* 2>/dev/null | head -1)
 expect_eq "period program: exits 0" "$rc" 0
 expect_eq "period program: nothing on stderr" "$err" ""
-expect_match "the dump is version 7" "$(head -1 "$dump")" '^memshim-histogram 7$'
+expect_match "the dump is version 8" "$(head -1 "$dump")" '^memshim-histogram 8$'
 expect_match "a sequences record: length 8" "$(grep '^sequences ' "$dump")" '^sequences 8 [0-9]+$'
 windows=$(grep -c '^window memcpy ' "$dump")
 # A thread keeps up to 512 windows, about half as many just after it thins

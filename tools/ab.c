@@ -25,6 +25,7 @@
 
 static const char ab_help[] =
 	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--timing[=N]] [--impl A,B,...]\n"
+	"                  [--in-process [--block N]]\n"
 	"                  [--env 'K=V ...']... [--tunables T=V:...]... [--show-output] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND N times under each setting, interleaved (A B C A B C ...), and\n"
 	"prints per setting the median and min..max of wall time, user+system time\n"
@@ -51,6 +52,14 @@ static const char ab_help[] =
 	"  --tunables T    one setting: without the library, with GLIBC_TUNABLES=T\n"
 	"                  (glibc.NAME=VALUE items joined by `:`; repeatable)\n"
 	"  --show-output   keep the command's standard output (default: /dev/null)\n"
+	"  --in-process    instead: one run with both settings of --impl A,B inside it:\n"
+	"                  each thread's calls alternate between A and B in blocks, A or\n"
+	"                  B first in each pair of blocks at random, every call timed;\n"
+	"                  per function and size class, B's time per call against A's\n"
+	"                  (the median of the pairs' ratios, its 95% interval) and the\n"
+	"                  share of the run's CPU time B would save\n"
+	"  --block N       --in-process: a block's calls (default 1024; 16 to 16777216;\n"
+	"                  doubled whenever the pairs fill the library's store)\n"
 	"Settings run in the order given; without any: --impl none,kernel.  A run that\n"
 	"exits non-zero is reported, and the exit status is then 1.  A COMMAND that is\n"
 	"not found ends ab with status 127 before any run, one that cannot be run 126.\n";
@@ -186,7 +195,17 @@ static int parse_timing(const char *value, struct ab *a)
 	return 0;
 }
 
-enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_TIMING, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES };
+/* --block N: MEMSHIM_AB_BLOCK's range */
+static int parse_block(const char *value, struct ab *a)
+{
+	unsigned n;
+	if (!cli_whole_number(value, 16, AB_MAX_BLOCK, &n))
+		return cli_usage_error("ab", "--block \"%s\": expected the calls of a block, 16 to %d", value, AB_MAX_BLOCK);
+	snprintf(a->block, sizeof a->block, "%u", n);
+	return 0;
+}
+
+enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_TIMING, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES, AB_IN_PROCESS, AB_BLOCK };
 
 static const struct option ab_options[] = {
 	{ "runs", required_argument, NULL, AB_RUNS },
@@ -197,6 +216,8 @@ static const struct option ab_options[] = {
 	{ "profile", optional_argument, NULL, AB_PROFILE },
 	{ "timing", optional_argument, NULL, AB_TIMING },
 	{ "show-output", no_argument, NULL, AB_SHOW_OUTPUT },
+	{ "in-process", no_argument, NULL, AB_IN_PROCESS },
+	{ "block", required_argument, NULL, AB_BLOCK },
 	{ 0 },
 };
 
@@ -208,6 +229,11 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	case AB_SHOW_OUTPUT:
 		a->show_output = true;
 		return 0;
+	case AB_IN_PROCESS:
+		a->in_process = true;
+		return 0;
+	case AB_BLOCK:
+		return parse_block(value, a);
 	case AB_PROFILE:
 		return parse_profile(value, a);
 	case AB_TIMING:
@@ -322,6 +348,20 @@ int cmd_ab(int argc, char **argv)
 	const char *stopped = NULL;
 	double start = seconds_now();
 	int rc = parse_options(argc, argv, &a);
+	if (!rc && a.block[0] && !a.in_process)
+		rc = cli_usage_error("ab", "--block is for --in-process");
+	if (!rc && a.in_process) {
+		rc = run_check("ab", a.command[0]);
+		if (!rc)
+			cli_prepare_preload("ab", a.command[0]);
+		rc = rc ? rc : prepare_preload(&a);
+		rc = rc ? rc : ab_in_process(&a);
+		if (a.dump_dir[0])
+			ab_profile_close(a.dump_dir);
+		free(a.preload);
+		free(a.original_preload);
+		return rc;
+	}
 	if (!rc)
 		rc = prepare(&a);
 	if (!rc)

@@ -58,6 +58,8 @@ struct ab {
 	double level; /* the intervals' confidence */
 	double budget_s;
 	const char *profile; /* MEMSHIM_PROFILE's value, or NULL */
+	bool in_process;     /* --in-process: both settings in one run (in_process.c) */
+	char block[16];      /* --block: MEMSHIM_AB_BLOCK's value; "": the library's */
 	const char *timing;  /* MEMSHIM_TIMING's value, or NULL */
 	char dump_dir[4096];  /* where the runs' dumps go, with --profile or --timing */
 	char **command;
@@ -87,6 +89,10 @@ static inline double seconds_now(void) { return 1e-9 * (double)monotonic_ns(); }
 /* run.c: one run of every setting, in order, as round r; 1 (after a
  * message) if a run cannot be started. */
 int ab_run_round(struct ab *a, unsigned r);
+
+/* in_process.c: --in-process, one run with both settings inside it; the
+ * exit status (2: settings it cannot compare, 1: no result or the command failed). */
+int ab_in_process(struct ab *a);
 
 /* figures.c: setting's median, min and max of measure m. */
 struct summary ab_summarise(const struct ab *a, unsigned setting, enum measure m);

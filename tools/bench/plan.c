@@ -5,7 +5,7 @@
 
 #include "tools/calibrate/curves.h"
 #include "tools/measure/caches.h"
-#include "tools/util/size_classes.h"
+#include "preload/size_classes.h"
 
 #include <stdio.h>
 #include <string.h>

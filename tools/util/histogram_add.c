@@ -181,6 +181,35 @@ static bool merge_windows(struct dump *to, const struct dump *from)
 	return true;
 }
 
+/* Appends from's A/B pairs to to's, up to HIST_AB_PAIRS_MAX; the settings
+ * "mixed" where the two differ. */
+static bool merge_ab(struct dump_ab *to, const struct dump_ab *from)
+{
+	if (!from->processes)
+		return true;
+	for (int i = 0; i < 2; i++)
+		if (!to->processes)
+			strcpy(to->setting[i], from->setting[i]);
+		else if (strcmp(to->setting[i], from->setting[i]) != 0)
+			strcpy(to->setting[i], "mixed");
+	to->processes += from->processes;
+	to->block_calls = from->block_calls;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (int arm = 0; arm < 2; arm++)
+			if (__builtin_add_overflow(to->dropped[fn][arm], from->dropped[fn][arm], &to->dropped[fn][arm]))
+				to->dropped[fn][arm] = UINT64_MAX;
+	size_t room = HIST_AB_PAIRS_MAX - to->pair_count, count = from->pair_count < room ? from->pair_count : room;
+	if (!count)
+		return true;
+	struct ab_pair *grown = realloc(to->pairs, (to->pair_count + count) * sizeof *grown);
+	if (!grown)
+		return false;
+	memcpy(grown + to->pair_count, from->pairs, count * sizeof *grown);
+	to->pairs = grown;
+	to->pair_count += count;
+	return true;
+}
+
 /* Adds everything of `from` but its programs to `to`; false if out of memory.
  * The caller has checked dump_merge_overflows. */
 static bool merge_counts(struct dump *to, const struct dump *from)
@@ -201,7 +230,7 @@ static bool merge_counts(struct dump *to, const struct dump *from)
 	merge_timing(&to->timing, &from->timing);
 	to->processes += from->processes;
 	to->files += from->files;
-	return merge_windows(to, from) &&
+	return merge_windows(to, from) && merge_ab(&to->ab, &from->ab) &&
 	       append_sites(&to->callsites, &to->callsite_count, from->callsites, from->callsite_count) &&
 	       append_sites(&to->cpu_sites, &to->cpu_site_count, from->cpu_sites, from->cpu_site_count) &&
 	       append_sites(&to->time_sites, &to->time_site_count, from->time_sites, from->time_site_count);

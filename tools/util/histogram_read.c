@@ -35,6 +35,7 @@ void hist_dump_free(struct dump *d)
 	for (size_t i = 0; i < d->window_count; i++)
 		free(d->windows[i].calls);
 	free(d->windows);
+	free(d->ab.pairs);
 	for (size_t i = 0; i < d->program_count; i++) {
 		hist_dump_free(d->programs[i].d);
 		free(d->programs[i].d);
@@ -57,7 +58,7 @@ static const char *start_section(struct reading *r, const char *line, const char
 	if (version < 0)
 		return r->end_seen ? "text after the end line" : "not a memshim histogram (no memshim-histogram header)";
 	if (version < HIST_FORMAT_OLDEST || version > HIST_FORMAT_VERSION || *end != '\0')
-		return "unsupported format version (this memshim reads versions 1 to 6)";
+		return "unsupported format version (this memshim reads versions 1 to " HIST_FORMAT_VERSION_TEXT ")";
 	if (r->end_seen) {
 		const char *problem = finish_section(r);
 		if (problem)

@@ -355,6 +355,99 @@ static const char *read_seq(struct reading *r, const char *rest)
 	return NULL;
 }
 
+/* "ab A B block": the settings of an in-process A/B and its block's calls. */
+static const char *read_ab(struct reading *r, const char *rest)
+{
+	struct dump_ab *a = &r->sec.ab;
+	char words[3][256];
+	uint64_t block;
+	const char *at = rest;
+	if (a->processes)
+		return "a second ab line";
+	for (int i = 0; i < 2; i++) {
+		const char *space = strchr(at, ' ');
+		if (!space || space == at || (size_t)(space - at) >= sizeof words[i])
+			return "ab needs setting A, setting B and the calls of a block";
+		memcpy(words[i], at, (size_t)(space - at));
+		words[i][space - at] = '\0';
+		at = space + 1;
+	}
+	if (parse_numbers(at, &block, 1) != 1 || block == 0)
+		return "ab needs setting A, setting B and the calls of a block (from 1)";
+	a->processes = 1;
+	strcpy(a->setting[0], words[0]);
+	strcpy(a->setting[1], words[1]);
+	a->block_calls = block;
+	return NULL;
+}
+
+/* "ab_processes N", in a merged section after its ab line. */
+static const char *read_ab_processes(struct reading *r, const char *rest)
+{
+	uint64_t v;
+	if (!r->sec.ab.processes)
+		return "ab_processes before the ab line";
+	if (parse_numbers(rest, &v, 1) != 1 || v == 0 || v > UINT32_MAX)
+		return "expected a count from 1";
+	r->sec.ab.processes = (unsigned)v;
+	return NULL;
+}
+
+/* The function a record names first, and where its numbers start; -1 if none. */
+static int leading_function(const char *rest, const char **numbers)
+{
+	const char *space = strchr(rest, ' ');
+	if (!space)
+		return -1;
+	*numbers = space + 1;
+	return function_named(rest, (size_t)(space - rest));
+}
+
+/* "ab_dropped FN a b" */
+static const char *read_ab_dropped(struct reading *r, const char *rest)
+{
+	const char *numbers;
+	uint64_t v[2];
+	int fn = leading_function(rest, &numbers);
+	if (!r->sec.ab.processes)
+		return "ab_dropped before the ab line";
+	if (fn < 0 || parse_numbers(numbers, v, 2) != 2)
+		return "ab_dropped needs a function and two counts";
+	for (int arm = 0; arm < 2; arm++)
+		if (!add_checked(&r->sec.ab.dropped[fn][arm], v[arm]))
+			return "counter overflow";
+	return NULL;
+}
+
+/* "ab_pair FN" and per size class A's calls and ns, B's calls and ns. */
+static const char *read_ab_pair(struct reading *r, const char *rest)
+{
+	struct dump_ab *a = &r->sec.ab;
+	const char *numbers;
+	uint64_t v[4 * AB_PAIR_CLASSES + 1];
+	int fn = leading_function(rest, &numbers);
+	if (!a->processes)
+		return "ab_pair before the ab line";
+	if (fn < 0 || parse_numbers(numbers, v, 4 * AB_PAIR_CLASSES + 1) != 4 * AB_PAIR_CLASSES)
+		return "ab_pair needs a function and four numbers a size class";
+	if (a->pair_count == HIST_AB_PAIRS_MAX)
+		return "more ab_pair records than a section holds";
+	if (a->pair_count % 1024 == 0) {
+		struct ab_pair *grown = realloc(a->pairs, (a->pair_count + 1024) * sizeof *grown);
+		if (!grown)
+			return "out of memory";
+		a->pairs = grown;
+	}
+	struct ab_pair *p = &a->pairs[a->pair_count++];
+	p->fn = (enum base_function)fn;
+	for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
+		for (unsigned arm = 0; arm < 2; arm++) {
+			p->calls[arm][k] = v[4 * k + 2 * arm];
+			p->ns[arm][k] = v[4 * k + 2 * arm + 1];
+		}
+	return NULL;
+}
+
 /* Records that only make sense after a "function" line. */
 static const char *read_function_record(struct reading *r, const char *key, const char *rest)
 {
@@ -488,6 +581,14 @@ const char *hist_read_record(struct reading *r, const char *line, const char *re
 		return read_timing_processes(r, rest);
 	if (strcmp(line, "time_site") == 0)
 		return read_time_site(r, rest);
+	if (strcmp(line, "ab") == 0)
+		return read_ab(r, rest);
+	if (strcmp(line, "ab_processes") == 0)
+		return read_ab_processes(r, rest);
+	if (strcmp(line, "ab_dropped") == 0)
+		return read_ab_dropped(r, rest);
+	if (strcmp(line, "ab_pair") == 0)
+		return read_ab_pair(r, rest);
 	const char *header_problem = read_header_record(r, line, rest);
 	if (header_problem != not_a_header_record)
 		return header_problem;

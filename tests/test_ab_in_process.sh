@@ -1,0 +1,74 @@
+#!/bin/sh
+# memshim ab --in-process: both settings in one run, alternating block by
+# block.  The instrument's own checks compare two ratios measured in one
+# process (A/A reads 1; a case bench has measured reads bench's answer), as
+# the in-process A/B issue asks; no check compares a time with a bound.
+. "${top_srcdir:-.}/tests/lib.sh"
+program=$(cd "$top_builddir" && pwd)/tests/hist_program
+ab() { timeout -k 5 120 "$T_MEMSHIM_TOOL" ab --in-process "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
+# The B/A ratio and its interval of the table's row $1 ("all", "memcpy all", "0-16 B").
+row() { awk -v want="$1" '{ line = $0; sub(/^ +/, "", line) }
+	index(line, want " ") == 1 && NF >= 8 { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+-[0-9.]+$/) { print $(i - 1), $i; exit } }' "$scratch/out"; }
+
+ab --impl glibc,glibc -- "$program" small 1000000
+expect_eq "A/A: runs" "$rc" 0
+expect_eq "A/A: nothing on stderr" "$(cat "$scratch/err")" ""
+set -- $(row all)
+expect_match "A/A: a ratio and its interval" "$1 $2" '^[0-9.]+ [0-9.]+-[0-9.]+$'
+expect_eq "A/A on a million calls: 1.00 within 0.02 ($1)" "$(awk -v r="$1" 'BEGIN { print (r >= 0.98 && r <= 1.02) }')" 1
+expect_eq "A/A: its interval inside 0.97-1.03 ($2)" \
+	"$(echo "$2" | awk -F- '{ print ($1 >= 0.97 && $2 <= 1.03) }')" 1
+expect_match "the header names both settings and the CPU" "$(head -2 "$scratch/out" | tr '\n' ' ')" 'A = glibc, B = glibc.*CPU: '
+
+# A case bench knows: random 0-16 B copies in L1, where the masked copy
+# takes well under 0.8 of glibc's time.
+if usable_here avx512_mask_erms; then
+	"$T_MEMSHIM_TOOL" bench --quick --processes 1 --variants avx512_mask_erms --functions memcpy --cases class \
+		--csv "$scratch/bench.csv" >/dev/null 2>&1
+	bench=$(awk -F, '$2 == "avx512_mask_erms" && $4 == "0-16 B" && $6 == "L1" { print $11 }' "$scratch/bench.csv")
+	ab --impl glibc,avx512_mask_erms -- "$program" small 1000000
+	set -- $(row all)
+	expect_eq "0-16 B in L1: the in-process ratio ($1) within 0.1 of bench's ($bench)" \
+		"$(awk -v a="$1" -v b="$bench" 'BEGIN { d = a - b; print (b > 0 && b < 0.8 && d <= 0.1 && d >= -0.1) }')" 1
+else
+	skip "the masked copy against bench: avx512_mask_erms does not run on this CPU"
+fi
+
+# Every process and thread: a child's pairs and 16 threads' come back.
+ab --impl glibc,sse2 -- "$program" fork 20000
+expect_eq "fork: runs" "$rc" 0
+expect_match "fork: both processes' pairs" "$(sed -n 2p "$scratch/out")" ', 2 processes$'
+ab --impl glibc,sse2 -- "$program" threads 2000
+expect_eq "threads: runs" "$rc" 0
+expect_match "threads: pairs from the threads" "$(sed -n 5p "$scratch/out")" '; [1-9][0-9]+ pairs of blocks'
+expect_match "threads: every function has its row" "$(cat "$scratch/out")" '^  memmove +all '
+
+# Bad input: one line, a non-zero status, never a hang.
+ab --impl glibc,nonsense -- "$program" small 10
+expect_eq "an unknown setting: status 2" "$rc" 2
+expect_eq "an unknown setting: one line" "$(wc -l <"$scratch/err")" 1
+MEMSHIM_HWCAPS=-avx2 ab --impl glibc,avx2 -- "$program" small 10
+expect_eq "a setting this CPU can't run: status 2" "$rc" 2
+expect_match "a setting this CPU can't run: said" "$(cat "$scratch/err")" 'avx2: is not supported'
+ab --impl glibc -- "$program" small 10
+expect_eq "one setting: status 2" "$rc" 2
+ab --impl glibc,sse2 -- true
+expect_eq "a program that exits at once: status 1" "$rc" 1
+expect_match "a program that exits at once: why" "$(cat "$scratch/err")" 'no pair of blocks was completed'
+ab --impl glibc,sse2 -- "$program" small 0
+expect_eq "a program that never calls memcpy: status 1" "$rc" 1
+expect_eq "... in one line" "$(wc -l <"$scratch/err")" 1
+ab --impl glibc,sse2 -- sh -c 'exit 3'
+expect_eq "a failing command: status 1" "$rc" 1
+ab --impl glibc,sse2 --block 3 -- "$program" small 10
+expect_eq "a bad --block: status 2" "$rc" 2
+"$T_MEMSHIM_TOOL" ab --block 64 --impl glibc,sse2 -- true >/dev/null 2>&1
+expect_eq "--block without --in-process: status 2" "$?" 2
+
+# The library alone: a bad MEMSHIM_AB is said once, and the program runs.
+MEMSHIM_HIST="$scratch/h.%p" MEMSHIM_AB=glibc run "$program" small 10
+expect_eq "MEMSHIM_AB without '/': the program runs" "$rc" 0
+expect_match "MEMSHIM_AB without '/': said" "$err" "MEMSHIM_AB=\"glibc\" has no '/'"
+MEMSHIM_AB=glibc/sse2 run "$program" small 10
+expect_match "MEMSHIM_AB without recording: said" "$err" 'needs recording'
+finish

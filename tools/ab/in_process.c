@@ -1,0 +1,284 @@
+/* memshim ab --in-process: one run of the command with both settings inside
+ * it (MEMSHIM_AB, preload/ab.h): each thread's calls alternate between A
+ * and B block by block, and each pair of blocks is one observation of B
+ * against A in the same phase of the same process.  Per function and size
+ * class: B's time per call against A's, the median of the pairs' ratios
+ * with its 95% interval (tools/measure/round_stats.h, as bench gives it). */
+#include "tools/ab/ab.h"
+
+#include "dispatch/config.h"
+#include "dispatch/cpu_features.h"
+#include "tools/measure/round_stats.h"
+#include "tools/util/histogram_read.h"
+#include "tools/util/units_shares.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A ratio's interval within this of 1 on both sides: "the same". */
+#define SAME_WITHIN 0.01
+
+/* The problem with the two settings, said in one line; 0 if none. */
+static int check_settings(const struct ab *a)
+{
+	if (a->count != 2 || a->settings[0].kind != KIND_IMPL || a->settings[1].kind != KIND_IMPL ||
+	    !a->settings[0].preload || !a->settings[1].preload) {
+		fprintf(stderr, "memshim ab: --in-process compares two settings of the library: --impl A,B\n");
+		return 2;
+	}
+	if (a->profile || a->timing || a->auto_runs) {
+		fprintf(stderr, "memshim ab: --in-process times every call itself, in one run: "
+				"no --profile, --timing or --runs\n");
+		return 2;
+	}
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list bands[2];
+		for (int i = 0; i < 2; i++) {
+			const char *problem = config_setting_bands(a->settings[i].label, fn, &bands[i]);
+			if (problem) {
+				fprintf(stderr, "memshim ab: --impl %s: %s\n", a->settings[i].label, problem);
+				return 2;
+			}
+		}
+		if (bands[0].count > 1 && bands[1].count > 1) {
+			fprintf(stderr, "memshim ab: --in-process: %s and %s both give %s size bands; one of them may\n",
+				a->settings[0].label, a->settings[1].label, base_function_names[fn]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* The child: the library with both settings, its dumps into dir. */
+static void child(const struct ab *a, const char *dir)
+{
+	char hist[4200], both[400];
+	snprintf(hist, sizeof hist, "%s/h.%%p", dir);
+	snprintf(both, sizeof both, "%s/%s", a->settings[0].label, a->settings[1].label);
+	setenv("LD_PRELOAD", a->preload, 1);
+	setenv("MEMSHIM_HIST", hist, 1);
+	setenv("MEMSHIM_AB", both, 1);
+	if (a->block[0])
+		setenv("MEMSHIM_AB_BLOCK", a->block, 1);
+	if (!a->show_output) {
+		int devnull = open("/dev/null", O_WRONLY);
+		dup2(devnull, 1);
+	}
+	execvp(a->command[0], a->command);
+	fprintf(stderr, "memshim ab: cannot run %s: %s\n", a->command[0], strerror(errno));
+	_exit(127);
+}
+
+/* Runs the command once; its status, and its CPU seconds into *cpu; -1 if it could not start. */
+static int run(const struct ab *a, const char *dir, double *cpu, double *wall)
+{
+	double start = seconds_now();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		child(a, dir);
+	if (pid < 0)
+		return -1;
+	int status;
+	struct rusage usage;
+	while (wait4(pid, &status, 0, &usage) < 0)
+		if (errno != EINTR)
+			return -1;
+	*wall = seconds_now() - start;
+	*cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+	       1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+	return status;
+}
+
+/* Every dump in dir added into d; false (said) if one cannot be read. */
+static bool read_dumps(const char *dir, struct dump *d)
+{
+	DIR *folder = opendir(dir);
+	bool ok = folder != NULL;
+	for (struct dirent *e; folder && (e = readdir(folder));) {
+		char path[4400], why[400];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (!hist_read_file(path, d, why, sizeof why)) {
+			fprintf(stderr, "memshim ab: a process's dump could not be read (%s)\n", why);
+			ok = false;
+		}
+	}
+	if (folder)
+		closedir(folder);
+	return ok;
+}
+
+/* One pair's ratio over the classes in `want` (a bit per class) of the
+ * functions in fn_mask: B's time per call against A's in each class both
+ * arms called, weighted by the class's calls in the pair, so that blocks
+ * whose mix of sizes differs compare like with like.  0: no such class. */
+static double pair_ratio(const struct ab_pair *p, unsigned want, double *a_ns, double *b_ns, double *a_calls,
+			 double *b_calls)
+{
+	double a = 0, b = 0;
+	for (unsigned k = 0; k < AB_PAIR_CLASSES; k++) {
+		double ca = (double)p->calls[0][k], cb = (double)p->calls[1][k];
+		if (!(want >> k & 1))
+			continue;
+		*a_ns += (double)p->ns[0][k], *b_ns += (double)p->ns[1][k];
+		*a_calls += ca, *b_calls += cb;
+		if (!ca || !cb)
+			continue;
+		a += (ca + cb) * (double)p->ns[0][k] / ca;
+		b += (ca + cb) * (double)p->ns[1][k] / cb;
+	}
+	return a > 0 ? b / a : 0;
+}
+
+struct cell {
+	unsigned pairs;
+	double a_ns, b_ns, a_calls, b_calls;
+	struct round_summary s;
+};
+
+/* The cell of function fn (FN_COUNT: all three) and the classes in want. */
+static struct cell measure_cell(const struct dump_ab *ab, int fn, unsigned want)
+{
+	struct cell c = { 0 };
+	double *ratios = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ratios);
+	double *ones = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ones);
+	for (size_t i = 0; ratios && ones && i < ab->pair_count; i++) {
+		if (fn != FN_COUNT && (int)ab->pairs[i].fn != fn)
+			continue;
+		double r = pair_ratio(&ab->pairs[i], want, &c.a_ns, &c.b_ns, &c.a_calls, &c.b_calls);
+		if (r > 0) {
+			ratios[c.pairs] = r;
+			ones[c.pairs++] = 1;
+		}
+	}
+	if (ratios && ones)
+		c.s = round_summarise(ratios, ones, c.pairs);
+	free(ratios);
+	free(ones);
+	return c;
+}
+
+static const char *verdict(const struct cell *c)
+{
+	if (c->pairs < 10)
+		return "too few pairs";
+	if (c->s.ratio_high < 1)
+		return "B faster";
+	if (c->s.ratio_low > 1)
+		return "B slower";
+	if (c->s.ratio_low >= 1 - SAME_WITHIN && c->s.ratio_high <= 1 + SAME_WITHIN)
+		return "same within 1%";
+	return "not resolved";
+}
+
+static void print_cell(const char *fn, const char *class, const struct cell *c)
+{
+	double a = c->a_calls ? c->a_ns / c->a_calls : 0, b = c->b_calls ? c->b_ns / c->b_calls : 0;
+	printf("  %-8s %-14s %12.0f %12.0f %9.2f %9.2f %7.3f  %.3f-%.3f  %6u  %s\n", fn, class, c->a_calls, c->b_calls,
+	       a, b, c->s.ratio, c->s.ratio_low, c->s.ratio_high, c->pairs, verdict(c));
+}
+
+/* The table: every function, then each of its size classes with pairs. */
+static void print_table(const struct dump *d, double cpu)
+{
+	const struct dump_ab *ab = &d->ab;
+	unsigned all = (1u << AB_PAIR_CLASSES) - 1;
+	printf("  %-8s %-14s %12s %12s %9s %9s %7s  %-11s  %6s  %s\n", "function", "size class", "calls A", "calls B",
+	       "ns/call A", "ns/call B", "B/A", "95%", "pairs", "verdict");
+	struct cell every = measure_cell(ab, FN_COUNT, all);
+	print_cell("all", "", &every);
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct cell f = measure_cell(ab, fn, all);
+		if (!f.pairs)
+			continue;
+		print_cell(base_function_names[fn], "all", &f);
+		for (unsigned k = 0; k < AB_PAIR_CLASSES && k < size_class_count; k++) {
+			struct cell c = measure_cell(ab, fn, 1u << k);
+			if (c.pairs)
+				print_cell("", size_classes[k].name, &c);
+		}
+	}
+	/* what B would save of the run's CPU time, had every timed call taken B's time */
+	double a_time = every.a_calls ? every.a_ns / every.a_calls * (every.a_calls + every.b_calls) : 0;
+	if (cpu > 0 && a_time > 0 && every.pairs)
+		printf("  the calls took %.1f%% of the run's CPU time at A's time per call; B would save %.2f%% of it "
+		       "(%.2f%% to %.2f%%)\n", 100 * a_time / 1e9 / cpu, 100 * a_time / 1e9 / cpu * (1 - every.s.ratio),
+		       100 * a_time / 1e9 / cpu * (1 - every.s.ratio_high), 100 * a_time / 1e9 / cpu * (1 - every.s.ratio_low));
+}
+
+static void print_header(const struct ab *a, const struct dump *d, double cpu, double wall)
+{
+	const struct cpu_features *f = cpu_features();
+	uint64_t dropped = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		dropped += d->ab.dropped[fn][0] + d->ab.dropped[fn][1];
+	printf("memshim ab --in-process: A = %s, B = %s, in one run of %s\n", a->settings[0].label,
+	       a->settings[1].label, a->command[0]);
+	printf("  CPU: %s family %u model %u; the run: %.2f s wall, %.2f s CPU, %u process%s\n", f->vendor, f->family,
+	       f->model, wall, cpu, d->ab.processes, d->ab.processes == 1 ? "" : "es");
+	printf("  each thread's calls alternate between A and B in blocks of %llu calls at the end (blocks\n"
+	       "  double as pairs fill the store), A or B first in each pair at random; every call timed\n"
+	       "  (the timer's cost off); %zu pairs of blocks; %llu calls left out as interrupted\n",
+	       (unsigned long long)d->ab.block_calls, d->ab.pair_count, (unsigned long long)dropped);
+	printf("  B/A: per pair, B's time per call against A's in each size class, weighted by the\n"
+	       "  class's calls; the median over the pairs and its 95%% interval\n");
+}
+
+/* What the run left: the table, or why there is none. */
+static int report(const struct ab *a, const char *dir, int status, double cpu, double wall)
+{
+	static struct dump d;
+	hist_dump_init(&d);
+	bool read = read_dumps(dir, &d);
+	int rc = 0;
+	if (read && !d.ab.pair_count) {
+		uint64_t calls = 0;
+		for (int fn = 0; fn < FN_COUNT; fn++)
+			for (unsigned b = 0; b < HIST_BUCKETS; b++)
+				calls += d.hist.fn[fn].calls[b];
+		fprintf(stderr, "memshim ab: no pair of blocks was completed: the command made %llu calls to memcpy, "
+				"memmove and memset, and a pair takes twice --block's calls in one thread\n",
+			(unsigned long long)calls);
+		rc = 1;
+	} else if (read) {
+		print_header(a, &d, cpu, wall);
+		print_table(&d, cpu);
+	} else {
+		rc = 1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "memshim ab: %s ended with %s %d\n", a->command[0],
+			WIFEXITED(status) ? "status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		rc = 1;
+	}
+	hist_dump_free(&d);
+	return rc;
+}
+
+int ab_in_process(struct ab *a)
+{
+	char why[4400];
+	double cpu = 0, wall = 0;
+	int rc = check_settings(a);
+	if (rc)
+		return rc;
+	if (!ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
+		fprintf(stderr, "memshim ab: %s\n", why);
+		return 1;
+	}
+	int status = run(a, a->dump_dir, &cpu, &wall);
+	if (status < 0) {
+		fprintf(stderr, "memshim ab: cannot start %s: %s\n", a->command[0], strerror(errno));
+		return 1;
+	}
+	return report(a, a->dump_dir, status, cpu, wall);
+}
