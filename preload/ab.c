@@ -30,7 +30,13 @@ static unsigned block_calls; /* doubles each time the store fills */
 static struct stored_pair *store;
 static unsigned stored, store_lock;
 static uint64_t dropped[FN_COUNT][2];
-static uint64_t empty_regions, empty_ticks; /* the timer's own cost, measured beside the calls */
+/* The timer's own cost, measured beside the calls: empty timed regions
+ * counted by their ticks (the last bin: that many or more).  Their median
+ * is subtracted, not their mean: a few regions that an interrupt or the
+ * program's last system call lengthened by a microsecond moved the mean of
+ * thousands by several ns, more than a small copy takes. */
+#define EMPTY_BINS 1024
+static uint64_t empty_regions[EMPTY_BINS];
 static __thread struct ab_thread me __attribute__((tls_model("initial-exec")));
 
 void ab_set_arms(enum base_function fn, const struct entry_set *a, const struct entry_set *b)
@@ -127,10 +133,7 @@ static void measure_empty_region(void)
 {
 	uint64_t start = timing_start();
 	uint64_t ticks = timing_end() - start;
-	if (!timing_interrupted(ticks, 0)) {
-		__atomic_fetch_add(&empty_regions, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&empty_ticks, ticks, __ATOMIC_RELAXED);
-	}
+	__atomic_fetch_add(&empty_regions[ticks < EMPTY_BINS ? ticks : EMPTY_BINS - 1], 1, __ATOMIC_RELAXED);
 }
 
 /* The thread's next block: its pair's second, with the other arm, or the
@@ -187,6 +190,19 @@ bool ab_start(void)
 	return true;
 }
 
+/* The median of the empty regions, in ticks; timing's start-up median
+ * where none was measured. */
+static double median_empty_region(void)
+{
+	uint64_t all = 0, seen = 0;
+	for (unsigned i = 0; i < EMPTY_BINS; i++)
+		all += __atomic_load_n(&empty_regions[i], __ATOMIC_RELAXED);
+	for (unsigned i = 0; all && i < EMPTY_BINS; i++)
+		if ((seen += __atomic_load_n(&empty_regions[i], __ATOMIC_RELAXED)) * 2 >= all)
+			return i;
+	return timing_start_overhead_ticks();
+}
+
 /* ns of `calls` calls that took `ticks`, the timer's cost `overhead` (ticks a call) off. */
 static uint64_t net_ns(uint64_t calls, uint64_t ticks, double overhead, double ns_per_tick)
 {
@@ -197,19 +213,17 @@ static uint64_t net_ns(uint64_t calls, uint64_t ticks, double overhead, double n
 static bool write_pairs(int fd, double overhead, double ns_per_tick)
 {
 	static struct ab_pair p; /* static: the dump may run on a signal handler's stack */
-	for (unsigned i = 0; i < stored; i++)
-		for (int fn = 0; fn < FN_COUNT; fn++) {
-			uint64_t any = 0;
-			p.fn = (enum base_function)fn;
-			for (unsigned arm = 0; arm < 2; arm++)
+	for (unsigned i = 0; i < stored; i++) {
+		for (unsigned arm = 0; arm < 2; arm++)
+			for (int fn = 0; fn < FN_COUNT; fn++)
 				for (unsigned k = 0; k < CLASSES; k++) {
-					p.calls[arm][k] = store[i].calls[arm][fn][k];
-					p.ns[arm][k] = net_ns(p.calls[arm][k], store[i].ticks[arm][fn][k], overhead, ns_per_tick);
-					any |= p.calls[arm][k];
+					uint64_t calls = store[i].calls[arm][fn][k];
+					p.calls[arm][fn][k] = calls;
+					p.ns[arm][fn][k] = net_ns(calls, store[i].ticks[arm][fn][k], overhead, ns_per_tick);
 				}
-			if (any && !hist_write_ab_pair(fd, &p))
-				return false;
-		}
+		if (!hist_write_ab_pair(fd, &p))
+			return false;
+	}
 	return true;
 }
 
@@ -222,9 +236,7 @@ bool ab_write(int fd)
 	unsigned tries = 0;
 	while (!take_lock() && ++tries < DUMP_LOCK_TRIES)
 		__builtin_ia32_pause();
-	uint64_t regions = __atomic_load_n(&empty_regions, __ATOMIC_RELAXED);
-	double overhead = regions ? (double)__atomic_load_n(&empty_ticks, __ATOMIC_RELAXED) / (double)regions
-	                          : timing_start_overhead_ticks();
+	double overhead = median_empty_region();
 	bool ok = hist_write_ab(fd, c->ab_setting[0], c->ab_setting[1], block_calls, (const uint64_t (*)[2])dropped) &&
 	          (!store || write_pairs(fd, overhead, timing_ns_per_tick()));
 	if (tries < DUMP_LOCK_TRIES)
@@ -237,7 +249,8 @@ void ab_restart_in_child(void)
 {
 	stored = 0;
 	store_lock = 0;
-	empty_regions = empty_ticks = 0;
+	for (unsigned i = 0; i < EMPTY_BINS; i++)
+		empty_regions[i] = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		dropped[fn][0] = dropped[fn][1] = 0;
 	me.left = 0;

@@ -59,10 +59,11 @@
  *                                          takes them), the calls of a block at the dump
  *   ab_dropped memcpy 2 3                  calls of A and of B left out as interrupted
  *                                          (longer than 2 us + 1 ns a byte)
- *   ab_pair memcpy 40 120 38 90 ...        one pair of blocks of one thread, for one
- *                                          function: for each size class (preload/
- *                                          size_classes.h, then above 16 MiB) A's calls
- *                                          and ns, then B's; the timer's cost subtracted
+ *   ab_pair 40 120 38 90 ...               one pair of blocks of one thread: for each
+ *                                          function (memcpy, memmove, memset) and size
+ *                                          class (preload/size_classes.h, then above
+ *                                          16 MiB) A's calls and ns, then B's; the
+ *                                          timer's cost subtracted
  *   end                                    the dump is complete
  *
  * Version 2 added the profile, cpu and cpu_site records, version 3 the
@@ -196,13 +197,13 @@ struct seq_call {
 bool hist_write_sequences(int fd, unsigned length, uint64_t weight);
 bool hist_write_window(int fd, enum base_function fn, const struct seq_call *calls, unsigned count);
 
-/* In-process A/B (MEMSHIM_AB): one pair of blocks of a thread, for one
- * function, by size class (the nine of preload/size_classes.h, then above
- * 16 MiB) and arm (0: A, 1: B). */
+/* In-process A/B (MEMSHIM_AB): one pair of blocks of a thread, by arm
+ * (0: A, 1: B), function and size class (the nine of
+ * preload/size_classes.h, then above 16 MiB). */
 #define AB_PAIR_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)
+#define AB_PAIR_NUMBERS (4 * FN_COUNT * AB_PAIR_CLASSES) /* of an ab_pair record */
 struct ab_pair {
-	enum base_function fn;
-	uint64_t calls[2][AB_PAIR_CLASSES], ns[2][AB_PAIR_CLASSES];
+	uint64_t calls[2][FN_COUNT][AB_PAIR_CLASSES], ns[2][FN_COUNT][AB_PAIR_CLASSES];
 };
 
 /* Written after the windows, before hist_write_end(): the header line and

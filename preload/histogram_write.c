@@ -361,15 +361,14 @@ static void write_ab_head(struct writer *w, const char *setting_a, const char *s
 
 static void write_ab_pair(struct writer *w, const struct ab_pair *p)
 {
-	uint64_t numbers[4 * AB_PAIR_CLASSES];
-	for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
-		for (unsigned arm = 0; arm < 2; arm++) {
-			numbers[4 * k + 2 * arm] = p->calls[arm][k];
-			numbers[4 * k + 2 * arm + 1] = p->ns[arm][k];
-		}
-	put(w, "ab_pair ");
-	put(w, base_function_names[p->fn]);
-	put_record(w, "", 4 * AB_PAIR_CLASSES, numbers);
+	uint64_t numbers[AB_PAIR_NUMBERS], *at = numbers;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
+			for (unsigned arm = 0; arm < 2; arm++) {
+				*at++ = p->calls[arm][fn][k];
+				*at++ = p->ns[arm][fn][k];
+			}
+	put_record(w, "ab_pair", AB_PAIR_NUMBERS, numbers);
 }
 
 bool hist_write_ab(int fd, const char *setting_a, const char *setting_b, uint64_t block_calls,

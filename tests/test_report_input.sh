@@ -125,10 +125,10 @@ bucket 17 18 1 17|recording_cpu 1 1|recording_cpu before the profile line
 $profile_line|recording_cpu 1|recording_cpu needs
 $profile_line|recording_cpu 11 1|more samples inside a function than in the profile
 $profile_line|recording_apart 2|recording_apart needs a count of at most the profiled processes
-ab_pair memcpy 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab glibc sse2 1024|ab_pair before the ab line
-ab glibc sse2 1024|ab_pair memcpy 1 2 3|ab_pair needs a function and four numbers a size class
-ab glibc sse2 1024|ab_pair memcpy -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab_pair needs
-ab glibc sse2 1024|ab_pair frobnicate 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab_pair needs
+ab_pair 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab glibc sse2 1024|ab_pair before the ab line
+ab glibc sse2 1024|ab_pair 1 2 3|ab_pair needs four numbers a function and size class
+ab glibc sse2 1024|ab_pair -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab_pair needs
+ab glibc sse2 1024|ab_pair 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0|ab_pair needs
 ab glibc sse2 1024|ab glibc sse2 1024|a second ab line
 ab glibc|ab_dropped memcpy 1 1|ab needs setting A, setting B
 ab glibc sse2 0|ab_dropped memcpy 1 1|ab needs

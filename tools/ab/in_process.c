@@ -22,7 +22,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A ratio's interval within this of 1 on both sides: "the same". */
+/* One row of the table: its pairs, calls and ns under each arm, and B/A. */
+struct cell {
+	unsigned pairs;
+	double a_ns, b_ns, a_calls, b_calls;
+	struct round_summary s;
+};
+
+/* The resolution claimed: a ratio and its interval within this of 1 are
+ * "the same"; "faster" and "slower" need the interval on one side of 1
+ * and the ratio beyond this (glibc against itself reads 1 within about
+ * half of it on these machines). */
 #define SAME_WITHIN 0.01
 
 /* The problem with the two settings, said in one line; 0 if none. */
@@ -117,44 +127,38 @@ static bool read_dumps(const char *dir, struct dump *d)
 	return ok;
 }
 
-/* One pair's ratio over the classes in `want` (a bit per class) of the
- * functions in fn_mask: B's time per call against A's in each class both
- * arms called, weighted by the class's calls in the pair, so that blocks
- * whose mix of sizes differs compare like with like.  0: no such class. */
-static double pair_ratio(const struct ab_pair *p, unsigned want, double *a_ns, double *b_ns, double *a_calls,
-			 double *b_calls)
+/* One pair's ratio over the functions in fns and the classes in want (a
+ * bit each): B's time per call in each function and class both arms
+ * called, against A's, weighted by its calls in the pair, so that blocks
+ * whose mix of calls differs compare like with like.  0: no such cell.
+ * The pair's calls and ns in those cells are added to c. */
+static double pair_ratio(const struct ab_pair *p, unsigned fns, unsigned want, struct cell *c)
 {
 	double a = 0, b = 0;
-	for (unsigned k = 0; k < AB_PAIR_CLASSES; k++) {
-		double ca = (double)p->calls[0][k], cb = (double)p->calls[1][k];
-		if (!(want >> k & 1))
-			continue;
-		*a_ns += (double)p->ns[0][k], *b_ns += (double)p->ns[1][k];
-		*a_calls += ca, *b_calls += cb;
-		if (!ca || !cb)
-			continue;
-		a += (ca + cb) * (double)p->ns[0][k] / ca;
-		b += (ca + cb) * (double)p->ns[1][k] / cb;
-	}
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned k = 0; (fns >> fn & 1) && k < AB_PAIR_CLASSES; k++) {
+			double ca = (double)p->calls[0][fn][k], cb = (double)p->calls[1][fn][k];
+			if (!(want >> k & 1))
+				continue;
+			c->a_ns += (double)p->ns[0][fn][k], c->b_ns += (double)p->ns[1][fn][k];
+			c->a_calls += ca, c->b_calls += cb;
+			if (!ca || !cb)
+				continue;
+			a += (ca + cb) * (double)p->ns[0][fn][k] / ca;
+			b += (ca + cb) * (double)p->ns[1][fn][k] / cb;
+		}
 	return a > 0 ? b / a : 0;
 }
 
-struct cell {
-	unsigned pairs;
-	double a_ns, b_ns, a_calls, b_calls;
-	struct round_summary s;
-};
 
-/* The cell of function fn (FN_COUNT: all three) and the classes in want. */
-static struct cell measure_cell(const struct dump_ab *ab, int fn, unsigned want)
+/* The cell of the functions in fns (a bit each) and the classes in want. */
+static struct cell measure_cell(const struct dump_ab *ab, unsigned fns, unsigned want)
 {
 	struct cell c = { 0 };
 	double *ratios = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ratios);
 	double *ones = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ones);
 	for (size_t i = 0; ratios && ones && i < ab->pair_count; i++) {
-		if (fn != FN_COUNT && (int)ab->pairs[i].fn != fn)
-			continue;
-		double r = pair_ratio(&ab->pairs[i], want, &c.a_ns, &c.b_ns, &c.a_calls, &c.b_calls);
+		double r = pair_ratio(&ab->pairs[i], fns, want, &c);
 		if (r > 0) {
 			ratios[c.pairs] = r;
 			ones[c.pairs++] = 1;
@@ -171,9 +175,9 @@ static const char *verdict(const struct cell *c)
 {
 	if (c->pairs < 10)
 		return "too few pairs";
-	if (c->s.ratio_high < 1)
+	if (c->s.ratio_high < 1 && c->s.ratio < 1 - SAME_WITHIN)
 		return "B faster";
-	if (c->s.ratio_low > 1)
+	if (c->s.ratio_low > 1 && c->s.ratio > 1 + SAME_WITHIN)
 		return "B slower";
 	if (c->s.ratio_low >= 1 - SAME_WITHIN && c->s.ratio_high <= 1 + SAME_WITHIN)
 		return "same within 1%";
@@ -194,15 +198,15 @@ static void print_table(const struct dump *d, double cpu)
 	unsigned all = (1u << AB_PAIR_CLASSES) - 1;
 	printf("  %-8s %-14s %12s %12s %9s %9s %7s  %-11s  %6s  %s\n", "function", "size class", "calls A", "calls B",
 	       "ns/call A", "ns/call B", "B/A", "95%", "pairs", "verdict");
-	struct cell every = measure_cell(ab, FN_COUNT, all);
+	struct cell every = measure_cell(ab, (1u << FN_COUNT) - 1, all);
 	print_cell("all", "", &every);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct cell f = measure_cell(ab, fn, all);
+		struct cell f = measure_cell(ab, 1u << fn, all);
 		if (!f.pairs)
 			continue;
 		print_cell(base_function_names[fn], "all", &f);
 		for (unsigned k = 0; k < AB_PAIR_CLASSES && k < size_class_count; k++) {
-			struct cell c = measure_cell(ab, fn, 1u << k);
+			struct cell c = measure_cell(ab, 1u << fn, 1u << k);
 			if (c.pairs)
 				print_cell("", size_classes[k].name, &c);
 		}

@@ -419,17 +419,15 @@ static const char *read_ab_dropped(struct reading *r, const char *rest)
 	return NULL;
 }
 
-/* "ab_pair FN" and per size class A's calls and ns, B's calls and ns. */
+/* "ab_pair" and for each function and size class A's calls and ns, B's calls and ns. */
 static const char *read_ab_pair(struct reading *r, const char *rest)
 {
 	struct dump_ab *a = &r->sec.ab;
-	const char *numbers;
-	uint64_t v[4 * AB_PAIR_CLASSES + 1];
-	int fn = leading_function(rest, &numbers);
+	uint64_t v[AB_PAIR_NUMBERS + 1];
 	if (!a->processes)
 		return "ab_pair before the ab line";
-	if (fn < 0 || parse_numbers(numbers, v, 4 * AB_PAIR_CLASSES + 1) != 4 * AB_PAIR_CLASSES)
-		return "ab_pair needs a function and four numbers a size class";
+	if (parse_numbers(rest, v, AB_PAIR_NUMBERS + 1) != AB_PAIR_NUMBERS)
+		return "ab_pair needs four numbers a function and size class";
 	if (a->pair_count == HIST_AB_PAIRS_MAX)
 		return "more ab_pair records than a section holds";
 	if (a->pair_count % 1024 == 0) {
@@ -439,12 +437,13 @@ static const char *read_ab_pair(struct reading *r, const char *rest)
 		a->pairs = grown;
 	}
 	struct ab_pair *p = &a->pairs[a->pair_count++];
-	p->fn = (enum base_function)fn;
-	for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
-		for (unsigned arm = 0; arm < 2; arm++) {
-			p->calls[arm][k] = v[4 * k + 2 * arm];
-			p->ns[arm][k] = v[4 * k + 2 * arm + 1];
-		}
+	const uint64_t *at = v;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
+			for (unsigned arm = 0; arm < 2; arm++) {
+				p->calls[arm][fn][k] = *at++;
+				p->ns[arm][fn][k] = *at++;
+			}
 	return NULL;
 }
 
