@@ -30,13 +30,6 @@ static unsigned block_calls; /* doubles each time the store fills */
 static struct stored_pair *store;
 static unsigned stored, store_lock;
 static uint64_t dropped[FN_COUNT][2];
-/* The timer's own cost, measured beside the calls: empty timed regions
- * counted by their ticks (the last bin: that many or more).  Their median
- * is subtracted, not their mean: a few regions that an interrupt or the
- * program's last system call lengthened by a microsecond moved the mean of
- * thousands by several ns, more than a small copy takes. */
-#define EMPTY_BINS 1024
-static uint64_t empty_regions[EMPTY_BINS];
 static __thread struct ab_thread me __attribute__((tls_model("initial-exec")));
 
 void ab_set_arms(enum base_function fn, const struct entry_set *a, const struct entry_set *b)
@@ -128,20 +121,12 @@ static void store_pair(const struct ab_thread *t)
 	give_lock();
 }
 
-/* An empty timed region, for the timer's cost. */
-static void measure_empty_region(void)
-{
-	uint64_t start = timing_start();
-	uint64_t ticks = timing_end() - start;
-	__atomic_fetch_add(&empty_regions[ticks < EMPTY_BINS ? ticks : EMPTY_BINS - 1], 1, __ATOMIC_RELAXED);
-}
-
 /* The thread's next block: its pair's second, with the other arm, or the
  * first of a new pair (the last one stored, its counts cleared). */
 RECORDING_CODE(shared) __attribute__((noinline)) static void next_block(struct ab_thread *t)
 {
 	t->busy = true;
-	measure_empty_region();
+	timing_count_empty_region(); /* the timer's cost, beside the calls */
 	if (t->block != 1) {
 		if (t->block == 2)
 			store_pair(t);
@@ -190,19 +175,6 @@ bool ab_start(void)
 	return true;
 }
 
-/* The median of the empty regions, in ticks; timing's start-up median
- * where none was measured. */
-static double median_empty_region(void)
-{
-	uint64_t all = 0, seen = 0;
-	for (unsigned i = 0; i < EMPTY_BINS; i++)
-		all += __atomic_load_n(&empty_regions[i], __ATOMIC_RELAXED);
-	for (unsigned i = 0; all && i < EMPTY_BINS; i++)
-		if ((seen += __atomic_load_n(&empty_regions[i], __ATOMIC_RELAXED)) * 2 >= all)
-			return i;
-	return timing_start_overhead_ticks();
-}
-
 /* ns of `calls` calls that took `ticks`, the timer's cost `overhead` (ticks a call) off. */
 static uint64_t net_ns(uint64_t calls, uint64_t ticks, double overhead, double ns_per_tick)
 {
@@ -236,7 +208,7 @@ bool ab_write(int fd)
 	unsigned tries = 0;
 	while (!take_lock() && ++tries < DUMP_LOCK_TRIES)
 		__builtin_ia32_pause();
-	double overhead = median_empty_region();
+	double overhead = timing_overhead_ticks();
 	bool ok = hist_write_ab(fd, c->ab_setting[0], c->ab_setting[1], block_calls, (const uint64_t (*)[2])dropped) &&
 	          (!store || write_pairs(fd, overhead, timing_ns_per_tick()));
 	if (tries < DUMP_LOCK_TRIES)
@@ -247,10 +219,9 @@ bool ab_write(int fd)
 
 void ab_restart_in_child(void)
 {
+	timing_restart_in_child(); /* its empty regions are the parent's */
 	stored = 0;
 	store_lock = 0;
-	for (unsigned i = 0; i < EMPTY_BINS; i++)
-		empty_regions[i] = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		dropped[fn][0] = dropped[fn][1] = 0;
 	me.left = 0;

@@ -25,6 +25,12 @@
 #define EMPTY_REGIONS_ENOUGH 1000
 /* One timed call in this many (at random) is followed by an empty region. */
 #define EMPTY_REGION_EVERY 8
+/* Empty regions beside the calls, counted by their ticks (the last bin:
+ * that many or more).  Their median is subtracted, not their mean: in
+ * redis-server a few regions that the program's system calls lengthened by
+ * a microsecond moved the mean of thousands by several ns, more than a small
+ * copy takes. */
+#define EMPTY_BINS 1024
 /* A timed call longer than this plus CAP_NS_PER_BYTE a byte was not running
  * all along: an interrupt or a page fault takes microseconds, a preemption
  * (or the hypervisor's) a scheduler slice, milliseconds; a copy missing
@@ -49,6 +55,7 @@ static struct clock_pair start_pair;   /* at start-up: measuring the rate from t
 static double start_hz;                /* the rate over the start-up measurement: the cap's */
 static double start_overhead_ticks;    /* the timer's own cost per timed region, at start-up */
 static double overhead_ticks;          /* the one subtracted in the dump being written */
+static uint64_t empty_bins[EMPTY_BINS]; /* the process's empty regions, every thread's */
 static uint64_t cap_base_ticks, cap_ticks_per_byte_q16;
 static struct site_table sites; /* timed calls and their ticks by immediate caller (call sites on) */
 static __thread uint32_t random_state __attribute__((tls_model("initial-exec")));
@@ -203,10 +210,6 @@ RECORDING_CODE(shared) bool timing_interrupted(uint64_t ticks, size_t n)
 	return ticks > cap_base_ticks + (bytes * cap_ticks_per_byte_q16 >> 16);
 }
 
-double timing_start_overhead_ticks(void)
-{
-	return start_overhead_ticks;
-}
 
 /* xorshift32 (Marsaglia), seeded per thread from the counter. */
 RECORDING_CODE(shared) unsigned timing_countdown(void)
@@ -257,14 +260,26 @@ RECORDING_CODE(shared) void timing_count(struct timing_counts *c, bool shared, e
 	add_square(shared, c->squares[fn][b], ticks);
 	if (caller)
 		site_table_add(&sites, (uintptr_t)caller, fn, ticks);
-	if (random_state % EMPTY_REGION_EVERY == 0) {
-		uint64_t start = timing_start();
-		uint64_t empty = timing_end() - start;
-		if (empty <= cap_base_ticks) {
-			add(shared, &c->empty_regions, 1);
-			add(shared, &c->empty_ticks, empty);
-		}
-	}
+	if (random_state % EMPTY_REGION_EVERY == 0)
+		timing_count_empty_region();
+}
+
+RECORDING_CODE(shared) void timing_count_empty_region(void)
+{
+	uint64_t start = timing_start();
+	uint64_t ticks = timing_end() - start;
+	__atomic_fetch_add(&empty_bins[ticks < EMPTY_BINS ? ticks : EMPTY_BINS - 1], 1, __ATOMIC_RELAXED);
+}
+
+double timing_overhead_ticks(void)
+{
+	uint64_t all = 0, seen = 0;
+	for (unsigned i = 0; i < EMPTY_BINS; i++)
+		all += __atomic_load_n(&empty_bins[i], __ATOMIC_RELAXED);
+	for (unsigned i = 0; all >= EMPTY_REGIONS_ENOUGH && i < EMPTY_BINS; i++)
+		if ((seen += __atomic_load_n(&empty_bins[i], __ATOMIC_RELAXED)) * 2 >= all)
+			return i;
+	return start_overhead_ticks;
 }
 
 void timing_add(struct timing_counts *to, const struct timing_counts *from)
@@ -278,14 +293,14 @@ void timing_add(struct timing_counts *to, const struct timing_counts *from)
 			uint64_t hi = __atomic_load_n(&from->squares[fn][b][1], __ATOMIC_RELAXED);
 			to->squares[fn][b][1] += hi + __builtin_add_overflow(to->squares[fn][b][0], lo, &to->squares[fn][b][0]);
 		}
-	to->empty_regions += __atomic_load_n(&from->empty_regions, __ATOMIC_RELAXED);
-	to->empty_ticks += __atomic_load_n(&from->empty_ticks, __ATOMIC_RELAXED);
 }
 
 void timing_restart_in_child(void)
 {
 	site_table_clear(&sites);
 	random_state = 0; /* the child draws its own countdowns */
+	for (unsigned i = 0; i < EMPTY_BINS; i++)
+		empty_bins[i] = 0;
 }
 
 /* The counter's rate: CPUID's, else measured from start-up to now (or
@@ -338,8 +353,7 @@ bool timing_write(int fd, const struct timing_counts *sum)
 		return true;
 	int saved_errno = errno;
 	double hz = counter_hz(), ns_per_tick = 1e9 / hz;
-	overhead_ticks = sum->empty_regions >= EMPTY_REGIONS_ENOUGH ? (double)sum->empty_ticks / (double)sum->empty_regions
-	                                                            : start_overhead_ticks;
+	overhead_ticks = timing_overhead_ticks();
 	double ov = overhead_ticks;
 	r.every = every;
 	r.tsc_hz = whole(hz);

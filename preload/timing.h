@@ -11,12 +11,13 @@
  * nothing after has started), so a timed call runs alone: its time is the
  * call's latency, not its share of a stream of overlapping calls
  * (BENCHMARKS.md, section 10, measures that difference by size class).  The
- * timer's own cost is subtracted when the dump is written: the mean of empty
- * timed regions, one after every eighth timed call or so, so that it is
- * measured in the same state of the core (its clock, its caches) as the
- * calls; the median of empty regions at start-up where a run has too few.  A timed call longer than 2 us plus
- * 1 ns a byte was interrupted (a tick, a page fault, a preemption, the
- * machine's host taking the CPU): it is counted apart, not in the time.  One
+ * timer's own cost is subtracted when the dump is written: the median of
+ * empty timed regions, one after every eighth timed call or so, so that it
+ * is measured in the same state of the core (its clock, its caches) as the
+ * calls; of those at start-up where a run has too few.  A timed call longer
+ * than 2 us plus 1 ns a byte was interrupted (a tick, a page fault, a
+ * preemption, the machine's host taking the CPU): it is counted apart, not
+ * in the time.  One
  * such call among thousands of short ones would otherwise be a large part
  * of their sum, and shake the mean from run to run; so the time per call
  * is that of calls running uninterrupted.
@@ -40,7 +41,6 @@ struct timing_counts {
 	uint64_t ticks[FN_COUNT][HIST_BUCKETS];       /* their ticks, the timer's own cost included */
 	uint64_t squares[FN_COUNT][HIST_BUCKETS][2];  /* the sum of their squared ticks: low, high word */
 	uint64_t dropped[FN_COUNT][HIST_BUCKETS];     /* timed calls left out as interrupted */
-	uint64_t empty_regions, empty_ticks;          /* the timer's cost, measured beside the calls */
 };
 
 /* The counter at the start of a timed region. */
@@ -74,9 +74,15 @@ bool timing_clock_start(const char *variable);
  * (longer than 2 us + 1 ns a byte): such a call is left out. */
 bool timing_interrupted(uint64_t ticks, size_t n);
 
-/* The ns a tick now; and the timer's own cost measured at start-up, in ticks. */
+/* The ns a tick now. */
 double timing_ns_per_tick(void);
-double timing_start_overhead_ticks(void);
+
+/* Measures one empty timed region beside the calls, for the timer's cost. */
+void timing_count_empty_region(void);
+
+/* The timer's own cost in ticks: the median of the empty regions measured
+ * beside the calls, or of those at start-up where there were too few. */
+double timing_overhead_ticks(void);
 
 /* Calls up to the next timed one: 1 to 2N-1 at random, N on average, so
  * that a program whose calls repeat with a period does not always have the
