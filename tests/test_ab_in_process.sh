@@ -43,6 +43,13 @@ expect_eq "threads: runs" "$rc" 0
 expect_match "threads: pairs from the threads" "$(sed -n 5p "$scratch/out")" '; [1-9][0-9]+ pairs of blocks'
 expect_match "threads: every function has its row" "$(cat "$scratch/out")" '^  memmove +all '
 
+# --runs: several runs, combined, each process's pairs its own.
+ab --runs 2 --impl glibc,sse2 -- "$program" small 100000
+expect_eq "--runs 2: runs" "$rc" 0
+expect_match "--runs 2: two runs, two processes" "$(head -2 "$scratch/out" | tr '\n' ' ')" 'in 2 runs of .*, 2 processes'
+ab --runs 10 --impl glibc,sse2 -- "$program" small 10
+expect_eq "--runs 10 with --in-process: status 2" "$rc" 2
+
 # Bad input: one line, a non-zero status, never a hang.
 ab --impl glibc,nonsense -- "$program" small 10
 expect_eq "an unknown setting: status 2" "$rc" 2

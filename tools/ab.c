@@ -60,6 +60,10 @@ static const char ab_help[] =
 	"                  share of the run's CPU time B would save\n"
 	"  --block N       --in-process: a block's calls (default 1024; 16 to 16777216;\n"
 	"                  doubled whenever the pairs fill the library's store)\n"
+	"                  With --in-process, --runs N (1 to 9, default 1) runs it N times:\n"
+	"                  each ratio the median of the runs', its interval from the\n"
+	"                  least to the greatest end of theirs, \"runs disagree\" where\n"
+	"                  theirs do not overlap\n"
 	"Settings run in the order given; without any: --impl none,kernel.  A run that\n"
 	"exits non-zero is reported, and the exit status is then 1.  A COMMAND that is\n"
 	"not found ends ab with status 127 before any run, one that cannot be run 126.\n";
@@ -154,6 +158,7 @@ static int parse_runs(const char *value, struct ab *a)
 	}
 	if (!cli_whole_number(value, 1, MAX_RUNS, &a->runs))
 		return cli_usage_error("ab", "--runs \"%s\" is not auto or a number from 1 to %d", value, MAX_RUNS);
+	a->runs_given = true;
 	return 0;
 }
 

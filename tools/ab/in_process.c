@@ -3,13 +3,17 @@
  * and B block by block, and each pair of blocks is one observation of B
  * against A in the same phase of the same process.  Per function and size
  * class: B's time per call against A's, the median of the pairs' ratios
- * with its 95% interval (tools/measure/round_stats.h, as bench gives it). */
+ * with its 95% interval (tools/measure/round_stats.h, as bench gives it).
+ * With --runs N, N runs, combined as bench combines its processes: what is
+ * fixed for a process's life (where its buffers lie) moves a whole run. */
 #include "tools/ab/ab.h"
 
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/measure/round_stats.h"
+#include "tools/util/cli_options.h"
 #include "tools/util/histogram_read.h"
+#include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
 
 #include <dirent.h>
@@ -22,9 +26,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* One row of the table: its pairs, calls and ns under each arm, and B/A. */
+/* The most runs --runs gives --in-process. */
+#define MAX_IN_PROCESS_RUNS 9
+
+/* One run: its dumps, added up, and what it took. */
+struct run {
+	struct dump d;
+	double cpu, wall;
+};
+
+/* One row of the table: its pairs, calls and ns under each arm, and B/A;
+ * over several runs, the median of the runs' ratios, the interval from the
+ * least to the greatest end of theirs, and whether theirs fail to overlap. */
 struct cell {
 	unsigned pairs;
+	bool disagree;
 	double a_ns, b_ns, a_calls, b_calls;
 	struct round_summary s;
 };
@@ -44,8 +60,8 @@ static int check_settings(const struct ab *a)
 		return 2;
 	}
 	if (a->profile || a->timing || a->auto_runs) {
-		fprintf(stderr, "memshim ab: --in-process times every call itself, in one run: "
-				"no --profile, --timing or --runs\n");
+		fprintf(stderr, "memshim ab: --in-process times every call itself: no --profile, --timing or "
+				"--runs auto\n");
 		return 2;
 	}
 	for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -107,7 +123,7 @@ static int run(const struct ab *a, const char *dir, double *cpu, double *wall)
 	return status;
 }
 
-/* Every dump in dir added into d; false (said) if one cannot be read. */
+/* Every dump in dir added into d, and removed; false (said) if one cannot be read. */
 static bool read_dumps(const char *dir, struct dump *d)
 {
 	DIR *folder = opendir(dir);
@@ -121,6 +137,7 @@ static bool read_dumps(const char *dir, struct dump *d)
 			fprintf(stderr, "memshim ab: a process's dump could not be read (%s)\n", why);
 			ok = false;
 		}
+		unlink(path);
 	}
 	if (folder)
 		closedir(folder);
@@ -171,10 +188,35 @@ static struct cell measure_cell(const struct dump_ab *ab, unsigned fns, unsigned
 	return c;
 }
 
+/* The cell over every run that has pairs in it. */
+static struct cell combined_cell(const struct run *runs, unsigned count, unsigned fns, unsigned want)
+{
+	struct cell all = { 0 };
+	double ratios[MAX_IN_PROCESS_RUNS], most_low = 0, least_high = 0;
+	unsigned n = 0;
+	for (unsigned i = 0; i < count; i++) {
+		struct cell c = measure_cell(&runs[i].d.ab, fns, want);
+		if (!c.pairs)
+			continue;
+		all.pairs += c.pairs;
+		all.a_ns += c.a_ns, all.b_ns += c.b_ns, all.a_calls += c.a_calls, all.b_calls += c.b_calls;
+		all.s.ratio_low = !n || c.s.ratio_low < all.s.ratio_low ? c.s.ratio_low : all.s.ratio_low;
+		all.s.ratio_high = !n || c.s.ratio_high > all.s.ratio_high ? c.s.ratio_high : all.s.ratio_high;
+		most_low = !n || c.s.ratio_low > most_low ? c.s.ratio_low : most_low;
+		least_high = !n || c.s.ratio_high < least_high ? c.s.ratio_high : least_high;
+		ratios[n++] = c.s.ratio;
+	}
+	all.s.ratio = n ? quantile(ratios, n, 0.5) : 0;
+	all.disagree = n > 1 && most_low > least_high;
+	return all;
+}
+
 static const char *verdict(const struct cell *c)
 {
 	if (c->pairs < 10)
 		return "too few pairs";
+	if (c->disagree)
+		return "runs disagree";
 	if (c->s.ratio_high < 1 && c->s.ratio < 1 - SAME_WITHIN)
 		return "B faster";
 	if (c->s.ratio_low > 1 && c->s.ratio > 1 + SAME_WITHIN)
@@ -192,21 +234,20 @@ static void print_cell(const char *fn, const char *class, const struct cell *c)
 }
 
 /* The table: every function, then each of its size classes with pairs. */
-static void print_table(const struct dump *d, double cpu)
+static void print_table(const struct run *runs, unsigned count, double cpu)
 {
-	const struct dump_ab *ab = &d->ab;
 	unsigned all = (1u << AB_PAIR_CLASSES) - 1;
 	printf("  %-8s %-14s %12s %12s %9s %9s %7s  %-11s  %6s  %s\n", "function", "size class", "calls A", "calls B",
 	       "ns/call A", "ns/call B", "B/A", "95%", "pairs", "verdict");
-	struct cell every = measure_cell(ab, (1u << FN_COUNT) - 1, all);
+	struct cell every = combined_cell(runs, count, (1u << FN_COUNT) - 1, all);
 	print_cell("all", "", &every);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct cell f = measure_cell(ab, 1u << fn, all);
+		struct cell f = combined_cell(runs, count, 1u << fn, all);
 		if (!f.pairs)
 			continue;
 		print_cell(base_function_names[fn], "all", &f);
 		for (unsigned k = 0; k < AB_PAIR_CLASSES && k < size_class_count; k++) {
-			struct cell c = measure_cell(ab, 1u << fn, 1u << k);
+			struct cell c = combined_cell(runs, count, 1u << fn, 1u << k);
 			if (c.pairs)
 				print_cell("", size_classes[k].name, &c);
 		}
@@ -214,75 +255,96 @@ static void print_table(const struct dump *d, double cpu)
 	/* what B would save of the run's CPU time, had every timed call taken B's time */
 	double a_time = every.a_calls ? every.a_ns / every.a_calls * (every.a_calls + every.b_calls) : 0;
 	if (cpu > 0 && a_time > 0 && every.pairs)
-		printf("  the calls took %.1f%% of the run's CPU time at A's time per call; B would save %.2f%% of it "
+		printf("  the calls took %.1f%% of the runs' CPU time at A's time per call; B would save %.2f%% of it "
 		       "(%.2f%% to %.2f%%)\n", 100 * a_time / 1e9 / cpu, 100 * a_time / 1e9 / cpu * (1 - every.s.ratio),
 		       100 * a_time / 1e9 / cpu * (1 - every.s.ratio_high), 100 * a_time / 1e9 / cpu * (1 - every.s.ratio_low));
 }
 
-static void print_header(const struct ab *a, const struct dump *d, double cpu, double wall)
+static void print_header(const struct ab *a, const struct run *runs, unsigned count, double cpu, double wall)
 {
 	const struct cpu_features *f = cpu_features();
-	uint64_t dropped = 0;
-	for (int fn = 0; fn < FN_COUNT; fn++)
-		dropped += d->ab.dropped[fn][0] + d->ab.dropped[fn][1];
-	printf("memshim ab --in-process: A = %s, B = %s, in one run of %s\n", a->settings[0].label,
-	       a->settings[1].label, a->command[0]);
-	printf("  CPU: %s family %u model %u; the run: %.2f s wall, %.2f s CPU, %u process%s\n", f->vendor, f->family,
-	       f->model, wall, cpu, d->ab.processes, d->ab.processes == 1 ? "" : "es");
-	printf("  each thread's calls alternate between A and B in blocks of %llu calls at the end (blocks\n"
+	uint64_t dropped = 0, block = 0;
+	size_t pairs = 0;
+	unsigned processes = 0;
+	for (unsigned i = 0; i < count; i++) {
+		const struct dump_ab *ab = &runs[i].d.ab;
+		for (int fn = 0; fn < FN_COUNT; fn++)
+			dropped += ab->dropped[fn][0] + ab->dropped[fn][1];
+		pairs += ab->pair_count, processes += ab->processes;
+		block = ab->block_calls > block ? ab->block_calls : block;
+	}
+	printf("memshim ab --in-process: A = %s, B = %s, in %u run%s of %s\n", a->settings[0].label,
+	       a->settings[1].label, count, count == 1 ? "" : "s", a->command[0]);
+	printf("  CPU: %s family %u model %u; %.2f s wall, %.2f s CPU, %u process%s\n", f->vendor, f->family, f->model,
+	       wall, cpu, processes, processes == 1 ? "" : "es");
+	printf("  each thread's calls alternate between A and B in blocks of up to %llu calls (blocks\n"
 	       "  double as pairs fill the store), A or B first in each pair at random; every call timed\n"
 	       "  (the timer's cost off); %zu pairs of blocks; %llu calls left out as interrupted\n",
-	       (unsigned long long)d->ab.block_calls, d->ab.pair_count, (unsigned long long)dropped);
+	       (unsigned long long)block, pairs, (unsigned long long)dropped);
 	printf("  B/A: per pair, B's time per call against A's in each size class, weighted by the\n"
-	       "  class's calls; the median over the pairs and its 95%% interval\n");
+	       "  class's calls; the median over the pairs and its 95%% interval%s\n",
+	       count > 1 ? ";\n  over the runs, the median of theirs, from the least to the greatest end of their\n"
+			   "  intervals" : "");
 }
 
-/* What the run left: the table, or why there is none. */
-static int report(const struct ab *a, const char *dir, int status, double cpu, double wall)
+/* Why a run gave no table, said; true if it did give one. */
+static bool has_pairs(const struct dump *d)
 {
-	static struct dump d;
-	hist_dump_init(&d);
-	bool read = read_dumps(dir, &d);
-	int rc = 0;
-	if (read && !d.ab.pair_count) {
-		uint64_t calls = 0;
-		for (int fn = 0; fn < FN_COUNT; fn++)
-			for (unsigned b = 0; b < HIST_BUCKETS; b++)
-				calls += d.hist.fn[fn].calls[b];
-		fprintf(stderr, "memshim ab: no pair of blocks was completed: the command made %llu calls to memcpy, "
-				"memmove and memset, and a pair takes twice --block's calls in one thread\n",
-			(unsigned long long)calls);
-		rc = 1;
-	} else if (read) {
-		print_header(a, &d, cpu, wall);
-		print_table(&d, cpu);
-	} else {
-		rc = 1;
+	uint64_t calls = 0;
+	if (d->ab.pair_count)
+		return true;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			calls += d->hist.fn[fn].calls[b];
+	fprintf(stderr, "memshim ab: no pair of blocks was completed: the command made %llu calls to memcpy, "
+			"memmove and memset, and a pair takes twice --block's calls in one thread\n",
+		(unsigned long long)calls);
+	return false;
+}
+
+/* One run into r; false if it gave no pairs (said).  *failed: set when
+ * the command failed (said): its pairs still count, ab's status is 1. */
+static bool run_and_read(const struct ab *a, struct run *r, bool *failed)
+{
+	hist_dump_init(&r->d);
+	int status = run(a, a->dump_dir, &r->cpu, &r->wall);
+	if (status < 0) {
+		fprintf(stderr, "memshim ab: cannot start %s: %s\n", a->command[0], strerror(errno));
+		return false;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		fprintf(stderr, "memshim ab: %s ended with %s %d\n", a->command[0],
 			WIFEXITED(status) ? "status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		rc = 1;
+		*failed = true;
 	}
-	hist_dump_free(&d);
-	return rc;
+	return read_dumps(a->dump_dir, &r->d) && has_pairs(&r->d);
 }
 
 int ab_in_process(struct ab *a)
 {
+	static struct run runs[MAX_IN_PROCESS_RUNS];
 	char why[4400];
+	unsigned count = a->runs_given ? a->runs : 1, done = 0;
 	double cpu = 0, wall = 0;
+	bool failed = false, read = true;
 	int rc = check_settings(a);
+	if (!rc && count > MAX_IN_PROCESS_RUNS)
+		rc = cli_usage_error("ab", "--in-process: --runs from 1 to %d", MAX_IN_PROCESS_RUNS);
 	if (rc)
 		return rc;
 	if (!ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);
 		return 1;
 	}
-	int status = run(a, a->dump_dir, &cpu, &wall);
-	if (status < 0) {
-		fprintf(stderr, "memshim ab: cannot start %s: %s\n", a->command[0], strerror(errno));
-		return 1;
+	for (; read && done < count; done++) {
+		read = run_and_read(a, &runs[done], &failed);
+		cpu += runs[done].cpu, wall += runs[done].wall;
 	}
-	return report(a, a->dump_dir, status, cpu, wall);
+	if (read) {
+		print_header(a, runs, count, cpu, wall);
+		print_table(runs, count, cpu);
+	}
+	for (unsigned i = 0; i < done; i++)
+		hist_dump_free(&runs[i].d);
+	return read && !failed ? 0 : 1;
 }
