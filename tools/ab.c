@@ -24,9 +24,9 @@
 #include <string.h>
 
 static const char ab_help[] =
-	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--timing[=N]] [--impl A,B,...]\n"
-	"                  [--in-process [--block N]]\n"
-	"                  [--env 'K=V ...']... [--tunables T=V:...]... [--show-output] -- COMMAND [ARGS...]\n"
+	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--timing[=N]]\n"
+	"                  [--impl A,B,...] [--env 'K=V ...']... [--tunables T=V:...]... [--show-output]\n"
+	"                  [--in-process [--block N]] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND N times under each setting, interleaved (A B C A B C ...), and\n"
 	"prints per setting the median and min..max of wall time, user+system time\n"
 	"and, where perf events are allowed, user-space cycles and instructions.  Every\n"
