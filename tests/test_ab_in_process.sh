@@ -43,6 +43,22 @@ expect_eq "threads: runs" "$rc" 0
 expect_match "threads: pairs from the threads" "$(sed -n 5p "$scratch/out")" '; [1-9][0-9]+ pairs of blocks'
 expect_match "threads: every function has its row" "$(cat "$scratch/out")" '^  memmove +all '
 
+# Every exit path keeps its pairs: exec (the dump before it), _Exit, vfork
+# and exec; and a program's own output is left as it was.
+ab --impl glibc,sse2 -- "$program" exec 3000
+expect_match "exec: the pairs of both images" "$(sed -n 2p "$scratch/out")" ', 2 processes$'
+ab --impl glibc,sse2 -- "$program" _Exit 3000
+expect_match "_Exit: its pairs" "$(sed -n 5p "$scratch/out")" '; [1-9][0-9]* pairs of blocks'
+ab --impl glibc,sse2 -- "$program" vfork-exec 3000
+expect_match "vfork and exec: both processes" "$(sed -n 2p "$scratch/out")" ', 2 processes$'
+seq 1 30000 | sort -r >"$scratch/expected"
+"$T_MEMSHIM_TOOL" ab --in-process --show-output --impl glibc,sse2 -- sh -c 'seq 1 30000 | sort -r' \
+	>"$scratch/out" 2>"$scratch/err"
+expect_eq "the program's output, byte for byte, before the table" \
+	"$(head -30000 "$scratch/out" | cmp - "$scratch/expected" && echo same)" same
+MEMSHIM_HIST="$scratch/quiet.%p" MEMSHIM_AB=glibc/sse2 run true
+expect_eq "a program that never calls them: nothing on its stderr" "$err" ""
+
 # --runs: several runs, combined, each process's pairs its own.
 ab --runs 2 --impl glibc,sse2 -- "$program" small 100000
 expect_eq "--runs 2: runs" "$rc" 0
