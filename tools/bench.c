@@ -327,7 +327,8 @@ static int parse_options(int argc, char **argv, struct bench_options *o)
 /* ---- running ---- */
 
 /* --csv's or --svg's file under its temporary name; NULL without the
- * option, or after one line if it cannot be made (*failed set). */
+ * option, or after one line if it cannot be made (*failed set: a usage
+ * error, status 2, as a bad value of the option is). */
 static FILE *open_output(struct output_file *out, const char *path, bool *failed)
 {
 	*out = (struct output_file){ 0 };
@@ -415,7 +416,7 @@ static int print_paths(const struct bench_options *o, const struct measure_varia
 	bool failed = false;
 	FILE *csv = open_output(&out, o->csv, &failed);
 	if (failed)
-		return 1;
+		return CLI_USAGE;
 	return close_output(&out, bench_path(variants, count, o->functions, csv));
 }
 
@@ -425,7 +426,7 @@ static int replay_with(const struct bench_options *o, struct measure_settings *s
 	bool failed = false;
 	FILE *csv = open_output(&out, o->csv, &failed);
 	if (failed)
-		return 1;
+		return CLI_USAGE;
 	return close_output(&out, bench_replay(o->replay, s, o->functions, csv));
 }
 
@@ -440,7 +441,7 @@ static int bench_with(const struct bench_options *o, struct measure_settings *s,
 	bool failed = false;
 	FILE *csv = open_output(&csv_out, o->csv, &failed);
 	FILE *svg = open_output(&svg_out, o->svg, &failed);
-	int rc = failed ? 1 : run_plan(&p, s, o->processes ? o->processes : o->quick ? 1 : DEFAULT_PROCESSES, csv, svg);
+	int rc = failed ? CLI_USAGE : run_plan(&p, s, o->processes ? o->processes : o->quick ? 1 : DEFAULT_PROCESSES, csv, svg);
 	rc = close_output(&csv_out, rc);
 	return close_output(&svg_out, rc);
 }
