@@ -95,14 +95,15 @@ static bool processes_overflow(const struct dump *to, const struct dump *from)
 	       __builtin_add_overflow(to->ab.processes, from->ab.processes, &sum);
 }
 
-/* merge_windows doubles the weight once when the two sides hold more
- * windows than a section keeps (each holds at most HIST_WINDOWS_MAX):
- * a weight that doubled past 2^64 would wrap to 0, which the readers
- * divide by. */
+/* merge_windows may double the weight when both sides hold windows (at
+ * most once: each holds at most HIST_WINDOWS_MAX); one that doubled past
+ * 2^64 would wrap to 0, which the readers divide by.  Checked whatever
+ * the counts, as the same windows join both the whole and their
+ * program's entry, which hold different counts. */
 static bool window_weight_overflows(const struct dump *to, const struct dump *from)
 {
 	uint64_t weight = to->window_weight > from->window_weight ? to->window_weight : from->window_weight;
-	return to->window_count + from->window_count > HIST_WINDOWS_MAX && weight > UINT64_MAX / 2;
+	return to->window_count && from->window_count && weight > UINT64_MAX / 2;
 }
 
 bool hist_add_overflows(const struct dump *to, const struct dump *from)
