@@ -11,6 +11,7 @@
 #include "tools/commands.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/output_file.h"
 #include "tools/measure/progress.h"
 #include "tools/calibrate/stub_probe.h"
 
@@ -309,6 +310,14 @@ static int parse_options(int argc, char **argv, struct bench_options *o)
 	if (o->replay && (o->path || o->stub || o->draws || o->distribution_count || o->svg))
 		return cli_usage_error("bench", "--replay times the dump's calls: not with --path, --stub, --draws, "
 				   "--distribution or --svg");
+	const char *outputs[] = { o->csv, o->svg }, *inputs[MAX_DISTRIBUTIONS + 1];
+	size_t input_count = 0;
+	if (o->replay)
+		inputs[input_count++] = o->replay;
+	for (unsigned i = 0; i < o->distribution_count; i++)
+		inputs[input_count++] = o->distributions[i];
+	if ((rc = output_check_names("bench", outputs, 2, (char *const *)inputs, input_count)) != 0)
+		return rc;
 	if (o->stub && o->peer_count)
 		return cli_usage_error("bench", "--stub times the library's own entry points, not a --peer's");
 	return 0;
@@ -317,13 +326,16 @@ static int parse_options(int argc, char **argv, struct bench_options *o)
 
 /* ---- running ---- */
 
-static FILE *open_output(const char *option, const char *path)
+/* --csv's or --svg's file under its temporary name; NULL without the
+ * option, or after one line if it cannot be made (*failed set: a usage
+ * error, status 2, as a bad value of the option is). */
+static FILE *open_output(struct output_file *out, const char *path, bool *failed)
 {
+	*out = (struct output_file){ 0 };
 	if (!path)
 		return NULL;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		cli_usage_error("bench", "%s: cannot write %s: %s", option, path, strerror(errno));
+	FILE *f = output_open(out, "bench", path);
+	*failed |= !f;
 	return f;
 }
 
@@ -374,13 +386,17 @@ static int run_plan(const struct plan *p, struct measure_settings *s, unsigned p
 	return ok ? 0 : 1;
 }
 
-static int close_output(FILE *f, const char *path)
+/* Gives the file its name if the run succeeded (rc 0), else removes it:
+ * a failed run leaves the file of an earlier one as it was. */
+static int close_output(struct output_file *out, int rc)
 {
-	if (f && (ferror(f) | fclose(f))) {
-		fprintf(stderr, "memshim bench: writing %s failed\n", path);
-		return 1;
+	if (!out->f)
+		return rc;
+	if (rc) {
+		output_discard(out);
+		return rc;
 	}
-	return 0;
+	return output_finish(out, "bench", true) ? 0 : 1;
 }
 
 static int print_draws(const struct bench_options *o, struct distributions *d)
@@ -396,20 +412,22 @@ static int print_draws(const struct bench_options *o, struct distributions *d)
 
 static int print_paths(const struct bench_options *o, const struct measure_variant *variants, unsigned count)
 {
-	FILE *csv = open_output("--csv", o->csv);
-	if (o->csv && !csv)
-		return 2;
-	int rc = bench_path(variants, count, o->functions, csv);
-	return rc | close_output(csv, o->csv);
+	struct output_file out;
+	bool failed = false;
+	FILE *csv = open_output(&out, o->csv, &failed);
+	if (failed)
+		return CLI_USAGE;
+	return close_output(&out, bench_path(variants, count, o->functions, csv));
 }
 
 static int replay_with(const struct bench_options *o, struct measure_settings *s)
 {
-	FILE *csv = open_output("--csv", o->csv);
-	if (o->csv && !csv)
-		return 2;
-	int rc = bench_replay(o->replay, s, o->functions, csv);
-	return rc | close_output(csv, o->csv);
+	struct output_file out;
+	bool failed = false;
+	FILE *csv = open_output(&out, o->csv, &failed);
+	if (failed)
+		return CLI_USAGE;
+	return close_output(&out, bench_replay(o->replay, s, o->functions, csv));
 }
 
 static int bench_with(const struct bench_options *o, struct measure_settings *s, struct distributions *d)
@@ -419,17 +437,13 @@ static int bench_with(const struct bench_options *o, struct measure_settings *s,
 	static struct measure_case cases[MAX_RESULTS];
 	struct plan p = { cases, 0 };
 	bench_plan_cases(&p, o, d);
-	FILE *csv = open_output("--csv", o->csv);
-	FILE *svg = csv || !o->csv ? open_output("--svg", o->svg) : NULL;
-	if ((o->csv && !csv) || (o->svg && !svg)) {
-		if (csv)
-			fclose(csv);
-		return 2;
-	}
-	int rc = run_plan(&p, s, o->processes ? o->processes : o->quick ? 1 : DEFAULT_PROCESSES, csv, svg);
-	rc |= close_output(csv, o->csv);
-	rc |= close_output(svg, o->svg);
-	return rc;
+	struct output_file csv_out, svg_out;
+	bool failed = false;
+	FILE *csv = open_output(&csv_out, o->csv, &failed);
+	FILE *svg = open_output(&svg_out, o->svg, &failed);
+	int rc = failed ? CLI_USAGE : run_plan(&p, s, o->processes ? o->processes : o->quick ? 1 : DEFAULT_PROCESSES, csv, svg);
+	rc = close_output(&csv_out, rc);
+	return close_output(&svg_out, rc);
 }
 
 /* When each column stops adding pairs (struct measure_stop). */

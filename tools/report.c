@@ -11,8 +11,10 @@
 #include "tools/report/report.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/output_file.h"
 #include "tools/util/histogram_read.h"
 #include "tools/report/symbolize.h"
+#include "tools/util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,22 +120,21 @@ static int refuse_existing(const char *path, const char *option)
 }
 
 /* The files the options would write, refused before anything is read if
- * one is there already (unless --force). */
-static int check_outputs(const struct report_options *o)
+ * one is there already (unless --force), names an input, or names the
+ * same file as another. */
+static int check_outputs(const struct report_options *o, char *const *inputs, size_t input_count)
 {
 	static const char *const fleetbench[] = { "Memcpy.csv", "Memmove.csv", "Memset.csv" };
-	int rc = 0;
-	if (o->force)
-		return 0;
-	if (o->svg)
-		rc = refuse_existing(o->svg, "--svg");
-	if (!rc && o->pprof)
-		rc = refuse_existing(o->pprof, "--pprof");
-	for (unsigned i = 0; !rc && o->fleetbench && i < 3; i++) {
-		char path[4096];
-		snprintf(path, sizeof path, "%s%s", o->fleetbench, fleetbench[i]);
-		rc = refuse_existing(path, "--fleetbench-csv");
+	char paths[3][4096];
+	const char *outputs[5] = { o->svg, o->pprof };
+	for (unsigned i = 0; o->fleetbench && i < 3; i++) {
+		snprintf(paths[i], sizeof paths[i], "%s%s", o->fleetbench, fleetbench[i]);
+		outputs[2 + i] = paths[i];
 	}
+	int rc = output_check_names("report", outputs, 5, inputs, input_count);
+	for (unsigned i = 0; !rc && !o->force && i < 5; i++)
+		if (outputs[i])
+			rc = refuse_existing(outputs[i], i == 0 ? "--svg" : i == 1 ? "--pprof" : "--fleetbench-csv");
 	return rc;
 }
 
@@ -166,7 +167,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "memshim report: no dump files given (see memshim report --help)\n");
 		return 2;
 	}
-	if ((rc = check_outputs(&o)) != 0)
+	if ((rc = check_outputs(&o, argv + o.first_file, (size_t)(argc - o.first_file))) != 0)
 		return rc;
 	struct dump *d = malloc(sizeof *d);
 	if (!d)
@@ -175,10 +176,10 @@ int cmd_report(int argc, char **argv)
 	d->program_filter = o.program;
 	int bad = dump_load("report", argv + o.first_file, (size_t)(argc - o.first_file), d);
 	int status = bad ? 1 : 0;
-	dump_merge_sites(d);
-	qsort(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
-	qsort(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_amount);
-	qsort(d->time_sites, d->time_site_count, sizeof *d->time_sites, by_amount);
+	dump_merge_sites_said("report", d);
+	sort_items(d->callsites, d->callsite_count, sizeof *d->callsites, by_amount);
+	sort_items(d->cpu_sites, d->cpu_site_count, sizeof *d->cpu_sites, by_amount);
+	sort_items(d->time_sites, d->time_site_count, sizeof *d->time_sites, by_amount);
 	if (d->files == 0) {
 		fprintf(stderr, "memshim report: no readable dump\n");
 		status = 1;
@@ -196,11 +197,11 @@ int cmd_report(int argc, char **argv)
 	} else {
 		print_text(d, &o);
 	}
-	if (d->processes && o.svg && write_svg(d, o.svg) != 0)
+	if (d->processes && o.svg && write_svg(d, o.svg, o.force) != 0)
 		status = 1;
-	if (d->processes && o.fleetbench && write_fleetbench(d, o.fleetbench) != 0)
+	if (d->processes && o.fleetbench && write_fleetbench(d, o.fleetbench, o.force) != 0)
 		status = 1;
-	if (d->processes && o.pprof && write_pprof(d, o.pprof, argv + o.first_file, (size_t)(argc - o.first_file)) != 0)
+	if (d->processes && o.pprof && write_pprof(d, o.pprof, o.force, argv + o.first_file, (size_t)(argc - o.first_file)) != 0)
 		status = 1;
 	symbolize_end();
 	hist_dump_free(d);

@@ -344,12 +344,14 @@ int cmd_tune(int argc, char **argv)
 	int rc = parse_options(argc, argv, &o);
 	char path[4096];
 	bool named;
-	if (rc)
-		return rc;
-	if (o.calibration)
+	if (!rc && o.calibration)
 		snprintf(path, sizeof path, "%s", o.calibration);
-	else if (!calibration_path(path, sizeof path, &named))
-		return cli_usage_error("tune", "no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
+	else if (!rc && !calibration_path(path, sizeof path, &named))
+		rc = cli_usage_error("tune", "no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
+	if (rc) {
+		free(o.files); /* parse_options may have listed them before it refused */
+		return rc;
+	}
 	static struct dump d;
 	hist_dump_init(&d);
 	bool left_out;

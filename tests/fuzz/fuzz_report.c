@@ -7,9 +7,11 @@
  * to a memfd and read back through its /proc/self/fd name with
  * hist_read_file(), twice into one struct dump (the merge path); a crash,
  * an ASan or UBSan report, or a leak is a finding.  Checked as well: a
- * failure always says why, and what was read never lets a function's
+ * failure always says why, what was read never lets a function's
  * calls or bytes summed over its buckets overflow (the reader promises
- * that, and the report's totals rely on it).
+ * that, and the report's totals rely on it), and what was read, written
+ * again as `memshim merge` writes it, reads back (a merge once wrote
+ * "sequences 1 0", a weight doubled to 0, which every reader refused).
  *
  * Seeds: tests/fuzz/report_corpus (real dumps from tests/hist_program and a
  * few broken ones).  Longer run by hand:
@@ -27,19 +29,44 @@
 /* dispatch/variants.c defines this for the library; the reader needs only the names. */
 const char *const base_function_names[FN_COUNT] = { "memcpy", "memmove", "memset" };
 
-static int fd = -1;
-static char path[64];
+static int fd = -1, merged_fd = -1;
+static char path[64], merged_path[64];
+
+/* A memfd and its /proc/self/fd name. */
+static int open_memfd(char *name, size_t size)
+{
+	int f = memfd_create("fuzz_report", MFD_CLOEXEC);
+	if (f < 0)
+		abort();
+	snprintf(name, size, "/proc/self/fd/%d", f);
+	return f;
+}
+
+/* d written merged, then read back: it must be. */
+static void check_round_trip(const struct dump *d)
+{
+	if (merged_fd < 0)
+		merged_fd = open_memfd(merged_path, sizeof merged_path);
+	if (ftruncate(merged_fd, 0) != 0 || lseek(merged_fd, 0, SEEK_SET) != 0 || !hist_write_merged(merged_fd, d))
+		abort();
+	struct dump *back = calloc(1, sizeof *back);
+	char why[256] = "";
+	if (!back)
+		abort();
+	if (!hist_read_file(merged_path, back, why, sizeof why)) {
+		fprintf(stderr, "a merge of what was read does not read back: %s\n", why);
+		abort();
+	}
+	hist_dump_free(back);
+	free(back);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (fd < 0) {
-		fd = memfd_create("fuzz_report", MFD_CLOEXEC);
-		if (fd < 0)
-			abort();
-		snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	}
+	if (fd < 0)
+		fd = open_memfd(path, sizeof path);
 	if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		abort();
 	struct dump *d = malloc(sizeof *d);
@@ -59,6 +86,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    __builtin_add_overflow(bytes, d->hist.fn[fn].bytes[b], &bytes))
 				abort(); /* accepted counts whose totals overflow */
 	}
+	if (d->processes)
+		check_round_trip(d);
 	hist_dump_free(d);
 	free(d);
 	return 0;

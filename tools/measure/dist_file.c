@@ -5,6 +5,7 @@
 
 #include "tools/measure/dist_file.h"
 #include "tools/util/cli.h"
+#include "tools/util/parse_number.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -60,28 +61,15 @@ static bool parse_real(const char **s, double *out)
 	return true;
 }
 
-static bool parse_key(const char **s, unsigned long long *out)
-{
-	if (**s < '0' || **s > '9')
-		return false;
-	char *end;
-	errno = 0;
-	*out = strtoull(*s, &end, 10);
-	if (errno == ERANGE)
-		return false;
-	*s = end;
-	return true;
-}
-
 /* Parses one line of `key:value` pairs into table (room for `room`). */
 static bool parse_pairs(const struct parse *p, const char **s, unsigned line, struct size_prob *table,
 			size_t room, size_t *count)
 {
 	*count = 0;
 	while (**s && **s != '\n') {
-		unsigned long long key;
+		uint64_t key;
 		double value;
-		bool ok = parse_key(s, &key) && *(*s)++ == ':' && parse_real(s, &value) &&
+		bool ok = parse_u64(s, &key) && *(*s)++ == ':' && parse_real(s, &value) &&
 			  key <= DIST_MAX_SIZE && *count < room;
 		if (ok)
 			table[(*count)++] = (struct size_prob){ (size_t)key, value };

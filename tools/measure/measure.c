@@ -168,11 +168,16 @@ static void place_recorded(const struct measure_case *c, const struct seq_call *
 			   struct call *call)
 {
 	int64_t d = r->distance;
+	uint64_t apart = d < 0 ? -(uint64_t)d : (uint64_t)d;
 	size_t far = span - PAGE;
 	call->size = (uint32_t)r->size;
+	/* a memcpy recorded on overlapping ranges (the program's bug, or a
+	 * dump's lie) is replayed on separate ones: memcpy on an overlap is
+	 * undefined, and in the tool would be ours */
+	bool overlapping_memcpy = c->fn == FN_MEMCPY && apart < r->size;
 	if (c->fn == FN_MEMSET) {
 		call->src = call->dst = (uint32_t)(base + span + r->dst_off);
-	} else if ((d < 0 ? -(uint64_t)d : (uint64_t)d) < far) {
+	} else if (apart < far && !overlapping_memcpy) {
 		call->src = (uint32_t)(base + span + r->src_off);
 		call->dst = (uint32_t)((int64_t)call->src + d);
 	} else {

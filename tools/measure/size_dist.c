@@ -1,6 +1,7 @@
 /* Call-size distributions: made from a table of sizes and weights, and
  * drawn from. */
 #include "tools/measure/size_dist.h"
+#include "tools/util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ struct size_dist *size_dist_from_table(const char *name, const struct size_prob 
 	}
 	/* Sorted, so that the largest size and a reader's view are in order. */
 	memcpy(sorted, table, count * sizeof *sorted);
-	qsort(sorted, count, sizeof *sorted, by_size);
+	sort_items(sorted, count, sizeof *sorted, by_size);
 	double total = 0;
 	for (size_t i = 0; i < count; i++)
 		if (sorted[i].probability > 0)

@@ -6,6 +6,7 @@
 
 #include "dispatch/config.h"
 #include "tools/report/symbolize.h"
+#include "tools/util/output_file.h"
 #include "tools/util/timing_stats.h"
 
 #include <errno.h>
@@ -16,7 +17,7 @@
 #include <string.h>
 
 /* fleetbench's three lines: size:probability, overlap, alignment:probability. */
-int write_fleetbench(const struct dump *d, const char *prefix)
+int write_fleetbench(const struct dump *d, const char *prefix, bool replace)
 {
 	static const char *const names[FN_COUNT] = { "Memcpy", "Memmove", "Memset" };
 	for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -28,11 +29,10 @@ int write_fleetbench(const struct dump *d, const char *prefix)
 			fprintf(stderr, "memshim report: no %s calls recorded: %s not written\n", base_function_names[fn], path);
 			continue;
 		}
-		FILE *out = fopen(path, "w");
-		if (!out) {
-			fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
+		struct output_file o;
+		FILE *out = output_open(&o, "report", path);
+		if (!out)
 			return -1;
-		}
 		/* each bucket's calls at the bucket's mean size, which is exact for sizes 0..16 */
 		const char *sep = "";
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
@@ -51,10 +51,8 @@ int write_fleetbench(const struct dump *d, const char *prefix)
 		for (int a = 0; a < 7; a++)
 			fprintf(out, "%s%d:%.9g", a ? "," : "", 1 << a, share(by_alignment[a], calls) / 100);
 		fprintf(out, "\n");
-		if (fclose(out) != 0) {
-			fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
+		if (!output_finish(&o, "report", replace))
 			return -1;
-		}
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "dispatch/config.h"
 #include "tools/report/symbolize.h"
+#include "tools/util/escape.h"
 #include "tools/util/timing_stats.h"
 
 #include <errno.h>
@@ -17,14 +18,13 @@
 
 /* Folded stacks for flamegraph.pl and speedscope: root;...;caller;function bytes.
  * Both split a line at its last space, so a frame keeps its spaces (C++'s
- * "f(unsigned long)"); only ';', their frame separator, is replaced. */
+ * "f(unsigned long)"); only ';', their frame separator, is replaced, and
+ * bytes that are not UTF-8. */
 static void print_folded_name(const char *frame)
 {
 	struct frame_info f;
 	symbolize_frame(frame, &f);
-	const char *name = f.function[0] ? f.function : frame;
-	for (const char *p = name; *p; p++)
-		putchar(*p == ';' ? '_' : *p);
+	write_escaped(stdout, f.function[0] ? f.function : frame, ESCAPE_FOLDED);
 }
 
 /* A site's frames, the caller first in the dump, root first: read from

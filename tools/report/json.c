@@ -5,6 +5,7 @@
 
 #include "dispatch/config.h"
 #include "tools/report/symbolize.h"
+#include "tools/util/escape.h"
 #include "tools/util/timing_stats.h"
 
 #include <errno.h>
@@ -14,19 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
+/* A JSON string, escaped, in valid UTF-8. */
 static void json_string(const char *s)
 {
 	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
+	write_escaped(stdout, s, ESCAPE_JSON);
 	putchar('"');
 }
 

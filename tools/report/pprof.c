@@ -36,6 +36,7 @@
 #include "tools/util/dump_load.h"
 #include "tools/util/histogram_read.h"
 #include "tools/util/units_shares.h"
+#include "tools/util/sort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static bool apportion(uint64_t total, const uint64_t *weight, size_t n, uint64_t
 		r[i] = (struct remainder){ i, all ? exact % all : 0 };
 		given += out[i];
 	}
-	qsort(r, n, sizeof *r, by_rest);
+	sort_items(r, n, sizeof *r, by_rest);
 	for (size_t k = 0; all && given < total && k < n; k++, given++)
 		out[r[k].part]++;
 	free(r);
@@ -186,14 +187,14 @@ static struct span dumps_span(char *const *args, size_t n, const char *filter)
 	return s;
 }
 
-int write_pprof(const struct dump *d, const char *path, char *const *args, size_t n)
+int write_pprof(const struct dump *d, const char *path, bool replace, char *const *args, size_t n)
 {
 	struct builder b = { .value_count = d->profile.processes ? 3 : 2 };
 	string_of(&b, ""); /* string 0 is "" */
 	for (size_t i = 0; i < d->program_count; i++)
 		for (int fn = 0; fn < FN_COUNT; fn++)
 			add_function(&b, d->programs[i].d, d->programs[i].name, fn);
-	int rc = pprof_encode(&b, d, dumps_span(args, n, d->program_filter), path);
+	int rc = pprof_encode(&b, d, dumps_span(args, n, d->program_filter), path, replace);
 	builder_free(&b);
 	return rc;
 }
@@ -206,10 +207,11 @@ const char *pprof_missing(void)
 	       "libprotobuf-c-dev, zlib1g-dev; then configure again)";
 }
 
-int write_pprof(const struct dump *d, const char *path, char *const *args, size_t n)
+int write_pprof(const struct dump *d, const char *path, bool replace, char *const *args, size_t n)
 {
 	(void)d;
 	(void)path;
+	(void)replace;
 	(void)args;
 	(void)n;
 	fprintf(stderr, "memshim report: --pprof: %s\n", pprof_missing());

@@ -12,6 +12,6 @@ const char *pprof_missing(void);
 
 /* Writes d, read from the dump files and directories args names, to path
  * as a gzip-compressed pprof profile; prints why and returns -1 if it cannot. */
-int write_pprof(const struct dump *d, const char *path, char *const *args, size_t n);
+int write_pprof(const struct dump *d, const char *path, bool replace, char *const *args, size_t n);
 
 #endif

@@ -6,12 +6,14 @@
 #include "tools/report/pprof_encode.h"
 
 #include "tools/report/profile.pb-c.h"
+#include "tools/util/output_file.h"
 #include "tools/util/units_shares.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define PAGE 4096u
@@ -179,11 +181,20 @@ static void fill_header(struct messages *m, struct builder *b, const struct dump
 	p->comment = m->comment;
 }
 
-static int save(const char *path, const uint8_t *data, size_t size)
+/* Writes the profile gzipped to path, through output_file's temporary
+ * name (zlib writes to a copy of its descriptor). */
+static int save(const char *path, bool replace, const uint8_t *data, size_t size)
 {
-	gzFile out = gzopen(path, "wb");
+	struct output_file o;
+	if (!output_open(&o, "report", path))
+		return -1;
+	int fd = dup(fileno(o.f));
+	gzFile out = fd >= 0 ? gzdopen(fd, "wb") : NULL;
 	if (!out) {
 		fprintf(stderr, "memshim report: cannot write %s: %s\n", path, errno ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
+		output_discard(&o);
 		return -1;
 	}
 	bool ok = gzfwrite(data, 1, size, out) == size;
@@ -198,12 +209,13 @@ static int save(const char *path, const uint8_t *data, size_t size)
 		snprintf(reason, sizeof reason, "%s", closed == Z_ERRNO ? strerror(errno) : "compression failed");
 	if (!ok || closed != Z_OK) {
 		fprintf(stderr, "memshim report: cannot write %s: %s\n", path, reason);
+		output_discard(&o);
 		return -1;
 	}
-	return 0;
+	return output_finish(&o, "report", replace) ? 0 : -1;
 }
 
-int pprof_encode(struct builder *b, const struct dump *d, struct span s, const char *path)
+int pprof_encode(struct builder *b, const struct dump *d, struct span s, const char *path, bool replace)
 {
 	struct messages m = { 0 };
 	pb_profile p = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -222,7 +234,7 @@ int pprof_encode(struct builder *b, const struct dump *d, struct span s, const c
 	if (!data)
 		fprintf(stderr, "memshim report: --pprof: out of memory\n");
 	else
-		rc = save(path, data, perftools__profiles__profile__pack(&p, data));
+		rc = save(path, replace, data, perftools__profiles__profile__pack(&p, data));
 	free(data);
 	release(&m);
 	return rc;

@@ -14,6 +14,6 @@ struct span {
 
 /* Encodes b (with d's programs and the time s) as a gzip-compressed pprof
  * profile at path; -1 after a message if it cannot. */
-int pprof_encode(struct builder *b, const struct dump *d, struct span s, const char *path);
+int pprof_encode(struct builder *b, const struct dump *d, struct span s, const char *path, bool replace);
 
 #endif

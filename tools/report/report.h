@@ -64,9 +64,9 @@ void print_json(const struct dump *d);
 
 /* fleetbench.c: PREFIXMemcpy.csv ... in fleetbench's size:probability
  * format; -1 (after a message) if one cannot be written. */
-int write_fleetbench(const struct dump *d, const char *prefix);
+int write_fleetbench(const struct dump *d, const char *prefix, bool replace);
 
 /* svg.c: the figure of --svg; prints why and returns -1 if it cannot be written. */
-int write_svg(const struct dump *d, const char *path);
+int write_svg(const struct dump *d, const char *path, bool replace);
 
 #endif

@@ -7,6 +7,7 @@
 #include "tools/util/histogram_read.h"
 #include "tools/report/symbolize.h"
 #include "tools/util/timing_stats.h"
+#include "tools/util/sort.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -93,7 +94,7 @@ static void print_site_rows(struct dump *d, unsigned top)
 	int (*order[2])(const void *, const void *) = { by_amount, by_calls };
 	const char *title[2] = { "bytes", "calls" };
 	for (int o = 0; o < 2; o++) {
-		qsort(d->callsites, d->callsite_count, sizeof *d->callsites, order[o]);
+		sort_items(d->callsites, d->callsite_count, sizeof *d->callsites, order[o]);
 		printf("\ntop call sites by %s (%" PRIu64 " sampled calls; the caller, then its callers)\n"
 		       "  bytes%%  calls%%      calls      bytes  mean size  function\n",
 		       title[o], calls);

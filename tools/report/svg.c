@@ -6,6 +6,8 @@
  * interval, and a time bar of few samples is hatched and faded.  With timed
  * calls (MEMSHIM_TIMING) each bar group is topped with its ns per call. */
 #include "tools/report/report.h"
+#include "tools/util/escape.h"
+#include "tools/util/output_file.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/units_shares.h"
 #include "tools/util/timing_stats.h"
@@ -211,9 +213,11 @@ static void draw_panel(FILE *out, const struct figure *f, const struct dump *d, 
 	uint64_t calls = sum_buckets(d->hist.fn[fn].calls);
 	char bytes[32];
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s: %" PRIu64
-	        " calls, %s, variant %s</text>\n",
+	        " calls, %s, variant ",
 	        MARGIN_LEFT, top + 20, base_function_names[fn], calls,
-	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes), d->variant[fn]);
+	        human_size(sum_buckets(d->hist.fn[fn].bytes), bytes, sizeof bytes));
+	write_escaped(out, d->variant[fn], ESCAPE_XML);
+	fputs("</text>\n", out);
 	draw_panel_times(out, f, d, fn, top + 36);
 	draw_x_axis(out, f, bottom, plot_top);
 	for (double v = 0; v <= y_max + step / 2; v += step) {
@@ -274,13 +278,12 @@ static void shared_range(const struct dump *d, struct figure *f)
 	f->series = d->profile.processes ? 3 : 2;
 }
 
-int write_svg(const struct dump *d, const char *path)
+int write_svg(const struct dump *d, const char *path, bool replace)
 {
-	FILE *out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
+	struct output_file o;
+	FILE *out = output_open(&o, "report", path);
+	if (!out)
 		return -1;
-	}
 	struct figure f;
 	shared_range(d, &f);
 	char title[1200];
@@ -289,19 +292,18 @@ int write_svg(const struct dump *d, const char *path)
 	             "font-family=\"sans-serif\" data-x-range=\"%u %u\">\n"
 	             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 	        SVG_WIDTH, TITLE_HEIGHT + PANEL_HEIGHT * FN_COUNT, f.first, f.last);
-	fprintf(out, "<title>memshim: %s</title>\n", dump_title(d, title, sizeof title));
+	fputs("<title>memshim: ", out);
+	write_escaped(out, dump_title(d, title, sizeof title), ESCAPE_XML); /* the program's name is the dump's */
+	fputs("</title>\n", out);
 	fprintf(out, "<defs><pattern id=\"few-samples\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
 	             "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"%s\" fill-opacity=\"0.3\"/>"
 	             "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"%s\" stroke-width=\"2\"/></pattern></defs>\n",
 	        series_colour[TIME_SERIES], series_colour[TIME_SERIES]);
-	fprintf(out, "<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\">memshim: %s</text>\n",
-	        MARGIN_LEFT, title);
+	fprintf(out, "<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\">memshim: ", MARGIN_LEFT);
+	write_escaped(out, title, ESCAPE_XML);
+	fputs("</text>\n", out);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		draw_panel(out, &f, d, fn, TITLE_HEIGHT + fn * PANEL_HEIGHT);
 	fprintf(out, "</svg>\n");
-	if (fclose(out) != 0) {
-		fprintf(stderr, "memshim report: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return output_finish(&o, "report", replace) ? 0 : -1;
 }

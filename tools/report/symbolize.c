@@ -10,6 +10,9 @@
 #include <string.h>
 
 #ifdef HAVE_LIBDW
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #endif
@@ -52,6 +55,21 @@ static struct known {
 } *known;
 static size_t known_count;
 
+/* path opened for reading if it is a regular file, else -1: a dump names
+ * the objects, and one naming a FIFO or a device must not make the
+ * report block or read from it.  O_NONBLOCK makes the open itself return
+ * at once on a FIFO; a regular file's reads ignore it. */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* The module of path, reported on first use; NULL if it cannot be read. */
 static Dwfl_Module *module_of(const char *path)
 {
@@ -68,9 +86,15 @@ static Dwfl_Module *module_of(const char *path)
 		return NULL;
 	}
 	known = grown;
-	dwfl_report_begin_add(dwfl);
-	Dwfl_Module *m = dwfl_report_offline(dwfl, path, path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
+	int fd = open_regular(path);
+	Dwfl_Module *m = NULL;
+	if (fd >= 0) {
+		dwfl_report_begin_add(dwfl);
+		m = dwfl_report_offline(dwfl, path, path, fd); /* takes fd when it succeeds */
+		dwfl_report_end(dwfl, NULL, NULL);
+		if (!m)
+			close(fd);
+	}
 	known[known_count++] = (struct known){ copy, m };
 	return m;
 }

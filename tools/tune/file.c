@@ -118,7 +118,8 @@ bool calibration_write(const char *path, const struct calibration *c, char *why,
 	for (unsigned i = 0; i < c->count; i++)
 		write_curve(f, &c->curves[i]);
 	fprintf(f, "end\n");
-	bool ok = !ferror(f) & sync_file(f, path);
+	bool ok = !ferror(f);
+	ok = sync_file(f, path) && ok; /* synced and closed even after an error */
 	ok &= !fclose(f);
 	if (ok && rename(name, path) == 0) {
 		temporary[0] = '\0';

@@ -16,6 +16,7 @@
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
 #include "tools/calibrate/model.h"
+#include "tools/util/sort.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -152,7 +153,7 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 		out[n++].total = quantile(sorted, c->rounds, 0.5);
 	}
 	against_glibc(c, out, n);
-	qsort(out, n, sizeof *out, by_cost);
+	sort_items(out, n, sizeof *out, by_cost);
 	return n;
 }
 

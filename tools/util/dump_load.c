@@ -1,6 +1,7 @@
 #include "tools/util/dump_load.h"
 
 #include "tools/util/histogram_read.h"
+#include "tools/util/sort.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -150,29 +151,49 @@ static int site_order(const void *a, const void *b)
 	return x->fn != y->fn ? (x->fn < y->fn ? -1 : 1) : strcmp(x->frames, y->frames);
 }
 
-/* Sorting first keeps this n log n: a fleet of dumps holds many sites. */
-static void merge_sites(struct dump_site *sites, size_t *count)
+/* a += b, held at UINT64_MAX; whether it was. */
+static bool add_saturated(uint64_t *a, uint64_t b)
 {
-	qsort(sites, *count, sizeof *sites, site_order);
+	if (!__builtin_add_overflow(*a, b, a))
+		return false;
+	*a = UINT64_MAX;
+	return true;
+}
+
+/* Sorting first keeps this n log n: a fleet of dumps holds many sites.
+ * Whether a sum had to be held at 2^64-1. */
+static bool merge_sites(struct dump_site *sites, size_t *count)
+{
+	bool saturated = false;
+	sort_items(sites, *count, sizeof *sites, site_order);
 	size_t kept = 0;
 	for (size_t i = 0; i < *count; i++) {
 		struct dump_site *c = &sites[i];
 		if (kept && site_order(&sites[kept - 1], c) == 0) {
-			sites[kept - 1].count += c->count;
-			sites[kept - 1].amount += c->amount;
+			saturated |= add_saturated(&sites[kept - 1].count, c->count);
+			saturated |= add_saturated(&sites[kept - 1].amount, c->amount);
 			free(c->frames);
 		} else {
 			sites[kept++] = *c;
 		}
 	}
 	*count = kept;
+	return saturated;
 }
 
-void dump_merge_sites(struct dump *d)
+bool dump_merge_sites(struct dump *d)
 {
-	merge_sites(d->callsites, &d->callsite_count);
-	merge_sites(d->cpu_sites, &d->cpu_site_count);
-	merge_sites(d->time_sites, &d->time_site_count);
+	bool saturated = merge_sites(d->callsites, &d->callsite_count);
+	saturated |= merge_sites(d->cpu_sites, &d->cpu_site_count);
+	saturated |= merge_sites(d->time_sites, &d->time_site_count);
 	for (size_t i = 0; i < d->program_count; i++)
-		dump_merge_sites(d->programs[i].d);
+		saturated |= dump_merge_sites(d->programs[i].d);
+	return saturated;
+}
+
+void dump_merge_sites_said(const char *command, struct dump *d)
+{
+	if (dump_merge_sites(d))
+		fprintf(stderr, "memshim %s: a call site's counts passed 2^64-1 when added up; shown as "
+		                "18446744073709551615 (at least)\n", command);
 }

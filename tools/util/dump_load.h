@@ -33,7 +33,11 @@ int dump_load(const char *command, char *const *args, size_t n, struct dump *d);
 unsigned dump_load_inputs(const char *command, struct dump_inputs *in, struct dump *d);
 
 /* Makes the call sites with the same function and frames seen in several
- * dumps one, in d and in each of its programs (sorted by function and frames). */
-void dump_merge_sites(struct dump *d);
+ * dumps one, in d and in each of its programs (sorted by function and
+ * frames); their counts summed, held at 2^64-1 rather than wrapped. */
+bool dump_merge_sites(struct dump *d);
+/* Whether a sum was held at 2^64-1.  dump_merge_sites_said: the same,
+ * saying so on stderr in one line. */
+void dump_merge_sites_said(const char *command, struct dump *d);
 
 #endif

@@ -61,7 +61,7 @@ int dump_merge_files(const char *command, const char *out, char *const *args, si
 	static struct dump d;
 	hist_dump_init(&d);
 	bad += dump_load_inputs(command, in, &d);
-	dump_merge_sites(&d);
+	dump_merge_sites_said(command, &d);
 	if (d.processes == 0)
 		fprintf(stderr, "memshim %s: no readable dump\n", command);
 	else if (bad && all_or_nothing)

@@ -81,10 +81,36 @@ static bool timing_merge_overflows(const struct dump_timing *d, const struct dum
 	return false;
 }
 
+/* The counts of processes and files, which are unsigned: a wrap to 0
+ * would read as "no dump at all". */
+static bool processes_overflow(const struct dump *to, const struct dump *from)
+{
+	unsigned sum;
+	return __builtin_add_overflow(to->processes, from->processes, &sum) ||
+	       __builtin_add_overflow(to->files, from->files, &sum) ||
+	       __builtin_add_overflow(to->profile.processes, from->profile.processes, &sum) ||
+	       __builtin_add_overflow(to->profile.handler_replaced, from->profile.handler_replaced, &sum) ||
+	       __builtin_add_overflow(to->profile.recording_apart, from->profile.recording_apart, &sum) ||
+	       __builtin_add_overflow(to->timing.processes, from->timing.processes, &sum) ||
+	       __builtin_add_overflow(to->ab.processes, from->ab.processes, &sum);
+}
+
+/* merge_windows may double the weight when both sides hold windows (at
+ * most once: each holds at most HIST_WINDOWS_MAX); one that doubled past
+ * 2^64 would wrap to 0, which the readers divide by.  Checked whatever
+ * the counts, as the same windows join both the whole and their
+ * program's entry, which hold different counts. */
+static bool window_weight_overflows(const struct dump *to, const struct dump *from)
+{
+	uint64_t weight = to->window_weight > from->window_weight ? to->window_weight : from->window_weight;
+	return to->window_count && from->window_count && weight > UINT64_MAX / 2;
+}
+
 bool hist_add_overflows(const struct dump *to, const struct dump *from)
 {
 	return merge_overflows(to, from) || profile_merge_overflows(&to->profile, &from->profile) ||
-	       timing_merge_overflows(&to->timing, &from->timing);
+	       timing_merge_overflows(&to->timing, &from->timing) || processes_overflow(to, from) ||
+	       window_weight_overflows(to, from);
 }
 
 static void merge_profile(struct dump_profile *d, const struct dump_profile *r)

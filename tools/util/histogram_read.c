@@ -63,7 +63,8 @@ static const char *start_section(struct reading *r, const char *line, const char
 		const char *problem = finish_section(r);
 		if (problem)
 			return problem;
-		r->section++;
+		if (++r->section >= (r->sections ? r->sections : 1))
+			return "more sections than its first says (two dumps joined into one file?)";
 	}
 	hist_dump_init(&r->sec);
 	r->sec.processes = 1;
@@ -119,6 +120,34 @@ static bool merge_file(struct dump *d, const struct dump *file)
 	return true;
 }
 
+/* What a file whose first line is no dump header seems to be instead,
+ * from the first len bytes of it (fgets stops at a NUL byte for strlen);
+ * NULL for text, which start_section names. */
+static const char *foreign_format(const char *line, size_t len)
+{
+	static const struct {
+		const char *magic;
+		size_t size;
+		const char *what;
+	} known[] = {
+		{ "\x7f" "ELF", 4, "not a memshim dump: it looks like an ELF file" },
+		{ "\x1f\x8b", 2, "not a memshim dump: it looks like a gzip file" },
+		{ "\x28\xb5\x2f\xfd", 4, "not a memshim dump: it looks like a zstd file" },
+		{ "\xfd" "7zXZ", 5, "not a memshim dump: it looks like an xz file" },
+	};
+	if (strncmp(line, HIST_FORMAT_NAME " ", sizeof HIST_FORMAT_NAME) == 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (len >= known[i].size && memcmp(line, known[i].magic, known[i].size) == 0)
+			return known[i].what;
+	bool binary = len == 0; /* its first byte is a NUL */
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		binary |= (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f;
+	}
+	return binary ? "not a memshim dump: it looks like binary data" : NULL;
+}
+
 /* Reads every line of f into r, each into `line` (HIST_LINE_MAX + 2
  * bytes: the text, its newline, the NUL); the problem, or NULL.  *number:
  * the line. */
@@ -128,6 +157,10 @@ static const char *read_lines(FILE *f, struct reading *r, char *line, unsigned *
 	while (!problem && fgets(line, HIST_LINE_MAX + 2, f)) {
 		++*number;
 		size_t len = strlen(line);
+		if (*number == 1 && (problem = foreign_format(line, len)) != NULL) {
+			*number = 0; /* about the whole file */
+			return problem;
+		}
 		if (len == 0 || line[len - 1] != '\n')
 			return feof(f) ? "truncated: the last line is incomplete" : "line too long";
 		line[len - 1] = '\0';

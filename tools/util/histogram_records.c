@@ -5,8 +5,8 @@
 
 #include "dispatch/config.h"
 #include "tools/util/histogram_add.h"
+#include "tools/util/parse_number.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +19,9 @@ static int parse_numbers(const char *text, uint64_t *out, int max)
 	int count = 0;
 	for (bool first = true; first || *text == ' '; first = false) {
 		text += !first;
-		if (count == max || *text < '0' || *text > '9')
+		if (count == max || !parse_u64(&text, &out[count]))
 			return -1;
-		errno = 0;
-		char *end;
-		unsigned long long v = strtoull(text, &end, 10);
-		if (errno == ERANGE)
-			return -1;
-		out[count++] = v;
-		text = end;
+		count++;
 	}
 	return *text == '\0' ? count : -1;
 }
@@ -59,6 +53,8 @@ static const char *read_bucket(struct reading *r, const uint64_t *v, int count)
 	unsigned b;
 	if (!bucket_of(v, &b))
 		return "bucket bounds are not a bucket of this format";
+	if (v[2] == 0 && v[3] != 0) /* every mean shown divides one by the other */
+		return "bucket with bytes but no calls";
 	struct function_histogram *f = &r->sec.hist.fn[r->function];
 	if (!add_checked(&f->calls[b], v[2]) || !add_checked(&f->bytes[b], v[3]))
 		return "counter overflow";
@@ -146,13 +142,11 @@ static const char *read_callsite(struct reading *r, const char *rest)
 	int fn = space ? function_named(rest, (size_t)(space - rest)) : -1;
 	if (fn < 0)
 		return "callsite needs a function name";
-	char *end;
-	errno = 0;
-	uint64_t calls = strtoull(space + 1, &end, 10);
-	uint64_t bytes = *end == ' ' ? strtoull(end + 1, &end, 10) : 0;
-	if (errno || *end != ' ' || end[1] == '\0')
+	const char *at = space + 1;
+	uint64_t calls, bytes;
+	if (!parse_u64(&at, &calls) || *at++ != ' ' || !parse_u64(&at, &bytes) || *at != ' ' || at[1] == '\0')
 		return "callsite needs calls, bytes and frames";
-	return hist_add_site(&r->sec.callsites, &r->sec.callsite_count, (enum base_function)fn, calls, bytes, end + 1)
+	return hist_add_site(&r->sec.callsites, &r->sec.callsite_count, (enum base_function)fn, calls, bytes, at + 1)
 	               ? NULL : "out of memory";
 }
 
@@ -293,6 +287,7 @@ static const char *read_cpu_site(struct reading *r, const char *rest)
 /* ---- windows of calls (MEMSHIM_SEQUENCES) ---- */
 
 _Static_assert(SEQUENCES_MAX_LENGTH == 1024, "read_sequences's message names the largest length");
+_Static_assert(HIST_WINDOWS_MAX == 4096, "read_window's message names the most windows");
 
 static const char *read_sequences(struct reading *r, const char *rest)
 {
@@ -313,6 +308,8 @@ static const char *read_window(struct reading *r, const char *rest)
 	uint64_t count;
 	if (!r->sec.sequence_length)
 		return "window before the sequences record";
+	if (r->sec.window_count == HIST_WINDOWS_MAX)
+		return "more windows than a section holds (4096)";
 	if (fn < 0 || parse_numbers(space + 1, &count, 1) != 1 || count == 0 || count > r->sec.sequence_length)
 		return "window needs a function and its calls (1 to the sequences length)";
 	struct dump_window *grown = realloc(r->sec.windows, (r->sec.window_count + 1) * sizeof *grown);
@@ -342,11 +339,9 @@ static const char *read_seq(struct reading *r, const char *rest)
 	memcpy(head, rest, (size_t)(last - rest));
 	head[last - rest] = '\0';
 	const char *digits = last + 1 + (last[1] == '-');
-	char *end;
-	errno = 0;
-	unsigned long long magnitude = *digits >= '0' && *digits <= '9' ? strtoull(digits, &end, 10) : 0;
+	uint64_t magnitude;
 	if (parse_numbers(head, v, 3) != 3 || v[1] >= 4096 || v[2] >= 4096 ||
-	    *digits < '0' || *digits > '9' || *end != '\0' || errno == ERANGE || magnitude > INT64_MAX)
+	    !parse_u64(&digits, &magnitude) || *digits != '\0' || magnitude > INT64_MAX)
 		return wrong;
 	struct dump_window *w = &r->sec.windows[r->sec.window_count - 1];
 	w->calls[w->count++] = (struct seq_call){ .size = v[0], .dst_off = (uint16_t)v[1], .src_off = (uint16_t)v[2],

@@ -1,4 +1,5 @@
 #include "tools/util/quantile.h"
+#include "tools/util/sort.h"
 
 #include <stdlib.h>
 
@@ -10,7 +11,7 @@ static int by_value(const void *a, const void *b)
 
 double quantile(double *v, unsigned n, double q)
 {
-	qsort(v, n, sizeof *v, by_value);
+	sort_items(v, n, sizeof *v, by_value);
 	double rank = q * (n - 1);
 	unsigned lo = (unsigned)rank;
 	return lo + 1 < n ? v[lo] + (rank - lo) * (v[lo + 1] - v[lo]) : v[lo];
