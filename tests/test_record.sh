@@ -249,16 +249,26 @@ sed -e 's/^memshim-histogram 2$/memshim-histogram 5/' -e 's/^pid 10$/pid 11/' \
 	-e '/^cpu 4096 /a recording_cpu 25 100000000' "$scratch/prof" >"$scratch/prof3"
 "$tool" report "$scratch/prof3" >"$scratch/text"
 expect_match "version 5: the rate asked and taken, and why they differ" "$(sed -n 2p "$scratch/text")" \
-	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU\):$"
-expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 4p "$scratch/text")" \
+	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU on$"
+expect_match "version 5: a sample's weight explained" "$(sed -n 3p "$scratch/text")" \
+	"^  average \(a sample counts its timer's periods, overruns included: one may stand for several\)\):$"
+expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 5p "$scratch/text")" \
 	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples; and 5\.0% more in memshim's recording$"
+# A call site whose 10 samples weigh 100 ms (10 ms each, the average 4):
+# its share is of the time, and its interval, of the samples, is scaled to
+# hold it, not clamped so that the estimate sits on its edge.
+sed -e '/^cpu_site memcpy 100 /a cpu_site memcpy 10 100000000 heavy+0x1(/nonexistent/prof+0x99)' "$scratch/prof3" >"$scratch/prof4"
+site=$("$tool" report "$scratch/prof4" | grep 'heavy')
+expect_match "a heavy site: its share of the time" "$site" ' 5\.0% of CPU time \('
+expect_eq "a heavy site: the estimate strictly inside its interval" \
+	"$(printf '%s\n' "$site" | sed 's/.* \([0-9.]*\)% of CPU time (\([0-9.]*\)[^0-9.]*\([0-9.]*\)%).*/\2 < \1 < \3/' | awk '{ print ($1 < $3 && $3 < $5) }')" 1
 "$tool" report --json "$scratch/prof3" >"$scratch/prof3.json"
 expect_eq "version 5, json: the copies, the recording, the rate taken" \
 	"$(json_get "$scratch/prof3.json" 'd["functions"]["memcpy"]["cpu_ns"], d["functions"]["memcpy"]["recording"]["cpu_ns"], round(d["functions"]["memcpy"]["recording"]["cpu_share"], 3), d["profile"]["rate_taken_hz"], d["profile"]["recording_apart"]')" \
 	"(400000000, 100000000, 0.05, 250, 1)"
 "$tool" merge -o "$scratch/prof23" "$scratch/prof" "$scratch/prof3"
 "$tool" report "$scratch/prof23" >"$scratch/text"
-expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 4p "$scratch/text")" \
+expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 5p "$scratch/text")" \
 	"; and 2\.5% more in memshim's recording \(counted apart in 1 of 2 processes, included above in the others\)$"
 "$tool" report --json "$scratch/prof" "$scratch/prof3" >"$scratch/prof23.json"
 "$tool" report --json "$scratch/prof23" >"$scratch/prof23m.json"

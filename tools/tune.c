@@ -314,7 +314,9 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	printf("  resolution: glibc against itself read within %.1f%% of 1 on the fleet distributions in\n"
 	       "  every placement; a variant is the default only where it reads at most 1.03x glibc's time in\n"
 	       "  every size class and on the fleet distribution, in every placement, and the least on the\n"
-	       "  fleet distribution, below 1 beyond its interval\n", 100 * c->aa_deviation);
+	       "  fleet distribution, below 1 beyond its interval; where none is, size bands: in each class\n"
+	       "  the variant that loses in no placement, if it beats glibc by more than 5%%, else glibc\n",
+	       100 * c->aa_deviation);
 	printf("  the default policy's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);

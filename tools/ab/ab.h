@@ -68,6 +68,8 @@ struct ab {
 	double *class_values;             /* M_TIMED by size class: [(setting * AB_CLASSES + class) * capacity + run] */
 	bool counters;                    /* cycles and instructions were counted */
 	char counter_note[160];
+	double recording_ns;              /* --profile: the sum over the runs of the recording's ns per call */
+	unsigned recording_runs;          /* and over how many runs */
 };
 
 struct summary {

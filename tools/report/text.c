@@ -87,7 +87,8 @@ void print_time(const struct dump *d)
 	}
 	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s asked, %.0f taken", p->rate_hz, profile_rate_taken(p));
 	if (profile_rate_taken(p) < 0.9 * (double)p->rate_hz)
-		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU",
+		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU on\n"
+		       "  average (a sample counts its timer's periods, overruns included: one may stand for several)",
 		       ms((double)p->sampled_ns / (double)p->samples));
 	printf("):\n");
 	print_sampled_time(p);
