@@ -319,6 +319,14 @@ time bars: True"
 # numbers, and its header names the zstd command it runs.
 expect_eq "quickstart's recording: record's default directory, record's numbering" \
 	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+# One bad value, one line per run: record and run say it, the processes
+# they start (sh, then ls) stay quiet about it (MEMSHIM_WARNED).
+for command in "record -o $scratch/bad-once" run; do
+	# shellcheck disable=SC2086 # the command is words
+	MEMSHIM_IMPL=nonsense "$tool" $command -- sh -c 'ls >/dev/null; true' >/dev/null 2>"$scratch/err"
+	expect_eq "memshim ${command%% *}: a bad variable said once for the run, not once a process" \
+		"$(grep -c '^memshim: MEMSHIM_IMPL="nonsense" is not a variant' "$scratch/err")" 1
+done
 expect_eq "quickstart's header names zstd -t, which it runs, not zstd -d" \
 	"$(grep -c 'zstd -d' "$quickstart"):$(grep -c 'zstd -q -t ' "$quickstart")" "0:1"
 finish
