@@ -12,7 +12,8 @@
 # touched.  It writes the build here, the recording in a new folder here
 # and its plot beside it (./memshim-record and ./memshim-record.svg, or .1,
 # .2, ... beside earlier ones, as memshim record numbers its own: never over
-# one), and the workload's files in a temporary folder it removes.
+# one; .gitignore names them), and the workload's files in a temporary
+# folder it removes.
 set -eu
 cd "$(dirname "$0")"
 

@@ -319,6 +319,23 @@ time bars: True"
 # numbers, and its header names the zstd command it runs.
 expect_eq "quickstart's recording: record's default directory, record's numbering" \
 	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+# --by-program with a name longer than the column: the columns stay in line
+# (every line of the table as long as its heading's).
+for name in sh a-program-name-much-longer-than-twenty-characters; do
+	printf '%s\n' "memshim-histogram 3" "pid $((${#name} + 1))" "program $name" "reason exit" "function memcpy" \
+		"bucket 96 104 10 1000" "end" >"$scratch/long.$name"
+done
+"$tool" report --by-program "$scratch"/long.* >"$scratch/text"
+expect_eq "--by-program: a long name keeps the columns in line" \
+	"$(sed -n '/^by program/,/^$/p' "$scratch/text" | sed '1d;/^$/d' | awk '{ print length($0) }' | sort -u | wc -l | tr -d ' ')" 1
+# What quickstart.sh writes in the source tree is named by .gitignore.
+if git -C "${top_srcdir:-.}" rev-parse --git-dir >/dev/null 2>&1; then
+	expect_eq "quickstart's recording, plot and calibration are ignored by git" \
+		"$(cd "${top_srcdir:-.}" && git check-ignore memshim-record memshim-record.svg memshim-record.calibration \
+			memshim-record.2 memshim-record.2.svg memshim-record.2.calibration | wc -l | tr -d ' ')" 6
+else
+	skip "quickstart's files ignored by git: not a git checkout"
+fi
 # One bad value, one line per run: record and run say it, the processes
 # they start (sh, then ls) stay quiet about it (MEMSHIM_WARNED).
 for command in "record -o $scratch/bad-once" run; do
