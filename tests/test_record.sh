@@ -329,9 +329,10 @@ done
 expect_eq "--by-program: a long name keeps the columns in line" \
 	"$(sed -n '/^by program/,/^$/p' "$scratch/text" | sed '1d;/^$/d' | awk '{ print length($0) }' | sort -u | wc -l | tr -d ' ')" 1
 # What quickstart.sh writes in the source tree is named by .gitignore.
-if git -C "${top_srcdir:-.}" rev-parse --git-dir >/dev/null 2>&1; then
+top=$(dirname "$quickstart")
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 	expect_eq "quickstart's recording, plot and calibration are ignored by git" \
-		"$(cd "${top_srcdir:-.}" && git check-ignore memshim-record memshim-record.svg memshim-record.calibration \
+		"$(cd "$top" && git check-ignore memshim-record memshim-record.svg memshim-record.calibration \
 			memshim-record.2 memshim-record.2.svg memshim-record.2.calibration | wc -l | tr -d ' ')" 6
 else
 	skip "quickstart's files ignored by git: not a git checkout"
