@@ -39,6 +39,9 @@ exec awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) s += i }'
 EOF
 ab --runs auto --budget 60 --env WORK=3000000 --env WORK=6000000 -- sh "$scratch/work.sh"
 expect_eq "ab --runs auto: status" "$rc" 0
+expect_match "--runs auto: at its first look, the smallest difference the budget would resolve" \
+	"$(sed -n 1,2p "$scratch/out")" "^memshim ab: --runs auto: at the spread of the first 3 rounds, the budget.s [0-9]+ rounds would resolve
+  a difference of [0-9.]+% or more \((wall|cpu)\)$"
 expect_match "a verdict line per measure" "$(cat "$scratch/out")" '^  WORK=6000000: wall [0-9.]+ \([0-9.]+\.\.[0-9.]+\): [a-z]'
 expect_match "twice the work: slower" "$(cat "$scratch/out")" '^  WORK=6000000: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): slower$'
 expect_eq "one basis: the table's cpu ratio is the verdict's" \

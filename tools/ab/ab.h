@@ -123,4 +123,9 @@ int ab_report_failures(const struct ab *a);
 /* --runs auto: NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next);
 
+/* --runs auto, from the rounds so far: the smallest difference (a
+ * fraction) that `rounds` rounds would resolve for every setting, each on
+ * its deciding measure (named in *measure); 0 where none has a ratio. */
+double ab_resolvable(const struct ab *a, unsigned rounds, const char **measure);
+
 #endif
