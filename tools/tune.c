@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,8 +67,8 @@ static const char tune_help[] =
 	"  --fenced             with --impl, the replay times each call alone between\n"
 	"                       fences, as ab --timing's timed calls run\n"
 	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else the\n"
-	"                       measured file where there is one, else the default\n"
-	"                       file: $XDG_CACHE_HOME/memshim/calibration, else\n"
+	"                       newer of the measured file and the default file:\n"
+	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
 	"hold windows of calls, the best setting is also replayed on them against the\n"
@@ -357,10 +358,21 @@ static int load_calibration(const char *path, bool default_path, const struct op
  * cache's memshim/calibration) sets the default of every preloaded
  * program, so a calibration goes there only with --install, or where
  * MEMSHIM_CONFIG names it; else to the measured file beside it, which a
- * prediction reads where there is one (else the default file).  *named:
+ * prediction reads unless the default file is newer (installed since).  *named:
  * MEMSHIM_CONFIG or --install chose the file, so no quick calibration is
  * written there unasked.  False when there is no path. */
 #define MEASURED_SUFFIX ".measured"
+
+/* Whether file a exists and b does not, or is older (a calibration
+ * installed after the last measured one). */
+static bool newer(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0)
+		return false;
+	return stat(b, &sb) != 0 || sa.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
+	       (sa.st_mtim.tv_sec == sb.st_mtim.tv_sec && sa.st_mtim.tv_nsec > sb.st_mtim.tv_nsec);
+}
 static bool tune_path(const struct options *o, char *path, size_t size, bool *named)
 {
 	if (!calibration_path(path, size, named))
@@ -370,7 +382,7 @@ static bool tune_path(const struct options *o, char *path, size_t size, bool *na
 	char measured[4096];
 	if (snprintf(measured, sizeof measured, "%s" MEASURED_SUFFIX, path) >= (int)sizeof measured)
 		return false;
-	bool read_installed = !o->calibrate && access(measured, F_OK) != 0 && access(path, F_OK) == 0;
+	bool read_installed = !o->calibrate && newer(path, measured);
 	if (!read_installed)
 		snprintf(path, size, "%s", measured);
 	return true;
