@@ -12,7 +12,8 @@
 # touched.  It writes the build here, the recording in a new folder here
 # and its plot beside it (./memshim-record and ./memshim-record.svg, or .1,
 # .2, ... beside earlier ones, as memshim record numbers its own: never over
-# one), and the workload's files in a temporary folder it removes.
+# one; .gitignore names them), and the workload's files in a temporary
+# folder it removes.
 set -eu
 cd "$(dirname "$0")"
 
@@ -77,6 +78,6 @@ echo
 echo "== next"
 echo "   ./tools/memshim record -- YOUR-COMMAND ARGS...     record your own program the same way"
 echo "   ./tools/memshim tune --calibrate $recording/merged"
-echo "        measure this machine's variants (10-45 s), keep that as its calibration (programs"
-echo "        preloaded with the library then follow it), and predict the best setting for"
-echo "        this recording"
+echo "        measure this machine's variants (10-45 s), keep that for tune (your preloaded"
+echo "        programs keep their default; --install makes it theirs), and predict the best"
+echo "        setting for this recording"

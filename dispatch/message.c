@@ -1,5 +1,6 @@
 #include "dispatch/message.h"
 
+#include "dispatch/early_env.h"
 #include "dispatch/raw_syscall.h"
 
 #include <sys/syscall.h>
@@ -99,9 +100,47 @@ void line_add_bytes(struct line *l, unsigned long long n)
 }
 
 /* "MEMSHIM_X="value" <problem>; using <fallback>" */
+/* The names of the variables this process reported, space-separated. */
+static char warned[512];
+static size_t warned_len;
+
+const char *warned_variables(void) { return warned; }
+
+/* Whether name is a word of the space- or comma-separated list. */
+static int listed(const char *list, const char *name)
+{
+	while (list && *list) {
+		size_t i = 0;
+		while (name[i] && list[i] == name[i])
+			i++;
+		if (!name[i] && (list[i] == '\0' || list[i] == ' ' || list[i] == ','))
+			return 1;
+		while (*list && *list != ' ' && *list != ',')
+			list++;
+		while (*list == ' ' || *list == ',')
+			list++;
+	}
+	return 0;
+}
+
+static void remember_warned(const char *name)
+{
+	if (listed(warned, name))
+		return;
+	for (const char *s = warned_len ? " " : ""; *s && warned_len + 1 < sizeof warned; s++)
+		warned[warned_len++] = *s;
+	for (; *name && warned_len + 1 < sizeof warned; name++)
+		warned[warned_len++] = *name;
+	warned[warned_len] = '\0';
+}
+
 void warn_bad_value(const char *name, const char *value, const char *problem,
                     const char *fallback_text, unsigned long long fallback_number)
 {
+	/* memshim record and run said it already, once for the whole run. */
+	if (listed(early_getenv("MEMSHIM_WARNED"), name))
+		return;
+	remember_warned(name);
 	struct line l;
 	line_start(&l);
 	line_add(&l, name);

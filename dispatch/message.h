@@ -37,4 +37,10 @@ void line_emit(struct line *l);
 void warn_bad_value(const char *name, const char *value, const char *problem, const char *fallback_text,
                     unsigned long long fallback_number);
 
+/* The variables this process reported a bad value of, space-separated
+ * ("" if none).  memshim record and run pass them to the program in
+ * MEMSHIM_WARNED, whose names warn_bad_value then leaves unsaid: one line
+ * per run of a program, not one per process. */
+const char *warned_variables(void);
+
 #endif

@@ -17,6 +17,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD",
 	"MEMSHIM_CONFIG", "MEMSHIM_BIND", "MEMSHIM_HWCAPS",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
+	"MEMSHIM_WARNED", /* set by memshim record and run (message.h) */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	"MEMSHIM_CACHE_SIZES", /* read by memshim bench and tune */
 	NULL,

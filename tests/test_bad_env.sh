@@ -340,7 +340,7 @@ done
 
 # --help everywhere: status 0, text on stdout, nothing on stderr.
 for args in --help -h help "info --help" "info -h" "run --help" "run -h" "run --impl erms --help" \
-	"help info" "help run" "help report" "help bench" "help tune" "help ab" "help help"; do
+	"help info" "help run" "help report" "help bench" "help tune" "help ab" "help help" "help --help" "help -h"; do
 	# shellcheck disable=SC2086
 	"$tool" $args >"$scratch/out" 2>"$scratch/err"
 	rc=$?

@@ -1,7 +1,8 @@
 #!/bin/sh
 # memshim tune --calibrate: bounded memory whatever the caches, the progress
 # line (on a terminal only), Ctrl-C, the quick calibration that tune runs by
-# itself, the variant choice in the calibration file (followed by the
+# itself, a calibration that leaves the default of preloaded programs alone
+# unless installed (--install), the variant choice in the calibration file (followed by the
 # default policy, shown by memshim info) and the GLIBC_TUNABLES line.
 # Checks behaviour and what is printed, never a timing.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -101,22 +102,57 @@ env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratc
 expect_eq "tune without a calibration file, not on a terminal: status 1" "$?" 1
 expect_eq "it says so, in one line" "$(wc -l <"$scratch/err")" 1
 expect_match "the line asks for --calibrate, and says why" "$(cat "$scratch/err")" \
-	"^memshim tune: no calibration file at $scratch/fresh/memshim/calibration; run memshim tune --calibrate first \(not run unasked where stderr is not a terminal: the file it writes changes the default of every program preloaded with libmemshim.so\)$"
+	"^memshim tune: no calibration file at $scratch/fresh/memshim/calibration.measured; run memshim tune --calibrate first \(not run unasked where stderr is not a terminal: it takes 10 s and more\)$"
 expect_eq "no file is written" "$(ls "$scratch/fresh" 2>/dev/null | wc -l)" 0
-# On a terminal: the quick calibration runs, and says what the file changes and how to undo it.
+# On a terminal: the quick calibration runs, into tune's own file: the default stays.
 script -qec "env XDG_CACHE_HOME=\"$scratch/fresh\" \"$tool\" tune --tiny $(ls "$scratch"/h.* | tr '\n' ' ')" /dev/null >"$scratch/tty" 2>&1
 expect_eq "tune without a calibration file, on a terminal, runs" "$?" 0
 said=$(tr -d '\r' <"$scratch/tty")
 expect_match "it says it runs the quick calibration" "$said" '^memshim tune: no calibration file yet: running the quick calibration first$'
-expect_match "it says every preloaded program follows the file from now on" "$said" \
-	'^  reads: from now on their default variants and thresholds are the ones it measures\.$'
-expect_match "it says how to undo it" "$said" "^  To undo that: rm $scratch/fresh/memshim/calibration\$"
-expect_match "the calibration file is written there" "$(head -n 1 "$scratch/fresh/memshim/calibration")" '^memshim-calibration 3$'
+expect_match "it says the default of preloaded programs stays" "$said" \
+	'^  the default of preloaded programs stays as it is\.$'
+expect_match "the calibration file is written beside the default one" \
+	"$(head -n 1 "$scratch/fresh/memshim/calibration.measured")" '^memshim-calibration 3$'
+expect_eq "and not as the default one" "$(ls "$scratch/fresh/memshim")" "calibration.measured"
 expect_match "and the prediction follows (a best setting, or the model's pick where its spread spans no change)" \
 	"$said" "^(Best setting:|The model's pick, no suggestion until measured on the program itself:)\$"
-expect_match "against the default the file now makes" "$said" '^  against the default \(.*\[calibration file\]|^  against the default \([^;]*\): '
+expect_match "against the default in force" "$said" '^  against the default \('
+expect_eq "not the calibration's, which no program reads unasked" "$(printf '%s\n' "$said" | grep -c '^  against the default (.*\[calibration file\]')" 0
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >/dev/null 2>"$scratch/err"
 expect_eq "the second time it reads the file, silently" "$(cat "$scratch/err")" ""
+
+# ---- consent: --calibrate leaves every preloaded program's default alone, --install changes it ----
+cons=$scratch/consent
+in_cons() { env XDG_CACHE_HOME="$cons" "$@"; }
+source_line() { in_cons "$tool" info | grep '^Default source:'; }
+preloaded env XDG_CACHE_HOME="$cons" MEMSHIM_VERBOSE=1 /bin/true
+default_before=$err source_before=$(source_line)
+expect_match "info: where the default comes from, without a calibration" "$source_before" \
+	"^Default source: (the shipped CPU row [a-z0-9-]+\.row|glibc's own functions \(no calibration file, no row for this CPU class\)) \(no calibration file installed at $cons/memshim/calibration\)\$"
+in_cons "$tool" tune --calibrate --tiny >"$scratch/said" 2>&1
+expect_eq "--calibrate: status 0" "$?" 0
+expect_eq "--calibrate: the default file is not written" "$(ls "$cons/memshim")" "calibration.measured"
+preloaded env XDG_CACHE_HOME="$cons" MEMSHIM_VERBOSE=1 /bin/true
+expect_eq "--calibrate: a preloaded program's default is the same as before" "$err" "$default_before"
+expect_eq "--calibrate: info names the same source" "$(source_line)" "$source_before"
+expect_match "--calibrate: says who reads the file, and that the default is unchanged" "$(cat "$scratch/said")" \
+	'^  only tune and the programs that ask read it \(MEMSHIM_CONFIG=FILE\); the default of$'
+expect_match "--calibrate: and how to make it the default" "$(cat "$scratch/said")" \
+	'^  memshim tune --calibrate --install makes this calibration the default$'
+in_cons "$tool" tune --calibrate --tiny --install >"$scratch/said" 2>&1
+expect_eq "--install: status 0" "$?" 0
+expect_match "--install: says the default is now the file's" "$(cat "$scratch/said")" \
+	'^  installed: every program started with libmemshim.so preloaded from now on has$'
+expect_eq "--install: info names the file" "$(source_line)" \
+	"Default source: the calibration file $cons/memshim/calibration (installed by memshim tune --calibrate --install)"
+preloaded env XDG_CACHE_HOME="$cons" MEMSHIM_VERBOSE=1 /bin/true
+expect_match "--install: a preloaded program's default is the file's" "$err" '\[calibration file'
+expect_eq "--install without --calibrate: status 2" "$(in_cons "$tool" tune --install "$scratch"/h.* >/dev/null 2>&1; echo $?)" 2
+expect_eq "--install with --calibration: status 2" \
+	"$(in_cons "$tool" tune --calibrate --install --calibration "$scratch/x" >/dev/null 2>&1; echo $?)" 2
+source_named=$(env MEMSHIM_CONFIG="$cons/memshim/calibration.measured" "$tool" info | grep '^Default source:')
+expect_eq "MEMSHIM_CONFIG=FILE: info names the file and why" "$source_named" \
+	"Default source: the calibration file $cons/memshim/calibration.measured (MEMSHIM_CONFIG names it)"
 
 # ---- the file's choice: the default policy follows it, memshim info says why ----
 write_cal() { # VERSION MEMCPY MEMMOVE MEMSET
@@ -227,6 +263,11 @@ awk '
 "$tool" tune --calibration "$scratch/glibc-best" "$scratch"/h.* >"$scratch/out" 2>&1
 expect_match "where glibc is best" "$(grep '^MEMSHIM_' "$scratch/out")" '^MEMSHIM_IMPL=glibc$'
 expect_eq "where glibc is best: no GLIBC_TUNABLES line" "$(grep -c '^GLIBC_TUNABLES' "$scratch/out")" 0
+sed "s/^choice memcpy glibc /choice memcpy $width /" "$scratch/glibc-best" >"$scratch/chose-slower"
+"$tool" tune --calibration "$scratch/chose-slower" "$scratch"/h.* >"$scratch/out" 2>&1
+expect_match "the calibration's choice ranked slower than glibc for these calls: said beside the ranking" \
+	"$(cat "$scratch/out")" "note: the calibration chose $width as memcpy's default; for these calls it ranks
+  [0-9.]+% slower than glibc"
 
 # ---- tune --calibrate on copies in the 4 KiB-aliasing window ----
 # Where the CPU's row measured rep movsb slow there (Zen 3), tune says

@@ -152,7 +152,7 @@ expect_eq "memshim run --hwcaps=+avx2: usage error, one line, nothing run" "$?:$
 	"2::memshim run: --hwcaps \"+avx2\" is not a list of features to hide: \"+avx2\" is not -NAME $valid"
 
 # ---- the masked pass catches a test that assumes its CPU ----
-mask=$(sed -n 's/^--masked) mask=\([^ ;]*\) ;;$/\1/p' "$top_srcdir/run-tests.sh")
+mask=$(sed -n 's/^[[:space:]]*--masked) mask=\([^ ;]*\) ;;$/\1/p' "$top_srcdir/run-tests.sh")
 expect_eq "run-tests.sh --masked hides AVX-512, FSRM and ERMS" "$mask" -avx512f,-fsrm,-erms
 sed 's/(usable|NOT usable) /(usable|unusable)/' "$top_srcdir/tests/test_header.sh" >"$scratch/planted.sh"
 if cmp -s "$scratch/planted.sh" "$top_srcdir/tests/test_header.sh"; then

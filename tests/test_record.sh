@@ -249,16 +249,26 @@ sed -e 's/^memshim-histogram 2$/memshim-histogram 5/' -e 's/^pid 10$/pid 11/' \
 	-e '/^cpu 4096 /a recording_cpu 25 100000000' "$scratch/prof" >"$scratch/prof3"
 "$tool" report "$scratch/prof3" >"$scratch/text"
 expect_match "version 5: the rate asked and taken, and why they differ" "$(sed -n 2p "$scratch/text")" \
-	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU\):$"
-expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 4p "$scratch/text")" \
+	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU on$"
+expect_match "version 5: a sample's weight explained" "$(sed -n 3p "$scratch/text")" \
+	"^  average \(a sample counts its timer's periods, overruns included: one may stand for several\)\):$"
+expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 5p "$scratch/text")" \
 	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples; and 5\.0% more in memshim's recording$"
+# A call site whose 10 samples weigh 100 ms (10 ms each, the average 4):
+# its share is of the time, and its interval, of the samples, is scaled to
+# hold it, not clamped so that the estimate sits on its edge.
+sed -e '/^cpu_site memcpy 100 /a cpu_site memcpy 10 100000000 heavy+0x1(/nonexistent/prof+0x99)' "$scratch/prof3" >"$scratch/prof4"
+site=$("$tool" report "$scratch/prof4" | grep 'heavy')
+expect_match "a heavy site: its share of the time" "$site" ' 5\.0% of CPU time \('
+expect_eq "a heavy site: the estimate strictly inside its interval" \
+	"$(printf '%s\n' "$site" | sed 's/.* \([0-9.]*\)% of CPU time (\([0-9.]*\)[^0-9.]*\([0-9.]*\)%).*/\2 < \1 < \3/' | awk '{ print ($1 < $3 && $3 < $5) }')" 1
 "$tool" report --json "$scratch/prof3" >"$scratch/prof3.json"
 expect_eq "version 5, json: the copies, the recording, the rate taken" \
 	"$(json_get "$scratch/prof3.json" 'd["functions"]["memcpy"]["cpu_ns"], d["functions"]["memcpy"]["recording"]["cpu_ns"], round(d["functions"]["memcpy"]["recording"]["cpu_share"], 3), d["profile"]["rate_taken_hz"], d["profile"]["recording_apart"]')" \
 	"(400000000, 100000000, 0.05, 250, 1)"
 "$tool" merge -o "$scratch/prof23" "$scratch/prof" "$scratch/prof3"
 "$tool" report "$scratch/prof23" >"$scratch/text"
-expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 4p "$scratch/text")" \
+expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 5p "$scratch/text")" \
 	"; and 2\.5% more in memshim's recording \(counted apart in 1 of 2 processes, included above in the others\)$"
 "$tool" report --json "$scratch/prof" "$scratch/prof3" >"$scratch/prof23.json"
 "$tool" report --json "$scratch/prof23" >"$scratch/prof23m.json"
@@ -309,6 +319,32 @@ time bars: True"
 # numbers, and its header names the zstd command it runs.
 expect_eq "quickstart's recording: record's default directory, record's numbering" \
 	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+# --by-program with a name longer than the column: the columns stay in line
+# (every line of the table as long as its heading's).
+for name in sh a-program-name-much-longer-than-twenty-characters; do
+	printf '%s\n' "memshim-histogram 3" "pid $((${#name} + 1))" "program $name" "reason exit" "function memcpy" \
+		"bucket 96 104 10 1000" "end" >"$scratch/long.$name"
+done
+"$tool" report --by-program "$scratch"/long.* >"$scratch/text"
+expect_eq "--by-program: a long name keeps the columns in line" \
+	"$(sed -n '/^by program/,/^$/p' "$scratch/text" | sed '1d;/^$/d' | awk '{ print length($0) }' | sort -u | wc -l | tr -d ' ')" 1
+# What quickstart.sh writes in the source tree is named by .gitignore.
+top=$(dirname "$quickstart")
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	expect_eq "quickstart's recording, plot and calibration are ignored by git" \
+		"$(cd "$top" && git check-ignore memshim-record memshim-record.svg memshim-record.calibration \
+			memshim-record.2 memshim-record.2.svg memshim-record.2.calibration | wc -l | tr -d ' ')" 6
+else
+	skip "quickstart's files ignored by git: not a git checkout"
+fi
+# One bad value, one line per run: record and run say it, the processes
+# they start (sh, then ls) stay quiet about it (MEMSHIM_WARNED).
+for command in "record -o $scratch/bad-once" run; do
+	# shellcheck disable=SC2086 # the command is words
+	MEMSHIM_IMPL=nonsense "$tool" $command -- sh -c 'ls >/dev/null; true' >/dev/null 2>"$scratch/err"
+	expect_eq "memshim ${command%% *}: a bad variable said once for the run, not once a process" \
+		"$(grep -c '^memshim: MEMSHIM_IMPL="nonsense" is not a variant' "$scratch/err")" 1
+done
 expect_eq "quickstart's header names zstd -t, which it runs, not zstd -d" \
 	"$(grep -c 'zstd -d' "$quickstart"):$(grep -c 'zstd -q -t ' "$quickstart")" "0:1"
 finish

@@ -13,6 +13,14 @@ expect_eq "tune --calibrate: nothing on stderr" "$(cat "$scratch/err")" ""
 expect_eq "the file starts with the library's part" "$(sed -n '1p;3p;4p;5p' "$cal" | cut -d' ' -f1 | tr '\n' ' ')" \
 	"memshim-calibration auto_movsb auto_stosb nt "
 expect_match "the file ends with end" "$(tail -n 1 "$cal")" '^end$'
+# The rule the calibration states is the man page's: one variant within
+# 1.03x of glibc everywhere, else bands that beat glibc by more than 5%.
+man=${top_srcdir:-.}/doc/memshim.1
+expect_match "the calibration states the one-variant rule" "$(tr '\n' ' ' <"$scratch/out")" \
+	'at most 1\.03x glibc.s time in +every size class and on the fleet distribution, in every placement'
+expect_match "and the bands' rule" "$(tr '\n' ' ' <"$scratch/out")" 'the variant that loses in no placement, if it beats glibc by more than 5%'
+expect_eq "the man page states both" \
+	"$(tr '\n' ' ' <"$man" | grep -c 'at most 1\.03 times glibc.s time in every size class.*if it *beats glibc by more than 5%')" 1
 
 preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 tune --calibration "$cal" "$scratch"/h.*

@@ -19,6 +19,7 @@
 #include "tools/util/launch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,9 @@ static const char ab_help[] =
 	"too long for the table is a short name (env1, tunables1) that a key names.\n"
 	"  --runs N        runs per setting (default 5); auto: run rounds until every\n"
 	"                  verdict is resolved (CPU time; the in-function time with\n"
-	"                  --timing, else --profile) or the budget runs out\n"
+	"                  --timing, else --profile) or the budget runs out; after\n"
+	"                  the first rounds it says the smallest difference the\n"
+	"                  budget's rounds would resolve\n"
 	"  --budget S      the time --runs auto may take, in seconds (default 60)\n"
 	"  --profile[=HZ]  run the library's settings with MEMSHIM_PROFILE (HZ samples\n"
 	"                  per CPU second; default: the library's) and compare the CPU\n"
@@ -325,6 +328,22 @@ static int prepare(struct ab *a)
 	return rc;
 }
 
+/* --runs auto, at its first look: the smallest difference the rounds the
+ * budget holds would resolve, at the spread the first rounds show, said
+ * before the rest run, so that a question too fine for the budget is known
+ * as such at once. */
+static void say_resolvable(const struct ab *a, double elapsed)
+{
+	const char *measure = "";
+	unsigned rounds = (unsigned)fmin(MAX_RUNS, floor(a->budget_s / (elapsed / a->runs)));
+	double d = ab_resolvable(a, rounds < a->runs ? a->runs : rounds, &measure);
+	if (d > 0)
+		printf("memshim ab: --runs auto: at the spread of the first %u rounds, the budget's %u rounds would resolve\n"
+		       "  a difference of %.1f%% or more (%s)\n", a->runs, rounds < a->runs ? a->runs : rounds, 100 * d,
+		       measure);
+	fflush(stdout);
+}
+
 /* The rounds: a fixed number, or with --runs auto until stop_reason says. */
 static int run_rounds(struct ab *a, const char **stopped)
 {
@@ -337,6 +356,8 @@ static int run_rounds(struct ab *a, const char **stopped)
 		a->runs = r + 1;
 		if (!a->auto_runs || a->runs < look)
 			continue;
+		if (look == paired_auto_next_look(0))
+			say_resolvable(a, seconds_now() - start);
 		a->level = paired_auto_level(look);
 		look = paired_auto_next_look(look);
 		if ((*stopped = ab_stop_reason(a, seconds_now() - start, look)))

@@ -1,6 +1,7 @@
 /* memshim info: what this machine and environment make of the library. */
 #include "config.h"
 
+#include "dispatch/calibration.h"
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
@@ -8,6 +9,7 @@
 #include "tools/commands.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/default_source.h"
 #include "tools/util/glibc_info.h"
 #include "tools/util/row_words.h"
 
@@ -62,6 +64,25 @@ static void print_cpu_row(const struct cpu_features *f)
 		return;
 	}
 	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
+}
+
+/* Which source the default came from, always: a calibration file that
+ * changed it must not go unseen. */
+static void print_default_source(void)
+{
+	char source[4200], path[4096];
+	bool named, has_path = calibration_path(path, sizeof path, &named);
+	default_source(source, sizeof source);
+	printf("Default source: %s", source);
+	const char *file = config_get()->calibration_path;
+	if (file[0] && strncmp(source, "the calibration file", 20) == 0)
+		printf(" (%s)\n", named ? "MEMSHIM_CONFIG names it" : "installed by memshim tune --calibrate --install");
+	else if (file[0])
+		printf(" (the calibration file %s sets thresholds only)\n", file);
+	else if (has_path)
+		printf(" (no calibration file %s %s)\n", named ? "at MEMSHIM_CONFIG's" : "installed at", path);
+	else
+		printf("\n");
 }
 
 /* Prints ", "-separated, after `before`, the functions with one band
@@ -169,6 +190,7 @@ int cmd_info(int argc, char **argv)
 	}
 	print_policies(f);
 	print_cpu_row(f);
+	print_default_source();
 
 	const struct config *c = config_get();
 	printf("A program started now with this environment gets:\n");

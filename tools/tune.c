@@ -10,6 +10,7 @@
 #include "tools/calibrate/calibrate.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/default_source.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/histogram_read.h"
 #include "tools/measure/replay.h"
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,7 +29,8 @@ static const char tune_help[] =
 	"       memshim tune --impl SETTING [--basis replay|histogram]\n"
 	"                        [--placement WHERE] [--fenced] [--calibration FILE]\n"
 	"                        HIST...\n"
-	"       memshim tune --calibrate [--quick] [--calibration FILE] [HIST...]\n"
+	"       memshim tune --calibrate [--quick] [--install | --calibration FILE]\n"
+	"                        [HIST...]\n"
 	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
 	"memset: sum over size buckets of calls x cost(variant, size).  Prints the\n"
@@ -37,14 +40,17 @@ static const char tune_help[] =
 	"model more than 2x off: then why, and the memshim ab --timing run to make);\n"
 	"and the GLIBC_TUNABLES line that gives glibc's own functions the same\n"
 	"thresholds, where the setting has some glibc can take.\n"
-	"Without a calibration file at the default path, on a terminal, the quick\n"
-	"calibration runs first and is kept there, which changes the default of every\n"
-	"program preloaded with libmemshim.so (it says so, and how to undo it); where\n"
-	"stderr is not a terminal it is not run unasked: give --calibrate.\n"
-	"  --calibrate          measure the cost curves (10-45 s) and write them,\n"
-	"                       with this machine's best thresholds and each\n"
-	"                       function's best variant, which the library's default\n"
-	"                       policy then follows\n"
+	"Without a calibration yet, on a terminal, the quick calibration runs first;\n"
+	"where stderr is not a terminal it is not run unasked: give --calibrate.\n"
+	"  --calibrate          measure the cost curves (10-45 s) and write them, with\n"
+	"                       this machine's best thresholds and each function's best\n"
+	"                       variant, to the measured file (the default file's path\n"
+	"                       with .measured added), which tune reads and a program\n"
+	"                       reads only when asked (MEMSHIM_CONFIG=FILE): the\n"
+	"                       default of preloaded programs stays as it was\n"
+	"  --install            with --calibrate: write the default file instead, which\n"
+	"                       every program preloaded with libmemshim.so reads: its\n"
+	"                       variants and thresholds become their default\n"
 	"  --quick              with --calibrate: fewer sizes and rounds (about 10 s)\n"
 	"  --impl SETTING       instead: predict SETTING against glibc, in MEMSHIM_IMPL's\n"
 	"                       syntax (a variant, bands such as glibc:1K,avx2, a policy)\n"
@@ -60,7 +66,8 @@ static const char tune_help[] =
 	"                       fenced; classes without: L2 to 32 KiB, cold beyond)\n"
 	"  --fenced             with --impl, the replay times each call alone between\n"
 	"                       fences, as ab --timing's timed calls run\n"
-	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else\n"
+	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else the\n"
+	"                       newer of the measured file and the default file:\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
@@ -70,7 +77,7 @@ static const char tune_help[] =
 	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
-	bool calibrate, quick, tiny;
+	bool calibrate, quick, tiny, install;
 	const char *calibration;
 	const char *impl, *basis; /* --impl SETTING, --basis replay|histogram */
 	struct tune_replay_how how; /* --placement, --fenced */
@@ -78,13 +85,14 @@ struct options {
 	unsigned file_count;
 };
 
-enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT, TUNE_FENCED };
+enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_INSTALL, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT, TUNE_FENCED };
 
 /* --tiny, not in the help: a calibration of about a second, for the tests. */
 static const struct option tune_options[] = {
 	{ "calibrate", no_argument, NULL, TUNE_CALIBRATE },
 	{ "quick", no_argument, NULL, TUNE_QUICK },
 	{ "tiny", no_argument, NULL, TUNE_TINY },
+	{ "install", no_argument, NULL, TUNE_INSTALL },
 	{ "calibration", required_argument, NULL, TUNE_CALIBRATION },
 	{ "impl", required_argument, NULL, TUNE_IMPL },
 	{ "basis", required_argument, NULL, TUNE_BASIS },
@@ -112,6 +120,8 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		o->quick = true;
 	else if (id == TUNE_TINY)
 		o->tiny = true;
+	else if (id == TUNE_INSTALL)
+		o->install = true;
 	else if (id == TUNE_IMPL && !value[0])
 		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a policy)");
 	else if (id == TUNE_IMPL)
@@ -148,6 +158,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return cli_usage_error("tune", "no histogram files given (and no --calibrate)");
 	if (o->quick && !o->calibrate)
 		return cli_usage_error("tune", "--quick goes with --calibrate");
+	if (o->install && (!o->calibrate || o->calibration))
+		return cli_usage_error("tune", "--install goes with --calibrate, without --calibration (it writes the default file)");
 	if (o->impl && (o->calibrate || !o->file_count))
 		return cli_usage_error("tune", "--impl predicts from histogram files, without --calibrate");
 	if ((o->basis || o->how.place != TUNE_PLACE_BY_TIMING || o->how.fenced) && !o->impl)
@@ -260,6 +272,22 @@ static double others_busy(struct machine_time a, struct machine_time b)
  * move between runs (BENCHMARKS.md section 17): said, with what to do. */
 #define BUSY_LOAD 0.5
 
+/* Whether the calibration just written at path is now the default of
+ * every preloaded program, or read only by those that ask for it. */
+static void say_whose_default(const char *path)
+{
+	char source[4200];
+	if (library_reads(path)) {
+		printf("  installed: every program started with libmemshim.so preloaded from now on has\n"
+		       "  these as its default (a MEMSHIM_* variable still overrides them); to undo: rm %s\n", path);
+		return;
+	}
+	default_source(source, sizeof source);
+	printf("  only tune and the programs that ask read it (MEMSHIM_CONFIG=FILE); the default of\n"
+	       "  preloaded programs is unchanged: %s;\n"
+	       "  memshim tune --calibrate --install makes this calibration the default\n", source);
+}
+
 static int calibrate(const char *path, enum calibration_level level, struct calibration *c)
 {
 	char why[600], movsb[32], stosb[32], nt[32];
@@ -287,22 +315,21 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	printf("  resolution: glibc against itself read within %.1f%% of 1 on the fleet distributions in\n"
 	       "  every placement; a variant is the default only where it reads at most 1.03x glibc's time in\n"
 	       "  every size class and on the fleet distribution, in every placement, and the least on the\n"
-	       "  fleet distribution, below 1 beyond its interval\n", 100 * c->aa_deviation);
+	       "  fleet distribution, below 1 beyond its interval; where none is, size bands: in each class\n"
+	       "  the variant that loses in no placement, if it beats glibc by more than 5%%, else glibc\n",
+	       100 * c->aa_deviation);
 	printf("  the default policy's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
-	if (library_reads(path))
-		printf("  every program started with libmemshim.so preloaded from now on has these as its\n"
-		       "  default (a MEMSHIM_* variable still overrides them); to undo: rm %s\n", path);
+	say_whose_default(path);
 	return 0;
 }
 
-/* The calibration for a prediction: the file, or, where the default path
- * has none yet, a quick calibration written there (*calibrated set).  That
- * file changes the default of every program preloaded from then on, so it
- * is written unasked only where someone reads what is said about it: with
- * stderr on a terminal.  A script, a pipeline into a log or a CI job gets
- * an error that asks for --calibrate instead. */
+/* The calibration for a prediction: the file, or, where tune's own path
+ * has none yet, a quick calibration written there (*calibrated set).  It
+ * takes seconds, so it runs unasked only where someone sees it: with stderr
+ * on a terminal.  A script, a pipeline into a log or a CI job gets an error
+ * that asks for --calibrate instead. */
 static int load_calibration(const char *path, bool default_path, const struct options *o, struct calibration *c,
 			    bool *calibrated)
 {
@@ -315,17 +342,50 @@ static int load_calibration(const char *path, bool default_path, const struct op
 	}
 	if (!isatty(STDERR_FILENO)) {
 		fprintf(stderr, "memshim tune: no calibration file at %s; run memshim tune --calibrate first (not run "
-				"unasked where stderr is not a terminal: the file it writes changes the default of "
-				"every program preloaded with libmemshim.so)\n", path);
+				"unasked where stderr is not a terminal: it takes 10 s and more)\n", path);
 		return 1;
 	}
 	fprintf(stderr, "memshim tune: no calibration file yet: running the quick calibration first\n"
 			"  (memshim tune --calibrate --quick; --calibrate alone measures more).  It writes\n"
-			"  %s, which every program started with libmemshim.so preloaded\n"
-			"  reads: from now on their default variants and thresholds are the ones it measures.\n"
-			"  To undo that: rm %s\n", path, path);
+			"  %s, which only tune and programs that ask for it read;\n"
+			"  the default of preloaded programs stays as it is.\n", path);
 	*calibrated = true;
 	return calibrate(path, o->tiny ? CALIBRATE_TINY : CALIBRATE_QUICK, c);
+}
+
+/* The file tune reads and writes when no --calibration names one.  The
+ * library's default file (calibration_path: MEMSHIM_CONFIG, else the
+ * cache's memshim/calibration) sets the default of every preloaded
+ * program, so a calibration goes there only with --install, or where
+ * MEMSHIM_CONFIG names it; else to the measured file beside it, which a
+ * prediction reads unless the default file is newer (installed since).  *named:
+ * MEMSHIM_CONFIG or --install chose the file, so no quick calibration is
+ * written there unasked.  False when there is no path. */
+#define MEASURED_SUFFIX ".measured"
+
+/* Whether file a exists and b does not, or is older (a calibration
+ * installed after the last measured one). */
+static bool newer(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) != 0)
+		return false;
+	return stat(b, &sb) != 0 || sa.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
+	       (sa.st_mtim.tv_sec == sb.st_mtim.tv_sec && sa.st_mtim.tv_nsec > sb.st_mtim.tv_nsec);
+}
+static bool tune_path(const struct options *o, char *path, size_t size, bool *named)
+{
+	if (!calibration_path(path, size, named))
+		return false;
+	if (*named || o->install)
+		return *named = true;
+	char measured[4096];
+	if (snprintf(measured, sizeof measured, "%s" MEASURED_SUFFIX, path) >= (int)sizeof measured)
+		return false;
+	bool read_installed = !o->calibrate && newer(path, measured);
+	if (!read_installed)
+		snprintf(path, size, "%s", measured);
+	return true;
 }
 
 /* Bad dumps are named and left out, as report does; *left_out says so. */
@@ -346,7 +406,7 @@ int cmd_tune(int argc, char **argv)
 	bool named;
 	if (!rc && o.calibration)
 		snprintf(path, sizeof path, "%s", o.calibration);
-	else if (!rc && !calibration_path(path, sizeof path, &named))
+	else if (!rc && !tune_path(&o, path, sizeof path, &named))
 		rc = cli_usage_error("tune", "no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
 	if (rc) {
 		free(o.files); /* parse_options may have listed them before it refused */

@@ -69,6 +69,8 @@ struct ab {
 	double *class_values;             /* M_TIMED by size class: [(setting * AB_CLASSES + class) * capacity + run] */
 	bool counters;                    /* cycles and instructions were counted */
 	char counter_note[160];
+	double recording_ns;              /* --profile: the sum over the runs of the recording's ns per call */
+	unsigned recording_runs;          /* and over how many runs */
 };
 
 struct summary {
@@ -121,5 +123,10 @@ void ab_print_verdicts(const struct ab *a);
 int ab_report_failures(const struct ab *a);
 /* --runs auto: NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next);
+
+/* --runs auto, from the rounds so far: the smallest difference (a
+ * fraction) that `rounds` rounds would resolve for every setting, each on
+ * its deciding measure (named in *measure); 0 where none has a ratio. */
+double ab_resolvable(const struct ab *a, unsigned rounds, const char **measure);
 
 #endif

@@ -74,6 +74,16 @@ static double profile_per_call(const struct dump *d, double calls, char *note, s
 	return d->profile.processes && ns ? ns / calls : 0;
 }
 
+/* The CPU ns in memshim's own recording per call, from the profile's
+ * samples that fell in it; 0 where none did. */
+static double recording_per_call(const struct dump *d, double calls)
+{
+	double ns = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		ns += (double)d->profile.recording_ns[fn];
+	return ns / calls;
+}
+
 /* The timed ns per call, overall and by size class; 0 (and a note) if unknown. */
 static void timed_per_call(const struct dump *d, struct ab_fn_time *out, char *note, size_t note_size)
 {
@@ -105,6 +115,7 @@ void ab_profile_take(const char *dir, struct ab_fn_time *out, struct ab_notes *n
 			note_once(notes->timing, sizeof notes->timing, why);
 		} else {
 			out->profile = profile_per_call(&d, calls, notes->profile, sizeof notes->profile);
+			out->recording = recording_per_call(&d, calls);
 			timed_per_call(&d, out, notes->timing, sizeof notes->timing);
 		}
 	} else {

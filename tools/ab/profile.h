@@ -17,6 +17,7 @@ bool ab_profile_open(char *dir, size_t size, char *why, size_t why_size);
 /* What one run's dumps say; 0 where it is not known. */
 struct ab_fn_time {
 	double profile;                 /* CPU ns inside the three functions over their calls */
+	double recording;               /* CPU ns in memshim's recording over those calls (sampled) */
 	double timed;                   /* ns per call from the timed calls */
 	double timed_class[AB_CLASSES]; /* the same on each size class's calls */
 };

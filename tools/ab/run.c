@@ -90,6 +90,10 @@ static bool run_once(struct ab *a, struct setting *s, double *out, double by_cla
 	if ((a->profile || a->timing) && s->preload)
 		ab_profile_take(a->dump_dir, &inside, &s->notes);
 	out[M_FN] = inside.profile;
+	if (a->profile && inside.profile > 0) {
+		a->recording_ns += inside.recording;
+		a->recording_runs++;
+	}
 	out[M_TIMED] = inside.timed;
 	memcpy(by_class, inside.timed_class, sizeof inside.timed_class);
 	if (cycles >= 0)

@@ -89,8 +89,21 @@ void ab_print_table(const struct ab *a)
 	print_key(a);
 }
 
+/* What the recording cost the library's settings, as the runs' profiles
+ * measured it (their samples inside memshim's recording, per call). */
+static const char *recording_text(const struct ab *a, char *text, size_t size)
+{
+	if (!a->recording_runs)
+		snprintf(text, size, "the recording's cost\n  (not measured: no run had a profile inside the functions)");
+	else
+		snprintf(text, size, "the recording's\n  cost, measured in these runs' profiles: %.1f ns per call (the mean over %u runs), which\n"
+			 "  none and tunables settings don't pay", a->recording_ns / a->recording_runs, a->recording_runs);
+	return text;
+}
+
 void ab_print_header(const struct ab *a)
 {
+	char cost[300];
 	printf("memshim ab: %u runs of each of %u settings, interleaved\n", a->runs, a->count);
 	printf("  wall: clock_gettime(CLOCK_MONOTONIC) from the start signal to wait4; cpu: user+system\n"
 	       "  from wait4's rusage (the command and its children); cycles, instructions: %s\n",
@@ -98,9 +111,8 @@ void ab_print_header(const struct ab *a)
 	if (a->profile)
 		printf("  in-function: CPU ns inside memcpy, memmove and memset over their calls, from the\n"
 		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST): the copies alone, memshim's recording\n"
-		       "  left out; the library's settings record, so their wall and cpu include about a ns\n"
-		       "  per call that none and tunables settings don't\n",
-		       a->profile);
+		       "  left out; the library's settings record, so their wall and cpu include %s\n",
+		       a->profile, recording_text(a, cost, sizeof cost));
 	if (a->timing)
 		printf("  timed: ns per call inside the three functions from the calls the library timed with the\n"
 		       "  time-stamp counter (MEMSHIM_TIMING=%s), each size class's mean weighted by its calls;\n"

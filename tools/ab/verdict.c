@@ -161,6 +161,26 @@ static enum measure deciding(const struct ab *a, unsigned i, unsigned *base)
 	return ab_too_short(a, i, M_CPU) || ab_too_short(a, 0, M_CPU) ? M_WALL : M_CPU;
 }
 
+double ab_resolvable(const struct ab *a, unsigned rounds, const char **measure)
+{
+	static const char *const names[M_COUNT] = { [M_WALL] = "wall", [M_CPU] = "cpu", [M_FN] = "in-function",
+						    [M_TIMED] = "in-function (timed)" };
+	double worst = 0;
+	for (unsigned i = 1; i < a->count; i++) {
+		unsigned base;
+		enum measure m = deciding(a, i, &base);
+		struct paired_ratio r;
+		if (ab_too_short(a, i, M_WALL) || !ab_compare(a, i, base, m, &r))
+			continue;
+		double d = paired_resolvable(&r, rounds, paired_auto_level(rounds));
+		if (d > worst) {
+			worst = d;
+			*measure = names[m];
+		}
+	}
+	return worst;
+}
+
 /* NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 {

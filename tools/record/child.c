@@ -2,6 +2,7 @@
  * record gets, and says what became of it (tools/record/record.h). */
 #include "tools/record/record.h"
 
+#include "dispatch/config.h"
 #include "tools/util/launch.h"
 
 #include <errno.h>
@@ -91,6 +92,7 @@ int record_run_child(char **argv)
 	sigset_t blocked, before;
 	command_group = !has_terminal();
 	watch_signals(&blocked, &before);
+	config_get(); /* bad values said here, once: the child passes them on as said (run_exec) */
 	pid_t parent = getpid(), pid = fork();
 	if (pid == 0) {
 		child_setup(parent, &before);

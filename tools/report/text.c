@@ -87,7 +87,8 @@ void print_time(const struct dump *d)
 	}
 	printf("time (MEMSHIM_PROFILE, %" PRIu64 " samples/s asked, %.0f taken", p->rate_hz, profile_rate_taken(p));
 	if (profile_rate_taken(p) < 0.9 * (double)p->rate_hz)
-		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU",
+		printf(": the kernel's timer tick caps the rate; each sample stands for %.1f ms of CPU on\n"
+		       "  average (a sample counts its timer's periods, overruns included: one may stand for several)",
 		       ms((double)p->sampled_ns / (double)p->samples));
 	printf("):\n");
 	print_sampled_time(p);
@@ -177,18 +178,30 @@ void print_timing(const struct dump *d)
 
 /* ---- programs ---- */
 
+/* The name column's width: the longest name shown, so that long names
+ * keep the columns in line. */
+static int program_width(const struct dump *d, size_t rows)
+{
+	size_t width = 20;
+	for (size_t i = 0; i < d->program_count && i < rows; i++)
+		if (strlen(d->programs[i].name) > width)
+			width = strlen(d->programs[i].name);
+	return (int)width;
+}
+
 void print_programs(const struct dump *d, size_t rows)
 {
 	bool timed = d->profile.processes > 0;
-	printf("\nby program%s\n  %-20s %9s", rows < d->program_count ? " (the first ones; --by-program: all)" : "",
-	       "program", "processes");
+	int width = program_width(d, rows);
+	printf("\nby program%s\n  %-*s %9s", rows < d->program_count ? " (the first ones; --by-program: all)" : "",
+	       width, "program", "processes");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf(" %12s %10s%s", base_function_names[fn], "bytes", timed ? "    cpu%" : "");
 	printf("\n");
 	for (size_t i = 0; i < d->program_count && i < rows; i++) {
 		const struct dump *p = d->programs[i].d;
 		char b[32];
-		printf("  %-20s %9u", d->programs[i].name, p->processes);
+		printf("  %-*s %9u", width, d->programs[i].name, p->processes);
 		for (int fn = 0; fn < FN_COUNT; fn++) {
 			struct cpu_share c;
 			printf(" %12" PRIu64 " %10s", fn_calls(p, fn), human_size(fn_bytes(p, fn), b, sizeof b));

@@ -169,6 +169,22 @@ static void print_alias_hazard(enum base_function fn, const struct function_hist
 		printf("  the predictions above leave it out: the calibration copies away from 4 KiB aliasing\n");
 }
 
+/* Where the calibration chose a variant as fn's default and this ranking
+ * puts it slower than glibc for these calls, said beside the table: the
+ * calibration's choice rests on the fleet's sizes, not this program's. */
+static void print_calibrated_slower(const struct calibration *c, enum base_function fn, const struct candidate *r,
+				    unsigned n)
+{
+	if (!glibc_candidate(r, n))
+		return;
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(r[i].variant, c->choice[fn]) == 0 && strcmp(r[i].variant, "glibc") != 0 &&
+		    r[i].vs_glibc.median > 0)
+			printf("  note: the calibration chose %s as %s's default; for these calls it ranks\n"
+			       "  %.1f%% slower than glibc\n", r[i].variant, base_function_names[fn],
+			       100 * r[i].vs_glibc.median);
+}
+
 static void print_ranking(const struct calibration *c, enum base_function fn, const struct function_histogram *h,
 			  const struct candidate *r, unsigned n, const struct tune_default *def)
 {
@@ -198,6 +214,7 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 		else
 			printf("  %-16s %14s  %s\n", r[i].variant, cost_text(c, r[i].total, cost, sizeof cost), text);
 	}
+	print_calibrated_slower(c, fn, r, n);
 	print_alias_hazard(fn, h, def);
 }
 

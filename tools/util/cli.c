@@ -36,10 +36,13 @@ static int unknown_command(const char *name, const struct cli_command *commands)
 	return 2;
 }
 
-/* memshim help [COMMAND]: COMMAND's own --help, or the list of commands. */
+static bool is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+/* memshim help [COMMAND]: COMMAND's own --help, or the list of commands
+ * (for help itself too: memshim help --help, as every command takes it). */
 static int help(int argc, char **argv, const struct cli_command *commands)
 {
-	if (argc < 3 || strcmp(argv[2], "help") == 0) {
+	if (argc < 3 || strcmp(argv[2], "help") == 0 || is_help(argv[2])) {
 		print_usage(stdout, commands);
 		return 0;
 	}
@@ -77,8 +80,6 @@ int cli_main(int argc, char **argv, const struct cli_command *commands)
 	const struct cli_command *c = command_named(commands, argv[1]);
 	return c ? c->run(argc - 1, argv + 1) : unknown_command(argv[1], commands);
 }
-
-static bool is_help(const char *arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
 
 bool cli_wants_help(int argc, char **argv, const char *help, bool stop_at_dashes)
 {

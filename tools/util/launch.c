@@ -7,6 +7,7 @@
 #include "dispatch/bands.h"
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
+#include "dispatch/message.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
@@ -127,10 +128,29 @@ static int absolute_hist_path(const char *command)
  * one that cannot be run. */
 static int exec_failure_status(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
 
+/* The variables whose bad values this memshim said (its own reading of
+ * the environment) go to the program in MEMSHIM_WARNED, which its
+ * processes leave unsaid: one line per run, not one per process. */
+static int pass_warned(void)
+{
+	config_get();
+	const char *names = warned_variables(), *before = getenv("MEMSHIM_WARNED");
+	if (!*names)
+		return 0;
+	size_t size = strlen(names) + (before ? strlen(before) : 0) + 2;
+	char *all = malloc(size);
+	if (!all)
+		return -1;
+	snprintf(all, size, "%s%s%s", before && *before ? before : "", before && *before ? " " : "", names);
+	int rc = setenv("MEMSHIM_WARNED", all, 1);
+	free(all);
+	return rc;
+}
+
 int run_exec(const char *command, char **argv)
 {
 	cli_prepare_preload(command, argv[0]);
-	if (cli_preload_library() != 0 || absolute_hist_path(command) != 0)
+	if (cli_preload_library() != 0 || absolute_hist_path(command) != 0 || pass_warned() != 0)
 		return CLI_FAILED;
 	execvp(argv[0], argv);
 	int error = errno;

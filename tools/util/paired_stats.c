@@ -122,6 +122,13 @@ static unsigned long rounds_for(double sd, double target, double level)
 	return (unsigned long)hi;
 }
 
+double paired_resolvable(const struct paired_ratio *r, unsigned rounds, double level)
+{
+	if (rounds < 2)
+		return INFINITY;
+	return exp(two_sided(level, rounds - 1) * r->log_sd / sqrt((double)rounds)) - 1;
+}
+
 struct paired_verdict paired_judge(const struct paired_ratio *r)
 {
 	struct paired_verdict v = { .kind = PAIRED_UNRESOLVED };

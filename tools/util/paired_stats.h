@@ -82,6 +82,11 @@ bool paired_compare(const double *x, const double *base, unsigned n, double leve
  * n * (half-width / resolve)^2. */
 struct paired_verdict paired_judge(const struct paired_ratio *r);
 
+/* The smallest difference (a fraction) that `rounds` rounds resolve at
+ * the spread r shows and this level: exp(t(rounds-1) * log_sd /
+ * sqrt(rounds)) - 1; infinite below 2 rounds. */
+double paired_resolvable(const struct paired_ratio *r, unsigned rounds, double level);
+
 /* The verdict in words: "faster", "slower", "no difference beyond +-1%",
  * or "no difference resolvable with N runs; about M runs would resolve X%". */
 void paired_verdict_text(const struct paired_ratio *r, const struct paired_verdict *v, char *out, size_t size);

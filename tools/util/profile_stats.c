@@ -34,8 +34,16 @@ bool profile_share(const struct dump_profile *p, uint64_t samples, uint64_t ns, 
 		return false;
 	out->share = fmin(1, (double)ns / (double)p->process_cpu_ns);
 	profile_interval((double)samples, n, &out->low, &out->high);
-	out->low = fmin(out->low, out->share);
-	out->high = fmax(out->high, out->share);
+	/* A sample weighs its timer's periods, overruns included, so the time
+	 * share and the sample share differ where this one's samples weigh
+	 * more or less than the average: the interval, which counts samples,
+	 * is scaled by that weight, so that it is the time share's and holds
+	 * it (clamped to it, the estimate had sat on the interval's edge). */
+	if (samples) {
+		double weight = out->share / ((double)samples / n);
+		out->low *= weight;
+		out->high = fmin(1, out->high * weight);
+	}
 	out->ns = (double)ns;
 	out->samples = samples;
 	out->low_ns = out->low * (double)p->process_cpu_ns;
