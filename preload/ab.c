@@ -5,7 +5,6 @@
 #include "preload/ab.h"
 
 #include "dispatch/config.h"
-#include "preload/histogram_format.h"
 #include "preload/recording_code.h"
 
 #include <errno.h>
@@ -16,12 +15,10 @@
 /* Tries of the dump to take the store's lock before it writes without it. */
 #define DUMP_LOCK_TRIES 100000000
 
-#define CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)
-
 /* One pair of blocks of a thread, every function. */
 struct stored_pair {
-	uint64_t calls[2][FN_COUNT][CLASSES];
-	uint64_t ticks[2][FN_COUNT][CLASSES];
+	uint64_t calls[2][FN_COUNT][AB_PAIR_CLASSES];
+	uint64_t ticks[2][FN_COUNT][AB_PAIR_CLASSES];
 };
 
 struct entry_set ab_sets[2];
@@ -55,19 +52,6 @@ static unsigned class_of(size_t n)
 	while (k < MEMSHIM_SIZE_CLASS_COUNT && n > upper[k])
 		k++;
 	return k;
-}
-
-/* xorshift32 (Marsaglia), seeded per thread from the counter: which arm
- * runs a pair's first block. */
-static unsigned coin(struct ab_thread *t)
-{
-	uint32_t x = t->random ? t->random : (uint32_t)timing_start() ^ (uint32_t)(uintptr_t)t ^ 0x9e3779b9u;
-	x = x ? x : 1;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	t->random = x;
-	return x >> 31;
 }
 
 static bool take_lock(void)
@@ -113,7 +97,7 @@ static void store_pair(const struct ab_thread *t)
 		struct stored_pair *s = &store[stored++];
 		for (unsigned arm = 0; arm < 2; arm++)
 			for (int fn = 0; fn < FN_COUNT; fn++)
-				for (unsigned k = 0; k < CLASSES; k++) {
+				for (unsigned k = 0; k < AB_PAIR_CLASSES; k++) {
 					s->calls[arm][fn][k] = t->calls[arm][fn][k];
 					s->ticks[arm][fn][k] = t->ticks[arm][fn][k];
 				}
@@ -132,9 +116,9 @@ RECORDING_CODE(shared) __attribute__((noinline)) static void next_block(struct a
 			store_pair(t);
 		for (unsigned arm = 0; arm < 2; arm++)
 			for (int fn = 0; fn < FN_COUNT; fn++)
-				for (unsigned k = 0; k < CLASSES; k++)
+				for (unsigned k = 0; k < AB_PAIR_CLASSES; k++)
 					t->calls[arm][fn][k] = t->ticks[arm][fn][k] = 0;
-		t->arm = coin(t);
+		t->arm = timing_random() >> 31; /* which arm runs the pair's first block */
 		t->block = 1;
 	} else {
 		t->arm ^= 1;
@@ -188,7 +172,7 @@ static bool write_pairs(int fd, double overhead, double ns_per_tick)
 	for (unsigned i = 0; i < stored; i++) {
 		for (unsigned arm = 0; arm < 2; arm++)
 			for (int fn = 0; fn < FN_COUNT; fn++)
-				for (unsigned k = 0; k < CLASSES; k++) {
+				for (unsigned k = 0; k < AB_PAIR_CLASSES; k++) {
 					uint64_t calls = store[i].calls[arm][fn][k];
 					p.calls[arm][fn][k] = calls;
 					p.ns[arm][fn][k] = net_ns(calls, store[i].ticks[arm][fn][k], overhead, ns_per_tick);

@@ -18,8 +18,7 @@
 #ifndef MEMSHIM_AB_H
 #define MEMSHIM_AB_H
 
-#include "preload/size_classes.h"
-#include "preload/histogram.h"
+#include "preload/histogram_format.h"
 #include "preload/timing.h"
 #include "shim/entry_set.h"
 
@@ -33,9 +32,8 @@ struct ab_thread {
 	unsigned left; /* calls left in this block; 0: the next call starts a block */
 	unsigned block; /* of its pair: 1 the first, 2 the second; 0: none yet */
 	bool busy;     /* in ab's own code: a signal handler's calls go untimed */
-	uint32_t random;
-	uint64_t calls[2][FN_COUNT][MEMSHIM_SIZE_CLASS_COUNT + 1];
-	uint64_t ticks[2][FN_COUNT][MEMSHIM_SIZE_CLASS_COUNT + 1];
+	uint64_t calls[2][FN_COUNT][AB_PAIR_CLASSES];
+	uint64_t ticks[2][FN_COUNT][AB_PAIR_CLASSES];
 };
 
 /* Arm A's and arm B's functions, one member per entry point. */

@@ -212,7 +212,7 @@ RECORDING_CODE(shared) bool timing_interrupted(uint64_t ticks, size_t n)
 
 
 /* xorshift32 (Marsaglia), seeded per thread from the counter. */
-RECORDING_CODE(shared) unsigned timing_countdown(void)
+RECORDING_CODE(shared) uint32_t timing_random(void)
 {
 	uint32_t x = random_state;
 	if (!x)
@@ -222,8 +222,13 @@ RECORDING_CODE(shared) unsigned timing_countdown(void)
 	x ^= x >> 17;
 	x ^= x << 5;
 	random_state = x;
-	/* x scaled to 0..2N-2 with a multiply, not a division: this is on every timed call */
-	return 1 + (unsigned)((uint64_t)x * (2 * every - 1) >> 32);
+	return x;
+}
+
+RECORDING_CODE(shared) unsigned timing_countdown(void)
+{
+	/* scaled to 0..2N-2 with a multiply, not a division: this is on every timed call */
+	return 1 + (unsigned)((uint64_t)timing_random() * (2 * every - 1) >> 32);
 }
 
 /* One add-to-memory instruction, as the recording's counters (preload/record.c). */

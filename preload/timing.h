@@ -84,6 +84,9 @@ void timing_count_empty_region(void);
  * beside the calls, or of those at start-up where there were too few. */
 double timing_overhead_ticks(void);
 
+/* A random number of this thread's (xorshift32, seeded from the counter). */
+uint32_t timing_random(void);
+
 /* Calls up to the next timed one: 1 to 2N-1 at random, N on average, so
  * that a program whose calls repeat with a period does not always have the
  * same one timed.  From the recording's slow path. */

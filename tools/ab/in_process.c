@@ -16,7 +16,6 @@
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -121,27 +120,6 @@ static int run(const struct ab *a, const char *dir, double *cpu, double *wall)
 	*cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
 	       1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 	return status;
-}
-
-/* Every dump in dir added into d, and removed; false (said) if one cannot be read. */
-static bool read_dumps(const char *dir, struct dump *d)
-{
-	DIR *folder = opendir(dir);
-	bool ok = folder != NULL;
-	for (struct dirent *e; folder && (e = readdir(folder));) {
-		char path[4400], why[400];
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		if (!hist_read_file(path, d, why, sizeof why)) {
-			fprintf(stderr, "memshim ab: a process's dump could not be read (%s)\n", why);
-			ok = false;
-		}
-		unlink(path);
-	}
-	if (folder)
-		closedir(folder);
-	return ok;
 }
 
 /* One pair's ratio over the functions in fns and the classes in want (a
@@ -317,7 +295,12 @@ static bool run_and_read(const struct ab *a, struct run *r, bool *failed)
 			WIFEXITED(status) ? "status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		*failed = true;
 	}
-	return read_dumps(a->dump_dir, &r->d) && has_pairs(&r->d);
+	char why[600] = "";
+	if (!ab_take_dumps(a->dump_dir, &r->d, why, sizeof why)) {
+		fprintf(stderr, "memshim ab: %s\n", why);
+		return false;
+	}
+	return has_pairs(&r->d);
 }
 
 int ab_in_process(struct ab *a)

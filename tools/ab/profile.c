@@ -33,9 +33,7 @@ static void note_once(char *note, size_t size, const char *text)
 	note[len] = '\0';
 }
 
-/* Adds every dump in dir to *d and removes it; false (and a note) if one
- * cannot be read. */
-static bool take_dumps(const char *dir, struct dump *d, char *note, size_t note_size)
+bool ab_take_dumps(const char *dir, struct dump *d, char *note, size_t note_size)
 {
 	DIR *folder = opendir(dir);
 	if (!folder) {
@@ -104,7 +102,7 @@ void ab_profile_take(const char *dir, struct ab_fn_time *out, struct ab_notes *n
 	static struct dump d;
 	hist_dump_init(&d);
 	*out = (struct ab_fn_time){ 0 };
-	if (take_dumps(dir, &d, notes->profile, sizeof notes->profile)) {
+	if (ab_take_dumps(dir, &d, notes->profile, sizeof notes->profile)) {
 		double calls = 0;
 		for (int fn = 0; fn < FN_COUNT; fn++)
 			for (unsigned b = 0; b < HIST_BUCKETS; b++)

@@ -27,6 +27,11 @@ struct ab_notes {
 	char profile[200], timing[200];
 };
 
+struct dump;
+/* Adds every dump in dir to *d and removes it; false (and the reason in
+ * note, unless it holds one already) if one cannot be read. */
+bool ab_take_dumps(const char *dir, struct dump *d, char *note, size_t note_size);
+
 /* Reads and removes every dump in dir (one per process of the run) into
  * *out; a reason in notes where a measure is not known (a note already
  * there is kept). */
