@@ -152,6 +152,31 @@ tune --calibration "$scratch/across-zero" "$scratch/agree.hist"
 expect_match "a saving whose p10..p90 spans zero: no best setting" "$(cat "$scratch/out")" \
 	'^No best setting: the model.s saving against the default spans zero over the 3 calibration rounds \(p10\.\.p90 -30\.0% \.\. 50\.0%\)\.$'
 expect_eq "a saving whose p10..p90 spans zero: no environment line of its own" "$(grep -c '^MEMSHIM_' "$scratch/out")" 0
+# A saving too small for memshim ab: both A/Bs call a difference under 1%
+# of what they time none (of the program's time; of these functions' time
+# in-process), so tune says so under the share.  By hand: scalar at 5 ns
+# (or 9.95) where glibc takes 10, in every round, in a program of 20 s of
+# CPU time: CALLS calls of 100 B save CALLS x 5 ns.
+sed -e 's/^100 1 9 9$/100 5 5 5/' -e 's/^200 9 1 9$/200 5 5 5/' "$scratch/mixed-rounds" >"$scratch/half"
+sed -e 's/^100 5 5 5$/100 9.95 9.95 9.95/' -e 's/^200 5 5 5$/200 9.95 9.95 9.95/' "$scratch/half" >"$scratch/near"
+small_saving() { # NAME CALLS CALIBRATION: tune's lines from "against glibc" on, in $out
+	printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
+		"bucket 96 104 $2 $(($2 * 100))" "profile 1000 20000 20000000000 20000000000 20000000000 0" "end" >"$scratch/$1.hist"
+	tune --calibration "$scratch/$3" "$scratch/$1.hist"
+	expect_eq "$1: tune runs" "$rc:$(cat "$scratch/err")" "0:"
+	out=$(sed -n '/^  against glibc: /,$p' "$scratch/out" | tr '\n' ' ' | tr -s ' ')
+}
+small_saving large 100000000 half
+expect_match "2.5% of the program's time: its share" "$out" 'saves about 500 ms of 20 s of CPU time \(2\.5%\)'
+expect_eq "2.5% of the program's time: nothing said about ab" "$(printf '%s\n' "$out" | grep -c 'below what memshim ab resolves')" 0
+small_saving small 1000 half
+expect_match "0.000025% of the program's time, 50% of the functions': whole-program ab cannot resolve it" "$out" \
+	"saves about 5(\\.0)? us of 20 s of CPU time \\([0-9.e-]+%\\) below what memshim ab resolves: it calls a difference under 1% of the program's time none, however many runs; "
+expect_match "50% of the functions' time: the in-process A/B can" "$out" \
+	"ab --in-process, which times the calls themselves, resolves 1% of these functions' time, and this is 50% of it"
+small_saving tiny 1000 near
+expect_match "0.5% of the functions' time: the in-process A/B cannot either" "$out" \
+	"below what memshim ab resolves: .* nor can ab --in-process: this is 0\\.5% of these functions' time, under the 1% it resolves"
 tune() { "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 
 # "Against the default" names the default's variants and where its

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tools/measure/clock.h"
+#include "tools/util/paired_stats.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
@@ -96,7 +97,31 @@ static const char *times(double measured, double predicted, char *out, size_t si
 	return out;
 }
 
-void tune_print_share(const struct calibration *c, const struct dump *d, double saving)
+/* What memshim ab can resolve, said under a saving too small for it.  Both
+ * A/Bs call a difference under PAIRED_RESOLUTION (1%) of what they time no
+ * difference, whatever their runs: the whole-program one of the program's
+ * time (tools/util/paired_stats.h), the in-process one of the time per call
+ * inside these functions (tools/ab/in_process.c).  That floor, not a
+ * budget's, is the basis: tune has run no A/B, so it knows no spread, and
+ * more runs narrow an interval but never move the floor.  So a saving under
+ * 1% of the program's time is one no whole-program ab confirms, and one
+ * under 1% of these functions' time one the in-process A/B cannot either. */
+static void print_resolvable(double share, double fraction)
+{
+	char a[32], b[32];
+	if (fabs(share) >= PAIRED_RESOLUTION)
+		return;
+	printf("    below what memshim ab resolves: it calls a difference under %s of the program's\n"
+	       "    time none, however many runs; ", percent(PAIRED_RESOLUTION, a, sizeof a));
+	if (fabs(fraction) >= PAIRED_RESOLUTION)
+		printf("ab --in-process, which times the calls themselves, resolves\n"
+		       "    %s of these functions' time, and this is %s of it\n", a, percent(fabs(fraction), b, sizeof b));
+	else
+		printf("nor can ab --in-process: this is %s of these functions'\n"
+		       "    time, under the %s it resolves\n", percent(fabs(fraction), b, sizeof b), a);
+}
+
+void tune_print_share(const struct calibration *c, const struct dump *d, double saving, double fraction)
 {
 	double scale = tune_ns_per_unit(c), cpu = (double)d->profile.process_cpu_ns;
 	char a[32], b[32], z[32];
@@ -107,10 +132,12 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
 		       "    to turn them into time)\n", c->unit);
 	else if (!saving)
 		printf("    saves nothing of %s of CPU time\n", human_duration(cpu, b, sizeof b));
-	else
+	else {
 		printf("    %s about %s of %s of CPU time (%s)\n", saving > 0 ? "saves" : "costs",
 		       human_duration(fabs(saving) * scale, a, sizeof a), human_duration(cpu, b, sizeof b),
 		       percent(fabs(saving) * scale / cpu, z, sizeof z));
+		print_resolvable(saving * scale / cpu, fraction);
+	}
 }
 
 /* The thresholds the run had: erms and stosb as the dump records them, the

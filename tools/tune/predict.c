@@ -320,7 +320,7 @@ static void print_against(const struct calibration *c, const char *label, const 
 	printf("  against %s: %s;\n    saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
 	       label, cost_text(c, theirs, cost, sizeof cost), 100 * saving.median, c->rounds, 100 * saving.p10,
 	       100 * saving.p90);
-	tune_print_share(c, d, saving.median * theirs);
+	tune_print_share(c, d, saving.median * theirs, saving.median);
 }
 
 /* Why the model's pick is no suggestion, or false if it is one: its saving

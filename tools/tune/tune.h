@@ -31,9 +31,11 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 /* check.c: the model against what the dumps' profile measured. */
 /* ns per unit of the calibration's costs (cycles: the rate measured now); 0 if unknown. */
 double tune_ns_per_unit(const struct calibration *c);
-/* The line under a predicted saving (in the calibration's unit): how much
- * of the program's CPU time it is, or why that is unknown. */
-void tune_print_share(const struct calibration *c, const struct dump *d, double saving);
+/* The line under a predicted saving (in the calibration's unit; fraction:
+ * the same saving as a fraction of the time in these functions): how much
+ * of the program's CPU time it is, or why that is unknown; and where it is
+ * too small for memshim ab to resolve, which A/B could. */
+void tune_print_share(const struct calibration *c, const struct dump *d, double saving, double fraction);
 /* Per function with calls: the model's time under the variant that ran
  * against the time measured inside, and when they disagree, why likely. */
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT]);
