@@ -127,12 +127,14 @@ static size_t first_difference(const byte *a, const byte *b, size_t n)
 	return i;
 }
 
+/* Whether every byte of p[0..n) is value: the first is, and each equals
+ * the next.  memcmp of the buffer against itself one byte on is glibc's
+ * vector compare; the byte loop it replaces took half the test's time (the
+ * memsets of up to 4 MiB, 17 times per size), and test_low_thresholds and
+ * test_simd_bands run this test again. */
 static int all_equal(const byte *p, size_t n, byte value)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != value)
-			return 0;
-	return 1;
+	return n == 0 || (p[0] == value && memcmp(p, p + 1, n - 1) == 0);
 }
 
 /* ---- one copy, checked ---- */
