@@ -365,7 +365,7 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	for (unsigned i = 0; i < c->count; i++)
 		cm_curve_finish(&c->curves[i].curve);
 	pick_auto_thresholds(c);
-	calibrate_measure_classes(c, &s, &bar);
+	calibrate_measure_classes(c, &s, &bar, level == CALIBRATE_TINY);
 	progress_end(&bar);
 	return 0;
 }

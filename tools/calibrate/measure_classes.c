@@ -241,6 +241,15 @@ static void merge_stand_ins(const struct calibration *c, struct band_ratios *row
 /* The A/A arm that states the calibration's resolution: as narrow as the
  * bench's where a second a cell allows. */
 #define AA_STOP ((struct measure_stop){ .width = 0.01, .seconds = 1.0, .min_pairs = 40, .max_pairs = 801 })
+/* tune --calibrate --tiny, the tests' calibration: the same steps with a
+ * few pairs each.  The two stops above hold a cell up to a quarter of a
+ * second and a second, whatever the level: on a loaded machine, where
+ * cells run to their time, seven of the 7.7 CPU seconds of a tiny
+ * calibration; the tests check what is printed and written, which a
+ * tiny calibration's choices need not be good for. */
+#define TINY_CONFIRM_STOP ((struct measure_stop){ .width = 0.02, .seconds = 0.02, .min_pairs = 3, .max_pairs = 20 })
+#define TINY_AA_STOP ((struct measure_stop){ .width = 0.01, .seconds = 0.05, .min_pairs = 5, .max_pairs = 40 })
+static bool tiny_stops;
 
 static const struct band_ratios *row_named(const struct band_ratios *rows, unsigned n, const char *name)
 {
@@ -267,7 +276,7 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 	sub.variant_count = 2;
 	sub.glibc = 0;
 	sub.round_times = NULL;
-	sub.stop = CONFIRM_STOP;
+	sub.stop = tiny_stops ? TINY_CONFIRM_STOP : CONFIRM_STOP;
 	struct measure_result r;
 	measure_cell(&sub, fn, cell.k, cell.p, processes, &r);
 	rows[timed].ratio[cell.k][cell.p] = r.ratio[1];
@@ -372,7 +381,7 @@ static double aa_deviation(const struct measure_settings *s)
 	aa.variant_count = 1;
 	aa.glibc = 0;
 	aa.aa = true;
-	aa.stop = AA_STOP;
+	aa.stop = tiny_stops ? TINY_AA_STOP : AA_STOP;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (int p = 0; fleet[fn] && p < PLACE_COUNT; p++) {
 			struct measure_case bc = { .fn = fn, .kind = CASE_DIST, .dist = fleet[fn], .place = p,
@@ -402,8 +411,9 @@ static bool keep_row(const struct calibration *c, enum base_function fn, char *c
 	return true;
 }
 
-void calibrate_measure_classes(struct calibration *c, struct measure_settings *s, struct progress *bar)
+void calibrate_measure_classes(struct calibration *c, struct measure_settings *s, struct progress *bar, bool tiny)
 {
+	tiny_stops = tiny;
 	static struct measure_variant candidates[MEASURE_MAX_VARIANTS];
 	char error[400];
 	for (int fn = 0; fn < FN_COUNT; fn++)
