@@ -43,7 +43,10 @@ shares_match() {
 # tuned on, which leaves the 5-point check over two standard errors of room.
 # The kernel's tick gives about 250 samples a second of CPU time.  On a
 # loaded machine a thread is on the CPU at fewer ticks, so the run is made
-# again with twice the CPU time, twice at most, until it has them.  Five
+# again, twice at most, until it has them: with the CPU time that the
+# samples per second just seen would need, a fifth more (at most twice as
+# much; twice where there were none).  Doubling took 12 s where 1069
+# samples in 6 s asked for 8.  Five
 # points is about three standard errors, so one run in a few hundred lands
 # outside by chance (a forked child's 16-byte share read 0.050 against
 # 0.101 once on a Zen 5, 0.074-0.100 in eight runs around it): a run
@@ -53,8 +56,9 @@ known_shares() {
 	for attempt in 1 2 3; do
 		profiled_dump "$what" "$mode" "$seconds"
 		[ "${samples:-0}" -ge 1200 ] && break
-		echo "note: $what: ${samples:-no} samples; again with twice the CPU time"
-		seconds=$(awk -v s="$seconds" 'BEGIN { print 2 * s }')
+		seconds=$(awk -v s="$seconds" -v n="${samples:-0}" \
+			'BEGIN { f = n > 0 ? 1.2 * 1200 / n : 2; print s * (f > 2 ? 2 : f < 1.1 ? 1.1 : f) }')
+		echo "note: $what: ${samples:-no} samples; again with $seconds s of CPU time"
 	done
 	if ! shares_near; then
 		echo "note: $what: $(echo $detail); once more"
