@@ -1,5 +1,5 @@
 #!/bin/sh
-# memshim tune end to end with a tiny calibration (--tiny: about a second),
+# memshim tune end to end with a tiny calibration (--tiny: a few seconds),
 # the calibration file as the library reads it, and bad arguments.  Checks
 # what is printed and parsed, never a timing.
 . "${top_srcdir:-.}/tests/lib.sh"

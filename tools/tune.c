@@ -89,7 +89,7 @@ struct options {
 
 enum { TUNE_CALIBRATE = 1, TUNE_QUICK, TUNE_TINY, TUNE_INSTALL, TUNE_CALIBRATION, TUNE_IMPL, TUNE_BASIS, TUNE_PLACEMENT, TUNE_FENCED };
 
-/* --tiny, not in the help: a calibration of about a second, for the tests. */
+/* --tiny, not in the help: a calibration of a few seconds of CPU, for the tests. */
 static const struct option tune_options[] = {
 	{ "calibrate", no_argument, NULL, TUNE_CALIBRATE },
 	{ "quick", no_argument, NULL, TUNE_QUICK },
