@@ -41,7 +41,7 @@ build() {
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		"$srcdir/fuzz_files.c" "$@" -o "$binary" -lm -ldl || exit 99
 }
-build calibration 1 "$top/tools/tune/file.c" "$top/tools/calibrate/cost_model.c" "$top/tools/util/quantile.c" \
+build calibration 1 "$top/tools/tune/file.c" "$top/tools/util/parse_number.c" "$top/tools/calibrate/cost_model.c" "$top/tools/util/quantile.c" \
 	"$top/tools/measure/progress.c" $libs
 build dist 2 "$top/tools/measure/dist_file.c" "$top/tools/measure/size_dist.c" "$top/tools/util/parse_number.c"
 [ "${1:-}" = --build-only ] && exit 0
