@@ -130,6 +130,25 @@ expect_eq "report --svg and --pprof naming one file are refused" "$rc:$(ls "$scr
 status report --force --svg "$scratch/d" "$scratch/d"
 expect_eq "report --svg naming its input is refused, even with --force" \
 	"$rc:$(cmp -s "$scratch/d" "$corpus/real-calls"; echo $?)" "2:0"
+# An output that is a directory is refused before anything is written, and
+# one that names an input through a link as well (tune's calibration is
+# its output whenever it calibrates).
+mkdir "$scratch/dir"
+ln -s d "$scratch/link"
+ln "$scratch/d" "$scratch/hard"
+for command in "report --force --svg" "report --force --pprof" "tune --calibration"; do
+	# shellcheck disable=SC2086
+	status $command "$scratch/dir" "$scratch/d"
+	expect_eq "$command naming a directory is a usage error, said" "$rc:$(printf '%s' "$err" | grep -c 'is a directory')" "2:1"
+done
+status bench --replay "$corpus/real-zstd-every-section" --quick --csv "$scratch/dir"
+expect_eq "bench --csv naming a directory is a usage error, before any measuring" "$rc:$(wc -c <"$scratch/out")" "2:0"
+for name in link hard; do
+	status tune --calibration "$scratch/$name" "$scratch/d"
+	expect_eq "tune --calibration naming its input through a $name is refused" \
+		"$rc:$(printf '%s' "$err" | grep -c 'is an input')" "2:1"
+done
+expect_eq "and the input is as it was" "$(cmp -s "$scratch/d" "$corpus/real-calls"; echo $?)" 0
 status report --svg "$scratch/new.svg" "$scratch/d"
 expect_eq "report --svg writes its file" "$rc:$(ls "$scratch" | grep -c 'new.svg')" "0:1"
 
