@@ -10,7 +10,7 @@
 # files, distributions, bench CSVs; FUZZ_SECONDS / 4 each).
 # A sanitizer report anywhere fails the
 # pass: each is written to a file of its own (log_path), so that one a
-# test swallowed with its stderr is still seen.  About four minutes on 2
+# test swallowed with its stderr is still seen.  About five minutes on 2
 # cores, the builds included.
 #
 # usage: tests/sanitizer_pass.sh [FUZZ_SECONDS]   (default 20)
