@@ -338,7 +338,7 @@ static unsigned read_fields(char *line, char *text[COL_READ], double real[COL_RE
 		const char *at = text[n];
 		bool is_whole = n >= COL_AUTO_MOVSB && n <= COL_STOP;
 		bool is_real = n == COL_MEDIAN || n == COL_RATIO || n == COL_LOW || n == COL_HIGH || n >= COL_AA;
-		bool ok = is_whole ? parse_u64(&at, &whole[n]) && *at == '\0' && whole[n] <= SIZE_MAX
+		bool ok = is_whole ? parse_u64(&at, &whole[n]) && *at == '\0'
 			: is_real ? parse_real(&at, &real[n]) && *at == '\0'
 				  : *at != '\0' && strlen(at) < 24;
 		if (!ok)
