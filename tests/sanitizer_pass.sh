@@ -27,7 +27,7 @@ export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan" UBSAN_OPTIONS="print
 
 # (not tests/test_sequences.sh: it compares bench's figures, which the
 # sanitizers' own cost moves; its dumps are replayed below instead)
-tests="tests/test_untrusted_dumps.sh tests/test_report_input.sh tests/test_report_svg.sh \
+tests="tests/test_untrusted_dumps.sh tests/test_untrusted_files.sh tests/test_report_input.sh tests/test_report_svg.sh \
 tests/test_stacks.sh tests/test_fleetbench.sh tests/test_pprof.sh tests/test_report_basis.sh"
 make -s check TESTS="$tests" TOOL_UNDER_TEST="$tool" >"$reports/check.out" 2>&1 || {
 	grep -E '^(FAIL|ERROR)' "$reports/check.out"
