@@ -4,12 +4,14 @@
 # sanitizers; see Makefile.am), runs the tests that read dumps with it as
 # the tool under test, replays the regression inputs and a real dump with
 # bench --replay, and fuzzes the dump reader for a short while
-# (tests/fuzz/run_fuzz_report.sh) and the calibration and distribution
-# files' readers (tests/fuzz/run_fuzz_files.sh), each for FUZZ_SECONDS.
+# (tests/fuzz/run_fuzz_report.sh, FUZZ_SECONDS) and every family of the
+# commands' readers of untrusted files (tests/fuzz/run_fuzz_commands.sh:
+# report's modes, merge, tune, bench --replay's planning, calibration
+# files, distributions, bench CSVs; FUZZ_SECONDS / 4 each).
 # A sanitizer report anywhere fails the
 # pass: each is written to a file of its own (log_path), so that one a
-# test swallowed with its stderr is still seen.  About two minutes on 2
-# cores, the build included.
+# test swallowed with its stderr is still seen.  About five minutes on 2
+# cores, the builds included.
 #
 # usage: tests/sanitizer_pass.sh [FUZZ_SECONDS]   (default 20)
 set -u
@@ -25,7 +27,7 @@ export ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan" UBSAN_OPTIONS="print
 
 # (not tests/test_sequences.sh: it compares bench's figures, which the
 # sanitizers' own cost moves; its dumps are replayed below instead)
-tests="tests/test_untrusted_dumps.sh tests/test_report_input.sh tests/test_report_svg.sh \
+tests="tests/test_untrusted_dumps.sh tests/test_untrusted_files.sh tests/test_report_input.sh tests/test_report_svg.sh \
 tests/test_stacks.sh tests/test_fleetbench.sh tests/test_pprof.sh tests/test_report_basis.sh"
 make -s check TESTS="$tests" TOOL_UNDER_TEST="$tool" >"$reports/check.out" 2>&1 || {
 	grep -E '^(FAIL|ERROR)' "$reports/check.out"
@@ -42,8 +44,9 @@ for dump in tests/fuzz/report_corpus/*; do
 	[ $rc -le 1 ] || { echo "FAIL: bench --replay $dump: status $rc"; status=1; }
 done
 
-for runner in tests/fuzz/run_fuzz_report.sh tests/fuzz/run_fuzz_files.sh; do
-	T_MEMSHIM_FUZZ_SECONDS=$seconds T_MEMSHIM_FUZZ_RUNS=100000000 top_srcdir=. top_builddir=. \
+for each in run_fuzz_report.sh:$seconds run_fuzz_commands.sh:$((seconds / 4 + 1)); do
+	runner=tests/fuzz/${each%:*}
+	T_MEMSHIM_FUZZ_SECONDS=${each#*:} T_MEMSHIM_FUZZ_RUNS=100000000 top_srcdir=. top_builddir=. \
 		ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 sh "$runner"
 	case $? in
 	0) ;;

@@ -243,12 +243,17 @@ for args in "" "--frobnicate" "--calibration"; do
 	expect_eq "tune $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
 # A dump that cannot be read (missing; a calibration file): one line, status 1, as in report and merge.
-for args in "$scratch/nonexistent.hist" "--calibration $cal $cal"; do
+cp "$cal" "$scratch/calibration-copy"
+for args in "$scratch/nonexistent.hist" "--calibration $cal $scratch/calibration-copy"; do
 	# shellcheck disable=SC2086
 	tune $args
 	expect_eq "tune $args: exit status" "$rc" 1
 	expect_eq "tune $args: one line on stderr" "$(wc -l <"$scratch/err")" 1
 done
+# The calibration file is tune's output whenever it calibrates: never one of its inputs.
+tune --calibration "$cal" "$cal"
+expect_eq "tune --calibration naming one of its dumps: status 2" "$rc" 2
+expect_match "and why" "$(cat "$scratch/err")" 'is an input of this command'
 tune --calibration "$scratch/none" "$scratch"/h.*
 expect_eq "tune without a calibration: status 1" "$rc" 1
 expect_match "tune without a calibration says what to do" "$(cat "$scratch/err")" 'run memshim tune --calibrate first'

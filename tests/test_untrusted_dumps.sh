@@ -61,7 +61,8 @@ else
 	skip "frames naming a FIFO: built without libdw, no symbolizer"
 fi
 
-# 3. and 7. Every string from a dump escaped for its format, in valid UTF-8.
+# 3. and 7. Every string from a dump escaped for its format, in valid UTF-8
+# (the text report's too: regress-terminal-escape).
 if command -v python3 >/dev/null; then
 	status report --svg "$scratch/script.svg" "$corpus/regress-svg-script"
 	expect_eq "report --svg of a program named <script>" "$rc" 0
@@ -77,6 +78,16 @@ if command -v python3 >/dev/null; then
 	python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$scratch/out" 2>"$scratch/folded"
 	expect_eq "report --folded of invalid UTF-8 is UTF-8" "$rc:$?:$(head -c 200 "$scratch/folded")" "0:0:"
 	expect_match "a ';' in a frame does not split it" "$(cat "$scratch/out")" '_g;memcpy 200$'
+	# On a terminal a control character from a dump could rewrite the screen.
+	for mode in "" --by-program; do
+		# shellcheck disable=SC2086
+		status report $mode "$corpus/regress-terminal-escape" "$corpus/regress-invalid-utf8"
+		python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode("utf-8")
+bad = [c for c in t if c != "\n" and (ord(c) < 32 or 127 <= ord(c) <= 159)]
+sys.exit("control characters: %r" % bad if bad else 0)' "$scratch/out" 2>"$scratch/text"
+		expect_eq "report ${mode:-text} of control characters and invalid UTF-8 writes UTF-8 without them" \
+			"$rc:$?:$(head -c 200 "$scratch/text")" "0:0:"
+	done
 else
 	skip "SVG, JSON and folded output checked by their parsers: no python3"
 fi
@@ -119,6 +130,25 @@ expect_eq "report --svg and --pprof naming one file are refused" "$rc:$(ls "$scr
 status report --force --svg "$scratch/d" "$scratch/d"
 expect_eq "report --svg naming its input is refused, even with --force" \
 	"$rc:$(cmp -s "$scratch/d" "$corpus/real-calls"; echo $?)" "2:0"
+# An output that is a directory is refused before anything is written, and
+# one that names an input through a link as well (tune's calibration is
+# its output whenever it calibrates).
+mkdir "$scratch/dir"
+ln -s d "$scratch/link"
+ln "$scratch/d" "$scratch/hard"
+for command in "report --force --svg" "report --force --pprof" "tune --calibration"; do
+	# shellcheck disable=SC2086
+	status $command "$scratch/dir" "$scratch/d"
+	expect_eq "$command naming a directory is a usage error, said" "$rc:$(printf '%s' "$err" | grep -c 'is a directory')" "2:1"
+done
+status bench --replay "$corpus/real-zstd-every-section" --quick --csv "$scratch/dir"
+expect_eq "bench --csv naming a directory is a usage error, before any measuring" "$rc:$(wc -c <"$scratch/out")" "2:0"
+for name in link hard; do
+	status tune --calibration "$scratch/$name" "$scratch/d"
+	expect_eq "tune --calibration naming its input through a $name is refused" \
+		"$rc:$(printf '%s' "$err" | grep -c 'is an input')" "2:1"
+done
+expect_eq "and the input is as it was" "$(cmp -s "$scratch/d" "$corpus/real-calls"; echo $?)" 0
 status report --svg "$scratch/new.svg" "$scratch/d"
 expect_eq "report --svg writes its file" "$rc:$(ls "$scratch" | grep -c 'new.svg')" "0:1"
 

@@ -40,6 +40,7 @@
 #include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/glibc_info.h"
+#include "tools/util/parse_number.h"
 #include "tools/util/quantile.h"
 #include "tools/calibrate/path_ties.h"
 #include "tools/measure/dist_file.h"
@@ -48,6 +49,7 @@
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -308,38 +310,78 @@ struct bench_lines {
 	double aa_deviation; /* how far glibc against itself read from 1 at worst (0: not timed) */
 };
 
-/* One CSV line: function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio,
- * bytes_per_unit, then (bench files since the ratio's interval was kept) ratio_low,ratio_high,
- * then (since bench wrote them) the rep thresholds auto_movsb,auto_stosb, then
- * (since bench --read-back) read_back, then (since the rep band had a stop)
- * auto_movsb_stop. */
-static void take_line(struct calibration *c, struct alias_cases *alias, const char *line, struct bench_lines *file)
+/* The columns of a bench CSV line take_line reads (the others, which
+ * must not be empty, are skipped), in the CSV's order: function,variant,
+ * case,size,alignment,placement,median,p10,p90,unit,ratio,bytes_per_unit,
+ * then (bench files since the ratio's interval was kept) ratio_low,
+ * ratio_high, then (since bench wrote them) the rep thresholds auto_movsb,
+ * auto_stosb, then (since bench --read-back) read_back, then (since the
+ * rep band had a stop) auto_movsb_stop, then pairs and the A/A arm. */
+enum bench_column {
+	COL_FN, COL_VARIANT, COL_KIND, COL_SIZE, COL_WHERE, COL_PLACE, COL_MEDIAN,
+	COL_RATIO = 10, COL_LOW = 12, COL_HIGH, COL_AUTO_MOVSB, COL_AUTO_STOSB, COL_READ_BACK, COL_STOP,
+	COL_AA = 19, COL_READ = COL_AA + 3
+};
+
+/* A CSV line's fields, cut in place at its commas; how many of the
+ * first COL_READ are there, each read by the one checked parser: the
+ * line is taken up to its first field that is empty or not a number
+ * where one belongs (an earlier bench's line ends sooner). */
+static unsigned read_fields(char *line, char *text[COL_READ], double real[COL_READ], uint64_t whole[COL_READ])
 {
-	char fn_name[16], variant[24], kind[24], size[24], where[24], place[16];
-	double median, ratio, low, high, aa[3];
-	size_t auto_movsb, auto_stosb, auto_movsb_stop = 0;
-	int read_back;
-	int got = sscanf(line,
-			 "%15[^,],%23[^,],%23[^,],%23[^,],%23[^,],%15[^,],%lf,%*[^,],%*[^,],%*[^,],%lf,%*[^,],%lf,%lf,"
-			 "%zu,%zu,%d,%zu,%*[^,],%lf,%lf,%lf",
-			 fn_name, variant, kind, size, where, place, &median, &ratio, &low, &high, &auto_movsb, &auto_stosb,
-			 &read_back, &auto_movsb_stop, &aa[0], &aa[1], &aa[2]);
-	if (got < 8)
+	line[strcspn(line, "\r\n")] = '\0';
+	unsigned n = 0;
+	for (char *p = line; p && n < COL_READ; n++) {
+		text[n] = p;
+		if ((p = strchr(p, ',')) != NULL)
+			*p++ = '\0';
+		const char *at = text[n];
+		bool is_whole = n >= COL_AUTO_MOVSB && n <= COL_STOP;
+		bool is_real = n == COL_MEDIAN || n == COL_RATIO || n == COL_LOW || n == COL_HIGH || n >= COL_AA;
+		bool ok = is_whole ? parse_u64(&at, &whole[n]) && *at == '\0'
+			: is_real ? parse_real(&at, &real[n]) && *at == '\0'
+				  : *at != '\0' && strlen(at) < 24;
+		if (!ok)
+			break;
+	}
+	return n;
+}
+
+/* An alias4k case's size column; 0, a size take_alias passes over, if
+ * it is not a whole number. */
+static size_t alias_size(const char *size)
+{
+	uint64_t n;
+	return parse_u64_all(size, SIZE_MAX, &n) ? (size_t)n : 0;
+}
+
+static void take_line(struct calibration *c, struct alias_cases *alias, char *line, struct bench_lines *file)
+{
+	char *text[COL_READ];
+	double real[COL_READ];
+	uint64_t whole[COL_READ];
+	unsigned got = read_fields(line, text, real, whole);
+	if (got <= COL_RATIO)
 		return;
-	for (int i = 0; got == 17 && i < 3; i++) /* the engine's A/A arm: its resolution there */
-		file->aa_deviation = fmax(file->aa_deviation, fabs(1 - aa[i]));
-	if (got >= 12)
-		take_thresholds(c, auto_movsb, auto_stosb, auto_movsb_stop);
-	if (got >= 13 && read_back)
+	const char *fn_name = text[COL_FN], *variant = text[COL_VARIANT], *kind = text[COL_KIND],
+		   *size = text[COL_SIZE], *where = text[COL_WHERE], *place = text[COL_PLACE];
+	double median = real[COL_MEDIAN], ratio = real[COL_RATIO], low = ratio, high = ratio;
+	for (int i = 0; got == COL_READ && i < 3; i++) /* the engine's A/A arm: its resolution there */
+		file->aa_deviation = fmax(file->aa_deviation, fabs(1 - real[COL_AA + i]));
+	if (got > COL_AUTO_STOSB)
+		take_thresholds(c, whole[COL_AUTO_MOVSB], whole[COL_AUTO_STOSB], got > COL_STOP ? whole[COL_STOP] : 0);
+	if (got > COL_READ_BACK && whole[COL_READ_BACK])
 		file->read_back = true;
-	if (got < 10) /* without an interval any median beyond the tie counts as a loss */
-		low = high = ratio;
+	if (got > COL_HIGH) { /* without an interval any median beyond the tie counts as a loss */
+		low = real[COL_LOW];
+		high = real[COL_HIGH];
+	}
 	int p = choice_place_named(place);
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
-		take_alias(alias, fn, variant, strtoull(size, NULL, 10), where, median);
+		take_alias(alias, fn, variant, alias_size(size), where, median);
 	/* memmove's overlapping copies (bench's class-overlap cases) count in
 	 * the same cells: a variant must not lose in either */
 	bool class_case = strcmp(kind, "class") == 0 || strcmp(kind, "class-overlap") == 0;
@@ -530,8 +572,13 @@ static void name_benches(const struct options *o, char *out, size_t size)
 
 static int parse_cpu(const char *text, struct row_cpu *cpu)
 {
-	if (sscanf(text, "%15s %u %u %63s", cpu->vendor, &cpu->family, &cpu->model, cpu->features) != 4)
+	char family[24], model[24];
+	uint64_t f, m;
+	if (sscanf(text, "%15s %23s %23s %63s", cpu->vendor, family, model, cpu->features) != 4 ||
+	    !parse_u64_all(family, UINT_MAX, &f) || !parse_u64_all(model, UINT_MAX, &m))
 		return cli_usage_error("cpu-row", "--cpu \"%s\" is not 'VENDOR FAMILY MODEL FEATURES'", text);
+	cpu->family = (unsigned)f;
+	cpu->model = (unsigned)m;
 	return CLI_OK;
 }
 

@@ -9,6 +9,7 @@
 #include "dispatch/config.h"
 #include "tools/report/pprof.h"
 #include "tools/report/report.h"
+#include "tools/util/escape.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/output_file.h"
@@ -141,7 +142,8 @@ static int check_outputs(const struct report_options *o, char *const *inputs, si
 static void print_text(struct dump *d, const struct report_options *o)
 {
 	char title[1200];
-	printf("%s (read from %u file%s)\n", dump_title(d, title, sizeof title), d->files, d->files == 1 ? "" : "s");
+	write_escaped(stdout, dump_title(d, title, sizeof title), ESCAPE_TEXT);
+	printf(" (read from %u file%s)\n", d->files, d->files == 1 ? "" : "s");
 	print_time(d);
 	print_timing(d);
 	if (o->by_program || d->program_count > 1)

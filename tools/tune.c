@@ -11,6 +11,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/default_source.h"
+#include "tools/util/output_file.h"
 #include "tools/util/dump_load.h"
 #include "tools/util/histogram_read.h"
 #include "tools/measure/replay.h"
@@ -412,6 +413,12 @@ int cmd_tune(int argc, char **argv)
 		rc = cli_usage_error("tune", "no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
 	if (rc) {
 		free(o.files); /* parse_options may have listed them before it refused */
+		return rc;
+	}
+	/* whenever tune calibrates, the file is its output */
+	const char *output = path;
+	if ((rc = output_check_names("tune", &output, 1, o.files, o.file_count)) != 0) {
+		free(o.files);
 		return rc;
 	}
 	static struct dump d;

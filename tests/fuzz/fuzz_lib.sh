@@ -1,4 +1,4 @@
-# Shared by the libFuzzer runners (run_fuzz.sh, run_fuzz_report.sh).
+# Shared by the libFuzzer runners (run_fuzz.sh, run_fuzz_report.sh, run_fuzz_commands.sh).
 
 # find_fuzz_cc SANITIZERS: sets $cc to a clang that links -fsanitize=SANITIZERS
 # (fuzzer included); exits 77 (automake: SKIP) when there is none.

@@ -48,17 +48,11 @@ static char *read_file(const struct parse *p, size_t *length)
 	return text;
 }
 
-/* Parses a non-negative real at *s; false if there is none. */
-static bool parse_real(const char **s, double *out)
+/* A probability at *s: a real without a sign, small enough that a
+ * line's sum stays finite. */
+static bool parse_weight(const char **s, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(*s, &end);
-	if (end == *s || errno == ERANGE || !(v >= 0) || v > 1e300)
-		return false;
-	*s = end;
-	*out = v;
-	return true;
+	return parse_real(s, out) && *out <= 1e300;
 }
 
 /* Parses one line of `key:value` pairs into table (room for `room`). */
@@ -69,7 +63,7 @@ static bool parse_pairs(const struct parse *p, const char **s, unsigned line, st
 	while (**s && **s != '\n') {
 		uint64_t key;
 		double value;
-		bool ok = parse_u64(s, &key) && *(*s)++ == ':' && parse_real(s, &value) &&
+		bool ok = parse_u64(s, &key) && *(*s)++ == ':' && parse_weight(s, &value) &&
 			  key <= DIST_MAX_SIZE && *count < room;
 		if (ok)
 			table[(*count)++] = (struct size_prob){ (size_t)key, value };
@@ -175,7 +169,7 @@ static struct size_dist *parse_one_line(const struct parse *p, const char *text,
 	bool ok = true;
 	while (ok && *s && *s != '\n' && *s != '\r') {
 		double w;
-		ok = n < room && n <= DIST_MAX_SIZE && parse_real(&s, &w);
+		ok = n < room && n <= DIST_MAX_SIZE && parse_weight(&s, &w);
 		if (ok) {
 			table[n] = (struct size_prob){ n, w };
 			n++;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tools/report/report.h"
+#include "tools/util/escape.h"
 
 #include "dispatch/config.h"
 #include "tools/util/histogram_read.h"
@@ -52,8 +53,10 @@ static void print_site_frames(const char *frames)
 	char raw[1024], readable[1200];
 	const char *first = "";
 	for (const char *f; (f = next_frame(&frames, raw, sizeof raw)) != NULL;
-	     first = "\n                                                         <- ")
-		printf("%s%s", first, frame_readable(f, readable, sizeof readable));
+	     first = "\n                                                         <- ") {
+		printf("%s", first);
+		write_escaped(stdout, frame_readable(f, readable, sizeof readable), ESCAPE_TEXT);
+	}
 	printf("\n");
 }
 
@@ -136,7 +139,9 @@ void print_cpu_sites(const struct dump *d, unsigned top)
 			continue;
 		printf("  %-7s ", base_function_names[c->fn]);
 		print_share(&t);
-		printf("  %s\n", frame_readable(c->frames, readable, sizeof readable));
+		printf("  ");
+		write_escaped(stdout, frame_readable(c->frames, readable, sizeof readable), ESCAPE_TEXT);
+		printf("\n");
 	}
 }
 
@@ -151,8 +156,9 @@ void print_time_sites(const struct dump *d, unsigned top)
 	for (size_t i = 0; i < d->time_site_count && i < top; i++) {
 		const struct dump_site *c = &d->time_sites[i];
 		char readable[1200], mean[24];
-		printf("  %-10s %12" PRIu64 " %9.3f %12s  %s\n", base_function_names[c->fn], c->calls, ms((double)c->ns),
-		       ns_text(c->calls ? (double)c->ns / (double)c->calls : 0, mean, sizeof mean),
-		       frame_readable(c->frames, readable, sizeof readable));
+		printf("  %-10s %12" PRIu64 " %9.3f %12s  ", base_function_names[c->fn], c->calls, ms((double)c->ns),
+		       ns_text(c->calls ? (double)c->ns / (double)c->calls : 0, mean, sizeof mean));
+		write_escaped(stdout, frame_readable(c->frames, readable, sizeof readable), ESCAPE_TEXT);
+		printf("\n");
 	}
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "tools/report/report.h"
+#include "tools/util/escape.h"
 
 #include "dispatch/config.h"
 #include "tools/util/alias_hazard.h"
@@ -201,7 +202,9 @@ void print_programs(const struct dump *d, size_t rows)
 	for (size_t i = 0; i < d->program_count && i < rows; i++) {
 		const struct dump *p = d->programs[i].d;
 		char b[32];
-		printf("  %-*s %9u", width, d->programs[i].name, p->processes);
+		printf("  ");
+		write_escaped(stdout, d->programs[i].name, ESCAPE_TEXT);
+		printf("%*s %9u", width - (int)strlen(d->programs[i].name), "", p->processes);
 		for (int fn = 0; fn < FN_COUNT; fn++) {
 			struct cpu_share c;
 			printf(" %12" PRIu64 " %10s", fn_calls(p, fn), human_size(fn_bytes(p, fn), b, sizeof b));
@@ -376,7 +379,9 @@ void print_function(const struct dump *d, int fn)
 	printf("\n%s: %" PRIu64 " calls, %s", base_function_names[fn], calls, human_size(bytes, b1, sizeof b1));
 	if (calls)
 		printf(" (mean %s)", human_size(bytes / calls, b2, sizeof b2));
-	printf(", variant %s\n", d->variant[fn][0] ? d->variant[fn] : "?");
+	printf(", variant ");
+	write_escaped(stdout, d->variant[fn][0] ? d->variant[fn] : "?", ESCAPE_TEXT);
+	printf("\n");
 	struct cpu_share c;
 	struct timed_ns n;
 	if (d->profile.processes && profile_fn_share(&d->profile, (enum base_function)fn, &c)) {

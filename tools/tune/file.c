@@ -7,6 +7,7 @@
 
 #include "dispatch/calibration.h"
 #include "tools/measure/progress.h"
+#include "tools/util/parse_number.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -177,9 +178,12 @@ static bool read_head(struct reader *r, struct calibration *c, int *version)
 	}
 	r->rest = h.rest;
 	r->line = h.lines;
-	return next(r) && sscanf(r->text, "unit %15s", c->unit) == 1 && next(r) &&
-	       sscanf(r->text, "clock %255[^\n]", c->clock) == 1 && next(r) &&
-	       sscanf(r->text, "rounds %u", &c->rounds) == 1 && c->rounds >= 1 && c->rounds <= CM_MAX_ROUNDS;
+	uint64_t rounds = 0;
+	bool ok = next(r) && sscanf(r->text, "unit %15s", c->unit) == 1 && next(r) &&
+		  sscanf(r->text, "clock %255[^\n]", c->clock) == 1 && next(r) && strncmp(r->text, "rounds ", 7) == 0 &&
+		  parse_u64_all(r->text + 7, CM_MAX_ROUNDS, &rounds) && rounds >= 1;
+	c->rounds = (unsigned)rounds;
+	return ok;
 }
 
 /* "ratios FN VARIANT" and CHOICE_CELLS x PLACE_COUNT ratios, or (a file
@@ -195,16 +199,12 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, row->variant, &at) != 2 || function_named(fn_name) < 0)
 		return false;
 	row->fn = (enum base_function)function_named(fn_name);
-	char *s = r->text + at, *end;
+	const char *s = r->text + at;
 	double x[CHOICE_CELLS * PLACE_COUNT];
 	unsigned n = 0;
-	for (; n < CHOICE_CELLS * PLACE_COUNT; n++, s = end) {
-		x[n] = strtod(s, &end);
-		if (end == s)
-			break;
-		if (!(x[n] >= 0))
+	for (; n < CHOICE_CELLS * PLACE_COUNT && *s == ' '; n++)
+		if (s++, !parse_real(&s, &x[n]))
 			return false;
-	}
 	static const enum placement earlier[3] = { PLACE_L1, PLACE_L2, PLACE_COLD };
 	bool now = n == CHOICE_CELLS * PLACE_COUNT;
 	if (*s != '\0' || (!now && n != CHOICE_CLASS_COUNT * 3))
@@ -228,31 +228,27 @@ static int function_named(const char *name)
 /* One grid line: the size, then one cost per round. */
 static bool read_point(struct reader *r, struct cm_curve *c, unsigned p)
 {
-	char *s = r->text, *end;
-	c->size[p] = strtod(s, &end);
-	if (end == s || (p > 0 && c->size[p] < c->size[p - 1]))
+	const char *s = r->text;
+	if (!parse_real(&s, &c->size[p]) || (p > 0 && c->size[p] < c->size[p - 1]))
 		return false;
-	for (unsigned k = 0; k < c->rounds; k++) {
-		s = end;
-		c->cost[p][k] = strtod(s, &end);
-		if (end == s || !(c->cost[p][k] >= 0))
+	for (unsigned k = 0; k < c->rounds; k++)
+		if (*s++ != ' ' || !parse_real(&s, &c->cost[p][k]))
 			return false;
-	}
-	return *end == '\0';
+	return *s == '\0';
 }
 
 static bool read_curve(struct reader *r, struct calibration *c)
 {
 	char fn_name[16], name[24];
-	unsigned points;
-	if (c->count == CALIBRATE_MAX_CURVES ||
-	    sscanf(r->text, "curve %15s %23s %u", fn_name, name, &points) != 3 || function_named(fn_name) < 0 ||
-	    points < 1 || points > CM_MAX_POINTS)
+	int at = 0;
+	uint64_t points;
+	if (c->count == CALIBRATE_MAX_CURVES || sscanf(r->text, "curve %15s %23s %n", fn_name, name, &at) != 2 ||
+	    function_named(fn_name) < 0 || !parse_u64_all(r->text + at, CM_MAX_POINTS, &points) || points < 1)
 		return false;
 	struct named_curve *n = &c->curves[c->count];
 	n->fn = (enum base_function)function_named(fn_name);
 	snprintf(n->name, sizeof n->name, "%s", name);
-	n->curve.points = points;
+	n->curve.points = (unsigned)points;
 	n->curve.rounds = c->rounds;
 	for (unsigned p = 0; p < points; p++)
 		if (!next(r) || !read_point(r, &n->curve, p))

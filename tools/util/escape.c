@@ -1,5 +1,5 @@
-/* Escaping dump strings for XML, JSON and folded stacks, with invalid
- * UTF-8 replaced. */
+/* Escaping dump strings for XML, JSON, folded stacks and the terminal,
+ * with invalid UTF-8 replaced. */
 #include "tools/util/escape.h"
 
 #include <stdbool.h>
@@ -41,6 +41,8 @@ static void write_ascii(FILE *out, unsigned char c, enum escape_format format)
 		fprintf(out, "\\u%04x", c);
 	else if (format == ESCAPE_FOLDED && c == ';')
 		putc('_', out);
+	else if (format == ESCAPE_TEXT && (c < 0x20 || c == 0x7f))
+		putc('?', out);
 	else
 		putc(c, out);
 }
@@ -50,8 +52,12 @@ void write_escaped(FILE *out, const char *s, enum escape_format format)
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
 		size_t n = utf8_length(p);
+		/* U+0080..U+009F, the C1 controls, are 0xc2 0x80..0x9f */
+		bool c1 = n == 2 && p[0] == 0xc2 && p[1] <= 0x9f;
 		if (n == 1)
 			write_ascii(out, *p, format);
+		else if (format == ESCAPE_TEXT && (n == 0 || c1))
+			fputs(c1 ? "??" : "?", out);
 		else if (n > 1)
 			fwrite(p, 1, n, out);
 		else

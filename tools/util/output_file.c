@@ -92,8 +92,14 @@ int output_check_names(const char *command, const char *const *outputs, size_t o
                        char *const *inputs, size_t input_count)
 {
 	for (size_t i = 0; i < output_count; i++) {
+		struct stat st;
 		if (!outputs[i])
 			continue;
+		/* else found only once the file is written, when its rename fails */
+		if (stat(outputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "memshim %s: %s is a directory: name a file to write\n", command, outputs[i]);
+			return CLI_USAGE;
+		}
 		for (size_t j = i + 1; j < output_count; j++)
 			if (outputs[j] && output_same_file(outputs[i], outputs[j])) {
 				fprintf(stderr, "memshim %s: %s and %s name the same file: give each output its own\n",

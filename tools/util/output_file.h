@@ -31,7 +31,8 @@ void output_discard(struct output_file *o);
 bool output_same_file(const char *a, const char *b);
 
 /* 0, or CLI_USAGE after one line, when one of the outputs (NULL entries
- * skipped) names the same file as another or as one of the inputs. */
+ * skipped) is a directory, or names the same file as another or as one
+ * of the inputs. */
 int output_check_names(const char *command, const char *const *outputs, size_t output_count,
                        char *const *inputs, size_t input_count);
 
