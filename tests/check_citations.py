@@ -2,7 +2,8 @@
 """Fails on every place in the code (C, assembly, shell, Python, automake,
 awk) that cites BENCHMARKS.md by section number: the sections are gone, and
 a measurement behind the code is cited by its decision id in
-doc/decisions.md ("(D12)"), which stays put.  Comment lines that continue
+doc/decisions.md ("(D12)"), which stays put; and on every id cited that the
+register does not define.  Comment lines that continue
 onto the next are read as one, so "BENCHMARKS.md,\n * section 13" counts.
 
 usage: check_citations.py SRCDIR; prints "FAIL: FILE:LINE: TEXT" for each."""
@@ -18,8 +19,15 @@ CITE = re.compile(r"BENCHMARKS(\.md)?[\s,(]*(sections?\s+)?\d|[(;,]\s*sections?\
 JOIN = re.compile(r"\n[ \t]*(\*|#|//)?[ \t]*")
 
 
+# A decision id as the code cites it, and as doc/decisions.md defines it.
+CITED = re.compile(r"\bD(\d{1,3})\b")
+DEFINED = re.compile(r"^\*\*D(\d+):", re.M)
+
+
 def main(srcdir):
     bad = 0
+    register = os.path.join(srcdir, "doc/decisions.md")
+    ids = set(DEFINED.findall(open(register).read())) if os.path.exists(register) else set()
     for root, dirs, files in os.walk(srcdir):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("autom4te.cache",)]
         for name in sorted(files):
@@ -36,8 +44,14 @@ def main(srcdir):
                 print("FAIL: %s:%d: cites a BENCHMARKS section: %s" % (
                     os.path.relpath(path, srcdir), line, text.splitlines()[line - 1].strip()))
                 bad = 1
+            for m in CITED.finditer(text):
+                if m.group(1) not in ids:
+                    line = text.count("\n", 0, m.start()) + 1
+                    print("FAIL: %s:%d: cites D%s, which doc/decisions.md does not define" % (
+                        os.path.relpath(path, srcdir), line, m.group(1)))
+                    bad = 1
     if not bad:
-        print("ok: no code cites a BENCHMARKS section number")
+        print("ok: no code cites a BENCHMARKS section number, and every decision it cites exists")
     return bad
 
 
