@@ -12,8 +12,8 @@ Sizes drawn independently from the distribution give a branch predictor
 nothing to learn from the calls before, so a test predicted its likelier
 way mispredicts, per call, P(reaching it) * min(P(holds | reached),
 P(fails | reached)).  Printed per distribution and order: that sum over
-the tests, the expected mispredictions a call (BENCHMARKS.md section 29
-compares them with the bench).  The distributions are files in the
+the tests, the expected mispredictions a call (decision D9 in
+doc/decisions.md compares them with the bench).  The distributions are files in the
 one-line-per-field format of data/distributions/fleetbench (sizes on the
 first line as size:probability).
 """

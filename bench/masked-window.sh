@@ -3,7 +3,7 @@
 # bench/masked_window under each VARIANT (MEMSHIM_IMPL) against glibc's own,
 # interleaved, ROUNDS times each (default 9); prints per call and variant the
 # median ns and the median (min..max) of the per-round ratios to glibc.
-# BENCHMARKS.md sections 26-28 have the figures.  Writes only in a temporary
+# The figures are decisions D11 and D12 (doc/decisions.md).  Writes only in a temporary
 # folder, removed at the end.
 # usage: bench/masked-window.sh [ROUNDS] [VARIANT...]    (after make; default
 #        variants avx512_mask_erms evex_mask, which need AVX-512)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The chain of BENCHMARKS.md section 7 for one program: histogram -> tune
+# The chain of doc/tuning.md for one program: histogram -> tune
 # prediction -> in-process measurement under the suggested setting -> ab
 # verdict.  Records COMMAND under glibc's own functions with the profiler
 # and timed calls, asks memshim tune for the best setting (and its check of

@@ -54,17 +54,14 @@ static const struct {
 	bool set_stosb_beyond_nt; /* memset from the nt threshold on: rep stosb, not NT stores */
 } auto_defaults_by_cpu[] = {
 	{ "GenuineIntel", 0, 2048, 2049, false },
-	/* Zen 3 and later: FSRM, ERMS.  memset from the non-temporal threshold
-	 * on: rep stosb fills faster than our non-temporal loop on Zen 4, while
-	 * memcpy keeps its non-temporal loop (BENCHMARKS.md, section 13). */
+	/* Zen 3 and later: FSRM, ERMS; memset from the non-temporal threshold
+	 * on takes rep stosb, memcpy keeps its non-temporal loop (D16). */
 	{ "AuthenticAMD", 0x19, 2048, 2049, true },
 	{ NULL, 0, 2048, 2049, false },
 };
 
-/* With FSRM, rep movsb from 2113 bytes, where glibc 2.36 starts it on such
- * CPUs (above its rep_movsb_threshold of 2112): from 2048 to 2112 bytes rep
- * movsb took 1.9-2.0x the vector loop's time on a Zen 5, and 1.7-1.9x on
- * an Intel Xeon, family 6 model 207 (BENCHMARKS.md, section 19). */
+/* With FSRM, rep movsb from 2113 bytes, where glibc 2.36 starts it: below,
+ * rep movsb is slower than the vector loop (D14). */
 #define FSRM_MOVSB_FROM 2113
 
 /* Non-temporal stores from 3/4 of the last-level cache: a copy that large

@@ -240,8 +240,7 @@ record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const
  * brought to one place in a cache line (STACK_PHASE bytes past a 64-byte
  * boundary): where the call's return address fell varied from process to
  * process with the stack's random start, and moved a small copy's timed
- * latency by a large share of it from one run to the next (BENCHMARKS.md
- * section 10, "sqlite3: ab --timing against ab --profile"). */
+ * latency by a large share of it from one run to the next (D37). */
 #define STACK_PHASE 32
 #define TIMED_CALL(s, fn, at, n, call)                                                                 \
 	({                                                                                             \

@@ -10,7 +10,7 @@
  * the variant.  Each read is fenced (lfence: everything before has finished,
  * nothing after has started), so a timed call runs alone: its time is the
  * call's latency, not its share of a stream of overlapping calls
- * (BENCHMARKS.md, section 10, measures that difference by size class).  The
+ * (D36 has that difference by size class).  The
  * timer's own cost is subtracted when the dump is written: the median of
  * empty timed regions, one after every eighth timed call or so, so that it
  * is measured in the same state of the core (its clock, its caches) as the

@@ -7,7 +7,7 @@
  *        above it rep movsb: the choice for ERMS CPUs without FSRM in
  *        "x86/lib: Use REP MOVSB for large memcpy() on ERMS CPUs without
  *        FSRM" (LKML, 2026), where rep movsb from 32 bytes slowed short
- *        copies and from 2048 bytes won (BENCHMARKS.md, section 13).
+ *        copies and from 2048 bytes won (D13).
  *        The thresholds are MEMSHIM_ERMS_THRESHOLD and
  *        MEMSHIM_STOSB_THRESHOLD, set once by the resolvers before any
  *        call can reach these functions.

@@ -7,7 +7,7 @@
  *   above 64      the first, possibly unaligned, word by itself, rep movsq
  *                 from the next 8-byte boundary of the destination (an
  *                 unaligned one costs much of the throughput on AMD
- *                 without ERMS: BENCHMARKS.md, section 13), and the last
+ *                 without ERMS: D13), and the last
  *                 word as one overlapping store instead of a byte loop
  *                 for the remainder.
  *

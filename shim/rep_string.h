@@ -19,7 +19,7 @@ static inline void rep_stosb(void *d, unsigned char c, size_t n)
 /* rep stosb that leaves rax as it found it: with "a" as an input, GCC
  * keeps a function's return value in another register everywhere and
  * sends every short path through a shared "mov to rax; ret" tail (one more
- * taken jump; BENCHMARKS.md, section 13).  The exchange puts the fill
+ * taken jump; D17).  The exchange puts the fill
  * byte in al only around the instruction. */
 static inline void rep_stosb_keep_rax(void *d, unsigned char c, size_t n)
 {

@@ -8,7 +8,7 @@
  * uses zmm16..31, which only EVEX instructions can name.  Their upper bits
  * never slow down legacy SSE code, so no path needs a vzeroupper before
  * returning (glibc's EVEX string functions use zmm16..31 for the same
- * reason; BENCHMARKS.md section 13 has what the vzeroupper cost on Zen 4). */
+ * reason; D18). */
 #include <immintrin.h>
 
 #include "shim/copy_pieces.h"

@@ -5,7 +5,7 @@
  *
  * For CPUs that run 512-bit operations as two 256-bit halves (AMD Zen 4):
  * measured there, the 32-byte loops beat the 64-byte ones in cache and out
- * of it (BENCHMARKS.md, section 13).  glibc's __memmove_evex_unaligned_erms
+ * of it (D19).  glibc's __memmove_evex_unaligned_erms
  * makes the same pairing of register width and instruction set.
  *
  * Like the avx512 file, compiled with xmm0..15 reserved: ymm16..31 need no

@@ -122,12 +122,10 @@ PIECE void vec_copy_long_forward(byte *d, const byte *s, size_t n, enum store_ki
 	vec_store(d, head);
 }
 
-/* rep movsb to a destination on a 64-byte line: the bytes before the
- * line, at most 64, are loaded first and stored after it, which is right
- * too where the destination lies 64 bytes or more before the source.  On
- * a Zen 5 it took 2-3% off at 1-4 KiB hot, where the unaligned copy lost
- * to glibc (BENCHMARKS.md section 19); glibc 2.36 aligns so, the idea is
- * its. */
+/* rep movsb to a destination on a 64-byte line, as glibc 2.36 does (D15):
+ * the bytes before the line, at most 64, are loaded first and stored after
+ * it, which is right too where the destination lies 64 bytes or more
+ * before the source. */
 #define LINE_BYTES 64
 PIECE void rep_movsb_to_line(byte *d, const byte *s, size_t n)
 {
@@ -201,9 +199,7 @@ PIECE void vec_set_long(byte *d, vec v, size_t n, enum store_kind kind)
 /* At least memshim_thresholds.nt bytes: where the CPU's row says so, rep
  * stosb (glibc 2.36 fills every size above its rep_stosb_threshold so),
  * else non-temporal stores.  Unlike the *_erms band below nt, this is no
- * choice of the variant but of the CPU: on Zen 4 the string instruction
- * fills 32-64 MiB faster than our streaming loop, hot or cold
- * (BENCHMARKS.md, section 13). */
+ * choice of the variant but of the CPU (D16). */
 PIECE void set_beyond_cache(byte *d, int c, size_t n)
 {
 	if (memshim_thresholds.set_stosb_beyond_nt)

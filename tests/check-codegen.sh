@@ -78,8 +78,7 @@ done
 # The recording and profiling wrappers (timed or not) of the commonest entry
 # points save no register, make no stack frame and call nothing on their
 # common path: the slow paths are cold functions reached by a jump
-# (preload/record.c, copy_then), so recording costs little (BENCHMARKS.md
-# section 3 measures it).
+# (preload/record.c, copy_then), so recording costs little (D34).
 for w in recording profiling timed_recording timed_profiling; do
 	for f in memcpy mempcpy memmove memset; do
 		lacks "${w}_$f" '\b(push|call)|sub +\$0x[0-9a-f]+,%rsp' "register save, stack frame or call"

@@ -3,7 +3,7 @@
  * does between its timings: a fork write-protects every page a child
  * shares, and the parent's next write to each then takes a fault, and a
  * masked store whose bytes there are all masked off a microcode assist,
- * every time, inside the timings (BENCHMARKS.md section 28). */
+ * every time, inside the timings (D32). */
 #include "tools/measure/measure.h"
 
 #include "tests/unit_check.h"

@@ -131,7 +131,7 @@ static void auto_stop_rule(void)
 	check("in all at most 5%", early + late < 0.05 && heavy + late < 0.05);
 
 	/* What the every-round looks buy: a 9% difference at a spread of 8.5%
-	 * a round (sqlite3's timed calls on a Xeon, BENCHMARKS.md section 10)
+	 * a round (sqlite3's timed calls on a Xeon, D38)
 	 * is called within 15 rounds in most tries: 79% in 20,000 paths, where
 	 * looks at 3, 5, 8 and 12 only, at the 99.67% that keeps 5% over such
 	 * looks to 1000, called it in 50% */

@@ -28,7 +28,7 @@
  * The sizes of `known` are large enough (128 KiB and more, microseconds)
  * that a timed call, which runs alone, takes about what a call in a batch
  * takes.  Smaller ones differ by up to tens of ns, more than 10% around the
- * size of the L1 cache (BENCHMARKS.md, section 10, by size class). */
+ * size of the L1 cache (D36). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

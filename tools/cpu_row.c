@@ -87,9 +87,8 @@ static const char cpu_row_help[] =
 	"                       (made on the class too) instead\n"
 	"  -o, --output FILE    the row file to write\n";
 
-/* One run of bench can be off in a cell by more than its interval says
- * (the same build moved up to 5% between processes at small sizes,
- * BENCHMARKS.md section 20), so a row may take several. */
+/* One run of bench can be off in a cell by more than its interval says,
+ * so a row may take several (D24). */
 #define MAX_BENCH_FILES 5
 
 struct options {
@@ -519,7 +518,7 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
 
 /* The bench files into c (the alias4k cases from the first), merged where
  * there are several: all read back, or none, for a loss with the read and
- * one without are not of one measure (BENCHMARKS.md section 23). */
+ * one without are not of one measure (D26). */
 static int read_benches(struct options *o, struct calibration *c, struct alias_cases *alias, bool *one_placement)
 {
 	struct bench_lines lines;

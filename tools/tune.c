@@ -272,7 +272,7 @@ static double others_busy(struct machine_time a, struct machine_time b)
 }
 
 /* Where other work ran beside the calibration, its thresholds and choices
- * move between runs (BENCHMARKS.md section 17): said, with what to do. */
+ * move between runs (D33): said, with what to do. */
 #define BUSY_LOAD 0.5
 
 /* Whether the calibration just written at path is now the default of

@@ -1,5 +1,5 @@
 # Bytes work of many sizes: slices a 64 KiB random blob into 4096 pieces of
-# 8 B to 4 KB, joins, copies and rewrites them, 250 times (BENCHMARKS.md 8).
+# 8 B to 4 KB, joins, copies and rewrites them, 250 times (bench/proof-chain.sh).
 import random
 random.seed(1)
 blob = bytes(random.getrandbits(8) for _ in range(1 << 16))

@@ -1,7 +1,7 @@
 # Frames of 40 MiB go round three buffers, as in a video or snapshot
 # pipeline: each step copies the newest frame into the oldest buffer,
 # patches a few bytes of it and checksums its first 64 KiB.
-# (BENCHMARKS.md section 8: copies beyond the last-level cache.)
+# (Copies beyond the last-level cache, for bench/proof-chain.sh.)
 import zlib
 frame = 40 << 20
 seed = bytes(range(256)) * 4096

@@ -1,5 +1,5 @@
 # Bytes work of small sizes: 2048 slices of twelve sizes from 1 to 63 B,
-# in a fixed order, joined, 8000 times (BENCHMARKS.md section 8).
+# in a fixed order, joined, 8000 times (bench/proof-chain.sh).
 import random
 random.seed(2)
 blob = bytes(random.getrandbits(8) for _ in range(4096))

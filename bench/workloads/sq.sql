@@ -1,5 +1,5 @@
 -- A 200000-row table with blobs of 100 B to 2 KB: built, scanned, indexed
--- (BENCHMARKS.md sections 7 and 8: sqlite3 :memory: < sq.sql).
+-- (for bench/proof-chain.sh: sqlite3 :memory: < sq.sql).
 CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, data BLOB);
 WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000)
 INSERT INTO t SELECT x, 'row-' || x, randomblob(100 + (x * 7919) % 1900) FROM c;

@@ -14,9 +14,8 @@
  *
  * Cold data is flushed from the caches before each timed pass
  * (tools/measure/measure.c), never pushed out by walking a working set
- * larger than the last-level cache: on a machine with a large L3 that walk
- * took most of a calibration's time (BENCHMARKS.md section 6, "Time",
- * measures the flushed calibration with such an L3 pretended). */
+ * larger than the last-level cache: with a large L3 that walk took most
+ * of a calibration's time (D30). */
 #include "config.h"
 
 #include "dispatch/auto_policy.h"
@@ -89,7 +88,7 @@ static void make_grid(struct grid *g, enum calibration_level level)
  * unmasked variant's curves stand for it in memset and above
  * MASKED_COPY_MAX (stand_in_curves).  Timing the same code twice would
  * only let the noise between two columns tell them apart, and costs a
- * calibration time it has not got (BENCHMARKS.md section 27). */
+ * calibration time it has not got (D31). */
 static bool is_unmasked(const char *name)
 {
 	const struct variant *v = variant_named(name);

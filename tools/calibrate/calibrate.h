@@ -6,7 +6,7 @@
 #include "tools/calibrate/curves.h"
 
 /* How long a calibration takes: tiny (for the tests), quick or full, each
- * within the limit its --help states (BENCHMARKS.md section 6, "Time"). */
+ * within the limit its --help states (D30). */
 enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
 
 /* Measures the curves into c, picks the auto policy's

@@ -47,9 +47,8 @@
 const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CLASSES(CHOICE_CLASS) };
 #undef CHOICE_CLASS
 
-/* Within 2% of glibc counts as a tie: that is about how far the same cell
- * moved between full calibrations on the shared development machine
- * (BENCHMARKS.md section 6, "The choice"). */
+/* Within 2% of glibc counts as a tie: about how far the same cell moves
+ * between full calibrations (D21). */
 #define TIE_RATIO 1.02
 /* A class leaves glibc only for a variant faster by more than this, and
  * keeps its neighbour's variant unless another is better by more than this:
@@ -165,8 +164,7 @@ static void describe_band(const struct band_ratios *r, int first, int last, char
 /* The classes up to 1 KiB make one band: a band bound among small sizes
  * costs their calls a compare that a program's mixed sizes mispredict, and
  * past the first two bands a dispatch, a measurable part of a small copy's
- * time (BENCHMARKS.md section 11, "What a band costs a call"), which a
- * per-class ratio does not see. */
+ * time (D22), which a per-class ratio does not see. */
 #define SMALL_CLASSES 4
 
 /* The measurement's noise in class k: above the small classes the stub
@@ -183,7 +181,7 @@ static double noise(const struct band_ratios *stub, int k)
 
 /* The factor by which a variant must beat glibc to take class k from it:
  * beyond the noise, and by 5% at least; wins of a few percent came and
- * went between calibrations (BENCHMARKS.md, section 11). */
+ * went between calibrations (D23). */
 static double win_margin(const struct band_ratios *stub, int k) { return fmax(KEEP_NEIGHBOUR_RATIO, noise(stub, k)); }
 
 /* Each class's server: the small classes one together, each larger one its

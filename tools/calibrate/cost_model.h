@@ -85,10 +85,8 @@ double cm_best_threshold(const struct cm_term *t, unsigned n, double *const *fie
  * objective(context) least, where that is more than CM_KEEP_MARGIN below
  * what the value they start from makes it; else that value.  Where the
  * objective is flat, the value then stays put instead of following the
- * noise: memset's loop and rep stosb cost the same to a few per cent from
- * 2 to 13 KiB on an Intel Xeon (family 6 model 207), and the threshold
- * chosen there moved between 2, 4.5, 9 and 13 KiB from one calibration to
- * the next (BENCHMARKS.md section 18). */
+ * noise, as memset's threshold did where its loop and rep stosb cost the
+ * same to a few per cent (D28). */
 #define CM_KEEP_MARGIN 0.01
 typedef double cm_objective(const void *context);
 double cm_best_value(cm_objective *objective, const void *context, double *const *fields, unsigned field_count,

@@ -25,9 +25,9 @@ enum threshold_name calibrate_above_threshold(const char *variant);
 
 /* Where non-temporal stores are timed from, and the least non-temporal
  * threshold tried: the L2's size, at least CALIBRATE_NT_FROM.  A copy that
- * fits the L2 evicts little, and there non-temporal stores took 3.6-5.5x
- * the cached loop's time hot, 0.97-1.13x flushed (BENCHMARKS.md section
- * 18), so no threshold there passes the dearer placement. */
+ * fits the L2 evicts little, and there non-temporal stores lose hot more
+ * than they win flushed, so no threshold there passes the dearer
+ * placement (D29). */
 size_t calibrate_nt_from(void);
 
 /* A setting of every function as terms: one per band of each function

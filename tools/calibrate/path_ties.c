@@ -26,17 +26,14 @@ static int variant_index(struct measure_variant *v, unsigned *count, const char 
 
 /* A path no longer than glibc's ties in a placement unless the timing
  * there is slower even by its lower bound beyond this: then the loss is
- * the code's, not the machine's noise.  On a Zen 5, avx512's 17-64 B
- * classes, with glibc's path, took 1.54x its time from their layout alone
- * (BENCHMARKS.md, section 19); the noise between two columns of the same
- * function reached 1.11-1.2 there. */
+ * the code's, not the machine's noise (D25). */
 #define PATH_TIE_LIMIT 1.25
 
 /* A path no longer than glibc's ties, but not one that takes a branch
  * fewer: that one differs where a call's time does (the branches a size
  * mispredicts), and its timing says by how much.  The masked copies below
  * 16 bytes and the ladders' fall-through at 33-64 B where glibc's AVX-512
- * function takes two branches are such paths (BENCHMARKS.md section 24). */
+ * function takes two branches are such paths (D25). */
 static bool path_ties_class(const struct path *ours, const struct path *glibc, size_t lo, size_t hi)
 {
 	return path_no_longer(ours, glibc, lo, hi) && !path_fewer_branches(ours, glibc, lo, hi);

@@ -1,8 +1,8 @@
 /* Up to 1 KiB a candidate whose path is no longer than glibc's counts as
  * tying with it, unless it was timed far slower: there a call takes a few
  * nanoseconds, most of them the path, and the timing on a busy machine
- * spreads wider than the difference (BENCHMARKS.md section 15); but the
- * same path laid out differently can lose by half (section 19).  The
+ * spreads wider than the difference; but the same path laid out
+ * differently can lose by half (D25).  The
  * calibration and memshim cpu-row --path-below-1k apply it. */
 #ifndef MEMSHIM_PATH_TIES_H
 #define MEMSHIM_PATH_TIES_H

@@ -67,8 +67,8 @@ static void flush_lines(const char *p, size_t n)
 }
 
 /* CLFLUSHOPT flushes the same lines without ordering each against the
- * others: under a hypervisor CLFLUSH of a cold pass's 32 MiB was most of a
- * calibration's time (perf, BENCHMARKS.md section 6). */
+ * others: under a hypervisor CLFLUSH was most of a calibration's time
+ * (D30). */
 __attribute__((target("clflushopt"))) static void flush_lines_unordered(const char *p, size_t n)
 {
 	for (uintptr_t a = (uintptr_t)p & ~(uintptr_t)63; a < (uintptr_t)p + n; a += 64)

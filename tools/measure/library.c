@@ -4,8 +4,8 @@
  * own.  This program's copies of the same code, linked in beside the
  * timing loop, ran 10-20% faster at 0-16 B than glibc's function did from
  * the same loop, where the library's ran as fast as glibc's: the calibration
- * credited the variants with a gain no program gets (BENCHMARKS.md section
- * 18).  So every variant is called in the library, glibc's too
+ * credited the variants with a gain no program gets (D27).  So every
+ * variant is called in the library, glibc's too
  * (memshim_<fn>_glibc resolves to glibc's function itself). */
 #include "config.h"
 

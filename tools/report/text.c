@@ -351,7 +351,7 @@ static void print_alias(const struct function_histogram *f, enum base_function f
 /* Where the profile's time in fn and the timed calls' total differ beyond
  * both intervals, a note of why they may: they measure different things.
  * Timed above the profile: small calls whose data is out of the caches
- * (zstd -d's tiny memmoves: BENCHMARKS.md, section 16). */
+ * (zstd -d's tiny memmoves, D39). */
 static void print_time_measures(const struct dump *d, enum base_function fn, const struct cpu_share *c)
 {
 	double low, high;

@@ -54,7 +54,7 @@ static const char class_predictable[] =
 	"the sizes were probably predictable: the curves draw sizes at random in each bucket";
 static const char class_alone[] =
 	"a timed call runs alone, fenced, and takes its latency, where the curves time a stream of\n"
-	"      calls that overlap (BENCHMARKS.md, section 10, has that difference by size class)";
+	"      calls that overlap (doc/decisions.md, D36, has that difference by size class)";
 
 /* The cycle counter's rate now, in ns per cycle; 0 if there is none. */
 static double measure_ns_per_cycle(void)
@@ -222,9 +222,8 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 }
 
 /* How far above a stream of calls a timed call may take, by its latency
- * alone: at most this many ns plus this share, which cover what
- * BENCHMARKS.md section 10 ("What timing does to a call's time, by size
- * class") measured at every size. */
+ * alone: at most this many ns plus this share, which cover what D36
+ * measured at every size. */
 #define ALONE_NS 2.0
 #define ALONE_SHARE 0.4
 

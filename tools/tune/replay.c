@@ -84,9 +84,7 @@ static double timed_glibc_ns(const struct dump *d, enum base_function fn, unsign
  * runs), then the mix of the two neighbouring placements in which glibc
  * takes the program's timed ns per call (the nearer end outside them),
  * and the setting's time in that mix against glibc's, into *mixed.  A
- * program's data is seldom in one place: scalar's ratio measured in zstd
- * and in python3 lay between its replayed ones in l2 and cold
- * (BENCHMARKS.md section 18). */
+ * program's data is seldom in one place (D40). */
 static void place_by_timing(const struct measure_settings *s, enum base_function fn, const struct replay_calls *r,
 			    const char *label, double timed_ns, struct measure_result *placed, struct measure_result *mixed)
 {

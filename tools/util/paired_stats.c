@@ -9,8 +9,7 @@
 
 /* The level of each every-round look: the one at which series of rounds
  * with no difference cross it somewhere in rounds 3..20 a little under 4%
- * of the time, by simulation (BENCHMARKS.md, section 10; the test repeats
- * it). */
+ * of the time, by simulation (D38; the test repeats it). */
 #define AUTO_EARLY_LEVEL 0.9942
 #define AUTO_LATE_SHARE 0.01 /* the error the later looks share */
 #define AUTO_GROWTH 1.5      /* the later looks: each time the rounds have grown by half */

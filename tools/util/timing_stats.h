@@ -6,8 +6,7 @@
  * the calls in the same sizes, and its interval is Student's t on the
  * sample's spread (from the sums of the times and of their squares in the
  * dump).  The interval says how well the timed calls pin the mean; not how
- * a timed call's time differs from an untimed one (BENCHMARKS.md, section
- * 10). */
+ * a timed call's time differs from an untimed one (D36). */
 #ifndef MEMSHIM_TIMING_STATS_H
 #define MEMSHIM_TIMING_STATS_H
 
