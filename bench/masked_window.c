@@ -13,6 +13,11 @@
  *                a 4-byte memmove between flushed lines, source and
  *                destination at that offset in their line: at 56 the
  *                4 bytes lie in one line, a 16-byte window from them in two
+ *   copy4_end_guard, copy4_end_untouched
+ *                a 4-byte memmove from the last 4 bytes of a page to the
+ *                last 4 of another, each page followed by one that has no
+ *                access (PROT_NONE), or by one mapped and never touched: a
+ *                window from the bytes reaches that page
  * A masked move that fetches every line and page its window touches, its
  * bytes masked off or not, pays for each of these; a ladder that branches
  * on the size touches none (0 bytes) or one line (4 bytes at 56).
@@ -23,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -124,6 +130,29 @@ static double copy0_cold(char *arena, size_t offset) { return cold_copies(arena,
 
 static double copy4_cold(char *arena, size_t offset) { return cold_copies(arena, offset, 4 + zero); }
 
+/* Two pages, each followed by a page with PROTECTION (its first access
+ * never made), and HOT_CALLS copies of 4 bytes between their last bytes. */
+static double copy4_at_end(int protection)
+{
+	char *map = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || mprotect(map + 4096, 4096, protection) || mprotect(map + 3 * 4096, 4096, protection)) {
+		perror("masked_window: mmap");
+		exit(1);
+	}
+	memset(map, 1, 4096);
+	memset(map + 2 * 4096, 2, 4096);
+	double best = 1e30;
+	for (int b = 0; b < BATCHES; b++) {
+		double start = now_ns();
+		for (int i = 0; i < HOT_CALLS; i++)
+			move(map + 3 * 4096 - 4, map + 4096 - 4 - zero, 4 + zero);
+		double t = (now_ns() - start) / HOT_CALLS;
+		best = t < best ? t : best;
+	}
+	munmap(map, 4 * 4096);
+	return best;
+}
+
 int main(void)
 {
 	char *arena = aligned_alloc(4096, (size_t)CALLS * STRIDE);
@@ -139,6 +168,8 @@ int main(void)
 	printf("set0_forked %.2f\n", best_of(set0_forked, arena, 0));
 	printf("copy4_cold_at_0 %.2f\n", best_of(copy4_cold, arena, 0));
 	printf("copy4_cold_at_56 %.2f\n", best_of(copy4_cold, arena, 56));
+	printf("copy4_end_guard %.2f\n", copy4_at_end(PROT_NONE));
+	printf("copy4_end_untouched %.2f\n", copy4_at_end(PROT_READ | PROT_WRITE));
 	free(arena);
 	return 0;
 }
