@@ -18,11 +18,17 @@
  *                last 4 of another, each page followed by one that has no
  *                access (PROT_NONE), or by one mapped and never touched: a
  *                window from the bytes reaches that page
+ *   copy8_in_use a chain: 8 bytes written, copied, and the copy read back
+ *                to make the next 8 bytes, as a program builds what it
+ *                copies and uses the copy: a masked window neither takes
+ *                its bytes from the store just made nor gives them to the
+ *                load that follows
  * A masked move that fetches every line and page its window touches, its
  * bytes masked off or not, pays for each of these; a ladder that branches
  * on the size touches none (0 bytes) or one line (4 bytes at 56).
  * memmove's masked copy is memcpy's code.
  * Prints "NAME NS_PER_CALL" lines.  Run by bench/masked-window.sh. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +159,21 @@ static double copy4_at_end(int protection)
 	return best;
 }
 
+static double copy8_in_use(char *arena, size_t offset)
+{
+	uint64_t x = 1;
+	char *src = arena + offset + 8, *dst = arena + offset + STRIDE / 2 + 200;
+	double start = now_ns();
+	for (int i = 0; i < HOT_CALLS; i++) {
+		memcpy(src, &x, 8);
+		move(dst, src, 8 + zero);
+		memcpy(&x, dst, 8);
+		x++;
+	}
+	double t = (now_ns() - start) / HOT_CALLS;
+	return x ? t : 0;
+}
+
 int main(void)
 {
 	char *arena = aligned_alloc(4096, (size_t)CALLS * STRIDE);
@@ -168,6 +189,7 @@ int main(void)
 	printf("set0_forked %.2f\n", best_of(set0_forked, arena, 0));
 	printf("copy4_cold_at_0 %.2f\n", best_of(copy4_cold, arena, 0));
 	printf("copy4_cold_at_56 %.2f\n", best_of(copy4_cold, arena, 56));
+	printf("copy8_in_use %.2f\n", best_of(copy8_in_use, arena, 0));
 	printf("copy4_end_guard %.2f\n", copy4_at_end(PROT_NONE));
 	printf("copy4_end_untouched %.2f\n", copy4_at_end(PROT_READ | PROT_WRITE));
 	free(arena);
