@@ -35,6 +35,22 @@
 #define REP_BAND
 #include "shim/vector_ladder.S"
 #undef REP_BAND
+#undef VARIANT
 #undef MASKED_COPY
+
+#define MASKED_COPY_VEC
+#define VARIANT avx512_mask64_erms
+#define REP_BAND
+#include "shim/vector_ladder.S"
+#undef REP_BAND
+#undef VARIANT
+#undef MASKED_COPY_VEC
+#define MASKED_COPY_VEC_ALIGNED
+#define VARIANT avx512_m64a_erms
+#define REP_BAND
+#include "shim/vector_ladder.S"
+#undef REP_BAND
+#undef VARIANT
+#undef MASKED_COPY_VEC_ALIGNED
 
 	.section .note.GNU-stack, "", @progbits

@@ -142,6 +142,7 @@ L(fn##_above_2vec):                                                          \
 	   timed faster there on Zen 5 (BENCHMARKS.md section 17). */          \
 	.p2align 6;                                                          \
 L(fn##_below_vec):                                                           \
+	COPY_BELOW_VEC_MASKED(fn);                                           \
 	COPY_32_TO_63(fn);                                                   \
 	COPY_BELOW_32(fn);                                                   \
 	cmp $8, %edx;                                                        \
@@ -342,6 +343,61 @@ L(memmove_in_place):                                                         \
  * for two pointers, erring only towards the ladder (one pair of random
  * pointers in ten; a test of each apart, in as many instructions, lost
  * cold on the fleet distributions, section 24). */
+/* Below V with MASKED_COPY_VEC: 0..V-1 bytes in one masked load and one
+ * masked store of a V-byte window from each pointer, with no branch on the
+ * size (the ladder's size tests mispredict on mixed sizes, D48a).  First
+ * the lines of both windows' starts are requested, so that a cold copy's
+ * masked accesses, which wait for their lines one after the other, find
+ * them on the way (D48b).  A window that crosses into the next page takes
+ * the ladder: a masked access whose masked-off bytes lie on a page not
+ * present is completed by a microcode assist, hundreds of ns (D48c); the
+ * exact test of each pointer, as a test of the OR of both offsets sends
+ * one random pair in six there.  So does a pointer into the first page,
+ * the null pointer with size 0, which would take the same assist. */
+#if defined(MASKED_COPY_VEC)
+#define COPY_BELOW_VEC_MASKED(fn) \
+	prefetcht0 (%rsi);                                                     \
+	prefetchw (%rdi);                                                      \
+	lea (VEC_SIZE - 1)(%rsi), %ecx;                                        \
+	xor %esi, %ecx;                                                        \
+	lea (VEC_SIZE - 1)(%rdi), %r8d;                                        \
+	xor %edi, %r8d;                                                        \
+	or %r8d, %ecx;                                                         \
+	test $4096, %ecx;                                                      \
+	jnz L(fn##_below_vec_ladder);                                          \
+	cmp $4096, %rsi;                                                       \
+	jb L(fn##_below_vec_ladder);                                           \
+	cmp $4096, %rdi;                                                       \
+	jb L(fn##_below_vec_ladder);                                           \
+	MASK_OF_FIRST_N;                                                       \
+	VMOVU8 (%rsi), VEC(0){%k1}{z};                                         \
+	VMOVU8 VEC(0), (%rdi){%k1};                                            \
+	ret;                                                                   \
+	ALIGN_TARGET;                                                          \
+L(fn##_below_vec_ladder):                                                \
+
+#elif defined(MASKED_COPY_VEC_ALIGNED)
+#define COPY_BELOW_VEC_MASKED(fn) \
+	prefetcht0 (%rsi);                                                     \
+	prefetchw (%rdi);                                                      \
+	lea (VEC_SIZE - 1)(%rsi), %ecx;                                        \
+	xor %esi, %ecx;                                                        \
+	lea (VEC_SIZE - 1)(%rdi), %r8d;                                        \
+	xor %edi, %r8d;                                                        \
+	or %r8d, %ecx;                                                         \
+	test $4096, %ecx;                                                      \
+	jnz L(fn##_below_vec_ladder);                                          \
+	MASK_OF_FIRST_N;                                                       \
+	VMOVU8 (%rsi), VEC(0){%k1}{z};                                         \
+	VMOVU8 VEC(0), (%rdi){%k1};                                            \
+	ret;                                                                   \
+	ALIGN_TARGET;                                                          \
+L(fn##_below_vec_ladder):                                                \
+
+#else
+#define COPY_BELOW_VEC_MASKED(fn)
+#endif
+
 #ifdef MASKED_COPY
 #define COPY_BELOW_32(fn)                                                    \
 	cmp $16, %edx;                                                       \
@@ -533,6 +589,7 @@ L(set_16_to_31):
 #undef COPY_16_TO_31_PIECE
 #undef COPY_PIECES_BELOW_VEC
 #undef COPY_BELOW_32
+#undef COPY_BELOW_VEC_MASKED
 #undef COPY_HEAD_TAIL
 #undef LEAVE_FOR_REP_BAND
 #undef REP_BAND_TEST_BYTES

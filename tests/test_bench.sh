@@ -19,7 +19,7 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree"
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree,in_use"
 # 3 sizes in L1 and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in four placements.
 for variant in fsrm scalar glibc; do
@@ -33,8 +33,8 @@ for variant in fsrm scalar glibc; do
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 24 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 24 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "every row has 25 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 25 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 # --rounds N: exactly N pairs for every variant; glibc's column counts its
 # batches of every pair (two variants: 3 pairs each, 3 A/A pairs).
 expect_eq "--rounds 3: 3 pairs a variant" \
@@ -84,6 +84,14 @@ bench --rounds 3 --functions memset --variants avx2 --cases class --every-placem
 summary=$(sed -n '/^Summary:/,/^memset$/p' "$scratch/out" | tr '\n' ' ')
 expect_match "without --read-back the summary says the calibration reads back" "$summary" \
 	'No destination is read after its call; the calibration reads those of its cases from 512 B on'
+expect_eq "without --in-use no case writes its sources first" "$(awk -F, 'NR > 1 { print $25 }' "$scratch/b.csv" | sort -u)" 0
+# --in-use: every case, each call's source written before it and its
+# destination read after it (the CSV's last column; the summary says so).
+bench --rounds 3 --functions memcpy --variants sse2 --cases sweep,class --sizes 8,4K --in-use --csv "$scratch/iu.csv"
+expect_eq "--in-use runs" "$rc $(cat "$scratch/err")" "0 "
+expect_eq "--in-use: every row says so" "$(awk -F, 'NR > 1 { print $25 }' "$scratch/iu.csv" | sort -u)" 1
+expect_match "--in-use: the summary says so" "$(tr '\n' ' ' <"$scratch/out")" \
+	"Each call's source is written just before it and its destination read after it \\(--in-use\\)"
 # --read-back: the cases whose sizes start at 512 B or more (as the
 # calibration's), and only those, read each destination back.
 bench --rounds 3 --functions memcpy,memset --variants sse2 --cases sweep,class,dist --sizes 64,511,512,4K \

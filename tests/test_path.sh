@@ -47,4 +47,14 @@ awk -F, -v OFS=, 'NR > 1 && $2 == "sse2" && $1 == "memcpy" && $3 == 300 { $5++ }
 "$PYTHON" "$top_srcdir/tests/path_check.py" "$scratch/planted.csv" "$scratch/sse2.csv" >"$scratch/planted.out" 2>&1
 expect_match "a planted branch fails the check" "$(grep '^FAIL' "$scratch/planted.out")" \
 	'memcpy sse2 at 257-512 B against __memcpy_sse2_unaligned(_erms)?: branches taken'
+# And a branch on the size below 64 B in the branch-free variant is caught.
+if grep -q '^memcpy,avx512_mask64_erms,' "$scratch/ours.csv"; then
+	awk -F, -v OFS=, '$2 == "avx512_mask64_erms" && $1 == "memcpy" && $3 == 9 { $5++ } { print }' \
+		"$scratch/ours.csv" >"$scratch/planted64.csv"
+	"$PYTHON" "$top_srcdir/tests/path_check.py" "$scratch/planted64.csv" "$scratch/ours.csv" >"$scratch/planted64.out" 2>&1
+	expect_match "a branch on the size below 64 B fails the check" "$(grep '^FAIL' "$scratch/planted64.out")" \
+		'memcpy avx512_mask64_erms at 0-63 B'
+else
+	skip "the branch-free path check's own failure: this CPU runs no avx512_mask64_erms"
+fi
 finish

@@ -134,6 +134,18 @@ tune() { env MEMSHIM_CONFIG="$scratch/glibc-default" "$tool" tune "$@" >"$scratc
 with_timed agree 10
 tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
 expect_match "timed at the model's time: a best setting" "$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" '^MEMSHIM_MEMCPY=scalar$'
+# A pick whose calibration reads a loss where copies up to 64 B are cold is
+# said to pay only where the program's small copies are hot, with how to
+# find out where the dumps cannot tell.
+cells=$(awk 'BEGIN { for (i = 0; i < 40; i++) printf " %s", i == 7 ? "1.10" : "1" }') # 17-64 B cold
+sed -e 's/^memshim-calibration 1$/memshim-calibration 3/' \
+	-e '/^nt /a choice memcpy glibc by hand\nchoice memmove glibc by hand\nchoice memset glibc by hand' \
+	-e "/^rounds /a ratios memcpy scalar$cells" "$scratch/mixed-rounds" >"$scratch/cold-loss"
+tune --calibration "$scratch/cold-loss" "$scratch/agree.hist"
+expect_match "a pick that loses cold at 17-64 B: said" "$(tr '\n' ' ' <"$scratch/out")" \
+	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, cold\): it pays only where this program.s small copies are hot; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
+tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
+expect_eq "a pick without such a loss: nothing said" "$(grep -c 'loses to glibc where copies up to 64 B' "$scratch/out")" 0
 with_timed off 30
 tune --calibration "$scratch/mixed-rounds" "$scratch/off.hist"
 expect_match "timed at 3x the model: no best setting, and why" "$(cat "$scratch/out")" \

@@ -8,6 +8,10 @@
  *   - copies ending exactly at a PROT_NONE page and starting right after one;
  *   - every size 0..256 with only the source, or only the destination, at
  *     a page end (the masked short paths switch pieces there);
+ *   - no byte copied or set and no fault where there is nothing to do
+ *     (size 0) from or to a null pointer or the first byte of a PROT_NONE
+ *     page, and copies into pages not written since a fork (write-protected
+ *     for copy-on-write), checked in the child and unchanged in the parent;
  *   - canary bytes on both sides untouched; return values;
  *   - memmove at every overlap distance 0..256 and some large ones, both ways;
  *   - memset with 0, 0xff, negative ints and ints above 255;
@@ -277,6 +281,75 @@ static void sweep_page_ends(const char *v, const struct functions *f, enum copy_
 	}
 }
 
+/* ---- nothing to do, and pages shared with a fork ---- */
+
+/* Size 0 from and to places no byte may be read or written: the null
+ * pointer and the first byte of a PROT_NONE page (the masked paths load
+ * and store whole windows with every byte masked off there). */
+static void check_size_zero(const char *v, const struct functions *f, byte *nowhere)
+{
+	byte *places[] = { NULL, nowhere };
+	for (unsigned i = 0; i < 2; i++)
+		for (unsigned j = 0; j < 2; j++) {
+			byte *d = places[i], *s = places[j];
+			describe("%s: size 0, destination %p, source %p", v, (void *)d, (void *)s);
+			cases++;
+			if (f->memcpy(d, s, 0) != d || f->memmove(d, s, 0) != d || f->mempcpy(d, s, 0) != d)
+				fail("wrong return value");
+			f->bcopy(s, d, 0);
+		}
+	for (unsigned i = 0; i < 2; i++) {
+		describe("%s: memset of size 0 at %p", v, (void *)places[i]);
+		cases++;
+		if (f->memset(places[i], 0x5a, 0) != places[i])
+			fail("wrong return value");
+		f->bzero(places[i], 0);
+	}
+}
+
+/* Every size 0..128 copied in a child into pages the parent wrote before
+ * forking (so write-protected until the child's first store to each), at
+ * the start and the end of a page, checked there; the parent's pages must
+ * keep their bytes. */
+static void check_after_fork(const char *v, const struct functions *f)
+{
+	enum { PAGES = 2 * 130 };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	byte *shared = mmap(NULL, PAGES * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	byte source[128];
+	if (shared == MAP_FAILED) {
+		fail("mmap failed");
+		return;
+	}
+	memset(shared, 0x11, PAGES * page);
+	fill_random(source, sizeof source);
+	describe("%s: copies into pages not written since a fork", v);
+	cases++;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int bad = 0;
+		for (size_t n = 0; n <= 128; n++) {
+			byte *at_start = shared + 2 * n * page, *at_end = shared + (2 * n + 2) * page - n;
+			f->memcpy(at_start, source, n);
+			f->memmove(at_end, source, n);
+			bad |= memcmp(at_start, source, n) || memcmp(at_end, source, n);
+			bad |= at_start[n] != 0x11 || at_end[-1] != 0x11;
+		}
+		_exit(bad);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail("the child's copies were wrong (status 0x%x)", status);
+	for (size_t i = 0; i < PAGES * page; i++)
+		if (shared[i] != 0x11) {
+			fail("the parent's byte %zu changed", i);
+			break;
+		}
+	munmap(shared, PAGES * page);
+}
+
 /* ---- memmove with overlap ---- */
 
 
@@ -456,6 +529,11 @@ static void test_variant(const char *v, const struct functions *f)
 		sweep_sets(v, f, k, k == S_MEMSET ? 1024 : 300);
 	for (int which = 0; which < 5; which++)
 		check_chk_aborts(v, f, which);
+	static struct guarded nowhere;
+	if (!nowhere.begin)
+		nowhere = guarded_alloc(4096);
+	check_size_zero(v, f, nowhere.end);
+	check_after_fork(v, f);
 	printf("%-8s %9lu cases, %lu failed\n", v, cases - before, failures - failed_before);
 	fflush(stdout);
 }

@@ -84,6 +84,10 @@ static const char bench_help[] =
 	"                        followed by a read of its destination, in the timing, as\n"
 	"                        the calibration times them: what a program that uses\n"
 	"                        what it copied or set pays (the CSV's column read_back)\n"
+	"  --in-use              each call of every case with its source written just\n"
+	"                        before it and its destination read after it, in the\n"
+	"                        timing: what a program that builds what it copies and\n"
+	"                        uses the copy pays (the CSV's column in_use)\n"
 	"  --peer NAME=PATH[:PREFIX]\n"
 	"                        also time another library's PREFIXmemcpy, PREFIXmemmove\n"
 	"                        and PREFIXmemset (no PREFIX: memcpy, ...) as the column\n"
@@ -203,7 +207,7 @@ static int parse_peer(const char *value, struct bench_options *o)
 	return 0;
 }
 
-enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_PROCESSES, BENCH_VARIANTS,
+enum { BENCH_QUICK = 1, BENCH_STUB, BENCH_PATH, BENCH_DEFAULT, BENCH_STUB_PROBE, BENCH_EVERY_PLACEMENT, BENCH_READ_BACK, BENCH_IN_USE, BENCH_FUNCTIONS, BENCH_CASES, BENCH_SIZES, BENCH_ROUNDS, BENCH_SECONDS, BENCH_PROCESSES, BENCH_VARIANTS,
        BENCH_CSV, BENCH_SVG, BENCH_DISTRIBUTION, BENCH_PEER, BENCH_DRAWS, BENCH_REPLAY };
 
 static const struct option bench_options[] = {
@@ -214,6 +218,7 @@ static const struct option bench_options[] = {
 	{ "stub-probe", no_argument, NULL, BENCH_STUB_PROBE },
 	{ "every-placement", no_argument, NULL, BENCH_EVERY_PLACEMENT },
 	{ "read-back", no_argument, NULL, BENCH_READ_BACK },
+	{ "in-use", no_argument, NULL, BENCH_IN_USE },
 	{ "functions", required_argument, NULL, BENCH_FUNCTIONS },
 	{ "cases", required_argument, NULL, BENCH_CASES },
 	{ "sizes", required_argument, NULL, BENCH_SIZES },
@@ -234,7 +239,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 {
 	struct bench_options *o = context;
 	if (id != BENCH_QUICK && id != BENCH_STUB && id != BENCH_PATH && id != BENCH_DEFAULT && id != BENCH_STUB_PROBE &&
-	    id != BENCH_EVERY_PLACEMENT && id != BENCH_READ_BACK && *value == '\0')
+	    id != BENCH_EVERY_PLACEMENT && id != BENCH_READ_BACK && id != BENCH_IN_USE && *value == '\0')
 		return cli_usage_error("bench", "%s needs a value", name);
 	switch (id) {
 	case BENCH_QUICK:
@@ -257,6 +262,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case BENCH_READ_BACK:
 		o->read_back = true;
+		return 0;
+	case BENCH_IN_USE:
+		o->in_use = true;
 		return 0;
 	case BENCH_FUNCTIONS:
 		return parse_names(name, value, base_function_names, FN_COUNT, &o->functions);

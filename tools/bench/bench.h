@@ -35,7 +35,7 @@ struct peer_spec {
 };
 
 struct bench_options {
-	bool quick, stub, path, with_default, stub_probe, every_placement, read_back;
+	bool quick, stub, path, with_default, stub_probe, every_placement, read_back, in_use;
 	unsigned functions; /* bit per enum base_function */
 	unsigned cases;     /* bit per enum case_kind */
 	const char *variants;

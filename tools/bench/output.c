@@ -387,17 +387,22 @@ static void function_summary(FILE *out, const struct measure_settings *s, const 
  * the default's bands) differs: its placements, its margins, the stub. */
 static void basis(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	bool every_placement = false, stub = false, read_back = false;
+	bool every_placement = false, stub = false, read_back = false, in_use = false;
 	for (size_t i = 0; i < n; i++) {
 		every_placement |= r[i].c.kind == CASE_CLASS && r[i].c.place == PLACE_L3;
 		read_back |= r[i].c.read_back;
+		in_use |= r[i].c.in_use;
 	}
 	for (unsigned v = 0; v < s->variant_count; v++)
 		stub |= strcmp(s->variants[v].name, STUB_PROBE_NAME) == 0;
 	fprintf(out, every_placement ? "Each class's data in L1, L2, L3 and cold.\n"
 				     : "Each class's data in one placement (L1 to 32 KiB, cold above; --every-placement\n"
 				       "times all four).\n");
-	fprintf(out, read_back ? "Each call of a case from 512 B on is followed by a read of its destination, as in\n"
+	if (in_use)
+		fprintf(out, "Each call's source is written just before it and its destination read after it\n"
+			     "(--in-use).\n");
+	else
+		fprintf(out, read_back ? "Each call of a case from 512 B on is followed by a read of its destination, as in\n"
 				 "the calibration (--read-back).\n"
 			       : "No destination is read after its call; the calibration reads those of its cases\n"
 				 "from 512 B on (--read-back does).\n");
@@ -510,7 +515,7 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,"
-		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree\n");
+		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree,in_use\n");
 	/* bench's variants are the library's, and read its thresholds */
 	size_t auto_movsb = 0, auto_stosb = 0, auto_movsb_stop = 0;
 	bench_library_thresholds(&auto_movsb, &auto_stosb, &auto_movsb_stop);
@@ -520,12 +525,12 @@ void report_csv(FILE *out, const struct measure_settings *s, const struct measur
 		for (unsigned v = 0; v < s->variant_count; v++)
 			if (measure_variant_has(&s->variants[v], c->fn))
 				fprintf(out, "%s,%s,%s,%s,%s,%s,%.4g,%.4g,%.4g,%s,%.4f,%.4g,%.4f,%.4f,%zu,%zu,%d,%zu,%u,%.4f,%.4f,"
-					     "%.4f,%u,%d\n",
+					     "%.4f,%u,%d,%d\n",
 					base_function_names[c->fn], s->variants[v].name, kind, c->label, c->align,
 					placement(c), r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit,
 					r[i].ratio[v], r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0,
 					r[i].ratio_low[v], r[i].ratio_high[v], auto_movsb, auto_stosb, c->read_back,
 					auto_movsb_stop, r[i].pairs[v], r[i].aa.ratio, r[i].aa.low, r[i].aa.high,
-					r[i].processes, r[i].disagree[v]);
+					r[i].processes, r[i].disagree[v], c->in_use);
 	}
 }

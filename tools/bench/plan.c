@@ -180,5 +180,7 @@ void bench_plan_cases(struct plan *p, const struct bench_options *o, const struc
 	}
 	if (o->read_back)
 		plan_read_back(p);
+	for (size_t i = 0; o->in_use && i < p->count; i++)
+		p->cases[i].in_use = true;
 }
 

@@ -86,7 +86,8 @@ struct band_ratios {
 	double low[CHOICE_CELLS][PLACE_COUNT], high[CHOICE_CELLS][PLACE_COUNT];
 };
 
-#define CALIBRATE_MAX_RATIOS (FN_COUNT * 16)
+/* Every candidate variant and the stub probe, per function. */
+#define CALIBRATE_MAX_RATIOS (FN_COUNT * (VARIANT_COUNT + 1))
 
 /* The row of ratios that is no variant but glibc's function behind a copy
  * of memshim's exported stub (tools/calibrate/stub_probe.h): what a composition

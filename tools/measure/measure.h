@@ -46,6 +46,7 @@ struct measure_case {
 	enum case_kind kind;
 	enum placement place;
 	bool read_back; /* each call's destination read after it, in the timing */
+	bool in_use;    /* each call's source written just before it and its destination read after it */
 	bool overlap;   /* memmove with overlapping source and destination */
 	bool fenced;    /* each call alone between fences, as a timed call (MEMSHIM_TIMING) runs */
 	char label[64]; /* the size ("4096"), class ("257 B-1 KiB") or distribution name */

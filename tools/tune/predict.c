@@ -390,13 +390,20 @@ static void default_label(const struct tune_default *def, char *out, size_t size
  * suggestion when that interval does not lie below 1 (it spans no change,
  * or the pick is slower), else false. */
 static bool replay_refutes(const char *const best[FN_COUNT], const double *t, const struct dump *d,
-			   const struct tune_default *def, char *why, size_t size)
+			   const struct tune_default *def, char *why, size_t size, double *placed_by_timing)
 {
 	struct tune_setting mine, base;
 	struct tune_replayed r;
 	if (!d->window_count || !tune_setting_of(best, t, &mine) || !tune_setting_of(def->variant, def->t, &base) ||
-	    !tune_replay(d, &mine, &base, (struct tune_replay_how){ TUNE_PLACE_BY_SIZE, false }, &r) || !r.has[FN_COUNT])
+	    !tune_replay(d, &mine, &base, (struct tune_replay_how){ TUNE_PLACE_BY_TIMING, false }, &r) ||
+	    !r.has[FN_COUNT])
 		return false;
+	double calls = 0, placed = 0;
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		double n = (double)sum_buckets(d->hist.fn[fn].calls);
+		calls += n, placed += n * r.by_timing[fn];
+	}
+	*placed_by_timing = calls > 0 ? placed / calls : 0;
 	printf("\nReplayed on the dumps' %zu windows of calls: the model's pick takes %.3f (%.3f .. %.3f) of\n"
 	       "the default's time in these functions\n", d->window_count, r.ratio[FN_COUNT], r.low[FN_COUNT],
 	       r.high[FN_COUNT]);
@@ -406,6 +413,58 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
 		 "time, %s", r.ratio[FN_COUNT], r.low[FN_COUNT], r.high[FN_COUNT],
 		 r.low[FN_COUNT] > 1 ? "slower" : "an interval that spans no change");
 	return true;
+}
+
+/* The loss the default rule allows in a cell (tools/calibrate/choose_bands.c). */
+#define SMALL_COLD_LOSS 1.03
+
+/* The calibration's worst ratio to glibc for fn's pick in the classes up
+ * to 64 B with their data in the L3 or cold, into *k and *p; 0 where none
+ * is above what the default rule allows: a pick that loses only there
+ * (the masked copies, D48d) is worth having where the program's small
+ * copies are hot. */
+static double small_cold_loss(const struct calibration *c, enum base_function fn, const char *variant, unsigned *k,
+			      unsigned *p)
+{
+	double worst = SMALL_COLD_LOSS;
+	bool found = false;
+	for (unsigned i = 0; i < c->ratio_count; i++) {
+		const struct band_ratios *r = &c->ratios[i];
+		if (r->fn != fn || strcmp(r->variant, variant) != 0)
+			continue;
+		for (unsigned cls = 0; cls < CHOICE_CLASS_COUNT && choice_classes[cls].hi <= 64; cls++)
+			for (unsigned place = PLACE_L3; place <= PLACE_COLD; place++)
+				if (r->ratio[cls][place] > worst) {
+					worst = r->ratio[cls][place];
+					*k = cls, *p = place, found = true;
+				}
+	}
+	return found ? worst : 0;
+}
+
+/* Beside a pick that loses where small copies are cold: whether this
+ * program's are, and what told it (the replay placed by its timed calls),
+ * or how to find out. */
+static void print_small_cold(const struct calibration *c, const char *const best[FN_COUNT],
+			     const struct cm_workload w[FN_COUNT], const struct dump *d, double placed_by_timing)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		unsigned k = 0, p = 0;
+		double loss = w[fn].count ? small_cold_loss(c, (enum base_function)fn, best[fn], &k, &p) : 0;
+		if (!loss)
+			continue;
+		printf("  %s: %s loses to glibc where copies up to 64 B are not in the L1 or L2 (the\n"
+		       "  calibration read %.2fx at %s, %s): it pays only where this program's small copies are hot;\n",
+		       base_function_names[fn], best[fn], loss, choice_classes[k].name, placement_names[p]);
+		if (placed_by_timing > 0)
+			printf("  the replay above put %.0f%% of the calls where the program's own timed calls put them\n",
+			       100 * placed_by_timing);
+		else
+			printf("  %s; record with --sequences and --timing,\n"
+			       "  and the replay places the calls where the program's own timed calls put them\n",
+			       d->window_count ? "the dumps hold no timed calls of glibc's functions"
+					       : "the dumps hold no windows of calls to replay");
+	}
 }
 
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
@@ -421,8 +480,10 @@ static void print_prediction(const struct calibration *c, const char *const best
 		return;
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	char env[3 * BAND_TEXT_MAX + 200], why[500];
+	double placed_by_timing = 0;
 	env_line(best, w, t, env, sizeof env);
-	if (replay_refutes(best, t, d, def, why, sizeof why) || no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
+	if (replay_refutes(best, t, d, def, why, sizeof why, &placed_by_timing) ||
+	    no_suggestion(c, best, t, w, d, def, why, sizeof why)) {
 		printf("\nNo best setting: %s.\n"
 		       "The model's pick, no suggestion until measured on the program itself:\n  %s\n"
 		       "  measure it: memshim ab --timing --runs auto --impl glibc --env '%s' -- %s [its arguments]\n",
@@ -431,6 +492,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 		printf("\nBest setting:\n%s\n", env);
 		print_glibc_tunables(best, w, t);
 	}
+	print_small_cold(c, best, w, d, placed_by_timing);
 	printf("Predicted: %s in these functions (p10..p90 over the %u calibration rounds: %s .. %s)\n",
 	       cost_text(c, spread.median, median, sizeof median), c->rounds, cost_text(c, spread.p10, p10, sizeof p10),
 	       cost_text(c, spread.p90, p90, sizeof p90));
