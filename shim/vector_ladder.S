@@ -8,29 +8,22 @@
  * The shape is glibc's memmove-vec-unaligned-erms.S and
  * memset-vec-unaligned-erms.S, the code our own.  In no size class up to
  * 1 KiB may it take more branches than glibc's function of the same width,
- * or run more than three instructions more (memshim bench --path,
- * tests/test_path.sh; the table is in BENCHMARKS.md, section 14).  Where
- * that leaves a choice, the commoner sizes of the fleet distributions
- * (data/distributions/fleetbench) fall through:
+ * or run more than three instructions more (D1, tests/test_path.sh).
+ * Where that leaves a choice, the commoner sizes of the fleet
+ * distributions (data/distributions/fleetbench) fall through:
  *
  *   V .. 2V      one head and one tail vector: falls through from the entry,
  *                as in glibc, which takes no branch there;
  *   0 .. V-1     one taken branch to copy_below_vec, where 8..15 bytes fall
- *                through (the commonest sizes below 16 bytes), and 1..3 fall
- *                through below 8 (commoner than 4..7; the shares are in
- *                BENCHMARKS.md, section 14); with MASKED_COPY, 0..16 bytes
- *                fall through from there to one masked move (most of the
- *                fleet distributions' calls, BENCHMARKS.md section 24).
- *                The tests below V go from the top down, each splitting off
- *                the rarer sizes: a test of 16 bytes first would split
- *                mixed sizes most evenly and mispredict most often (section
- *                29, bench/ladder_mispredicts.py);
+ *                through, the commonest sizes below 16, and 1..3 below 8
+ *                (D2); with MASKED_COPY, 0..16 bytes fall through to one
+ *                masked move (D10); with MASKED_COPY_VEC, all of 0..V-1
+ *                (D45).  The tests go from the top down, each splitting off
+ *                the rarer sizes, since a test of 16 bytes first would
+ *                mispredict most often on mixed sizes (D9);
  *   2V+1 .. 4V   two head and two tail vectors: two taken branches, as glibc;
  *   4V+1 .. 8V   four and four, one taken branch, as glibc.  Above 2V the
- *                size is tested against 4V before 8V, as glibc does: tested
- *                the other way round, which took one branch fewer at 2V+1..4V,
- *                memmove lost to glibc at 65-256 B on a Zen 5 (BENCHMARKS.md,
- *                section 14);
+ *                size is tested against 4V before 8V, as glibc does (D3);
  *   above 8V     the first vector and the last four kept, a loop of four
  *                vectors a turn to a V-aligned destination, then those
  *                five stored: two taken branches before the loop, as glibc;
@@ -77,16 +70,10 @@
 #define ENTRY_NAME(fn) LADDER_XCAT(memshim_##fn##_, VARIANT)
 #define L(name) LADDER_XCAT(LADDER_XCAT(.L, VARIANT), _##name)
 
-/* Each block that a size test's branch lands on starts where a block of up
- * to 32 bytes lies in one 64-byte fetch window: on the next line when fewer
- * than 32 bytes of this one are left, else right here.  Straddling two
- * windows, a block takes a cycle more to reach after a mispredicted branch
- * (on an Intel Xeon, family 6 model 207, the 8..15-byte copy took 1.15x
- * glibc's time at 0-16 B with the same instructions; BENCHMARKS.md section
- * 18).  Padded further, every block 32-byte aligned, the same code took
- * 1.54x glibc's time at 17-64 B on a Zen 5, for a reason not found
- * (section 19); glibc packs its blocks too.  Each follows a return, so its
- * padding is never run. */
+/* Each block a size test's branch lands on starts where up to 32 bytes of
+ * it lie in one 64-byte fetch window, since a block straddling two takes a
+ * cycle more to reach after a mispredict; no more padding than that (D4).
+ * Each follows a return, so its padding is never run. */
 #define ALIGN_TARGET .p2align 6,,31
 
 /* COPY_LADDER(fn, long): fn's entry point, its classes up to 8V, and a
@@ -138,8 +125,7 @@ L(fn##_above_2vec):                                                          \
 	VMOVU VEC(6), -(2 * VEC_SIZE)(%rdi, %rdx);                           \
 	VMOVU VEC(7), -VEC_SIZE(%rdi, %rdx);                                 \
 	RETURN;                                                              \
-	/* A cache line of its own, as glibc's: the small classes' code is      \
-	   timed faster there on Zen 5 (BENCHMARKS.md section 17). */          \
+	/* A cache line of its own, as glibc's (D5). */                     \
 	.p2align 6;                                                          \
 L(fn##_below_vec):                                                           \
 	COPY_BELOW_VEC_MASKED(fn);                                           \
@@ -179,10 +165,9 @@ L(fn##_above_8vec):                                                          \
 	cmp NT_THRESHOLD, %rdx;                                              \
 	jae long;                                                            \
 	LEAVE_FOR_REP_BAND(AUTO_MOVSB, long);                                \
-	/* The first vector (VEC(0), loaded at the entry; loaded again here,  \
-	   it cost time at 513 B-1 KiB on a Zen 5, BENCHMARKS.md section 20)  \
-	   and the last four, kept for the end; the loop on a 16-byte         \
-	   boundary and those four stored from the top down, as in glibc. */ \
+	/* The first vector (VEC(0), loaded at the entry, not again: D6) and  \
+	   the last four, kept for the end; the loop on a 16-byte boundary    \
+	   and those four stored from the top down, as in glibc. */          \
 	FIRST_VEC_LATE;                                                      \
 	VMOVU -(4 * VEC_SIZE)(%rsi, %rdx), VEC(5);                           \
 	VMOVU -(3 * VEC_SIZE)(%rsi, %rdx), VEC(6);                           \
@@ -326,34 +311,23 @@ L(memmove_in_place):                                                         \
 #endif
 #define COPY_PIECES_BELOW_VEC(fn) COPY_32_TO_63_PIECE(fn); COPY_16_TO_31_PIECE(fn)
 
-/* Below 32 bytes.  With MASKED_COPY, 0..16 bytes in one masked move of a
- * 16-byte window, which takes no branch on the size: the ladder below 16
- * takes a branch at each step, and sizes drawn from a distribution
- * mispredict them.  A 16-byte window, not a whole vector, so that a copy
- * out of the caches touches at most one line more than its bytes do (a
- * whole vector's window lost cold).  0 bytes take the masked move too,
- * which still goes to the window's lines and page (memmove(d, NULL, 0)
- * takes a microcode assist): each test for 0 bytes tried cost the fleet
- * distributions more than the accesses it saved (BENCHMARKS.md section
- * 26).  A window that crosses a page takes the ladder: a masked access
- * whose masked-off bytes lie on a page not present (even one mapped but
- * not yet touched) is completed by a microcode assist, many times the
- * copy's time (section 24).  The test is the one glibc's
- * memcmp-evex-movbe.S makes, on the OR of both page offsets: one compare
- * for two pointers, erring only towards the ladder (one pair of random
- * pointers in ten; a test of each apart, in as many instructions, lost
- * cold on the fleet distributions, section 24). */
+/* Below 32 bytes with MASKED_COPY: 0..16 bytes in one masked move of a
+ * 16-byte window, no branch on the size (D10).  16 bytes, not a vector, so
+ * that a cold copy touches at most one line its bytes do not; 0 bytes take
+ * the move too, since a test for them cost the fleet distributions more
+ * than it saved (D11).  Where either window could cross a page, the ladder:
+ * a masked access reaching a page not present takes a microcode assist;
+ * the test is glibc's memcmp-evex-movbe.S one on the OR of both offsets
+ * (D10). */
 /* Below V with MASKED_COPY_VEC: 0..V-1 bytes in one masked load and one
- * masked store of a V-byte window from each pointer, with no branch on the
- * size (the ladder's size tests mispredict on mixed sizes, D48a).  First
- * the lines of both windows' starts are requested, so that a cold copy's
- * masked accesses, which wait for their lines one after the other, find
- * them on the way (D48b).  A window that crosses into the next page takes
- * the ladder: a masked access whose masked-off bytes lie on a page not
- * present is completed by a microcode assist, hundreds of ns (D48c); the
- * exact test of each pointer, as a test of the OR of both offsets sends
- * one random pair in six there.  So does a pointer into the first page,
- * the null pointer with size 0, which would take the same assist. */
+ * masked store of a V-byte window, no branch on the size (D45).  The lines
+ * of both windows' starts are requested first, since cold masked accesses
+ * wait for their lines one after another (D46).  A window that crosses into
+ * the next page takes the ladder, since a masked access reaching a page not
+ * present takes an assist of hundreds of ns; the test is exact for each
+ * pointer, since the OR of both offsets errs for one random pair in six
+ * (D47).  So does a pointer into the first page: the null pointer with
+ * size 0 would take the same assist (D47). */
 #if defined(MASKED_COPY_VEC)
 #define COPY_BELOW_VEC_MASKED(fn) \
 	prefetcht0 (%rsi);                                                     \
@@ -452,9 +426,8 @@ ENTRY_NAME(memset):
 	RETURN
 /* Above 2V the first two vectors are stored before the size is tested
  * against 4V, and the next two before it is tested against 8V, as glibc's
- * memset does: a test that mispredicts then finds stores under way (with
- * every store after both tests, avx2 lost to glibc at 65-256 B on a Zen 5,
- * BENCHMARKS.md section 20).  The rep band leaves before any store, as in
+ * memset does: a test that mispredicts then finds stores under way (D7).
+ * The rep band leaves before any store, as in
  * glibc, so that rep stosb finds no line fetched for those stores (a cost
  * there with the destination cold); non-temporal fills, far larger, leave
  * after them and fill the first four vectors again.  The block starts a
@@ -478,11 +451,9 @@ L(set_above_2vec):
 	lea -(4 * VEC_SIZE)(%rdi, %rdx), %rcx
 	lea (4 * VEC_SIZE)(%rdi), %r8
 	and $-VEC_SIZE, %r8
-	/* The loop, 32 to 39 bytes at every width, in one 64-byte line: on
-	   the next one where fewer than 40 bytes of this one are left (the
-	   padding runs once a call).  Across two lines the same loop lost to
-	   glibc on random sizes where in one it won (BENCHMARKS.md section
-	   22). */
+	/* The loop, 32 to 39 bytes at every width, in one 64-byte line (D8):
+	   on the next one where fewer than 40 bytes of this one are left (the
+	   padding runs once a call). */
 	.p2align 6,,39
 L(set_loop):
 	VMOVA VEC(0), (%r8)
@@ -517,7 +488,7 @@ L(set_below_vec):
 	   no line the bytes do not: at the vector-aligned block that holds them
 	   where one does, else at the destination (the bytes then touch both
 	   blocks it covers).  At the destination alone, as in glibc, it would
-	   cross a line at almost every offset (BENCHMARKS.md section 27); so
+	   cross a line at almost every offset (D12); so
 	   placed it never reaches a page the bytes do not, where a masked
 	   store suppresses a fault and is many times slower.  %rax keeps the
 	   destination. */

@@ -310,7 +310,7 @@ __attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n)
  * builds what it copies and uses the copy.  A store's bytes reach a later
  * load of them from the store buffer only where that load is plain and
  * lies within the store: the masked moves' windows take no part in that
- * forwarding, and wait for the stores to be written to the cache (D48e). */
+ * forwarding, and wait for the stores to be written to the cache (D49). */
 static inline void write_source(unsigned char *p, size_t n)
 {
 	for (size_t a = 0; a < n; a += 8)

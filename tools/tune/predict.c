@@ -421,7 +421,7 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
 /* The calibration's worst ratio to glibc for fn's pick in the classes up
  * to 64 B with their data in the L3 or cold, into *k and *p; 0 where none
  * is above what the default rule allows: a pick that loses only there
- * (the masked copies, D48d) is worth having where the program's small
+ * (the masked copies, D48) is worth having where the program's small
  * copies are hot. */
 static double small_cold_loss(const struct calibration *c, enum base_function fn, const char *variant, unsigned *k,
 			      unsigned *p)
