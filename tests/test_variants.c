@@ -292,14 +292,14 @@ static void check_size_zero(const char *v, const struct functions *f, byte *nowh
 	for (unsigned i = 0; i < 2; i++)
 		for (unsigned j = 0; j < 2; j++) {
 			byte *d = places[i], *s = places[j];
-			describe("%s: size 0, destination %p, source %p", v, (void *)d, (void *)s);
+			describe("memcpy", v, 0, ", destination %#llx, source %#llx", (long long)(uintptr_t)d, (long long)(uintptr_t)s);
 			cases++;
 			if (f->memcpy(d, s, 0) != d || f->memmove(d, s, 0) != d || f->mempcpy(d, s, 0) != d)
 				fail("wrong return value");
 			f->bcopy(s, d, 0);
 		}
 	for (unsigned i = 0; i < 2; i++) {
-		describe("%s: memset of size 0 at %p", v, (void *)places[i]);
+		describe("memset", v, 0, " at %#llx", (long long)(uintptr_t)places[i], 0);
 		cases++;
 		if (f->memset(places[i], 0x5a, 0) != places[i])
 			fail("wrong return value");
@@ -323,7 +323,7 @@ static void check_after_fork(const char *v, const struct functions *f)
 	}
 	memset(shared, 0x11, PAGES * page);
 	fill_random(source, sizeof source);
-	describe("%s: copies into pages not written since a fork", v);
+	describe("memcpy", v, 128, " and below into pages not written since a fork", 0, 0);
 	cases++;
 	fflush(NULL);
 	pid_t pid = fork();
