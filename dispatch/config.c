@@ -30,12 +30,13 @@ static void read_config(struct config *c)
 {
 	c->secure = early_secure_mode();
 	report_unknown_variables();
-	auto_default_thresholds(cpu_features(), &memshim_thresholds);
+	auto_default_thresholds(cpu_features(), &c->thresholds);
 	row_origins(c->origin);
-	if (read_calibration(c->secure, &memshim_thresholds, c->calibration_path, &c->calibrated))
+	if (read_calibration(c->secure, &c->thresholds, c->calibration_path, &c->calibrated))
 		c->origin[T_AUTO_MOVSB] = c->origin[T_AUTO_STOSB] = c->origin[T_NT] = FROM_FILE;
 	choose_variants(cpu_features(), &c->calibrated, c->choice);
-	read_thresholds(&memshim_thresholds, c->origin);
+	read_thresholds(&c->thresholds, c->origin);
+	memshim_thresholds = c->thresholds; /* the one write at start-up, before any resolver returns */
 	c->verbose = read_verbose();
 	c->direct_binding = read_binding();
 	if (!&memshim_tool_process) {

@@ -12,6 +12,7 @@
 #include "dispatch/calibration.h"
 #include "dispatch/message.h"
 #include "dispatch/variants.h"
+#include "shim/thresholds.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,6 +75,7 @@ struct config {
 	unsigned ab_block;
 	char ab_setting[2][BAND_TEXT_MAX];
 	struct band_list ab_bands[2][FN_COUNT];
+	struct thresholds thresholds; /* as resolved at start-up; the variants read memshim_thresholds */
 	enum threshold_origin origin[T_ALL];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 	struct calibration_choices calibrated; /* its bands for the default policy */

@@ -74,7 +74,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 	                                       [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
 	line_add(l, "thresholds:");
 	for (int t = 0; t < T_ALL; t++) {
-		size_t value = threshold_value(&memshim_thresholds, (enum threshold_name)t);
+		size_t value = threshold_value(&c->thresholds, (enum threshold_name)t);
 		if (t == T_AUTO_MOVSB_STOP && value == 0)
 			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
@@ -89,6 +89,6 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 		line_add(l, "; calibration file ");
 		line_add(l, c->calibration_path);
 	}
-	if (memshim_thresholds.set_stosb_beyond_nt) /* after the path, which tests match as above */
+	if (c->thresholds.set_stosb_beyond_nt) /* after the path, which tests match as above */
 		line_add(l, "; vector memset from nt on: rep stosb (CPU row)");
 }
