@@ -13,6 +13,9 @@
  * sets the recording variables for the programs it runs), so they are not
  * its to read, nor to warn about. */
 extern const bool memshim_tool_process __attribute__((weak));
+/* Weak: defined with the variants (shim/thresholds.c), which the memshim
+ * tool does not link (it times the library's). */
+extern struct thresholds memshim_thresholds __attribute__((weak));
 
 /* The thresholds this CPU's shipped row gave (auto_default_thresholds). */
 static void row_origins(enum threshold_origin origin[T_ALL])
@@ -36,7 +39,8 @@ static void read_config(struct config *c)
 		c->origin[T_AUTO_MOVSB] = c->origin[T_AUTO_STOSB] = c->origin[T_NT] = FROM_FILE;
 	choose_variants(cpu_features(), &c->calibrated, c->choice);
 	read_thresholds(&c->thresholds, c->origin);
-	memshim_thresholds = c->thresholds; /* the one write at start-up, before any resolver returns */
+	if (&memshim_thresholds) /* the one write at start-up, before any resolver returns */
+		memshim_thresholds = c->thresholds;
 	c->verbose = read_verbose();
 	c->direct_binding = read_binding();
 	if (!&memshim_tool_process) {

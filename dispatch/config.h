@@ -91,8 +91,9 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
  * (shim/memshim.h's list). */
 void config_describe_followers(enum base_function fn, struct line *l);
 
-/* Appends each band of b and its variant's thresholds for fn. */
-void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l);
+/* Appends each band of b and the thresholds of t its variant reads for fn. */
+void config_describe_bands(const struct band_list *b, enum base_function fn, const struct thresholds *t,
+                           struct line *l);
 
 /* Appends "thresholds: erms 2048 B [built-in], ..., nt 25165824 B
  * [calibration file PATH]": every threshold and where it came from. */
@@ -100,6 +101,9 @@ void config_describe_thresholds(const struct config *c, struct line *l);
 
 /* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
 const char *config_threshold_variable(enum threshold_name t);
+/* Threshold t's member of th, and its value. */
+size_t *threshold_member(struct thresholds *th, enum threshold_name t);
+size_t threshold_value(const struct thresholds *th, enum threshold_name t);
 
 /* What fn gets when no variable names a variant, and why (the default
  * policy, on this CPU and its calibration file). */

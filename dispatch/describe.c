@@ -8,7 +8,8 @@
 
 /* "avx2 (non-temporal from 24 MiB)" for one band; with more, each band as
  * "up to 256 B: glibc; ...; above 4 MiB: avx2 (...)". */
-void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l)
+void config_describe_bands(const struct band_list *b, enum base_function fn, const struct thresholds *t,
+                           struct line *l)
 {
 	for (unsigned i = 0; i < b->count; i++) {
 		const struct variant *v = b->variant[i];
@@ -20,7 +21,7 @@ void config_describe_bands(const struct band_list *b, enum base_function fn, str
 		}
 		line_add(l, v->name);
 		if (v->describe_thresholds)
-			v->describe_thresholds(fn, l);
+			v->describe_thresholds(fn, t, l);
 	}
 }
 
@@ -28,7 +29,7 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 {
 	line_add(l, base_function_names[fn]);
 	line_add(l, " -> ");
-	config_describe_bands(&c->choice[fn].bands, fn, l);
+	config_describe_bands(&c->choice[fn].bands, fn, &c->thresholds, l);
 	line_add(l, " [");
 	if (c->choice[fn].policy) {
 		line_add(l, c->choice[fn].variable);

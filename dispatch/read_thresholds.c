@@ -43,14 +43,14 @@ const char *threshold_short_name(enum threshold_name t)
 	return threshold_table[t].name;
 }
 
-static size_t *member(struct thresholds *th, enum threshold_name t)
+size_t *threshold_member(struct thresholds *th, enum threshold_name t)
 {
 	return (size_t *)((char *)th + threshold_table[t].member);
 }
 
 size_t threshold_value(const struct thresholds *th, enum threshold_name t)
 {
-	return *member((struct thresholds *)th, t);
+	return *threshold_member((struct thresholds *)th, t);
 }
 
 static void read_threshold(struct thresholds *th, enum threshold_name t, enum threshold_origin *origin)
@@ -61,10 +61,10 @@ static void read_threshold(struct thresholds *th, enum threshold_name t, enum th
 		return;
 	const char *problem = parse_byte_count(value, THRESHOLD_MAX, &n);
 	if (problem) {
-		warn_bad_value(name, value, problem, NULL, *member(th, t));
+		warn_bad_value(name, value, problem, NULL, *threshold_member(th, t));
 		return;
 	}
-	*member(th, t) = n;
+	*threshold_member(th, t) = n;
 	*origin = FROM_ENVIRONMENT;
 	/* taken as asked, but said: more likely a slip than a wish */
 	if (n == 0 && threshold_table[t].zero)

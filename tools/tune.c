@@ -173,11 +173,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 static void default_in_force(struct tune_default *d)
 {
 	const struct config *config = config_get();
-	const size_t values[T_COUNT] = { memshim_thresholds.erms, memshim_thresholds.stosb, memshim_thresholds.auto_movsb,
-					 memshim_thresholds.auto_stosb, memshim_thresholds.nt };
 	const char *why;
 	for (int t = 0; t < T_COUNT; t++) {
-		d->t[t] = (double)values[t];
+		d->t[t] = (double)threshold_value(&config->thresholds, (enum threshold_name)t);
 		d->origin[t] = config->origin[t];
 	}
 	for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -200,7 +198,7 @@ static bool library_reads(const char *path)
  * reads it; the environment's thresholds still win. */
 static void default_after_calibration(struct tune_default *d, const char *path)
 {
-	struct thresholds t = memshim_thresholds;
+	struct thresholds t = config_get()->thresholds;
 	struct calibration_choices choices;
 	memset(&choices, 0, sizeof choices);
 	if (!calibration_apply(path, false, &t, &choices))
