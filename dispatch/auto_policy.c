@@ -81,6 +81,8 @@ void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
 		if (!vendor || (same_string(vendor, f->vendor) && f->family >= auto_defaults_by_cpu[i].first_family))
 			break;
 	}
+	t->erms = ERMS_THRESHOLD_DEFAULT;
+	t->stosb = STOSB_THRESHOLD_DEFAULT;
 	t->auto_movsb = f->fsrm ? FSRM_MOVSB_FROM : auto_defaults_by_cpu[i].movsb;
 	t->auto_stosb = auto_defaults_by_cpu[i].stosb;
 	/* a row's rep thresholds were measured on its class: they win */

@@ -18,10 +18,9 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 void auto_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
                        enum base_function fn, struct band_list *out, const char **why);
 
-/* Sets t's auto_movsb, auto_stosb, nt and auto_movsb_stop (none) to the
- * built-in values for this CPU, auto_movsb, auto_stosb and auto_movsb_stop
- * to its shipped row's where the row gives them; the environment may
- * override them afterwards. */
+/* Sets t to the built-in values for this CPU (auto_movsb_stop: none), and
+ * auto_movsb, auto_stosb and auto_movsb_stop to its shipped row's where
+ * the row gives them; the environment may override them afterwards. */
 void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t);
 
 #endif

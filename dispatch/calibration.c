@@ -5,6 +5,7 @@
 #include "dispatch/byte_count.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/early_env.h"
+#include "dispatch/renamed.h"
 #include "dispatch/message.h"
 #include "dispatch/raw_syscall.h"
 
@@ -25,7 +26,7 @@ static bool append(char *path, size_t size, size_t *len, const char *s)
 
 bool calibration_path(char *path, size_t size, bool *named)
 {
-	const char *config = early_getenv("MEMSHIM_CONFIG");
+	const char *config = renamed_getenv("MEMSHIM_CALIBRATION");
 	const char *xdg = early_getenv("XDG_CACHE_HOME");
 	const char *home = early_getenv("HOME");
 	size_t len = 0;

@@ -99,8 +99,10 @@ void config_describe_bands(const struct band_list *b, enum base_function fn, con
  * [calibration file PATH]": every threshold and where it came from. */
 void config_describe_thresholds(const struct config *c, struct line *l);
 
-/* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
+/* The variable that sets threshold t ("MEMSHIM_MOVSB_THRESHOLD", ...). */
 const char *config_threshold_variable(enum threshold_name t);
+/* Threshold t's name in descriptions ("erms", "auto_movsb", ...). */
+const char *threshold_short_name(enum threshold_name t);
 /* Threshold t's member of th, and its value. */
 size_t *threshold_member(struct thresholds *th, enum threshold_name t);
 size_t threshold_value(const struct thresholds *th, enum threshold_name t);

@@ -45,8 +45,6 @@ const char *choose_setting(const struct cpu_features *f, const struct calibratio
 /* read_thresholds.c: the threshold variables, over t; where each came
  * from into origin (FROM_ENVIRONMENT for those set). */
 void read_thresholds(struct thresholds *t, enum threshold_origin origin[T_ALL]);
-/* Threshold t's name in descriptions ("erms", "auto_movsb", ...). */
-const char *threshold_short_name(enum threshold_name t);
 
 /* read_recording.c: the recording settings of c (c->secure read). */
 void read_recording(struct config *c);

@@ -1,9 +1,9 @@
-/* The size thresholds' variables (MEMSHIM_ERMS_THRESHOLD, ...), over the
+/* The size thresholds' variables (MEMSHIM_MOVSB_THRESHOLD, ...), over the
  * built-in values (dispatch/auto_policy.c) and the calibration file's
  * (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
-#include "dispatch/early_env.h"
+#include "dispatch/renamed.h"
 
 #include <stddef.h>
 
@@ -12,24 +12,27 @@
 
 /* Each threshold: its variable, its member of struct thresholds, its name
  * in descriptions, and (for the warning about 0) what a call from that
- * size on gets, NULL where 0 is a value meant. */
+ * size on gets, NULL where 0 is a value meant.  One pair of variables
+ * serves every variant that uses rep movsb and rep stosb: erms's
+ * thresholds and the *_erms variants' read the same two (their built-in
+ * values differ: dispatch/auto_policy.c). */
 static const struct {
 	const char *variable, *name;
 	size_t member;
 	const char *zero;
 } threshold_table[T_ALL] = {
-	[T_ERMS] = { "MEMSHIM_ERMS_THRESHOLD", "erms", offsetof(struct thresholds, erms),
-	             "is 0: erms copies every size, the smallest too, with rep movsb" },
+	[T_ERMS] = { "MEMSHIM_MOVSB_THRESHOLD", "erms", offsetof(struct thresholds, erms),
+	             "is 0: copies of every size, the smallest too, take rep movsb" },
 	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", offsetof(struct thresholds, stosb),
-	              "is 0: erms sets every size, the smallest too, with rep stosb" },
-	[T_AUTO_MOVSB] = { "MEMSHIM_AUTO_MOVSB_THRESHOLD", "auto_movsb", offsetof(struct thresholds, auto_movsb),
-	                   "is 0: the *_erms variants copy every size past 8 vectors with rep movsb" },
-	[T_AUTO_STOSB] = { "MEMSHIM_AUTO_STOSB_THRESHOLD", "auto_stosb", offsetof(struct thresholds, auto_stosb),
-	                   "is 0: the *_erms variants set every size past 8 vectors with rep stosb" },
+	              "is 0: sets of every size, the smallest too, take rep stosb" },
+	[T_AUTO_MOVSB] = { "MEMSHIM_MOVSB_THRESHOLD", "auto_movsb", offsetof(struct thresholds, auto_movsb),
+	                   "is 0: copies of every size, the smallest too, take rep movsb" },
+	[T_AUTO_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "auto_stosb", offsetof(struct thresholds, auto_stosb),
+	                   "is 0: sets of every size, the smallest too, take rep stosb" },
 	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", offsetof(struct thresholds, nt), "is 0: the vector variants store "
 	           "every size past 8 vectors non-temporally, past the caches" },
 	/* 0 is no slip here: it is the built-in "no stop" */
-	[T_AUTO_MOVSB_STOP] = { "MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD", "auto_movsb_stop",
+	[T_AUTO_MOVSB_STOP] = { "MEMSHIM_MOVSB_STOP_THRESHOLD", "auto_movsb_stop",
 	                        offsetof(struct thresholds, auto_movsb_stop), NULL },
 };
 
@@ -55,7 +58,7 @@ size_t threshold_value(const struct thresholds *th, enum threshold_name t)
 
 static void read_threshold(struct thresholds *th, enum threshold_name t, enum threshold_origin *origin)
 {
-	const char *name = threshold_table[t].variable, *value = early_getenv(name);
+	const char *name = threshold_table[t].variable, *value = renamed_getenv(name);
 	unsigned long long n;
 	if (!value)
 		return;

@@ -48,7 +48,7 @@ void memshim_measure_thresholds(const struct memshim_threshold_values *t);
  * beside its figures. */
 void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb, size_t *nt);
 
-/* Where the *_erms variants' rep movsb band stops (MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD,
+/* Where the *_erms variants' rep movsb band stops (MEMSHIM_MOVSB_STOP_THRESHOLD,
  * or the CPU row's), 0 for none, as the variants read it now. */
 size_t memshim_get_auto_movsb_stop(void);
 

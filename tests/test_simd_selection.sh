@@ -70,7 +70,7 @@ expect_eq "memcpy keeps MEMSHIM_IMPL" "$(bound memcpy)" "memshim_memcpy_scalar"
 
 # The thresholds of the vector rows, as MEMSHIM_VERBOSE shows them.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=sse2 MEMSHIM_MEMSET=sse2_erms MEMSHIM_NT_THRESHOLD=16M \
-	MEMSHIM_AUTO_STOSB_THRESHOLD=4K "$now"
+	MEMSHIM_STOSB_THRESHOLD=4K "$now"
 expect_match "verbose sse2 line" "$err" '^memshim: memcpy -> sse2 \(non-temporal from 16777216 B\) \[MEMSHIM_IMPL\]'
 if [ "$(usable sse2_erms)" = usable ]; then
 	expect_match "verbose sse2_erms memset line" "$err" \

@@ -46,7 +46,7 @@ static const char tune_help[] =
 	"                       this machine's best thresholds and each function's best\n"
 	"                       variant, to the measured file (the default file's path\n"
 	"                       with .measured added), which tune reads and a program\n"
-	"                       reads only when asked (MEMSHIM_CONFIG=FILE): the\n"
+	"                       reads only when asked (MEMSHIM_CALIBRATION=FILE): the\n"
 	"                       default of preloaded programs stays as it was\n"
 	"  --install            with --calibrate: write the default file instead, which\n"
 	"                       every program preloaded with libmemshim.so reads: its\n"
@@ -66,7 +66,7 @@ static const char tune_help[] =
 	"                       fenced; classes without: L2 to 32 KiB, cold beyond)\n"
 	"  --fenced             with --impl, the replay times each call alone between\n"
 	"                       fences, as ab --timing's timed calls run\n"
-	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else the\n"
+	"  --calibration FILE   the calibration file (default: $MEMSHIM_CALIBRATION, else the\n"
 	"                       newer of the measured file and the default file:\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
@@ -281,7 +281,7 @@ static void say_whose_default(const char *path)
 		return;
 	}
 	default_source(source, sizeof source);
-	printf("  only tune and the programs that ask read it (MEMSHIM_CONFIG=FILE); the default of\n"
+	printf("  only tune and the programs that ask read it (MEMSHIM_CALIBRATION=FILE); the default of\n"
 	       "  preloaded programs is unchanged: %s;\n"
 	       "  memshim tune --calibrate --install makes this calibration the default\n", source);
 }
@@ -352,12 +352,12 @@ static int load_calibration(const char *path, bool default_path, const struct op
 }
 
 /* The file tune reads and writes when no --calibration names one.  The
- * library's default file (calibration_path: MEMSHIM_CONFIG, else the
+ * library's default file (calibration_path: MEMSHIM_CALIBRATION, else the
  * cache's memshim/calibration) sets the default of every preloaded
  * program, so a calibration goes there only with --install, or where
- * MEMSHIM_CONFIG names it; else to the measured file beside it, which a
+ * MEMSHIM_CALIBRATION names it; else to the measured file beside it, which a
  * prediction reads unless the default file is newer (installed since).  *named:
- * MEMSHIM_CONFIG or --install chose the file, so no quick calibration is
+ * MEMSHIM_CALIBRATION or --install chose the file, so no quick calibration is
  * written there unasked.  False when there is no path. */
 #define MEASURED_SUFFIX ".measured"
 
