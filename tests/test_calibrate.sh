@@ -1,7 +1,7 @@
 #!/bin/sh
 # memshim tune --calibrate: bounded memory whatever the caches, the progress
-# line (on a terminal only), Ctrl-C, the quick calibration that tune runs by
-# itself, a calibration that leaves the default of preloaded programs alone
+# line (on a terminal only), Ctrl-C, tune calibrating only when asked
+# (--calibrate), a calibration that leaves the default of preloaded programs alone
 # unless installed (--install), the variant choice in the calibration file (followed by the
 # default policy, shown by memshim info) and the GLIBC_TUNABLES line.
 # Checks behaviour and what is printed, never a timing.
@@ -96,30 +96,23 @@ for sig in INT TERM; do
 done
 
 # ---- tune on a machine without a calibration file ----
-# Not on a terminal (a script, CI): no file written unasked, --calibrate asked for.
+# It calibrates only when asked, on a terminal too: one line says how.
 preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+asks="^memshim tune: no calibration at $scratch/fresh/memshim/calibration.measured; measure one with memshim tune --calibrate \(10-45 s; --quick: about 10 s\), then run this again\$"
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
-expect_eq "tune without a calibration file, not on a terminal: status 1" "$?" 1
+expect_eq "tune without a calibration file: status 1" "$?" 1
 expect_eq "it says so, in one line" "$(wc -l <"$scratch/err")" 1
-expect_match "the line asks for --calibrate, and says why" "$(cat "$scratch/err")" \
-	"^memshim tune: no calibration file at $scratch/fresh/memshim/calibration.measured; run memshim tune --calibrate first \(not run unasked where stderr is not a terminal: it takes 10 s and more\)$"
-expect_eq "no file is written" "$(ls "$scratch/fresh" 2>/dev/null | wc -l)" 0
-# On a terminal: the quick calibration runs, into tune's own file: the default stays.
+expect_match "the line says how to calibrate" "$(cat "$scratch/err")" "$asks"
 script -qec "env XDG_CACHE_HOME=\"$scratch/fresh\" \"$tool\" tune --tiny $(ls "$scratch"/h.* | tr '\n' ' ')" /dev/null >"$scratch/tty" 2>&1
-expect_eq "tune without a calibration file, on a terminal, runs" "$?" 0
-said=$(tr -d '\r' <"$scratch/tty")
-expect_match "it says it runs the quick calibration" "$said" '^memshim tune: no calibration file yet: running the quick calibration first$'
-expect_match "it says the default of preloaded programs stays" "$said" \
-	'^  the default of preloaded programs stays as it is\.$'
-expect_match "the calibration file is written beside the default one" \
-	"$(head -n 1 "$scratch/fresh/memshim/calibration.measured")" '^memshim-calibration 3$'
-expect_eq "and not as the default one" "$(ls "$scratch/fresh/memshim")" "calibration.measured"
-expect_match "and the prediction follows (a best setting, or the model's pick where its spread spans no change)" \
-	"$said" "^(Best setting:|The model's pick, no suggestion until measured on the program itself:)\$"
-expect_match "against the default in force" "$said" '^  against the default \('
-expect_eq "not the calibration's, which no program reads unasked" "$(printf '%s\n' "$said" | grep -c '^  against the default (.*\[calibration file\]')" 0
-env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >/dev/null 2>"$scratch/err"
-expect_eq "the second time it reads the file, silently" "$(cat "$scratch/err")" ""
+expect_eq "on a terminal: status 1 too" "$?" 1
+expect_match "on a terminal: the same line" "$(tr -d '\r' <"$scratch/tty")" "$asks"
+expect_eq "no file is written" "$(ls "$scratch/fresh" 2>/dev/null | wc -l)" 0
+env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --calibrate --tiny >/dev/null 2>&1
+env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
+expect_eq "once calibrated (--calibrate): it predicts" "$?:$(grep -cE '^(Best setting:|The model.s pick)' "$scratch/out")" 0:1
+expect_eq "reading the file silently" "$(cat "$scratch/err")" ""
+expect_eq "the calibration went beside the default file, not into it" "$(ls "$scratch/fresh/memshim")" \
+	"calibration.measured"
 
 # ---- consent: --calibrate leaves every preloaded program's default alone, --install changes it ----
 cons=$scratch/consent

@@ -40,8 +40,8 @@ static const char tune_help[] =
 	"model more than 2x off: then why, and the memshim ab --timing run to make);\n"
 	"and the GLIBC_TUNABLES line that gives glibc's own functions the same\n"
 	"thresholds, where the setting has some glibc can take.\n"
-	"Without a calibration yet, on a terminal, the quick calibration runs first;\n"
-	"where stderr is not a terminal it is not run unasked: give --calibrate.\n"
+	"It calibrates only when asked (--calibrate); without a calibration it\n"
+	"says so and predicts nothing.\n"
 	"  --calibrate          measure the cost curves (10-45 s) and write them, with\n"
 	"                       this machine's best thresholds and each function's best\n"
 	"                       variant, to the measured file (the default file's path\n"
@@ -323,32 +323,20 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	return 0;
 }
 
-/* The calibration for a prediction: the file, or, where tune's own path
- * has none yet, a quick calibration written there (*calibrated set).  It
- * takes seconds, so it runs unasked only where someone sees it: with stderr
- * on a terminal.  A script, a pipeline into a log or a CI job gets an error
- * that asks for --calibrate instead. */
-static int load_calibration(const char *path, bool default_path, const struct options *o, struct calibration *c,
-			    bool *calibrated)
+/* The calibration for a prediction: the file.  A calibration takes
+ * seconds and loads the machine, so it runs only when asked
+ * (--calibrate); without a file, one line says how to ask. */
+static int load_calibration(const char *path, bool default_path, struct calibration *c)
 {
 	char why[600];
 	if (calibration_read(path, c, why, sizeof why))
 		return 0;
-	if (!default_path || access(path, F_OK) == 0) {
+	if (!default_path || access(path, F_OK) == 0)
 		fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
-		return 1;
-	}
-	if (!isatty(STDERR_FILENO)) {
-		fprintf(stderr, "memshim tune: no calibration file at %s; run memshim tune --calibrate first (not run "
-				"unasked where stderr is not a terminal: it takes 10 s and more)\n", path);
-		return 1;
-	}
-	fprintf(stderr, "memshim tune: no calibration file yet: running the quick calibration first\n"
-			"  (memshim tune --calibrate --quick; --calibrate alone measures more).  It writes\n"
-			"  %s, which only tune and programs that ask for it read;\n"
-			"  the default of preloaded programs stays as it is.\n", path);
-	*calibrated = true;
-	return calibrate(path, o->tiny ? CALIBRATE_TINY : CALIBRATE_QUICK, c);
+	else
+		fprintf(stderr, "memshim tune: no calibration at %s; measure one with memshim tune --calibrate "
+				"(10-45 s; --quick: about 10 s), then run this again\n", path);
+	return 1;
 }
 
 /* The file tune reads and writes when no --calibration names one.  The
@@ -416,14 +404,13 @@ int cmd_tune(int argc, char **argv)
 	rc = read_dumps(&o, &d, &left_out); /* before a minute of calibration, not after */
 	struct calibration *c = malloc(sizeof *c);
 	struct tune_default def;
-	bool calibrated = o.calibrate;
 	default_in_force(&def); /* before a calibration sets thresholds of its own */
 	if (!rc && !c)
 		rc = 1;
 	bool replay_only = o.impl && (o.basis ? strcmp(o.basis, "replay") == 0 : d.window_count > 0);
 	if (!rc && o.impl && replay_only)
 		rc = tune_impl(NULL, &d, o.impl, o.basis, o.how);
-	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated)))
+	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, c)))
 		rc = tune_impl(c, &d, o.impl, o.basis, o.how);
 	if (o.impl) {
 		free(c);
@@ -434,8 +421,8 @@ int cmd_tune(int argc, char **argv)
 	if (!rc && o.calibrate)
 		rc = calibrate(path, level_of(&o), c);
 	else if (!rc)
-		rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated);
-	if (!rc && calibrated && library_reads(path))
+		rc = load_calibration(path, !o.calibration && !named, c);
+	if (!rc && o.calibrate && library_reads(path))
 		default_after_calibration(&def, path);
 	if (!rc && o.file_count)
 		rc = tune_predict(c, &d, &def);
