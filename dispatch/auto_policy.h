@@ -1,4 +1,5 @@
-/* The auto policy, and the built-in thresholds.  Every
+/* The widest vectors a CPU runs (the calibration's starting point), and
+ * the built-in thresholds.  Every
  * function takes the CPU's features as a parameter, so that a test can
  * describe a CPU other than the one it runs on. */
 #ifndef MEMSHIM_AUTO_POLICY_H
@@ -12,11 +13,6 @@
 /* The widest vectors the CPU runs, with a rep movsb band where it has
  * ERMS, and why. */
 const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why);
-
-/* The bands auto picks for fn, and why: the shipped row's where this CPU
- * class was measured (dispatch/cpu_rows.h), else the widest vectors. */
-void auto_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                       enum base_function fn, struct band_list *out, const char **why);
 
 /* Sets t to the built-in values for this CPU (auto_movsb_stop: none), and
  * auto_movsb, auto_stosb and auto_movsb_stop to its shipped row's where

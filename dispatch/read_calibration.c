@@ -1,5 +1,5 @@
 /* Reading this machine's calibration file (dispatch/calibration.c): its
- * thresholds for the auto policy, over the built-in ones, and its choices
+ * thresholds for the *_erms variants, over the built-in ones, and its choices
  * for the default policy (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 

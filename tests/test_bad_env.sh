@@ -96,7 +96,7 @@ done
 preloaded env MEMSHIM_IMPL=FSRM "$now"
 expect_eq "MEMSHIM_IMPL=FSRM: memcpy on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 # A name in the wrong case: the line names the right one.
-for pair in FSRM:fsrm Scalar:scalar AVX2:avx2 Auto:auto; do
+for pair in FSRM:fsrm Scalar:scalar AVX2:avx2 Default:default; do
 	preloaded env MEMSHIM_IMPL="${pair%%:*}" "$now"
 	expect_match "MEMSHIM_IMPL=${pair%%:*}: suggests ${pair#*:}" "$err" "did you mean ${pair#*:}\\? "
 done

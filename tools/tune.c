@@ -302,7 +302,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	}
 	printf("memshim tune: calibrated in %ld s, %u curves, costs in %s (%s)\n", (long)(time(NULL) - start),
 	       c->count, c->unit, c->clock);
-	printf("  wrote %s; the auto policy's thresholds for this machine: rep movsb from %s,\n"
+	printf("  wrote %s; the rep and non-temporal thresholds for this machine: rep movsb from %s,\n"
 	       "  rep stosb from %s, non-temporal from %s (the library reads them at start-up)\n",
 	       path, human_size(c->auto_movsb, movsb, sizeof movsb), human_size(c->auto_stosb, stosb, sizeof stosb),
 	       human_size(c->nt, nt, sizeof nt));
