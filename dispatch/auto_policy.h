@@ -6,7 +6,6 @@
 #define MEMSHIM_AUTO_POLICY_H
 
 #include "dispatch/bands.h"
-#include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
 #include "shim/thresholds.h"
 

@@ -11,6 +11,7 @@
 #include "dispatch/byte_count.h"
 #include "dispatch/calibration.h"
 #include "dispatch/message.h"
+#include "dispatch/read_thresholds.h"
 #include "dispatch/variants.h"
 #include "shim/thresholds.h"
 
@@ -45,12 +46,6 @@ struct function_choice {
 /* MEMSHIM_AB_BLOCK: the calls of a thread in one block of an A/B run. */
 #define AB_DEFAULT_BLOCK 1024
 #define AB_MAX_BLOCK 16777216
-
-/* The size thresholds, and where each value came from. */
-/* T_COUNT: the thresholds memshim tune models and chooses.  After them, the
- * rep band's stop, a variable and a row's only (T_ALL: every threshold). */
-enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT, T_AUTO_MOVSB_STOP = T_COUNT, T_ALL };
-enum threshold_origin { FROM_BUILTIN, FROM_ROW, FROM_FILE, FROM_ENVIRONMENT };
 
 struct config {
 	struct function_choice choice[FN_COUNT];
@@ -99,13 +94,6 @@ void config_describe_bands(const struct band_list *b, enum base_function fn, con
  * [calibration file PATH]": every threshold and where it came from. */
 void config_describe_thresholds(const struct config *c, struct line *l);
 
-/* The variable that sets threshold t ("MEMSHIM_MOVSB_THRESHOLD", ...). */
-const char *config_threshold_variable(enum threshold_name t);
-/* Threshold t's name in descriptions ("erms", "auto_movsb", ...). */
-const char *threshold_short_name(enum threshold_name t);
-/* Threshold t's member of th, and its value. */
-size_t *threshold_member(struct thresholds *th, enum threshold_name t);
-size_t threshold_value(const struct thresholds *th, enum threshold_name t);
 
 /* What fn gets when no variable names a variant, and why (the default
  * policy, on this CPU and its calibration file). */

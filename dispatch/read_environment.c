@@ -6,16 +6,16 @@
 #include "dispatch/early_env.h"
 #include "dispatch/renamed.h"
 
-/* Every variable the library reads (and the old names dispatch/renamed.c
- * still reads); any other MEMSHIM_* name is reported as unknown. */
+/* Every variable the library reads but the thresholds' (their table,
+ * dispatch/read_thresholds.c) and the old names dispatch/renamed.c still
+ * reads; any other MEMSHIM_* name is reported as unknown. */
 static const char *const known_variables[] = {
 	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
-	"MEMSHIM_MOVSB_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
+	"MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_STACK_DEPTH",
 	"MEMSHIM_PROFILE", "MEMSHIM_TIMING", "MEMSHIM_SEQUENCES", "MEMSHIM_PROBLEMS_FD",
 	"MEMSHIM_AB", "MEMSHIM_AB_BLOCK",
-	"MEMSHIM_NT_THRESHOLD", "MEMSHIM_MOVSB_STOP_THRESHOLD",
 	"MEMSHIM_CALIBRATION", "MEMSHIM_BIND", "MEMSHIM_HWCAPS",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	"MEMSHIM_WARNED", /* set by memshim record and run (message.h) */
@@ -66,6 +66,9 @@ static bool is_known_variable(const char *entry)
 	for (; entry[i] && entry[i] != '=' && i + 1 < sizeof name; i++)
 		name[i] = entry[i];
 	name[i] = '\0';
+	for (int t = 0; t < T_ALL; t++)
+		if (same_string(config_threshold_variable((enum threshold_name)t), name))
+			return true;
 	return renamed_old_name(name);
 }
 
