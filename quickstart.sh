@@ -58,7 +58,7 @@ echo "== 4. measuring this machine: the quick calibration (about 10 s), kept in"
 echo "   ./$recording.calibration for this recording only (your preloaded programs keep theirs)"
 calibration=$(pwd)/$recording.calibration
 ./tools/memshim tune --calibrate --quick --calibration "$calibration" | sed -n 's/^  \(mem[a-z]* *->\)/   \1/p'
-export MEMSHIM_CONFIG="$calibration"
+export MEMSHIM_CALIBRATION="$calibration"
 
 echo
 echo "== 5. recording zstd -t of a 64 MB mix of the system's libraries and documents, 700"

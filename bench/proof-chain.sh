@@ -27,7 +27,7 @@ echo "-- 1. histogram and time under glibc's own functions (memshim record --pro
 "$memshim" record -o "$work/glibc" --profile --timing --impl glibc -- "$@" >"$work/glibc.txt" 2>&1
 sed -n '/^time/,/^$/p;/^[a-z]*: [0-9]* calls/p;/size class/,/by power/p' "$work/glibc.txt"
 echo "-- 2. memshim tune"
-calibration=${MEMSHIM_CONFIG:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/memshim/calibration}
+calibration=${MEMSHIM_CALIBRATION:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/memshim/calibration}
 if [ ! -f "$calibration" ]; then
 	echo "(no calibration file at $calibration: a quick one, in a temporary folder)"
 	calibration=$work/calibration

@@ -31,14 +31,6 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 	return widest_preference[last].variant;
 }
 
-void auto_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                       enum base_function fn, struct band_list *out, const char **why)
-{
-	(void)file; /* auto is the same on every machine of a CPU class */
-	if (!cpu_row_choice(f, fn, out, why))
-		*out = band_list_single(widest_vector_variant(f, why));
-}
-
 /* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:
  * the first row whose vendor matches (NULL: any) and whose family is at
  * least first_family.  Starting points, not measurements: for rep movsb
@@ -78,6 +70,8 @@ void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
 		if (!vendor || (same_string(vendor, f->vendor) && f->family >= auto_defaults_by_cpu[i].first_family))
 			break;
 	}
+	t->erms = ERMS_THRESHOLD_DEFAULT;
+	t->stosb = STOSB_THRESHOLD_DEFAULT;
 	t->auto_movsb = f->fsrm ? FSRM_MOVSB_FROM : auto_defaults_by_cpu[i].movsb;
 	t->auto_stosb = auto_defaults_by_cpu[i].stosb;
 	/* a row's rep thresholds were measured on its class: they win */

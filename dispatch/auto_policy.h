@@ -1,11 +1,11 @@
-/* The auto policy, and the built-in thresholds.  Every
+/* The widest vectors a CPU runs (the calibration's starting point), and
+ * the built-in thresholds.  Every
  * function takes the CPU's features as a parameter, so that a test can
  * describe a CPU other than the one it runs on. */
 #ifndef MEMSHIM_AUTO_POLICY_H
 #define MEMSHIM_AUTO_POLICY_H
 
 #include "dispatch/bands.h"
-#include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
 #include "shim/thresholds.h"
 
@@ -13,15 +13,9 @@
  * ERMS, and why. */
 const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why);
 
-/* The bands auto picks for fn, and why: the shipped row's where this CPU
- * class was measured (dispatch/cpu_rows.h), else the widest vectors. */
-void auto_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                       enum base_function fn, struct band_list *out, const char **why);
-
-/* Sets t's auto_movsb, auto_stosb, nt and auto_movsb_stop (none) to the
- * built-in values for this CPU, auto_movsb, auto_stosb and auto_movsb_stop
- * to its shipped row's where the row gives them; the environment may
- * override them afterwards. */
+/* Sets t to the built-in values for this CPU (auto_movsb_stop: none), and
+ * auto_movsb, auto_stosb and auto_movsb_stop to its shipped row's where
+ * the row gives them; the environment may override them afterwards. */
 void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t);
 
 #endif

@@ -3,8 +3,10 @@
 #include "dispatch/calibration.h"
 
 #include "dispatch/byte_count.h"
+#include "dispatch/read_thresholds.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/early_env.h"
+#include "dispatch/renamed.h"
 #include "dispatch/message.h"
 #include "dispatch/raw_syscall.h"
 
@@ -25,7 +27,7 @@ static bool append(char *path, size_t size, size_t *len, const char *s)
 
 bool calibration_path(char *path, size_t size, bool *named)
 {
-	const char *config = early_getenv("MEMSHIM_CONFIG");
+	const char *config = renamed_getenv("MEMSHIM_CALIBRATION");
 	const char *xdg = early_getenv("XDG_CACHE_HOME");
 	const char *home = early_getenv("HOME");
 	size_t len = 0;
@@ -114,7 +116,8 @@ static const char *check_cpu(const struct calibration_head *h)
 	return h->family == f->family && h->model == f->model ? NULL : "was measured on another CPU model";
 }
 
-static const char *const keys[3] = { "auto_movsb", "auto_stosb", "nt" };
+/* The thresholds of lines 3-5, whose keys the thresholds' table gives. */
+static const enum threshold_name in_file[3] = { T_AUTO_MOVSB, T_AUTO_STOSB, T_NT };
 
 /* "choice FN BANDS WHY": NULL with the bands and the reason, else the problem. */
 static const char *parse_choice(char *line, enum base_function fn, struct calibration_head *h)
@@ -162,7 +165,7 @@ const char *calibration_parse_head(char *text, struct calibration_head *h)
 		return problem;
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned long long n;
-		const char *value = (line = take_line(&text, h)) ? after_word(line, keys[i]) : NULL;
+		const char *value = (line = take_line(&text, h)) ? after_word(line, threshold_file_key(in_file[i])) : NULL;
 		if (!value || parse_byte_count(value, 1ull << 40, &n))
 			return i == 0 ? "line 3: expected auto_movsb BYTES"
 			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";

@@ -7,8 +7,8 @@
  *
  *   memshim-calibration 3
  *   cpu AuthenticAMD 25 17        vendor, family, model it was measured on
- *   auto_movsb 4096               MEMSHIM_AUTO_MOVSB_THRESHOLD's value
- *   auto_stosb 2048               MEMSHIM_AUTO_STOSB_THRESHOLD's value
+ *   auto_movsb 4096               MEMSHIM_MOVSB_THRESHOLD's value
+ *   auto_stosb 2048               MEMSHIM_STOSB_THRESHOLD's value
  *   nt 25165824                   MEMSHIM_NT_THRESHOLD's value
  *   choice memcpy glibc:64,evex WHY...   the default policy's bands for
  *   choice memmove evex WHY...    memcpy, memmove and memset (dispatch/bands.h),
@@ -63,7 +63,7 @@ struct calibration_head {
  * tune reads its part of the file on from h->rest. */
 const char *calibration_parse_head(char *text, struct calibration_head *h);
 
-/* The file to read: MEMSHIM_CONFIG if set (*named true), else
+/* The file to read: MEMSHIM_CALIBRATION if set (*named true), else
  * $XDG_CACHE_HOME/memshim/calibration, else $HOME/.cache/memshim/calibration.
  * False when there is none (no variable gives a path, or it is too long). */
 bool calibration_path(char *path, size_t size, bool *named);

@@ -13,29 +13,32 @@
  * sets the recording variables for the programs it runs), so they are not
  * its to read, nor to warn about. */
 extern const bool memshim_tool_process __attribute__((weak));
+/* Weak: defined with the variants (shim/thresholds.c), which the memshim
+ * tool does not link (it times the library's). */
+extern struct thresholds memshim_thresholds __attribute__((weak));
 
-/* The thresholds this CPU's shipped row gave (auto_default_thresholds). */
-static void row_origins(enum threshold_origin origin[T_ALL])
+/* Every threshold, each from where threshold_resolve finds it. */
+static void resolve_thresholds(struct config *c, const struct thresholds *file)
 {
-	const struct cpu_row *row = cpu_row_for(cpu_features());
-	if (row && row->auto_movsb)
-		origin[T_AUTO_MOVSB] = FROM_ROW;
-	if (row && row->auto_stosb)
-		origin[T_AUTO_STOSB] = FROM_ROW;
-	if (row && row->auto_movsb_stop)
-		origin[T_AUTO_MOVSB_STOP] = FROM_ROW;
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	const struct threshold_sources from = { file, cpu_row_for(cpu_features()), &builtin };
+	c->thresholds = builtin; /* set_stosb_beyond_nt, which no variable sets */
+	for (int t = 0; t < T_ALL; t++)
+		*threshold_member(&c->thresholds, (enum threshold_name)t) =
+			threshold_resolve((enum threshold_name)t, &from, &c->origin[t]);
 }
 
 static void read_config(struct config *c)
 {
 	c->secure = early_secure_mode();
 	report_unknown_variables();
-	auto_default_thresholds(cpu_features(), &memshim_thresholds);
-	row_origins(c->origin);
-	if (read_calibration(c->secure, &memshim_thresholds, c->calibration_path, &c->calibrated))
-		c->origin[T_AUTO_MOVSB] = c->origin[T_AUTO_STOSB] = c->origin[T_NT] = FROM_FILE;
+	struct thresholds file;
+	bool have_file = read_calibration(c->secure, &file, c->calibration_path, &c->calibrated);
 	choose_variants(cpu_features(), &c->calibrated, c->choice);
-	read_thresholds(&memshim_thresholds, c->origin);
+	resolve_thresholds(c, have_file ? &file : NULL);
+	if (&memshim_thresholds) /* the one write at start-up, before any resolver returns */
+		memshim_thresholds = c->thresholds;
 	c->verbose = read_verbose();
 	c->direct_binding = read_binding();
 	if (!&memshim_tool_process) {

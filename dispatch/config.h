@@ -11,7 +11,9 @@
 #include "dispatch/byte_count.h"
 #include "dispatch/calibration.h"
 #include "dispatch/message.h"
+#include "dispatch/read_thresholds.h"
 #include "dispatch/variants.h"
+#include "shim/thresholds.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,12 +47,6 @@ struct function_choice {
 #define AB_DEFAULT_BLOCK 1024
 #define AB_MAX_BLOCK 16777216
 
-/* The size thresholds, and where each value came from. */
-/* T_COUNT: the thresholds memshim tune models and chooses.  After them, the
- * rep band's stop, a variable and a row's only (T_ALL: every threshold). */
-enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT, T_AUTO_MOVSB_STOP = T_COUNT, T_ALL };
-enum threshold_origin { FROM_BUILTIN, FROM_ROW, FROM_FILE, FROM_ENVIRONMENT };
-
 struct config {
 	struct function_choice choice[FN_COUNT];
 	bool verbose;
@@ -74,6 +70,7 @@ struct config {
 	unsigned ab_block;
 	char ab_setting[2][BAND_TEXT_MAX];
 	struct band_list ab_bands[2][FN_COUNT];
+	struct thresholds thresholds; /* as resolved at start-up; the variants read memshim_thresholds */
 	enum threshold_origin origin[T_ALL];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 	struct calibration_choices calibrated; /* its bands for the default policy */
@@ -89,15 +86,14 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
  * (shim/memshim.h's list). */
 void config_describe_followers(enum base_function fn, struct line *l);
 
-/* Appends each band of b and its variant's thresholds for fn. */
-void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l);
+/* Appends each band of b and the thresholds of t its variant reads for fn. */
+void config_describe_bands(const struct band_list *b, enum base_function fn, const struct thresholds *t,
+                           struct line *l);
 
 /* Appends "thresholds: erms 2048 B [built-in], ..., nt 25165824 B
  * [calibration file PATH]": every threshold and where it came from. */
 void config_describe_thresholds(const struct config *c, struct line *l);
 
-/* The variable that sets threshold t ("MEMSHIM_ERMS_THRESHOLD", ...). */
-const char *config_threshold_variable(enum threshold_name t);
 
 /* What fn gets when no variable names a variant, and why (the default
  * policy, on this CPU and its calibration file). */

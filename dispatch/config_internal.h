@@ -8,7 +8,7 @@
  *   choose_variants.c    each function's variant, from the variables that
  *                        name one, else the default policy
  *                        (dispatch/policies.h, dispatch/default_policy.h)
- *   read_thresholds.c    the threshold variables
+ *   read_thresholds.c    the thresholds' table, and their resolve order
  *   read_recording.c     the recording settings
  *   read_ab.c            the in-process A/B's settings
  *   describe.c           the descriptions of the choice
@@ -42,12 +42,6 @@ void choose_variants(const struct cpu_features *f, const struct calibration_choi
 const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *value,
                            enum base_function fn, struct band_list *out);
 
-/* read_thresholds.c: the threshold variables, over t; where each came
- * from into origin (FROM_ENVIRONMENT for those set). */
-void read_thresholds(struct thresholds *t, enum threshold_origin origin[T_ALL]);
-/* Threshold t's name in descriptions ("erms", "auto_movsb", ...), and its value in th. */
-const char *threshold_short_name(enum threshold_name t);
-size_t threshold_value(const struct thresholds *th, enum threshold_name t);
 
 /* read_recording.c: the recording settings of c (c->secure read). */
 void read_recording(struct config *c);

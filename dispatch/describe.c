@@ -8,7 +8,8 @@
 
 /* "avx2 (non-temporal from 24 MiB)" for one band; with more, each band as
  * "up to 256 B: glibc; ...; above 4 MiB: avx2 (...)". */
-void config_describe_bands(const struct band_list *b, enum base_function fn, struct line *l)
+void config_describe_bands(const struct band_list *b, enum base_function fn, const struct thresholds *t,
+                           struct line *l)
 {
 	for (unsigned i = 0; i < b->count; i++) {
 		const struct variant *v = b->variant[i];
@@ -20,7 +21,7 @@ void config_describe_bands(const struct band_list *b, enum base_function fn, str
 		}
 		line_add(l, v->name);
 		if (v->describe_thresholds)
-			v->describe_thresholds(fn, l);
+			v->describe_thresholds(fn, t, l);
 	}
 }
 
@@ -28,7 +29,7 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 {
 	line_add(l, base_function_names[fn]);
 	line_add(l, " -> ");
-	config_describe_bands(&c->choice[fn].bands, fn, l);
+	config_describe_bands(&c->choice[fn].bands, fn, &c->thresholds, l);
 	line_add(l, " [");
 	if (c->choice[fn].policy) {
 		line_add(l, c->choice[fn].variable);
@@ -74,7 +75,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 	                                       [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
 	line_add(l, "thresholds:");
 	for (int t = 0; t < T_ALL; t++) {
-		size_t value = threshold_value(&memshim_thresholds, (enum threshold_name)t);
+		size_t value = threshold_value(&c->thresholds, (enum threshold_name)t);
 		if (t == T_AUTO_MOVSB_STOP && value == 0)
 			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
@@ -89,6 +90,6 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 		line_add(l, "; calibration file ");
 		line_add(l, c->calibration_path);
 	}
-	if (memshim_thresholds.set_stosb_beyond_nt) /* after the path, which tests match as above */
+	if (c->thresholds.set_stosb_beyond_nt) /* after the path, which tests match as above */
 		line_add(l, "; vector memset from nt on: rep stosb (CPU row)");
 }

@@ -125,8 +125,6 @@ static int listed(const char *list, const char *name)
 
 static void remember_warned(const char *name)
 {
-	if (listed(warned, name))
-		return;
 	for (const char *s = warned_len ? " " : ""; *s && warned_len + 1 < sizeof warned; s++)
 		warned[warned_len++] = *s;
 	for (; *name && warned_len + 1 < sizeof warned; name++)
@@ -134,13 +132,22 @@ static void remember_warned(const char *name)
 	warned[warned_len] = '\0';
 }
 
+/* Whether nothing was said of variable `name` yet in this run: not by
+ * this process (two settings may read one variable), nor by memshim record
+ * or run, once for the whole run.  Remembers it. */
+static bool first_word_on(const char *name)
+{
+	if (listed(early_getenv("MEMSHIM_WARNED"), name) || listed(warned, name))
+		return false;
+	remember_warned(name);
+	return true;
+}
+
 void warn_bad_value(const char *name, const char *value, const char *problem,
                     const char *fallback_text, unsigned long long fallback_number)
 {
-	/* memshim record and run said it already, once for the whole run. */
-	if (listed(early_getenv("MEMSHIM_WARNED"), name))
+	if (!first_word_on(name))
 		return;
-	remember_warned(name);
 	struct line l;
 	line_start(&l);
 	line_add(&l, name);
@@ -153,5 +160,18 @@ void warn_bad_value(const char *name, const char *value, const char *problem,
 		line_add(&l, fallback_text);
 	else
 		line_add_number(&l, fallback_number);
+	line_emit(&l);
+}
+
+void warn_old_name(const char *old_name, const char *name, bool name_set)
+{
+	if (!first_word_on(old_name))
+		return;
+	struct line l;
+	line_start(&l);
+	line_add(&l, old_name);
+	line_add(&l, name_set ? " is ignored: it is the old name of " : " is read as ");
+	line_add(&l, name);
+	line_add(&l, name_set ? ", which is set" : ", its new name");
 	line_emit(&l);
 }

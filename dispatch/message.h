@@ -6,6 +6,7 @@
 #ifndef MEMSHIM_MESSAGE_H
 #define MEMSHIM_MESSAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A line being built in a fixed buffer; text past the end is cut with "...". */
@@ -36,6 +37,11 @@ void line_emit(struct line *l);
  * using <fallback>" (fallback_text, else the number). */
 void warn_bad_value(const char *name, const char *value, const char *problem, const char *fallback_text,
                     unsigned long long fallback_number);
+
+/* The line for a variable set under its old name: "OLD is read as NEW,
+ * its new name", or, where NEW is set too, that OLD is ignored.  Once per
+ * run, as warn_bad_value. */
+void warn_old_name(const char *old_name, const char *name, bool name_set);
 
 /* The variables this process reported a bad value of, space-separated
  * ("" if none).  memshim record and run pass them to the program in

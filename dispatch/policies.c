@@ -2,7 +2,6 @@
  * (dispatch/policies.h). */
 #include "dispatch/policies.h"
 
-#include "dispatch/auto_policy.h"
 #include "dispatch/default_policy.h"
 #include "dispatch/early_env.h"
 
@@ -16,11 +15,10 @@ void kernel_policy_bands(const struct cpu_features *f, const struct calibration_
 	*out = band_list_single(v);
 }
 
-enum { KERNEL_POLICY, AUTO_POLICY, DEFAULT_POLICY, POLICY_COUNT };
+enum { KERNEL_POLICY, DEFAULT_POLICY, POLICY_COUNT };
 
 static const struct policy policies[POLICY_COUNT] = {
 	[KERNEL_POLICY] = { "kernel", kernel_policy_bands },
-	[AUTO_POLICY] = { "auto", auto_policy_bands },
 	[DEFAULT_POLICY] = { "default", default_policy_bands },
 };
 
@@ -30,6 +28,10 @@ const struct policy *policy_default(void) { return &policies[DEFAULT_POLICY]; }
 
 const struct policy *policy_named(const char *name)
 {
+	/* auto was the default without the calibration file: a second name
+	 * for the same choice on every machine not calibrated, folded in */
+	if (same_string(name, "auto"))
+		return policy_default();
 	for (unsigned i = 0; i < POLICY_COUNT; i++)
 		if (same_string(policies[i].name, name))
 			return &policies[i];

@@ -1,9 +1,10 @@
 /* Reading this machine's calibration file (dispatch/calibration.c): its
- * thresholds for the auto policy, over the built-in ones, and its choices
+ * thresholds for the *_erms variants, over the built-in ones, and its choices
  * for the default policy (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
 #include "dispatch/early_env.h"
+#include "dispatch/renamed.h"
 
 /* A file is named by a variable (or found through HOME), so a secure-mode
  * process reads none. */
@@ -13,10 +14,10 @@ bool read_calibration(bool secure, struct thresholds *t, char path[HIST_PATH_MAX
 	bool named;
 	bool found = calibration_path(path, HIST_PATH_MAX, &named);
 	if (found && secure && named)
-		warn_bad_value("MEMSHIM_CONFIG", path, "is ignored in a secure-mode (set-user-ID) process",
+		warn_bad_value("MEMSHIM_CALIBRATION", path, "is ignored in a secure-mode (set-user-ID) process",
 		               "the built-in thresholds", 0);
 	else if (!found && named)
-		warn_bad_value("MEMSHIM_CONFIG", early_getenv("MEMSHIM_CONFIG"), "is empty or too long a path",
+		warn_bad_value("MEMSHIM_CALIBRATION", renamed_getenv("MEMSHIM_CALIBRATION"), "is empty or too long a path",
 		               "the built-in thresholds", 0);
 	if (found && !secure && calibration_apply(path, named, t, choices))
 		return true;

@@ -4,18 +4,19 @@
 #include "dispatch/config_internal.h"
 
 #include "dispatch/early_env.h"
+#include "dispatch/renamed.h"
 
-/* Every variable the library reads; any other MEMSHIM_* name is reported as unknown. */
+/* Every variable the library reads but the thresholds' (their table,
+ * dispatch/read_thresholds.c) and the old names dispatch/renamed.c still
+ * reads; any other MEMSHIM_* name is reported as unknown. */
 static const char *const known_variables[] = {
 	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
-	"MEMSHIM_ERMS_THRESHOLD", "MEMSHIM_STOSB_THRESHOLD", "MEMSHIM_VERBOSE",
+	"MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_STACK_DEPTH",
 	"MEMSHIM_PROFILE", "MEMSHIM_TIMING", "MEMSHIM_SEQUENCES", "MEMSHIM_PROBLEMS_FD",
 	"MEMSHIM_AB", "MEMSHIM_AB_BLOCK",
-	"MEMSHIM_AUTO_MOVSB_THRESHOLD", "MEMSHIM_AUTO_STOSB_THRESHOLD", "MEMSHIM_NT_THRESHOLD",
-	"MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD",
-	"MEMSHIM_CONFIG", "MEMSHIM_BIND", "MEMSHIM_HWCAPS",
+	"MEMSHIM_CALIBRATION", "MEMSHIM_BIND", "MEMSHIM_HWCAPS",
 	"MEMSHIM_LIBRARY", /* read by the memshim tool */
 	"MEMSHIM_WARNED", /* set by memshim record and run (message.h) */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
@@ -47,16 +48,28 @@ bool read_binding(void)
 	return true;
 }
 
+/* Whether "NAME=value" entry begins with known + "=". */
+static bool names(const char *entry, const char *known)
+{
+	for (; *known && *known == *entry; known++, entry++)
+		;
+	return *known == '\0' && *entry == '=';
+}
+
 static bool is_known_variable(const char *entry)
 {
-	for (const char *const *known = known_variables; *known; known++) {
-		const char *k = *known, *e = entry;
-		for (; *k && *k == *e; k++, e++)
-			;
-		if (*k == '\0' && *e == '=')
+	for (const char *const *known = known_variables; *known; known++)
+		if (names(entry, *known))
 			return true;
-	}
-	return false;
+	char name[64];
+	unsigned i = 0;
+	for (; entry[i] && entry[i] != '=' && i + 1 < sizeof name; i++)
+		name[i] = entry[i];
+	name[i] = '\0';
+	for (int t = 0; t < T_ALL; t++)
+		if (same_string(config_threshold_variable((enum threshold_name)t), name))
+			return true;
+	return renamed_old_name(name);
 }
 
 void report_unknown_variables(void)

@@ -8,8 +8,10 @@ const char *const base_function_names[FN_COUNT] = { "memcpy", "memmove", "memset
 
 /* The entry sets of the variants compiled here (code "shim"), each with the
  * function the table calls for it; glibc's (code "libc") is looked up below. */
+/* Weak: the memshim program links this table without the variants'
+ * code (it times the library's), and there no entry set is ever asked for. */
 #define ENTRIES_FUNCTION_shim(name)                                                                \
-	extern const struct entry_set memshim_entries_##name;                                          \
+	extern const struct entry_set memshim_entries_##name __attribute__((weak));                    \
 	static const struct entry_set *name##_entries(void) { return &memshim_entries_##name; }
 #define ENTRIES_FUNCTION_libc(name)
 #define MEMSHIM_VARIANT(name, code, ...) ENTRIES_FUNCTION_##code(name)
@@ -36,38 +38,38 @@ static void add_threshold(struct line *l, const char *what, size_t bytes)
 	line_add(l, " B");
 }
 
-static void describe_erms(enum base_function fn, struct line *l)
+static void describe_erms(enum base_function fn, const struct thresholds *t, struct line *l)
 {
 	line_add(l, " (");
 	if (fn == FN_MEMSET)
-		add_threshold(l, "rep stosb", memshim_thresholds.stosb);
+		add_threshold(l, "rep stosb", t->stosb);
 	else
-		add_threshold(l, "rep movsb", memshim_thresholds.erms);
+		add_threshold(l, "rep movsb", t->erms);
 	line_add(l, ")");
 }
 
-static void describe_vector(enum base_function fn, struct line *l)
+static void describe_vector(enum base_function fn, const struct thresholds *t, struct line *l)
 {
 	(void)fn;
 	line_add(l, " (");
-	add_threshold(l, "non-temporal", memshim_thresholds.nt);
+	add_threshold(l, "non-temporal", t->nt);
 	line_add(l, ")");
 }
 
-static void describe_vector_erms(enum base_function fn, struct line *l)
+static void describe_vector_erms(enum base_function fn, const struct thresholds *t, struct line *l)
 {
 	line_add(l, " (");
 	if (fn == FN_MEMSET)
-		add_threshold(l, "rep stosb", memshim_thresholds.auto_stosb);
+		add_threshold(l, "rep stosb", t->auto_stosb);
 	else
-		add_threshold(l, "rep movsb", memshim_thresholds.auto_movsb);
-	if (fn != FN_MEMSET && memshim_thresholds.auto_movsb_stop) {
+		add_threshold(l, "rep movsb", t->auto_movsb);
+	if (fn != FN_MEMSET && t->auto_movsb_stop) {
 		line_add(l, " to ");
-		line_add_number(l, memshim_thresholds.auto_movsb_stop);
+		line_add_number(l, t->auto_movsb_stop);
 		line_add(l, " B");
 	}
 	line_add(l, ", ");
-	add_threshold(l, "non-temporal", memshim_thresholds.nt);
+	add_threshold(l, "non-temporal", t->nt);
 	line_add(l, ")");
 }
 
@@ -118,7 +120,8 @@ const struct variant *variant_named(const char *name)
 
 bool variant_usable_on(const struct variant *v, const struct cpu_features *f)
 {
-	return (!v->usable || v->usable(f)) && v->entries() != NULL;
+	/* glibc's entries may be missing; ours are there wherever they are asked for */
+	return (!v->usable || v->usable(f)) && (v->entries != glibc_entries || glibc_entries() != NULL);
 }
 
 bool variant_usable(const struct variant *v)

@@ -23,6 +23,8 @@ enum variant_id {
  * not in the list does not compile. */
 #define VARIANT(name) (&variant_table[VARIANT_ID_##name])
 
+struct thresholds;
+
 struct variant {
 	const char *name;
 	const char *summary; /* one line, for `memshim info` and --help */
@@ -30,9 +32,9 @@ struct variant {
 	bool (*usable)(const struct cpu_features *);
 	/* The implementation; NULL when it could not be found (glibc's). */
 	const struct entry_set *(*entries)(void);
-	/* Appends " (rep movsb from 2048 B)" or the like: the thresholds this
-	 * row reads for fn.  NULL when it reads none. */
-	void (*describe_thresholds)(enum base_function fn, struct line *l);
+	/* Appends " (rep movsb from 2048 B)" or the like: the thresholds of t
+	 * this row reads for fn.  NULL when it reads none. */
+	void (*describe_thresholds)(enum base_function fn, const struct thresholds *t, struct line *l);
 	unsigned vector_bytes; /* bytes per vector register; 0: none */
 	bool rep_band;         /* from a threshold on: rep movsb / rep stosb */
 	enum variant_id twin;  /* the variant whose code it runs below that band */

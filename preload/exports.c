@@ -138,15 +138,20 @@ MEMSHIM_EXPORT void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *
 
 MEMSHIM_EXPORT size_t memshim_get_auto_movsb_stop(void)
 {
-	config_get();
+	config_get(); /* read at load; never before the configuration's thresholds */
 	return memshim_thresholds.auto_movsb_stop;
 }
 
-MEMSHIM_EXPORT void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt)
+/* The library's one write of the thresholds after start-up (shim/memshim.h). */
+MEMSHIM_EXPORT void memshim_measure_thresholds(const struct memshim_threshold_values *t)
 {
-	memshim_thresholds.erms = erms;
-	memshim_thresholds.stosb = stosb;
-	memshim_thresholds.auto_movsb = auto_movsb;
-	memshim_thresholds.auto_stosb = auto_stosb;
-	memshim_thresholds.nt = nt;
+	const struct thresholds *resolved = &config_get()->thresholds;
+	if (!t) {
+		memshim_thresholds = *resolved;
+		return;
+	}
+	memshim_thresholds = (struct thresholds){
+		.erms = t->erms, .stosb = t->stosb, .auto_movsb = t->auto_movsb, .auto_stosb = t->auto_stosb,
+		.nt = t->nt, .auto_movsb_stop = t->auto_movsb_stop, .set_stosb_beyond_nt = t->set_stosb_beyond_nt != 0,
+	};
 }

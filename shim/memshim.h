@@ -25,22 +25,31 @@ const char *memshim_variant_name(unsigned i);
 /* Nonzero when variant number i can run on this CPU, OS and C library. */
 int memshim_variant_usable(unsigned i);
 
-/* Sets, for the whole process, the size thresholds every variant reads, in
- * bytes: the values of MEMSHIM_ERMS_THRESHOLD, MEMSHIM_STOSB_THRESHOLD,
- * MEMSHIM_AUTO_MOVSB_THRESHOLD, MEMSHIM_AUTO_STOSB_THRESHOLD and
- * MEMSHIM_NT_THRESHOLD.  memshim's own tools time the variants under
- * thresholds of their choosing this way. */
-void memshim_set_thresholds(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt);
+/* The size thresholds the variants read, in bytes (memshim info lists
+ * them with the variables that set them). */
+struct memshim_threshold_values {
+	size_t erms, stosb;            /* erms: rep movsb / rep stosb from these sizes on */
+	size_t auto_movsb, auto_stosb; /* the *_erms variants: the same, past 8 vectors */
+	size_t nt;                     /* non-temporal stores from this size on */
+	size_t auto_movsb_stop;        /* the *_erms variants: rep movsb up to here; 0: up to nt */
+	int set_stosb_beyond_nt;       /* memset from nt on: rep stosb, not non-temporal stores */
+};
+
+/* For measurement only: every variant of this process reads t from now on,
+ * or, t NULL, again the thresholds the library resolved at start-up.  The
+ * one way to change them after start-up: memshim's tools time a variant
+ * under thresholds of their choosing so, between their timed calls (it
+ * must not run while another thread copies). */
+void memshim_measure_thresholds(const struct memshim_threshold_values *t);
 
 /* The same five thresholds as the variants read them now: the process's
  * configuration (variables, calibration file, CPU row, built-in values),
- * or what memshim_set_thresholds last set.  memshim bench writes them
+ * or what memshim_measure_thresholds last set.  memshim bench writes them
  * beside its figures. */
 void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb, size_t *nt);
 
-/* Where the *_erms variants' rep movsb band stops (MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD,
- * or the CPU row's), 0 for none: read from the configuration, which
- * memshim_set_thresholds leaves alone. */
+/* Where the *_erms variants' rep movsb band stops (MEMSHIM_MOVSB_STOP_THRESHOLD,
+ * or the CPU row's), 0 for none, as the variants read it now. */
 size_t memshim_get_auto_movsb_stop(void);
 
 /* The twelve entry points, in the order of struct entry_set

@@ -29,7 +29,7 @@
 MEMSHIM_VARIANT(fsrm, shim, 0, 0, fsrm, fsrm, NULL, NULL,
 		"rep movsb / rep stosb at every size (kernel: CPUs with FSRM)")
 MEMSHIM_VARIANT(erms, shim, 0, 1, erms, erms, NULL, describe_erms,
-		"scalar below MEMSHIM_ERMS_THRESHOLD, rep movsb at and above (kernel: ERMS without FSRM)")
+		"scalar below MEMSHIM_MOVSB_THRESHOLD, rep movsb at and above (kernel: ERMS without FSRM)")
 MEMSHIM_VARIANT(scalar, shim, 0, 0, scalar, scalar, NULL, NULL,
 		"general-purpose registers only, aligned 32-byte loop, no string instructions")
 MEMSHIM_VARIANT(movsq, shim, 0, 0, movsq, movsq, NULL, NULL,
@@ -45,30 +45,30 @@ MEMSHIM_VARIANT(avx2, shim, 32, 0, avx2, avx2, has_avx2, describe_vector,
 MEMSHIM_VARIANT(avx512, shim, 64, 0, avx512, avx512, has_avx512, describe_vector,
 		"64-byte vectors, memset below 64 B one masked store, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(sse2_erms, shim, 16, 1, sse2, sse2_erms, has_erms, describe_vector_erms,
-		"sse2, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"sse2, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(avx2_erms, shim, 32, 1, avx2, avx2_erms, has_avx2_erms, describe_vector_erms,
-		"avx2, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"avx2, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(avx512_erms, shim, 64, 1, avx512, avx512_erms, has_avx512_erms, describe_vector_erms,
-		"avx512, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"avx512, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(evex, shim, 32, 0, evex, evex, has_avx512, describe_vector,
 		"32-byte EVEX vectors, memset below 32 B one masked store, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(evex_erms, shim, 32, 1, evex, evex_erms, has_avx512_erms, describe_vector_erms,
-		"evex, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"evex, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 /* A composite of the pieces above, for what calibration measured best per
  * size band (shim/vector_avx2_xmm.c). */
 MEMSHIM_VARIANT(avx2_xmm, shim, 32, 0, avx2_xmm, avx2_xmm, has_avx2, describe_vector,
 		"avx2 with 32..64 B in 16-byte blocks (no upper half touched below 65 B)")
 MEMSHIM_VARIANT(avx2_xmm_erms, shim, 32, 1, avx2_xmm, avx2_xmm_erms, has_avx2_erms, describe_vector_erms,
-		"avx2_xmm, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"avx2_xmm, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 /* avx512 and evex with no branch on the size below 16 bytes (shim/vector_ladder.S). */
 MEMSHIM_VARIANT(avx512_mask, shim, 64, 0, avx512_mask, avx512, has_avx512, describe_vector,
 		"avx512 with copies of 0..16 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(avx512_mask_erms, shim, 64, 1, avx512_mask, avx512_erms, has_avx512_erms, describe_vector_erms,
-		"avx512_mask, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"avx512_mask, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(evex_mask, shim, 32, 0, evex_mask, evex, has_avx512, describe_vector,
 		"evex with copies of 0..16 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(evex_mask_erms, shim, 32, 1, evex_mask, evex_erms, has_avx512_erms, describe_vector_erms,
-		"evex_mask, with rep movsb/stosb from MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD")
+		"evex_mask, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(avx512_mask64_erms, shim, 64, 1, avx512_mask64_erms, avx512_mask64_erms, has_avx512_erms, describe_vector_erms,
 		"avx512_erms with copies of 0..63 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(avx512_m64a_erms, shim, 64, 1, avx512_m64a_erms, avx512_m64a_erms, has_avx512_erms, describe_vector_erms,

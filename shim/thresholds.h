@@ -1,6 +1,8 @@
-/* The size thresholds the variants read on every call.  Written once by
- * the configuration (dispatch/config.c) before any resolver hands out a
- * function that reads them. */
+/* The size thresholds the variants read on every call.  Written by the
+ * configuration at start-up (dispatch/config.c), before any resolver hands
+ * out a function that reads them, and afterwards only by the measurement
+ * entry point memshim_measure_thresholds (preload/exports.c), which
+ * memshim's tools call to time a variant under thresholds they pass. */
 #ifndef MEMSHIM_THRESHOLDS_H
 #define MEMSHIM_THRESHOLDS_H
 

@@ -4,6 +4,13 @@ MEMSHIM_* one from the README's table of variables.
 
     check_manpage_env.py TOP [MAN_PAGE [README]]
 
+Then the thresholds' table (dispatch/read_thresholds.c: each threshold's
+variable, calibration-file key and row key): every key of a shipped CPU
+row's thresholds line (TOP/data/cpu-rows/*.row) must be a row key of the
+table, and every key the calibration file's writer and reader use one of
+its file keys, so that a setting read from a row or a file has its place
+in the one table.
+
 The variables are collected from the sources themselves (every .c, .h and
 .cc under TOP's shim/, dispatch/, preload/ and tools/), not from a list that
 could fall behind them:
@@ -92,6 +99,43 @@ def names_word(text, name):
     return re.search(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(name), text) is not None
 
 
+TABLE_ROW = re.compile(r'offsetof\(struct thresholds, \w+\),\s*(?:NULL|"(\w+)"),\s*(?:NULL|"(\w+)")')
+
+
+def table_keys(top):
+    """(file keys, row keys) of the thresholds' table."""
+    with open(os.path.join(top, "dispatch", "read_thresholds.c"), encoding="utf-8") as f:
+        rows = TABLE_ROW.findall(f.read())
+    return {k for k, _ in rows if k}, {k for _, k in rows if k}
+
+
+def shipped_row_keys(top):
+    """{key: row file} of every thresholds line of the shipped rows."""
+    found, folder = {}, os.path.join(top, "data", "cpu-rows")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".row"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                for line in f:
+                    words = line.split()
+                    if words and words[0] == "thresholds":
+                        for w in words[1:]:
+                            found.setdefault(w.split("=")[0], name)
+    return found
+
+
+def check_table(top):
+    file_keys, row_keys = table_keys(top)
+    check("the thresholds' table gives file keys and row keys", file_keys and row_keys,
+          "none found in dispatch/read_thresholds.c")
+    for key, row in sorted(shipped_row_keys(top).items()):
+        check("the thresholds' table: row key %s (in %s)" % (key, row), key in row_keys, "missing")
+    with open(os.path.join(top, "dispatch", "calibration.h"), encoding="utf-8") as f:
+        documented = re.findall(r"^ \*   (\w+) \d+ ", f.read(), re.M)
+    for key in documented:
+        check("the thresholds' table: calibration-file key %s (dispatch/calibration.h)" % key,
+              key in file_keys, "missing")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -113,6 +157,7 @@ def main():
         if name.startswith("MEMSHIM_"):
             check("README, the table of variables: %s (named in %s)" % (name, found[name]),
                   names_word(table, name), "missing")
+    check_table(top)
     return status()
 
 

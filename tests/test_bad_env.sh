@@ -21,7 +21,7 @@ lazy=$top_builddir/tests/show_binding_lazy
 copier=$top_builddir/tests/.libs/libcopier.so
 tool=$T_MEMSHIM_TOOL
 unset MEMSHIM_IMPL MEMSHIM_MEMCPY MEMSHIM_MEMMOVE MEMSHIM_MEMSET \
-	MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD MEMSHIM_VERBOSE
+	MEMSHIM_MOVSB_THRESHOLD MEMSHIM_STOSB_THRESHOLD MEMSHIM_VERBOSE
 
 default=$(picked_by default memcpy)
 default_memset=$(picked_by default memset)
@@ -96,7 +96,7 @@ done
 preloaded env MEMSHIM_IMPL=FSRM "$now"
 expect_eq "MEMSHIM_IMPL=FSRM: memcpy on the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 # A name in the wrong case: the line names the right one.
-for pair in FSRM:fsrm Scalar:scalar AVX2:avx2 Auto:auto; do
+for pair in FSRM:fsrm Scalar:scalar AVX2:avx2 Default:default; do
 	preloaded env MEMSHIM_IMPL="${pair%%:*}" "$now"
 	expect_match "MEMSHIM_IMPL=${pair%%:*}: suggests ${pair#*:}" "$err" "did you mean ${pair#*:}\\? "
 done
@@ -154,7 +154,7 @@ threshold_of() { # threshold_of memcpy|memset ENV...: the threshold memshim info
 }
 expect_eq "erms copy threshold default" "$(threshold_of memcpy)" 2048
 expect_eq "erms set threshold default" "$(threshold_of memset)" 2048
-for name in MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
+for name in MEMSHIM_MOVSB_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
 	fn=memcpy
 	[ $name = MEMSHIM_STOSB_THRESHOLD ] && fn=memset
 	for value in '' -1 -0 - "$huge" 18446744073709551616 abc 2048x 2048K5 4KB 4k0 2kk 0x10 \
@@ -174,10 +174,30 @@ for name in MEMSHIM_ERMS_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
 	done
 	# 0 applies too, but is more likely a slip: one line says what it does.
 	preloaded env MEMSHIM_IMPL=erms "$name=0" "$now"
-	expect_one_line "$name=0: one line" "$err" "memshim: $name=\"0\" is 0: erms " " every size, the smallest too, with rep $(
+	expect_one_line "$name=0: one line" "$err" "memshim: $name=\"0\" is 0: " " of every size, the smallest too, take rep $(
 		[ $fn = memcpy ] && echo movsb || echo stosb); using 0"
 	expect_eq "$name=0 applies" "$(threshold_of $fn "$name=0")" 0
 done
+# The old names: read as the new one, with one line naming it; ignored
+# where the new one is set; unsaid where memshim run said it already.
+for pair in ERMS_THRESHOLD:MOVSB_THRESHOLD:memcpy AUTO_STOSB_THRESHOLD:STOSB_THRESHOLD:memset \
+	CONFIG:CALIBRATION:; do
+	old=MEMSHIM_${pair%%:*} rest=${pair#*:}
+	new=MEMSHIM_${rest%%:*} fn=${rest#*:}
+	preloaded env MEMSHIM_IMPL=erms "$old=4096" "$now"
+	[ "$old" = MEMSHIM_CONFIG ] && err=$(printf '%s\n' "$err" | grep -v 'calibration file')
+	expect_eq "$old: one line naming $new" "$err" "memshim: $old is read as $new, its new name"
+	[ -n "$fn" ] && expect_eq "$old: applies as $new" "$(threshold_of $fn "$old=4096")" 4096
+	preloaded env MEMSHIM_IMPL=erms "$old=4096" "$new=8192" "$now"
+	[ "$old" = MEMSHIM_CONFIG ] && err=$(printf '%s\n' "$err" | grep -v 'calibration file')
+	expect_eq "$old with $new set: one line, ignored" "$err" \
+		"memshim: $old is ignored: it is the old name of $new, which is set"
+	[ -n "$fn" ] && expect_eq "$old with $new set: $new applies" "$(threshold_of $fn "$old=4096" "$new=8192")" 8192
+	preloaded env MEMSHIM_WARNED="$old" MEMSHIM_IMPL=erms "$old=4096" "$now"
+	[ "$old" = MEMSHIM_CONFIG ] && err=$(printf '%s\n' "$err" | grep -v 'calibration file')
+	expect_eq "$old listed in MEMSHIM_WARNED: unsaid" "$err" ""
+done
+
 # The non-temporal threshold: 0, or below glibc's least (16448 B), is said too.
 nt_of() { env "$@" "$tool" info 2>/dev/null | sed -n 's/.*, nt \([0-9]*\) B \[environment\].*/\1/p'; }
 for pair in 0:0 4K:4096 16447:16447; do
@@ -224,11 +244,11 @@ expect_eq "lower-case memshim_impl: ignored" "$out$err" "$ref_show_binding_now"
 # ---- everything wrong at once: one line per problem, nothing twice ----
 reference MEMSHIM_IMPL=scalar
 preloaded env MEMSHIM_IMPL=Scalar MEMSHIM_MEMCPY='' MEMSHIM_MEMMOVE=x MEMSHIM_MEMSET=- \
-	MEMSHIM_ERMS_THRESHOLD=2048x MEMSHIM_STOSB_THRESHOLD="$huge" MEMSHIM_VERBOSE=2 MEMSHIM_FOO=1 \
+	MEMSHIM_MOVSB_THRESHOLD=2048x MEMSHIM_STOSB_THRESHOLD="$huge" MEMSHIM_VERBOSE=2 MEMSHIM_FOO=1 \
 	"$lazy" dlopen "$copier"
 expect_eq "everything wrong: exit status" "$rc" 0
 expect_eq "everything wrong: eight lines" "$(lines "$err")" 8
-for name in IMPL MEMCPY MEMMOVE MEMSET ERMS_THRESHOLD STOSB_THRESHOLD VERBOSE FOO; do
+for name in IMPL MEMCPY MEMMOVE MEMSET MOVSB_THRESHOLD STOSB_THRESHOLD VERBOSE FOO; do
 	expect_eq "everything wrong: MEMSHIM_$name reported once" \
 		"$(printf '%s\n' "$err" | grep -c "MEMSHIM_$name[= ]")" 1
 done
@@ -314,7 +334,7 @@ cli "usage: help bogus" 2 'memshim: unknown command "bogus"*' help bogus
 # --opt=value and --opt value alike, in every subcommand that takes values.
 for form in "--impl=scalar" "--impl scalar"; do
 	# shellcheck disable=SC2086
-	"$tool" run $form --erms-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_ERMS_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
+	"$tool" run $form --movsb-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_MOVSB_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
 	expect_eq "memshim run $form: status, variables, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" "0:scalar 4K:"
 done
 MEMSHIM_HIST=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null

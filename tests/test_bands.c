@@ -93,10 +93,8 @@ static void classes(void)
 	struct cpu_features no_erms = cpu("AuthenticAMD", 0x17, 0x01, false, false, true, false);
 	const char *zen4_row = row_text(&zen4);
 	printf("Zen 4: row %s; default %s;", zen4_row, policy_text(default_policy_bands, &zen4));
-	printf(" auto %s\n", policy_text(auto_policy_bands, &zen4));
 	check("Zen 4 has a row, and the default gives its bands", cpu_row_for(&zen4) &&
 	      strcmp(policy_text(default_policy_bands, &zen4), zen4_row) == 0);
-	check("and auto the same", strcmp(policy_text(auto_policy_bands, &zen4), zen4_row) == 0);
 	const struct cpu_row *z3 = cpu_row_for(&zen3);
 	printf("Zen 3: row %s; default %s\n", z3 ? z3->file : "none", policy_text(default_policy_bands, &zen3));
 	check("Zen 3 (no AVX-512) does not get the Zen 4 row", !z3 || strcmp(z3->file, cpu_row_for(&zen4)->file) != 0);
@@ -106,18 +104,15 @@ static void classes(void)
 		const struct cpu_row *r = cpu_row_for(f);
 		printf("%s family %u model %#x: row %s; default %s;", f->vendor, f->family, f->model,
 		       r ? r->file : "none", policy_text(default_policy_bands, f));
-		printf(" auto %s\n", policy_text(auto_policy_bands, f));
 		check("without a row the default is glibc's own, with one its bands",
 		      strcmp(policy_text(default_policy_bands, f), r ? row_text(f) : "glibc glibc glibc") == 0);
 	}
-	check("auto without a row: the widest vectors with ERMS (Intel AVX-512)",
-	      cpu_row_for(&spr) || strcmp(policy_text(auto_policy_bands, &spr), "avx512_erms avx512_erms avx512_erms") == 0);
-	check("auto, AVX2 only: avx2_erms", cpu_row_for(&intel_avx2) ||
-	      strcmp(policy_text(auto_policy_bands, &intel_avx2), "avx2_erms avx2_erms avx2_erms") == 0);
-	check("auto without ERMS: avx2, no rep band", cpu_row_for(&no_erms) ||
-	      strcmp(policy_text(auto_policy_bands, &no_erms), "avx2 avx2 avx2") == 0);
+	const char *why;
+	check("the widest vectors with ERMS (Intel AVX-512)", widest_vector_variant(&spr, &why) == VARIANT(avx512_erms));
+	check("AVX2 only: avx2_erms", widest_vector_variant(&intel_avx2, &why) == VARIANT(avx2_erms));
+	check("without ERMS: avx2, no rep band", widest_vector_variant(&no_erms, &why) == VARIANT(avx2));
 	struct cpu_features old = cpu("GenuineIntel", 6, 0x1a, false, false, false, false);
-	check("auto on a CPU with neither: sse2", strcmp(policy_text(auto_policy_bands, &old), "sse2 sse2 sse2") == 0);
+	check("a CPU with neither: sse2", widest_vector_variant(&old, &why) == VARIANT(sse2));
 }
 
 static void shipped_rows(void)

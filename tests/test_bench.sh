@@ -6,7 +6,7 @@ MEMSHIM_DISTRIBUTIONS=${top_srcdir:-.}/data/distributions
 export MEMSHIM_DISTRIBUTIONS
 bench() { "$T_MEMSHIM_TOOL" bench "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 
-MEMSHIM_AUTO_MOVSB_THRESHOLD=5000 MEMSHIM_AUTO_STOSB_THRESHOLD=6000 MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD=70000 \
+MEMSHIM_MOVSB_THRESHOLD=5000 MEMSHIM_STOSB_THRESHOLD=6000 MEMSHIM_MOVSB_STOP_THRESHOLD=70000 \
 	bench --quick --rounds 3 --functions memcpy,memset --variants fsrm,scalar --cases sweep,align,dist \
 	--sizes 0,64,4K --csv "$scratch/b.csv" --svg "$scratch/b.svg"
 expect_eq "bench runs" "$rc" 0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # memshim tune --calibrate: bounded memory whatever the caches, the progress
-# line (on a terminal only), Ctrl-C, the quick calibration that tune runs by
-# itself, a calibration that leaves the default of preloaded programs alone
+# line (on a terminal only), Ctrl-C, tune calibrating only when asked
+# (--calibrate), a calibration that leaves the default of preloaded programs alone
 # unless installed (--install), the variant choice in the calibration file (followed by the
 # default policy, shown by memshim info) and the GLIBC_TUNABLES line.
 # Checks behaviour and what is printed, never a timing.
@@ -96,30 +96,23 @@ for sig in INT TERM; do
 done
 
 # ---- tune on a machine without a calibration file ----
-# Not on a terminal (a script, CI): no file written unasked, --calibrate asked for.
+# It calibrates only when asked, on a terminal too: one line says how.
 preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+asks="^memshim tune: no calibration at $scratch/fresh/memshim/calibration.measured; measure one with memshim tune --calibrate \(10-45 s; --quick: about 10 s\), then run this again\$"
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
-expect_eq "tune without a calibration file, not on a terminal: status 1" "$?" 1
+expect_eq "tune without a calibration file: status 1" "$?" 1
 expect_eq "it says so, in one line" "$(wc -l <"$scratch/err")" 1
-expect_match "the line asks for --calibrate, and says why" "$(cat "$scratch/err")" \
-	"^memshim tune: no calibration file at $scratch/fresh/memshim/calibration.measured; run memshim tune --calibrate first \(not run unasked where stderr is not a terminal: it takes 10 s and more\)$"
-expect_eq "no file is written" "$(ls "$scratch/fresh" 2>/dev/null | wc -l)" 0
-# On a terminal: the quick calibration runs, into tune's own file: the default stays.
+expect_match "the line says how to calibrate" "$(cat "$scratch/err")" "$asks"
 script -qec "env XDG_CACHE_HOME=\"$scratch/fresh\" \"$tool\" tune --tiny $(ls "$scratch"/h.* | tr '\n' ' ')" /dev/null >"$scratch/tty" 2>&1
-expect_eq "tune without a calibration file, on a terminal, runs" "$?" 0
-said=$(tr -d '\r' <"$scratch/tty")
-expect_match "it says it runs the quick calibration" "$said" '^memshim tune: no calibration file yet: running the quick calibration first$'
-expect_match "it says the default of preloaded programs stays" "$said" \
-	'^  the default of preloaded programs stays as it is\.$'
-expect_match "the calibration file is written beside the default one" \
-	"$(head -n 1 "$scratch/fresh/memshim/calibration.measured")" '^memshim-calibration 3$'
-expect_eq "and not as the default one" "$(ls "$scratch/fresh/memshim")" "calibration.measured"
-expect_match "and the prediction follows (a best setting, or the model's pick where its spread spans no change)" \
-	"$said" "^(Best setting:|The model's pick, no suggestion until measured on the program itself:)\$"
-expect_match "against the default in force" "$said" '^  against the default \('
-expect_eq "not the calibration's, which no program reads unasked" "$(printf '%s\n' "$said" | grep -c '^  against the default (.*\[calibration file\]')" 0
-env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >/dev/null 2>"$scratch/err"
-expect_eq "the second time it reads the file, silently" "$(cat "$scratch/err")" ""
+expect_eq "on a terminal: status 1 too" "$?" 1
+expect_match "on a terminal: the same line" "$(tr -d '\r' <"$scratch/tty")" "$asks"
+expect_eq "no file is written" "$(ls "$scratch/fresh" 2>/dev/null | wc -l)" 0
+env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --calibrate --tiny >/dev/null 2>&1
+env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
+expect_eq "once calibrated (--calibrate): it predicts" "$?:$(grep -cE '^(Best setting:|The model.s pick)' "$scratch/out")" 0:1
+expect_eq "reading the file silently" "$(cat "$scratch/err")" ""
+expect_eq "the calibration went beside the default file, not into it" "$(ls "$scratch/fresh/memshim")" \
+	"calibration.measured"
 
 # ---- consent: --calibrate leaves every preloaded program's default alone, --install changes it ----
 cons=$scratch/consent
@@ -136,7 +129,7 @@ preloaded env XDG_CACHE_HOME="$cons" MEMSHIM_VERBOSE=1 /bin/true
 expect_eq "--calibrate: a preloaded program's default is the same as before" "$err" "$default_before"
 expect_eq "--calibrate: info names the same source" "$(source_line)" "$source_before"
 expect_match "--calibrate: says who reads the file, and that the default is unchanged" "$(cat "$scratch/said")" \
-	'^  only tune and the programs that ask read it \(MEMSHIM_CONFIG=FILE\); the default of$'
+	'^  only tune and the programs that ask read it \(MEMSHIM_CALIBRATION=FILE\); the default of$'
 expect_match "--calibrate: and how to make it the default" "$(cat "$scratch/said")" \
 	'^  memshim tune --calibrate --install makes this calibration the default$'
 in_cons "$tool" tune --calibrate --tiny --install >"$scratch/said" 2>&1
@@ -150,9 +143,9 @@ expect_match "--install: a preloaded program's default is the file's" "$err" '\[
 expect_eq "--install without --calibrate: status 2" "$(in_cons "$tool" tune --install "$scratch"/h.* >/dev/null 2>&1; echo $?)" 2
 expect_eq "--install with --calibration: status 2" \
 	"$(in_cons "$tool" tune --calibrate --install --calibration "$scratch/x" >/dev/null 2>&1; echo $?)" 2
-source_named=$(env MEMSHIM_CONFIG="$cons/memshim/calibration.measured" "$tool" info | grep '^Default source:')
-expect_eq "MEMSHIM_CONFIG=FILE: info names the file and why" "$source_named" \
-	"Default source: the calibration file $cons/memshim/calibration.measured (MEMSHIM_CONFIG names it)"
+source_named=$(env MEMSHIM_CALIBRATION="$cons/memshim/calibration.measured" "$tool" info | grep '^Default source:')
+expect_eq "MEMSHIM_CALIBRATION=FILE: info names the file and why" "$source_named" \
+	"Default source: the calibration file $cons/memshim/calibration.measured (MEMSHIM_CALIBRATION names it)"
 
 # ---- the file's choice: the default policy follows it, memshim info says why ----
 write_cal() { # VERSION MEMCPY MEMMOVE MEMSET
@@ -161,19 +154,19 @@ write_cal() { # VERSION MEMCPY MEMMOVE MEMSET
 	printf 'unit ns\nclock by hand\nrounds 1\nend\n'
 }
 write_cal 2 scalar movsq glibc >"$scratch/hand"
-env MEMSHIM_CONFIG="$scratch/hand" "$tool" info >"$scratch/out" 2>"$scratch/err"
+env MEMSHIM_CALIBRATION="$scratch/hand" "$tool" info >"$scratch/out" 2>"$scratch/err"
 expect_eq "a hand-written file: no warning" "$(cat "$scratch/err")" ""
 expect_match "info: memcpy from the file, which file, why" "$(cat "$scratch/out")" \
 	"^  memcpy -> scalar \\[calibration file \"$scratch/hand\": chosen by hand A\\]"
 expect_match "info: memmove from the file" "$(cat "$scratch/out")" "^  memmove -> movsq \\[calibration file .*: chosen by hand B\\]"
 expect_match "info: memset from the file" "$(cat "$scratch/out")" "^  memset -> glibc \\[calibration file .*: chosen by hand C\\]"
 expect_match "info: the default policy row follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
-preloaded env MEMSHIM_CONFIG="$scratch/hand" "$top_builddir/tests/show_binding_now"
+preloaded env MEMSHIM_CALIBRATION="$scratch/hand" "$top_builddir/tests/show_binding_now"
 expect_eq "a program's memcpy is the file's choice" "$(bound memcpy)" memshim_memcpy_scalar
 expect_eq "a program's memmove is the file's choice" "$(bound memmove)" memshim_memmove_movsq
-preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=fsrm "$top_builddir/tests/show_binding_now"
+preloaded env MEMSHIM_CALIBRATION="$scratch/hand" MEMSHIM_IMPL=fsrm "$top_builddir/tests/show_binding_now"
 expect_eq "MEMSHIM_IMPL overrides the file" "$(bound memcpy)" memshim_memcpy_fsrm
-preloaded env MEMSHIM_CONFIG="$scratch/hand" MEMSHIM_IMPL=default "$top_builddir/tests/show_binding_now"
+preloaded env MEMSHIM_CALIBRATION="$scratch/hand" MEMSHIM_IMPL=default "$top_builddir/tests/show_binding_now"
 expect_eq "MEMSHIM_IMPL=default is the file's choice too" "$(bound memcpy)" memshim_memcpy_scalar
 # A reason as long as the calibration writes (199 characters), from a file
 # with a long path, comes whole through info and MEMSHIM_VERBOSE: never cut
@@ -183,7 +176,7 @@ long_why="glibc at every size: in no size class did a variant beat it by the mar
 long_dir=$scratch/a-directory-with-a-rather-long-name-as-a-cache-may-have/and-another-level-below-it
 mkdir -p "$long_dir"
 write_cal 2 scalar movsq glibc | sed "s/chosen by hand A\$/$long_why/" >"$long_dir/calibration"
-env MEMSHIM_CONFIG="$long_dir/calibration" "$tool" info >"$scratch/out" 2>"$scratch/err"
+env MEMSHIM_CALIBRATION="$long_dir/calibration" "$tool" info >"$scratch/out" 2>"$scratch/err"
 expect_eq "info: a 199-character reason, whole" "$(grep -c -F "$long_why]" "$scratch/out")" 1
 expect_eq "info's Policies line: each function's own reason, under it" \
 	"$(grep -A3 '^  default ' "$scratch/out" | sed 's|calibration file "[^"]*"|calibration file P|')" \
@@ -191,16 +184,16 @@ expect_eq "info's Policies line: each function's own reason, under it" \
            memcpy: calibration file P: $long_why
            memmove: calibration file P: chosen by hand B
            memset: calibration file P: chosen by hand C"
-preloaded env MEMSHIM_CONFIG="$long_dir/calibration" MEMSHIM_VERBOSE=1 /bin/true
+preloaded env MEMSHIM_CALIBRATION="$long_dir/calibration" MEMSHIM_VERBOSE=1 /bin/true
 expect_eq "MEMSHIM_VERBOSE: the same reason, whole" "$(printf '%s\n' "$err" | grep -c -F "$long_why]")" 1
 write_cal 1 >"$scratch/v1"
-preloaded env MEMSHIM_CONFIG="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
+preloaded env MEMSHIM_CALIBRATION="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
 expect_match "a version 1 file: its thresholds are read" "$err" 'auto_stosb 8192 B \[calibration file\]'
 expect_eq "a version 1 file: no warning" "$(printf '%s\n' "$err" | grep -vc -e '-> ' -e 'thresholds:')" 0
-env MEMSHIM_CONFIG="$scratch/v1" "$tool" info >"$scratch/out"
+env MEMSHIM_CALIBRATION="$scratch/v1" "$tool" info >"$scratch/out"
 expect_eq "a version 1 file: the built-in default variants" "$(grep -c 'calibration file ".*v1":' "$scratch/out")" 0
 write_cal 2 nosuchvariant movsq glibc >"$scratch/bad-choice"
-preloaded env MEMSHIM_CONFIG="$scratch/bad-choice" MEMSHIM_VERBOSE=1 /bin/true
+preloaded env MEMSHIM_CALIBRATION="$scratch/bad-choice" MEMSHIM_VERBOSE=1 /bin/true
 expect_eq "an unknown variant in the file: one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file .*names bands this memshim or CPU cannot run')" 1
 expect_match "an unknown variant in the file: built-in thresholds" "$err" 'auto_stosb [0-9]+ B \[(built-in|CPU row)\]'
 "$tool" tune --calibration "$scratch/hand" "$scratch"/h.* >/dev/null 2>"$scratch/err"
@@ -208,7 +201,7 @@ expect_eq "tune reads a version 2 file it did not write" "$?:$(cat "$scratch/err
 sed 's/^choice memmove movsq /choice memmove/' "$scratch/hand" >"$scratch/cut-choice"
 "$tool" tune --calibration "$scratch/cut-choice" "$scratch"/h.* >/dev/null 2>"$scratch/err"
 expect_match "tune on a malformed choice line: says which line" "$(cat "$scratch/err")" 'cut-choice line 7 is not'
-preloaded env MEMSHIM_CONFIG="$scratch/cut-choice" MEMSHIM_VERBOSE=1 /bin/true
+preloaded env MEMSHIM_CALIBRATION="$scratch/cut-choice" MEMSHIM_VERBOSE=1 /bin/true
 expect_match "the library on a malformed choice line: one warning" "$err" 'calibration file .*line 7: expected choice memmove'
 expect_eq "the library on a malformed choice line: the program runs" "$rc" 0
 
@@ -247,7 +240,7 @@ else
 	expect_match "the best setting is a vector variant with a rep band" "$env_line" "${width}_erms"
 	expect_match "a GLIBC_TUNABLES line" "$glibc_line" \
 		'^GLIBC_TUNABLES=glibc\.cpu\.x86_rep_movsb_threshold=[0-9]+:glibc\.cpu\.x86_rep_stosb_threshold=[0-9]+:glibc\.cpu\.x86_non_temporal_threshold=[0-9]+$'
-	movsb=$(printf '%s\n' "$env_line" | tr ' ' '\n' | sed -n 's/^MEMSHIM_AUTO_MOVSB_THRESHOLD=//p')
+	movsb=$(printf '%s\n' "$env_line" | tr ' ' '\n' | sed -n 's/^MEMSHIM_MOVSB_THRESHOLD=//p')
 	expect_match "its rep movsb threshold is the setting's (or glibc's least, 512)" "$glibc_line" \
 		"x86_rep_movsb_threshold=$([ "${movsb:-0}" -lt 512 ] && echo 512 || echo "$movsb"):"
 	listed=$(env "$glibc_line" /lib64/ld-linux-x86-64.so.2 --list-tunables 2>/dev/null | grep x86_rep_movsb_threshold)
@@ -275,7 +268,7 @@ expect_match "the calibration's choice ranked slower than glibc for these calls:
 # --calibrate, the new file's), not the one before it.  hist_program copies
 # 4 KiB 16 bytes past its source.
 MEMSHIM_HIST="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
-env MEMSHIM_CONFIG="$scratch/alias-cal" "$tool" tune --calibrate --tiny --calibration "$scratch/alias-cal" \
+env MEMSHIM_CALIBRATION="$scratch/alias-cal" "$tool" tune --calibrate --tiny --calibration "$scratch/alias-cal" \
 	"$scratch"/alias.* >"$scratch/out" 2>&1
 here=$(sed -n 's/^  the default here (\(.*\) from 2 KiB) .*/\1/p' "$scratch/out" | head -n 1)
 # the variants of memcpy's default bands that serve copies from 2 KiB

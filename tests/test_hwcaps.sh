@@ -89,9 +89,9 @@ clock by hand
 rounds 1
 end' >"$scratch/calibration"
 if usable_unmasked avx2; then
-	preloaded env MEMSHIM_CONFIG="$scratch/calibration" MEMSHIM_HWCAPS= "$now"
+	preloaded env MEMSHIM_CALIBRATION="$scratch/calibration" MEMSHIM_HWCAPS= "$now"
 	expect_eq "a calibration file choosing avx2: taken without a mask" "$err:$(bound memcpy)" ":memshim_memcpy_avx2"
-	preloaded env MEMSHIM_CONFIG="$scratch/calibration" MEMSHIM_HWCAPS=-avx2 "$now"
+	preloaded env MEMSHIM_CALIBRATION="$scratch/calibration" MEMSHIM_HWCAPS=-avx2 "$now"
 	expect_eq "MEMSHIM_HWCAPS=-avx2: the file choosing avx2 is refused, and why" "$err" \
 		"memshim: calibration file \"$scratch/calibration\" names bands of a variant that MEMSHIM_HWCAPS hides; using the built-in thresholds"
 	expect_bindings "MEMSHIM_HWCAPS=-avx2, that file: the default without AVX2" "$("$described" default avx2)"

@@ -12,11 +12,11 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 cpu=$("$T_MEMSHIM_TOOL" info 2>/dev/null | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0-9]*\) .*/cpu \1 \2 \3/p')
 printf 'memshim-calibration 1\n%s\nauto_movsb 100\nauto_stosb 100\nnt 100\n' "$cpu" >"$scratch/low"
-err=$(env MEMSHIM_CONFIG="$scratch/low" "$T_MEMSHIM_TOOL" info 2>&1 >/dev/null)
+err=$(env MEMSHIM_CALIBRATION="$scratch/low" "$T_MEMSHIM_TOOL" info 2>&1 >/dev/null)
 expect_eq "a file with nt below 16448 B: one message, the built-in thresholds" "$err" \
 	"memshim: calibration file \"$scratch/low\" line 5: nt is below 16448 B, glibc's least and the calibration's (copies that small would bypass the caches); using the built-in thresholds"
-MEMSHIM_AUTO_MOVSB_THRESHOLD=100 MEMSHIM_AUTO_STOSB_THRESHOLD=100 MEMSHIM_NT_THRESHOLD=100
-export MEMSHIM_AUTO_MOVSB_THRESHOLD MEMSHIM_AUTO_STOSB_THRESHOLD MEMSHIM_NT_THRESHOLD
+MEMSHIM_MOVSB_THRESHOLD=100 MEMSHIM_STOSB_THRESHOLD=100 MEMSHIM_NT_THRESHOLD=100
+export MEMSHIM_MOVSB_THRESHOLD MEMSHIM_STOSB_THRESHOLD MEMSHIM_NT_THRESHOLD
 expect_match "the library takes the variables' thresholds" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
 	'auto_stosb 100 B \[environment\], nt 100 B \[environment\]'
 "$top_builddir/tests/test_variants" sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms avx512_mask_erms avx512_mask64_erms evex_mask_erms >"$scratch/out" 2>&1
@@ -29,8 +29,8 @@ else
 	grep FAIL "$scratch/out" | head -n 5
 fi
 unset MEMSHIM_NT_THRESHOLD
-MEMSHIM_AUTO_MOVSB_THRESHOLD=600 MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD=2000
-export MEMSHIM_AUTO_MOVSB_STOP_THRESHOLD
+MEMSHIM_MOVSB_THRESHOLD=600 MEMSHIM_MOVSB_STOP_THRESHOLD=2000
+export MEMSHIM_MOVSB_STOP_THRESHOLD
 expect_match "the library takes the stop of the rep band" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
 	'auto_movsb_stop 2000 B \[environment\]'
 "$top_builddir/tests/test_variants" sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm_erms avx512_mask_erms avx512_mask64_erms evex_mask_erms >"$scratch/out" 2>&1

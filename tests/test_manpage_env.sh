@@ -5,7 +5,8 @@
 # page's ENVIRONMENT section, and each MEMSHIM_* one a row in the README's
 # table.  Then the check itself: a man page without one variable, a README
 # without one row, and a source that reads a new variable must each fail,
-# naming the variable; a name only in a comment must not count.
+# naming the variable; a name only in a comment must not count; and a
+# shipped row with a thresholds key the thresholds' table lacks must fail.
 . "${top_srcdir:-.}/tests/lib.sh"
 need_python "the man page's variables"
 check=$top_srcdir/tests/check_manpage_env.py
@@ -38,6 +39,19 @@ expect_eq "a source that reads a new variable fails the check" "$?" 1
 expect_match "the new MEMSHIM_* variable is named, with its file" "$out" \
 	'^FAIL: man page, ENVIRONMENT: MEMSHIM_PLANTED \(named in tools/measure/caches\.c\): missing$'
 expect_match "the new getenv is named" "$out" '^FAIL: man page, ENVIRONMENT: PLANTED_VARIABLE '
+# A shipped row with a thresholds key the thresholds' table does not know.
+mkdir -p "$scratch/rows/data" "$scratch/rows/dispatch"
+cp -R "$top_srcdir/data/cpu-rows" "$scratch/rows/data/"
+cp "$top_srcdir/dispatch/read_thresholds.c" "$top_srcdir/dispatch/calibration.h" "$scratch/rows/dispatch/"
+cp -R "$top_srcdir/shim" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/rows/"
+cp "$top_srcdir"/dispatch/*.[ch] "$scratch/rows/dispatch/"
+row=$(ls "$scratch/rows/data/cpu-rows/"*.row | head -n 1)
+echo 'thresholds planted_key=4096' >>"$row"
+out=$("$PYTHON" "$check" "$scratch/rows" "$top_srcdir/doc/memshim.1" "$top_srcdir/README.md" 2>&1)
+expect_eq "a row key missing from the thresholds' table fails the check" "$?" 1
+expect_match "the key and its row are named" "$out" \
+	"^FAIL: the thresholds' table: row key planted_key \\(in $(basename "$row")\\): missing\$"
+
 case $out in
 *MEMSHIM_ONLY_IN_A_COMMENT*) fail "a name in a comment was taken for a variable" ;;
 *) pass "a name in a comment is not a variable" ;;

@@ -3,7 +3,7 @@
 # user, with the library preloaded.  MEMSHIM_HIST names a file, so it must be
 # ignored, with one line on stderr, and no file written (the program runs as
 # root: it could write anywhere); MEMSHIM_IMPL names no file and must still
-# choose the variant.  MEMSHIM_CONFIG names a file too: ignored, with one line.
+# choose the variant.  MEMSHIM_CALIBRATION names a file too: ignored, with one line.
 #
 # glibc preloads nothing into a set-user-ID program unless the library is
 # named without a slash, lies in a trusted directory and is set-user-ID
@@ -68,14 +68,14 @@ for target in "$scratch/dumps/h" "$scratch/dumps/h.%p" /etc/memshim-test-$$; do
 	expect_eq "secure mode, MEMSHIM_HIST=$target: no file written" \
 		"$(ls -A "$scratch/dumps")$(ls /etc/memshim-test-$$* 2>/dev/null)" ""
 done
-# MEMSHIM_CONFIG names a file: a secure-mode process must not read it.
+# MEMSHIM_CALIBRATION names a file: a secure-mode process must not read it.
 printf 'memshim-calibration 1\n' >"$scratch/calibration"
 chmod 644 "$scratch/calibration"
-as_nobody MEMSHIM_CONFIG="$scratch/calibration" MEMSHIM_IMPL=scalar "$scratch/bin/show_binding_now"
-expect_eq "secure mode, MEMSHIM_CONFIG: runs normally" "$rc:$(bound memcpy)" "0:memshim_memcpy_scalar"
-expect_match "secure mode, MEMSHIM_CONFIG: one line says it is ignored" "$err" \
-	'^memshim: MEMSHIM_CONFIG=".*" is ignored in a secure-mode \(set-user-ID\) process'
-expect_eq "secure mode, MEMSHIM_CONFIG: only that line" "$(lines "$err")" 1
+as_nobody MEMSHIM_CALIBRATION="$scratch/calibration" MEMSHIM_IMPL=scalar "$scratch/bin/show_binding_now"
+expect_eq "secure mode, MEMSHIM_CALIBRATION: runs normally" "$rc:$(bound memcpy)" "0:memshim_memcpy_scalar"
+expect_match "secure mode, MEMSHIM_CALIBRATION: one line says it is ignored" "$err" \
+	'^memshim: MEMSHIM_CALIBRATION=".*" is ignored in a secure-mode \(set-user-ID\) process'
+expect_eq "secure mode, MEMSHIM_CALIBRATION: only that line" "$(lines "$err")" 1
 
 # The same program run by root, not set-user-ID: recording works (the checks above can fail).
 rm -rf "$scratch/dumps"/*

@@ -53,7 +53,7 @@ expect_match "bench --stub: and to another when that one is asked" "$?:$(head -n
 	'^0:memcpy through the exported stub against memshim_memcpy_movsq '
 
 # MEMSHIM_VERBOSE: one line per function, with the reason, and one for the thresholds.
-preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_ERMS_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"
+preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=erms MEMSHIM_MOVSB_THRESHOLD=4K MEMSHIM_MEMSET=scalar "$now"
 expect_eq "MEMSHIM_VERBOSE prints four lines" "$(printf '%s\n' "$err" | wc -l)" 4
 expect_match "verbose memcpy line" "$err" '^memshim: memcpy -> erms \(rep movsb from 4096 B\) \[MEMSHIM_IMPL\]'
 expect_match "verbose memset line" "$err" '^memshim: memset -> scalar \[MEMSHIM_MEMSET\]'

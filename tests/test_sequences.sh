@@ -156,7 +156,7 @@ expect_match "tune --impl names the bands and thresholds it runs with" "$(cat "$
 	'runs as: memcpy scalar, memmove scalar, memset scalar'
 "$tool" tune --impl glibc:1K,scalar "$scratch/synthetic" >"$scratch/out" 2>"$scratch/err"
 expect_match "tune --impl takes bands" "$?:$(cat "$scratch/out")" 'runs as: memcpy glibc:1K,scalar'
-"$tool" tune --impl "MEMSHIM_MEMCPY=scalar MEMSHIM_ERMS_THRESHOLD=4K" "$scratch/synthetic" >"$scratch/out" 2>&1
+"$tool" tune --impl "MEMSHIM_MEMCPY=scalar MEMSHIM_MOVSB_THRESHOLD=4K" "$scratch/synthetic" >"$scratch/out" 2>&1
 expect_match "tune --impl takes an environment line" "$(cat "$scratch/out")" 'runs as: memcpy scalar, memmove'
 expect_match "tune --impl takes an environment line's thresholds" "$(cat "$scratch/out")" 'thresholds: erms 4 KiB,'
 cal=$scratch/calibration

@@ -6,5 +6,5 @@
 # (dispatch/auto_policy.c: AMD family 0x19) its memset takes that path too.
 # (sse2 runs everywhere; the *_erms rows a CPU cannot run are skipped.)
 : "${top_builddir:=.}"
-MEMSHIM_AUTO_MOVSB_THRESHOLD=1K MEMSHIM_AUTO_STOSB_THRESHOLD=1K MEMSHIM_NT_THRESHOLD=64K \
+MEMSHIM_MOVSB_THRESHOLD=1K MEMSHIM_STOSB_THRESHOLD=1K MEMSHIM_NT_THRESHOLD=64K \
 	exec "$top_builddir/tests/test_variants" sse2 sse2_erms avx2_erms avx512_erms evex evex_erms avx2_xmm_erms avx512_mask_erms avx512_mask64_erms evex_mask_erms

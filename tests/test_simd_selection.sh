@@ -1,5 +1,5 @@
 #!/bin/sh
-# The vector variants and the kernel and auto policies, selected by
+# The vector variants and the kernel and default policies, selected by
 # MEMSHIM_IMPL, checked by what a -z now program's calls were bound to.
 . "${top_srcdir:-.}/tests/lib.sh"
 now=$top_builddir/tests/show_binding_now
@@ -30,28 +30,22 @@ done
 
 # The policies: what they pick follows the CPU features memshim info shows.
 kernel=$(picked_by kernel)
-auto=$(picked_by auto)
 cpu=$("$T_MEMSHIM_TOOL" info)
 if printf '%s\n' "$cpu" | grep -q 'FSRM yes'; then expected_kernel=fsrm
 elif printf '%s\n' "$cpu" | grep -q 'ERMS yes'; then expected_kernel=erms
 else expected_kernel=movsq; fi
 expect_eq "kernel picks by FSRM, ERMS" "$kernel" "$expected_kernel"
-if [ "$(usable avx512)" = usable ]; then width=avx512
-elif [ "$(usable avx2)" = usable ]; then width=avx2
-else width=sse2; fi
-if printf '%s\n' "$cpu" | grep -q 'ERMS yes'; then expected_auto=${width}_erms; else expected_auto=$width; fi
-# Where this CPU class has a shipped row, auto and the default are its
-# bands (tests/test_bands checks which row each CPU class gets); elsewhere
-# auto is the widest vectors and the default glibc's own.
+# Where this CPU class has a shipped row, the default is its bands
+# (tests/test_bands checks which row each CPU class gets); elsewhere
+# glibc's own.  auto, folded into the default, is its second name.
 if printf '%s\n' "$cpu" | grep -q '^Shipped CPU row: none'; then
-	expect_eq "auto picks the widest usable vectors, with rep movsb on ERMS" "$auto" "$expected_auto"
-	expect_eq "auto's memset: the same vectors" "$(picked_by auto memset)" "$expected_auto"
 	expect_eq "the default policy is glibc's own without a row" "$default:$(picked_by default memset)" "glibc:glibc"
-else
-	expect_eq "with a row, auto is the row's bands" "$auto:$(picked_by auto memset)" "$default:$(picked_by default memset)"
 fi
+preloaded env MEMSHIM_IMPL=auto "$now"
+expect_eq "auto is a second name of the default" "$(bound memcpy):$(bound memset):$err" \
+	"$(binding_of memcpy "$default"):$(binding_of memset "$(picked_by default memset)"):"
 
-for policy in kernel auto; do
+for policy in kernel default; do
 	picked=$(picked_by $policy)
 	preloaded env MEMSHIM_IMPL=$policy MEMSHIM_VERBOSE=1 "$now" dlopen "$copier"
 	for f in memcpy memmove memset; do
@@ -64,13 +58,13 @@ for policy in kernel auto; do
 done
 
 # A per-function variable may name a policy too.
-preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=auto "$now"
-expect_eq "MEMSHIM_MEMSET=auto" "$(bound memset)" "$(binding_of memset "$(picked_by auto memset)")"
+preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=kernel "$now"
+expect_eq "MEMSHIM_MEMSET=kernel" "$(bound memset)" "$(binding_of memset "$(picked_by kernel memset)")"
 expect_eq "memcpy keeps MEMSHIM_IMPL" "$(bound memcpy)" "memshim_memcpy_scalar"
 
 # The thresholds of the vector rows, as MEMSHIM_VERBOSE shows them.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=sse2 MEMSHIM_MEMSET=sse2_erms MEMSHIM_NT_THRESHOLD=16M \
-	MEMSHIM_AUTO_STOSB_THRESHOLD=4K "$now"
+	MEMSHIM_STOSB_THRESHOLD=4K "$now"
 expect_match "verbose sse2 line" "$err" '^memshim: memcpy -> sse2 \(non-temporal from 16777216 B\) \[MEMSHIM_IMPL\]'
 if [ "$(usable sse2_erms)" = usable ]; then
 	expect_match "verbose sse2_erms memset line" "$err" \
@@ -103,8 +97,8 @@ done
 # memshim run accepts policies and the new thresholds.
 "$T_MEMSHIM_TOOL" run --impl auto -- "$now" >"$scratch/out" 2>"$scratch/err"
 out=$(cat "$scratch/out")
-expect_eq "memshim run --impl auto" "$(bound memcpy)" "$(binding_of memcpy "$auto")"
-# sse2, which every x86-64 runs, has the threshold (auto may be glibc's own).
+expect_eq "memshim run --impl auto" "$(bound memcpy)" "$(binding_of memcpy "$default")"
+# sse2, which every x86-64 runs, has the threshold (the default may be glibc's own).
 "$T_MEMSHIM_TOOL" run --impl sse2 --nt-threshold 1G --verbose -- "$now" >"$scratch/out" 2>"$scratch/err"
 expect_match "memshim run --nt-threshold" "$(cat "$scratch/err")" 'memcpy -> sse2 \(non-temporal from 1073741824 B\)'
 

@@ -130,7 +130,7 @@ with_timed() { # NAME NS: two.hist's calls timed at NS ns each
 sed -e 's/^memshim-calibration 1$/memshim-calibration 2/' \
 	-e '/^nt /a choice memcpy glibc by hand\nchoice memmove glibc by hand\nchoice memset glibc by hand' \
 	"$scratch/mixed-rounds" >"$scratch/glibc-default"
-tune() { env MEMSHIM_CONFIG="$scratch/glibc-default" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
+tune() { env MEMSHIM_CALIBRATION="$scratch/glibc-default" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 with_timed agree 10
 tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
 expect_match "timed at the model's time: a best setting" "$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" '^MEMSHIM_MEMCPY=scalar$'
@@ -203,39 +203,39 @@ fi
 sed -e 's/^memshim-calibration 1$/memshim-calibration 2/' \
 	-e "/^nt /a choice memcpy $by_hand by hand\\nchoice memmove $by_hand by hand\\nchoice memset $by_hand by hand" \
 	"$scratch/mixed-rounds" >"$scratch/default-file"
-env MEMSHIM_CONFIG="$scratch/default-file" "$tool" tune --calibration "$scratch/mixed-rounds" "$scratch/two.hist" >"$scratch/out" 2>&1
+env MEMSHIM_CALIBRATION="$scratch/default-file" "$tool" tune --calibration "$scratch/mixed-rounds" "$scratch/two.hist" >"$scratch/out" 2>&1
 expect_match "the default's thresholds: from the calibration file" "$(cat "$scratch/out")" \
 	"^  against the default \\(memcpy $by_hand, memmove $by_hand, memset $by_hand; thresholds: ${rep}nt 32 MiB \\[calibration file\\]\\): "
-env MEMSHIM_CONFIG="$scratch/default-file" MEMSHIM_NT_THRESHOLD=1M "$tool" tune --calibration "$scratch/mixed-rounds" \
+env MEMSHIM_CALIBRATION="$scratch/default-file" MEMSHIM_NT_THRESHOLD=1M "$tool" tune --calibration "$scratch/mixed-rounds" \
 	"$scratch/two.hist" >"$scratch/out" 2>&1
 expect_match "the default's thresholds: one from the environment" "$(cat "$scratch/out")" \
 	"; thresholds: ${rep}nt 1 MiB \\[environment\\]\\): "
 # The library reads the calibration file's thresholds; the environment wins.
 movsb=$(awk '$1 == "auto_movsb" { print $2 }' "$cal")
-preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_VERBOSE=1 true
-expect_match "MEMSHIM_CONFIG: the thresholds come from the file" "$err" \
+preloaded env MEMSHIM_CALIBRATION="$cal" MEMSHIM_VERBOSE=1 true
+expect_match "MEMSHIM_CALIBRATION: the thresholds come from the file" "$err" \
 	"auto_movsb $movsb B \\[calibration file\\].*nt [0-9]+ B \\[calibration file\\](, auto_movsb_stop [0-9]+ B \\[CPU row\\])?; calibration file $cal"
-preloaded env MEMSHIM_CONFIG="$cal" MEMSHIM_NT_THRESHOLD=12345 MEMSHIM_VERBOSE=1 true
+preloaded env MEMSHIM_CALIBRATION="$cal" MEMSHIM_NT_THRESHOLD=12345 MEMSHIM_VERBOSE=1 true
 expect_match "the environment overrides the file" "$err" 'nt 12345 B \[environment\]'
 preloaded env MEMSHIM_VERBOSE=1 true
 expect_match "no file: the built-in thresholds (or the CPU row's)" "$err" 'auto_movsb [0-9]+ B \[(built-in|CPU row)\]'
 mkdir -p "$scratch/xdg/memshim" && cp "$cal" "$scratch/xdg/memshim/calibration"
 preloaded env XDG_CACHE_HOME="$scratch/xdg" MEMSHIM_VERBOSE=1 true
 expect_match "the default path under XDG_CACHE_HOME is read" "$err" 'auto_movsb [0-9]+ B \[calibration file\]'
-"$tool" tune --calibration "$cal" "$scratch"/h.* >/dev/null 2>&1 && env MEMSHIM_CONFIG="$cal" "$tool" info >"$scratch/out"
+"$tool" tune --calibration "$cal" "$scratch"/h.* >/dev/null 2>&1 && env MEMSHIM_CALIBRATION="$cal" "$tool" info >"$scratch/out"
 expect_match "memshim info says where thresholds came from" "$(cat "$scratch/out")" 'thresholds: .*\[calibration file\]'
 
 for case in "garbage:hello" "version:memshim-calibration 9" "cpu:memshim-calibration 1\ncpu NoSuchVendor 1 1\nauto_movsb 1\nauto_stosb 1\nnt 33554432" \
 	"number:memshim-calibration 1\ncpu $(awk '$1 == "cpu" { print $2, $3, $4 }' "$cal")\nauto_movsb lots\nauto_stosb 1\nnt 1" \
 	"low nt:memshim-calibration 1\ncpu $(awk '$1 == "cpu" { print $2, $3, $4 }' "$cal")\nauto_movsb 1\nauto_stosb 1\nnt 16447"; do
 	printf "${case#*:}\n" >"$scratch/bad"
-	preloaded env MEMSHIM_CONFIG="$scratch/bad" MEMSHIM_VERBOSE=1 true
+	preloaded env MEMSHIM_CALIBRATION="$scratch/bad" MEMSHIM_VERBOSE=1 true
 	expect_eq "malformed file (${case%%:*}): one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file')" 1
 	expect_match "malformed file (${case%%:*}): defaults" "$err" 'auto_movsb [0-9]+ B \[(built-in|CPU row)\]'
 	expect_eq "malformed file (${case%%:*}): the program still runs" "$rc" 0
 done
-preloaded env MEMSHIM_CONFIG="$scratch/missing" true
-expect_match "a missing MEMSHIM_CONFIG file: one warning" "$err" '^memshim: calibration file .*missing.* cannot be opened; using the built-in thresholds$'
+preloaded env MEMSHIM_CALIBRATION="$scratch/missing" true
+expect_match "a missing MEMSHIM_CALIBRATION file: one warning" "$err" '^memshim: calibration file .*missing.* cannot be opened; using the built-in thresholds$'
 
 # memshim bench takes a dump as a distribution: one per function.
 "$tool" bench --rounds 3 --cases dist --variants scalar --distribution "$(ls "$scratch"/h.* | head -n 1)" \

@@ -44,6 +44,7 @@
 #include "tools/util/quantile.h"
 #include "tools/calibrate/path_ties.h"
 #include "tools/measure/dist_file.h"
+#include "tools/measure/library.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
@@ -620,7 +621,9 @@ static int path_ties_below_1k(struct calibration *c, char *glibc_names, size_t s
 	static bool tied[CALIBRATE_MAX_RATIOS];
 	char why[PATH_WHY_MAX];
 	/* above 8 vectors the ladders read the thresholds: this CPU's own */
-	auto_default_thresholds(cpu_features(), &memshim_thresholds);
+	struct thresholds builtin;
+	auto_default_thresholds(cpu_features(), &builtin);
+	measure_library_thresholds(&builtin);
 	if (!path_ties(c->ratios, c->ratio_count, tied, why, sizeof why)) {
 		fprintf(stderr, "memshim cpu-row --path-below-1k: %s\n", why);
 		return CLI_FAILED;

@@ -76,11 +76,11 @@ static void print_default_source(void)
 	printf("Default source: %s", source);
 	const char *file = config_get()->calibration_path;
 	if (file[0] && strncmp(source, "the calibration file", 20) == 0)
-		printf(" (%s)\n", named ? "MEMSHIM_CONFIG names it" : "installed by memshim tune --calibrate --install");
+		printf(" (%s)\n", named ? "MEMSHIM_CALIBRATION names it" : "installed by memshim tune --calibrate --install");
 	else if (file[0])
 		printf(" (the calibration file %s sets thresholds only)\n", file);
 	else if (has_path)
-		printf(" (no calibration file %s %s)\n", named ? "at MEMSHIM_CONFIG's" : "installed at", path);
+		printf(" (no calibration file %s %s)\n", named ? "at MEMSHIM_CALIBRATION's" : "installed at", path);
 	else
 		printf("\n");
 }

@@ -43,13 +43,13 @@ static const char tune_help[] =
 	"thresholds, where the setting has some glibc can take.  Under a saving of\n"
 	"less than 1% of the program's CPU time (dumps with a profile) it says that no\n"
 	"memshim ab of the whole program resolves it, and whether ab --in-process can.\n"
-	"Without a calibration yet, on a terminal, the quick calibration runs first;\n"
-	"where stderr is not a terminal it is not run unasked: give --calibrate.\n"
+	"It calibrates only when asked (--calibrate); without a calibration it\n"
+	"says so and predicts nothing.\n"
 	"  --calibrate          measure the cost curves (10-45 s) and write them, with\n"
 	"                       this machine's best thresholds and each function's best\n"
 	"                       variant, to the measured file (the default file's path\n"
 	"                       with .measured added), which tune reads and a program\n"
-	"                       reads only when asked (MEMSHIM_CONFIG=FILE): the\n"
+	"                       reads only when asked (MEMSHIM_CALIBRATION=FILE): the\n"
 	"                       default of preloaded programs stays as it was\n"
 	"  --install            with --calibrate: write the default file instead, which\n"
 	"                       every program preloaded with libmemshim.so reads: its\n"
@@ -69,7 +69,7 @@ static const char tune_help[] =
 	"                       fenced; classes without: L2 to 32 KiB, cold beyond)\n"
 	"  --fenced             with --impl, the replay times each call alone between\n"
 	"                       fences, as ab --timing's timed calls run\n"
-	"  --calibration FILE   the calibration file (default: $MEMSHIM_CONFIG, else the\n"
+	"  --calibration FILE   the calibration file (default: $MEMSHIM_CALIBRATION, else the\n"
 	"                       newer of the measured file and the default file:\n"
 	"                       $XDG_CACHE_HOME/memshim/calibration, else\n"
 	"                       ~/.cache/memshim/calibration)\n"
@@ -176,11 +176,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 static void default_in_force(struct tune_default *d)
 {
 	const struct config *config = config_get();
-	const size_t values[T_COUNT] = { memshim_thresholds.erms, memshim_thresholds.stosb, memshim_thresholds.auto_movsb,
-					 memshim_thresholds.auto_stosb, memshim_thresholds.nt };
 	const char *why;
 	for (int t = 0; t < T_COUNT; t++) {
-		d->t[t] = (double)values[t];
+		d->t[t] = (double)threshold_value(&config->thresholds, (enum threshold_name)t);
 		d->origin[t] = config->origin[t];
 	}
 	for (int fn = 0; fn < FN_COUNT; fn++) {
@@ -203,7 +201,7 @@ static bool library_reads(const char *path)
  * reads it; the environment's thresholds still win. */
 static void default_after_calibration(struct tune_default *d, const char *path)
 {
-	struct thresholds t = memshim_thresholds;
+	struct thresholds t = config_get()->thresholds;
 	struct calibration_choices choices;
 	memset(&choices, 0, sizeof choices);
 	if (!calibration_apply(path, false, &t, &choices))
@@ -286,7 +284,7 @@ static void say_whose_default(const char *path)
 		return;
 	}
 	default_source(source, sizeof source);
-	printf("  only tune and the programs that ask read it (MEMSHIM_CONFIG=FILE); the default of\n"
+	printf("  only tune and the programs that ask read it (MEMSHIM_CALIBRATION=FILE); the default of\n"
 	       "  preloaded programs is unchanged: %s;\n"
 	       "  memshim tune --calibrate --install makes this calibration the default\n", source);
 }
@@ -307,7 +305,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	}
 	printf("memshim tune: calibrated in %ld s, %u curves, costs in %s (%s)\n", (long)(time(NULL) - start),
 	       c->count, c->unit, c->clock);
-	printf("  wrote %s; the auto policy's thresholds for this machine: rep movsb from %s,\n"
+	printf("  wrote %s; the rep and non-temporal thresholds for this machine: rep movsb from %s,\n"
 	       "  rep stosb from %s, non-temporal from %s (the library reads them at start-up)\n",
 	       path, human_size(c->auto_movsb, movsb, sizeof movsb), human_size(c->auto_stosb, stosb, sizeof stosb),
 	       human_size(c->nt, nt, sizeof nt));
@@ -328,41 +326,29 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	return 0;
 }
 
-/* The calibration for a prediction: the file, or, where tune's own path
- * has none yet, a quick calibration written there (*calibrated set).  It
- * takes seconds, so it runs unasked only where someone sees it: with stderr
- * on a terminal.  A script, a pipeline into a log or a CI job gets an error
- * that asks for --calibrate instead. */
-static int load_calibration(const char *path, bool default_path, const struct options *o, struct calibration *c,
-			    bool *calibrated)
+/* The calibration for a prediction: the file.  A calibration takes
+ * seconds and loads the machine, so it runs only when asked
+ * (--calibrate); without a file, one line says how to ask. */
+static int load_calibration(const char *path, bool default_path, struct calibration *c)
 {
 	char why[600];
 	if (calibration_read(path, c, why, sizeof why))
 		return 0;
-	if (!default_path || access(path, F_OK) == 0) {
+	if (!default_path || access(path, F_OK) == 0)
 		fprintf(stderr, "memshim tune: %s; run memshim tune --calibrate first\n", why);
-		return 1;
-	}
-	if (!isatty(STDERR_FILENO)) {
-		fprintf(stderr, "memshim tune: no calibration file at %s; run memshim tune --calibrate first (not run "
-				"unasked where stderr is not a terminal: it takes 10 s and more)\n", path);
-		return 1;
-	}
-	fprintf(stderr, "memshim tune: no calibration file yet: running the quick calibration first\n"
-			"  (memshim tune --calibrate --quick; --calibrate alone measures more).  It writes\n"
-			"  %s, which only tune and programs that ask for it read;\n"
-			"  the default of preloaded programs stays as it is.\n", path);
-	*calibrated = true;
-	return calibrate(path, o->tiny ? CALIBRATE_TINY : CALIBRATE_QUICK, c);
+	else
+		fprintf(stderr, "memshim tune: no calibration at %s; measure one with memshim tune --calibrate "
+				"(10-45 s; --quick: about 10 s), then run this again\n", path);
+	return 1;
 }
 
 /* The file tune reads and writes when no --calibration names one.  The
- * library's default file (calibration_path: MEMSHIM_CONFIG, else the
+ * library's default file (calibration_path: MEMSHIM_CALIBRATION, else the
  * cache's memshim/calibration) sets the default of every preloaded
  * program, so a calibration goes there only with --install, or where
- * MEMSHIM_CONFIG names it; else to the measured file beside it, which a
+ * MEMSHIM_CALIBRATION names it; else to the measured file beside it, which a
  * prediction reads unless the default file is newer (installed since).  *named:
- * MEMSHIM_CONFIG or --install chose the file, so no quick calibration is
+ * MEMSHIM_CALIBRATION or --install chose the file, so no quick calibration is
  * written there unasked.  False when there is no path. */
 #define MEASURED_SUFFIX ".measured"
 
@@ -427,14 +413,13 @@ int cmd_tune(int argc, char **argv)
 	rc = read_dumps(&o, &d, &left_out); /* before a minute of calibration, not after */
 	struct calibration *c = malloc(sizeof *c);
 	struct tune_default def;
-	bool calibrated = o.calibrate;
 	default_in_force(&def); /* before a calibration sets thresholds of its own */
 	if (!rc && !c)
 		rc = 1;
 	bool replay_only = o.impl && (o.basis ? strcmp(o.basis, "replay") == 0 : d.window_count > 0);
 	if (!rc && o.impl && replay_only)
 		rc = tune_impl(NULL, &d, o.impl, o.basis, o.how);
-	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated)))
+	else if (!rc && o.impl && !(rc = load_calibration(path, !o.calibration && !named, c)))
 		rc = tune_impl(c, &d, o.impl, o.basis, o.how);
 	if (o.impl) {
 		free(c);
@@ -445,8 +430,8 @@ int cmd_tune(int argc, char **argv)
 	if (!rc && o.calibrate)
 		rc = calibrate(path, level_of(&o), c);
 	else if (!rc)
-		rc = load_calibration(path, !o.calibration && !named, &o, c, &calibrated);
-	if (!rc && calibrated && library_reads(path))
+		rc = load_calibration(path, !o.calibration && !named, c);
+	if (!rc && o.calibrate && library_reads(path))
 		default_after_calibration(&def, path);
 	if (!rc && o.file_count)
 		rc = tune_predict(c, &d, &def);

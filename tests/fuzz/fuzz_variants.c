@@ -31,7 +31,7 @@
  *     tests/fuzz/fuzz_variants -max_total_time=3600 -jobs=2 -workers=2 \
  *       -print_final_stats=1 /tmp/fz $srcdir/tests/fuzz/corpus
  *   # and with other erms thresholds, read when the library loads:
- *   MEMSHIM_ERMS_THRESHOLD=1 MEMSHIM_STOSB_THRESHOLD=1 MEMSHIM_LIBRARY=... tests/fuzz/fuzz_variants ...
+ *   MEMSHIM_MOVSB_THRESHOLD=1 MEMSHIM_STOSB_THRESHOLD=1 MEMSHIM_LIBRARY=... tests/fuzz/fuzz_variants ...
  *
  * A crash is replayed with: tests/fuzz/fuzz_variants crash-<sha1>.
  */

@@ -4,7 +4,7 @@
  * timed with memshim bench's machinery (interleaved rounds, random sizes
  * within a bucket and random offsets, so no branch predictor learns one
  * size) at a grid of buckets of the histogram format.  The variants timed
- * are this program's own copies, linked in, whose thresholds it can set:
+ * are the library's, which runs them with the thresholds passed to it:
  * all at "never" for the first pass, non-temporal stores from 0 for a
  * second pass of the vector variants, and a third pass of the vector
  * variants and rep movsb on flushed data from 1 KiB on, and a fourth of
@@ -210,12 +210,15 @@ static void measure_pass(struct calibration *c, struct measure_settings *s, stru
 	unsigned before = c->count;
 	s->variant_count = load_variants(variants, &s->glibc, pass->wanted);
 	copy_curves(c, pass);
-	memshim_thresholds.nt = pass->nt ? 0 : (size_t)CM_NEVER;
+	struct thresholds t = *s->thresholds;
+	const struct thresholds *outside = s->thresholds;
+	t.nt = pass->nt ? 0 : (size_t)CM_NEVER;
+	s->thresholds = &t;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (unsigned p = 0; p < g->count; p++)
 			if (timed_in_pass(pass, g, p))
 				measure_point(c, s, g, p, (enum base_function)fn, pass->to, pass->cold, bar);
-	memshim_thresholds.nt = (size_t)CM_NEVER;
+	s->thresholds = outside;
 	unsigned kept = before;
 	for (unsigned i = before; i < c->count; i++)
 		if (!pass->nt || strncmp(c->curves[i].name, "glibc:", 6) != 0)
@@ -332,16 +335,17 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	static double round_times[MEASURE_MAX_VARIANTS * CM_MAX_ROUNDS];
 	static struct grid g;
 	const struct cpu_features *f = cpu_features();
-	config_get(); /* read now, so it cannot later overwrite the thresholds set below */
-	size_t stop = memshim_thresholds.auto_movsb_stop; /* not the calibration's to choose */
-	memshim_thresholds = (struct thresholds){ .erms = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER,
-						  .auto_movsb = (size_t)CM_NEVER, .auto_stosb = (size_t)CM_NEVER,
-						  .nt = (size_t)CM_NEVER, .auto_movsb_stop = stop };
+	/* no rep band and no non-temporal stores but where a pass asks; the
+	 * rep band's stop is not the calibration's to choose */
+	static struct thresholds never;
+	never = (struct thresholds){ .erms = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER,
+				     .auto_movsb = (size_t)CM_NEVER, .auto_stosb = (size_t)CM_NEVER,
+				     .nt = (size_t)CM_NEVER, .auto_movsb_stop = config_get()->thresholds.auto_movsb_stop };
 	g.count = 0;
 	make_grid(&g, level);
 	unsigned pairs = level_pairs[level];
 	struct measure_settings s = { .variants = variants, .cold_bytes = measure_cold_span(), .round_times = round_times,
-				    .stop = { .min_pairs = pairs, .max_pairs = pairs } };
+				    .stop = { .min_pairs = pairs, .max_pairs = pairs }, .thresholds = &never };
 	if (!measure_buffers_init(largest(&g), s.cold_bytes))
 		return 1;
 	measure_clock_open(&s.clock);

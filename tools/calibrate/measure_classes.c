@@ -78,18 +78,19 @@ static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
 	return n;
 }
 
-/* The thresholds picked from the curves, in force for the candidates; the
- * rep band's stop is the configuration's (the CPU row's, or the
+/* The thresholds picked from the curves, which the candidates run with;
+ * the rep band's stop is the configuration's (the CPU row's, or the
  * environment's), which the library keeps too. */
-static void set_thresholds(const struct calibration *c)
+static const struct thresholds *picked_thresholds(const struct calibration *c)
 {
+	static struct thresholds picked;
 	struct thresholds builtin;
 	auto_default_thresholds(cpu_features(), &builtin);
-	size_t stop = memshim_thresholds.auto_movsb_stop;
-	memshim_thresholds = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
-						  .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb,
-						  .nt = c->nt, .auto_movsb_stop = stop,
-						  .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
+	picked = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
+				      .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb, .nt = c->nt,
+				      .auto_movsb_stop = config_get()->thresholds.auto_movsb_stop,
+				      .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
+	return &picked;
 }
 
 /* Whether a *_erms variant of fn runs its twin's very code in all of class
@@ -422,7 +423,7 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 	s->variants = candidates;
 	s->variant_count = load_candidates(candidates, &s->glibc);
 	s->round_times = NULL;
-	set_thresholds(c);
+	s->thresholds = picked_thresholds(c);
 	c->ratio_count = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		unsigned first = c->ratio_count;

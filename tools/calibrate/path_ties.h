@@ -18,8 +18,8 @@
  * takes no branch fewer (path_fewer_branches), a
  * tie there in every placement not timed beyond PATH_TIE_LIMIT
  * (path_ties.c); tied[i] says whether row i got one.  The
- * variants run with the thresholds memshim_thresholds holds, which their
- * ladders read above 8 vectors.
+ * variants run with the thresholds last passed to the library
+ * (measure_library_thresholds), which their ladders read above 8 vectors.
  * False, and why, when nothing could be traced (then nothing is tied). */
 bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size_t why_size);
 

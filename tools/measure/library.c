@@ -11,10 +11,13 @@
 
 #include "tools/measure/library.h"
 
+#include "shim/memshim.h"
+#include "shim/thresholds.h"
 #include "tools/util/cli.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 void *measure_library(void)
 {
@@ -46,23 +49,36 @@ bool measure_library_functions(void *lib, const char *name, struct measure_varia
 	       find(lib, "memmove", name, (void **)&v->copy[FN_MEMMOVE]) && find(lib, "memset", name, (void **)&v->set);
 }
 
-static bool from_library(const char *name, struct measure_variant *v)
+void measure_library_thresholds(const struct thresholds *t)
 {
+	static void (*install)(const struct memshim_threshold_values *);
 	void *lib = measure_library();
-	if (!lib)
-		return false;
-	*(void **)&v->set_thresholds = dlsym(lib, "memshim_set_thresholds");
-	return v->set_thresholds && measure_library_functions(lib, name, v);
+	if (!install && lib)
+		*(void **)&install = dlsym(lib, "memshim_measure_thresholds");
+	if (!install)
+		return;
+	if (!t) {
+		install(NULL);
+		return;
+	}
+	struct memshim_threshold_values v = {
+		.erms = t->erms, .stosb = t->stosb, .auto_movsb = t->auto_movsb, .auto_stosb = t->auto_stosb,
+		.nt = t->nt, .auto_movsb_stop = t->auto_movsb_stop, .set_stosb_beyond_nt = t->set_stosb_beyond_nt,
+	};
+	install(&v);
 }
 
+/* No copy of the variants of its own to fall back on: without the library
+ * (cli_library_path said why) nothing can be timed. */
 struct measure_variant measure_variant_of(const struct variant *row)
 {
-	struct measure_variant v = { .name = row->name };
-	if (from_library(row->name, &v))
+	struct measure_variant v = { .name = row->name, .install_thresholds = measure_library_thresholds };
+	void *lib = measure_library();
+	if (lib && dlsym(lib, "memshim_measure_thresholds") && measure_library_functions(lib, row->name, &v))
 		return v;
-	const struct entry_set *e = row->entries();
-	v = (struct measure_variant){ .name = row->name, .set = e->memset };
-	v.copy[FN_MEMCPY] = (copy_fn *)e->memcpy;
-	v.copy[FN_MEMMOVE] = (copy_fn *)e->memmove;
-	return v;
+	if (lib)
+		fprintf(stderr, "memshim: %s lacks variant %s: an older library?\n", cli_library_path(), row->name);
+	else
+		fprintf(stderr, "memshim: nothing to time variant %s in without the library\n", row->name);
+	exit(1);
 }

@@ -13,9 +13,14 @@ void *measure_library(void);
  * is missing. */
 bool measure_library_functions(void *lib, const char *name, struct measure_variant *v);
 
-/* Variant `row`, from the library (which then reads the thresholds this
- * program sets, before each batch); from this program's own table where
- * the library cannot be loaded (cli_library_path says why). */
+/* The thresholds the library's variants run with from now on (t NULL:
+ * those the library resolved at start-up), passed to its measurement entry
+ * point memshim_measure_thresholds. */
+void measure_library_thresholds(const struct thresholds *t);
+
+/* Variant `row`, from the library, which is passed the thresholds to run
+ * with before each batch.  Without the library, or without the variant in
+ * it, this says so and ends the program. */
 struct measure_variant measure_variant_of(const struct variant *row);
 
 #endif

@@ -15,7 +15,6 @@
 #include "config.h"
 
 #include "preload/histogram_format.h"
-#include "shim/thresholds.h"
 #include "tools/measure/caches.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/round_stats.h"
@@ -415,14 +414,11 @@ static void place_data(const struct measure_case *c, size_t n)
 		read_sink = read_lines(other, size);
 }
 
-/* Installs the thresholds a column's variants run with. */
-static void install_thresholds(const struct measure_variant *v)
+/* Passes the library the thresholds a column's variant runs with. */
+static void install_thresholds(const struct measure_settings *s, const struct measure_variant *v)
 {
-	if (v->thresholds)
-		memshim_thresholds = *v->thresholds;
-	if (v->set_thresholds) /* a variant in the library reads the library's */
-		v->set_thresholds(memshim_thresholds.erms, memshim_thresholds.stosb, memshim_thresholds.auto_movsb,
-				  memshim_thresholds.auto_stosb, memshim_thresholds.nt);
+	if (v->install_thresholds)
+		v->install_thresholds(v->thresholds ? v->thresholds : s->thresholds);
 }
 
 /* Puts calls[0..n) in an order drawn at random.  The branch predictors of
@@ -448,7 +444,7 @@ static void new_order(const struct measure_case *c, size_t n, uint64_t *rng)
 static double time_batch(const struct measure_settings *s, const struct measure_variant *v,
 			 const struct measure_case *c, size_t n, uint64_t *rng)
 {
-	install_thresholds(v);
+	install_thresholds(s, v);
 	run_pass(v, c, n); /* the code, the predictors and the data warm, as for the other arm */
 	new_order(c, n, rng);
 	place_data(c, n);

@@ -79,12 +79,12 @@ struct measure_variant {
 	set_fn *set;
 	const char *peer_file;   /* a peer's library; NULL for a variant of memshim's */
 	const struct measure_bands *bands[FN_COUNT]; /* set: calls go by size to these instead */
-	/* set: this program's variants (measure_variant_of) run with these
-	 * thresholds, installed before each of its batches */
+	/* set: this variant runs with these thresholds, not the settings' */
 	const struct thresholds *thresholds;
-	/* set: the variant is the library's (tools/measure/library.h), which
-	 * this sets to this program's thresholds before each batch */
-	void (*set_thresholds)(size_t erms, size_t stosb, size_t auto_movsb, size_t auto_stosb, size_t nt);
+	/* set: the variant is the library's (tools/measure/library.h), and
+	 * this passes it the thresholds to run with before each batch (NULL:
+	 * those it resolved at start-up) */
+	void (*install_thresholds)(const struct thresholds *t);
 };
 
 /* A peer may lack a function: it is then left out of that function's cases. */
@@ -113,6 +113,9 @@ struct measure_settings {
 	unsigned glibc; /* index of the baseline in variants */
 	struct measure_stop stop;
 	bool aa;              /* time the A/A arm too: glibc against itself */
+	/* the thresholds the library's variants run with, where a variant
+	 * names none of its own; NULL: the library's own, from its start-up */
+	const struct thresholds *thresholds;
 	size_t cold_bytes;    /* the span cold calls are spread over (measure_cold_span) */
 	struct measure_clock clock;
 	char pinning[80];     /* "pinned to CPU 1", or why not */

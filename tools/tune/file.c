@@ -111,8 +111,9 @@ bool calibration_write(const char *path, const struct calibration *c, char *why,
 		temporary[0] = '\0';
 		return false;
 	}
-	fprintf(f, "%s\ncpu %s %u %u\nauto_movsb %zu\nauto_stosb %zu\nnt %zu\n", CALIBRATION_FORMAT, c->vendor,
-		c->family, c->model, c->auto_movsb, c->auto_stosb, c->nt);
+	fprintf(f, "%s\ncpu %s %u %u\n%s %zu\n%s %zu\n%s %zu\n", CALIBRATION_FORMAT, c->vendor, c->family, c->model,
+		threshold_file_key(T_AUTO_MOVSB), c->auto_movsb, threshold_file_key(T_AUTO_STOSB), c->auto_stosb,
+		threshold_file_key(T_NT), c->nt);
 	write_choices(f, c);
 	fprintf(f, "unit %s\nclock %s\nrounds %u\n", c->unit, c->clock, c->rounds);
 	write_ratios(f, c);

@@ -18,7 +18,6 @@
 #include "tools/calibrate/model.h"
 #include "tools/util/sort.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,16 +53,6 @@ static const char *threshold_text(double t, char *buf, size_t size)
 	return buf;
 }
 
-/* The name memshim info gives threshold t: "auto_movsb" for MEMSHIM_AUTO_MOVSB_THRESHOLD. */
-static const char *threshold_name(enum threshold_name t, char *buf, size_t size)
-{
-	const char *variable = config_threshold_variable(t) + strlen("MEMSHIM_");
-	size_t n = strlen(variable) - strlen("_THRESHOLD"), i;
-	for (i = 0; i < n && i + 1 < size; i++)
-		buf[i] = (char)tolower((unsigned char)variable[i]);
-	buf[i] = '\0';
-	return buf;
-}
 
 static const char *const origin_words[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
 					    [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
@@ -99,10 +88,10 @@ static void thresholds_text(enum base_function fn, const char *variant, const do
 	size_t len = 0;
 	out[0] = '\0';
 	for (int i = 0; i < 2; i++) {
-		char name[24], value[32];
+		char value[32];
 		if (used[i] != T_COUNT && len < size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s %s", len ? ", " : "",
-						threshold_name(used[i], name, sizeof name),
+						threshold_short_name(used[i]),
 						threshold_text(t[used[i]], value, sizeof value));
 	}
 }
@@ -218,6 +207,17 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 	print_alias_hazard(fn, h, def);
 }
 
+/* Whether a threshold before t that is used reads t's variable: the line
+ * sets each variable once. */
+static bool variable_said(const bool used[T_COUNT], enum threshold_name t)
+{
+	for (int before = 0; before < (int)t; before++)
+		if (used[before] && strcmp(config_threshold_variable((enum threshold_name)before),
+					   config_threshold_variable(t)) == 0)
+			return true;
+	return false;
+}
+
 /* The environment line: MEMSHIM_IMPL when every function with calls takes
  * the same variant and all have calls, else one variable per function; then
  * every threshold those variants read. */
@@ -245,7 +245,7 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
 			used[a] = true;
 	}
 	for (int th = 0; th < T_COUNT; th++)
-		if (used[th] && len < size)
+		if (used[th] && len < size && !variable_said(used, (enum threshold_name)th))
 			len += (size_t)snprintf(out + len, size - len, " %s=%.0f",
 						config_threshold_variable((enum threshold_name)th), t[th]);
 }
@@ -373,11 +373,11 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 				      def->variant[FN_MEMMOVE], def->variant[FN_MEMSET]);
 	const char *separator = "; thresholds: ";
 	for (int t = 0; t < T_COUNT; t++) {
-		char name[24], value[32];
+		char value[32];
 		if (!used[t] || len >= size)
 			continue;
 		len += (size_t)snprintf(out + len, size - len, "%s%s %s [%s]", separator,
-					threshold_name((enum threshold_name)t, name, sizeof name),
+					threshold_short_name((enum threshold_name)t),
 					threshold_text(def->t[t], value, sizeof value), origin_words[def->origin[t]]);
 		separator = ", ";
 	}

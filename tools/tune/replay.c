@@ -177,12 +177,11 @@ bool tune_replay(const struct dump *d, const struct tune_setting *mine, const st
 	columns[1] = setting_variant(mine, bands[1]);
 	struct measure_settings s = { .variants = columns, .variant_count = 2, .glibc = 0, .stop = TUNE_REPLAY_STOP,
 				    .cold_bytes = measure_cold_span() };
-	struct thresholds before = memshim_thresholds;
 	measure_clock_open(&s.clock);
 	bool ok = true;
 	for (int fn = 0; fn < FN_COUNT && ok; fn++)
 		ok = replay_function(d, &s, (enum base_function)fn, how, !base || runs_glibc(base, fn), &t, out);
-	memshim_thresholds = before;
+	measure_library_thresholds(NULL); /* the library's own again */
 	for (int i = 0; i <= FN_COUNT; i++)
 		if ((out->has[i] = t.w[i] > 0)) {
 			out->ratio[i] = t.r[i] / t.w[i];

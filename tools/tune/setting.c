@@ -28,12 +28,6 @@ static bool set_bands(struct tune_setting *s, int only, const char *value, char 
 	return true;
 }
 
-static size_t *threshold_member(struct thresholds *t, enum threshold_name name)
-{
-	size_t *members[T_COUNT] = { &t->erms, &t->stosb, &t->auto_movsb, &t->auto_stosb, &t->nt };
-	return members[name];
-}
-
 /* One NAME=VALUE word of an environment line. */
 static bool set_word(struct tune_setting *s, const char *name, const char *value, char *why, size_t size)
 {
@@ -65,7 +59,7 @@ bool tune_setting_parse(const char *value, struct tune_setting *out, char *why, 
 		out->bands[fn] = c->choice[fn].bands;
 		band_list_format(&out->bands[fn], out->text[fn]);
 	}
-	out->t = memshim_thresholds;
+	out->t = c->thresholds;
 	if (!strchr(value, '='))
 		return set_bands(out, -1, value, why, size);
 	char *copy = strdup(value), *save = NULL;
@@ -95,7 +89,7 @@ void tune_setting_thresholds(const struct tune_setting *s, double t[T_COUNT])
 
 bool tune_setting_of(const char *const text[FN_COUNT], const double t[T_COUNT], struct tune_setting *out)
 {
-	out->t = memshim_thresholds; /* what the model does not choose: set_stosb_beyond_nt */
+	out->t = config_get()->thresholds; /* what the model does not choose: set_stosb_beyond_nt */
 	for (int i = 0; i < T_COUNT; i++)
 		*threshold_member(&out->t, (enum threshold_name)i) = t[i] >= (double)SIZE_MAX ? SIZE_MAX : (size_t)t[i];
 	for (int fn = 0; fn < FN_COUNT; fn++) {

@@ -21,23 +21,23 @@
 #include <unistd.h>
 
 /* The options of `memshim run`; each sets a MEMSHIM_* variable. */
-enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_ERMS, RUN_STOSB, RUN_AUTO_MOVSB, RUN_AUTO_STOSB, RUN_NT, RUN_HWCAPS };
+enum { RUN_IMPL = 1, RUN_VERBOSE, RUN_MOVSB, RUN_STOSB, RUN_NT, RUN_HWCAPS };
 
 static const char *const size_variables[] = {
-	[RUN_ERMS] = "MEMSHIM_ERMS_THRESHOLD",
+	[RUN_MOVSB] = "MEMSHIM_MOVSB_THRESHOLD",
 	[RUN_STOSB] = "MEMSHIM_STOSB_THRESHOLD",
-	[RUN_AUTO_MOVSB] = "MEMSHIM_AUTO_MOVSB_THRESHOLD",
-	[RUN_AUTO_STOSB] = "MEMSHIM_AUTO_STOSB_THRESHOLD",
 	[RUN_NT] = "MEMSHIM_NT_THRESHOLD",
 };
 
 const struct option run_options[] = {
 	{ "impl", required_argument, NULL, RUN_IMPL },
 	{ "verbose", no_argument, NULL, RUN_VERBOSE },
-	{ "erms-threshold", required_argument, NULL, RUN_ERMS },
+	{ "movsb-threshold", required_argument, NULL, RUN_MOVSB },
 	{ "stosb-threshold", required_argument, NULL, RUN_STOSB },
-	{ "auto-movsb-threshold", required_argument, NULL, RUN_AUTO_MOVSB },
-	{ "auto-stosb-threshold", required_argument, NULL, RUN_AUTO_STOSB },
+	/* the old names of the two, from when each family of variants had a pair */
+	{ "erms-threshold", required_argument, NULL, RUN_MOVSB },
+	{ "auto-movsb-threshold", required_argument, NULL, RUN_MOVSB },
+	{ "auto-stosb-threshold", required_argument, NULL, RUN_STOSB },
 	{ "nt-threshold", required_argument, NULL, RUN_NT },
 	{ "hwcaps", required_argument, NULL, RUN_HWCAPS },
 	{ 0 },
