@@ -1,6 +1,7 @@
 /* The avx512 and avx512_erms ladders (shim/vector_ladder.S): 64-byte
  * vectors, in registers 16..31 only, as the evex ladders; avx512_mask and
- * avx512_mask_erms the same with copies of 0..16 bytes in one masked move. */
+ * avx512_mask_erms the same with copies of 0..16 bytes in one masked move;
+ * avx512_mask64_erms with copies of 0..63 bytes in one. */
 #define VEC_SIZE 64
 #define VMOVU vmovdqu64
 #define VEC(i) EVEX_REG(zmm, i)
@@ -45,12 +46,5 @@
 #undef REP_BAND
 #undef VARIANT
 #undef MASKED_COPY_VEC
-#define MASKED_COPY_VEC_ALIGNED
-#define VARIANT avx512_m64a_erms
-#define REP_BAND
-#include "shim/vector_ladder.S"
-#undef REP_BAND
-#undef VARIANT
-#undef MASKED_COPY_VEC_ALIGNED
 
 	.section .note.GNU-stack, "", @progbits

@@ -69,7 +69,7 @@ MEMSHIM_VARIANT(evex_mask, shim, 32, 0, evex_mask, evex, has_avx512, describe_ve
 		"evex with copies of 0..16 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(evex_mask_erms, shim, 32, 1, evex_mask, evex_erms, has_avx512_erms, describe_vector_erms,
 		"evex_mask, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
+/* avx512_erms with no branch on the size below 64 bytes; no CPU's default,
+ * for programs whose small copies are hot (D45, D48). */
 MEMSHIM_VARIANT(avx512_mask64_erms, shim, 64, 1, avx512_mask64_erms, avx512_mask64_erms, has_avx512_erms, describe_vector_erms,
 		"avx512_erms with copies of 0..63 B in one masked move (no branch on their size)")
-MEMSHIM_VARIANT(avx512_m64a_erms, shim, 64, 1, avx512_m64a_erms, avx512_m64a_erms, has_avx512_erms, describe_vector_erms,
-		"experiment: 0..63 B masked, source window aligned, vpermb")

@@ -1,5 +1,5 @@
-/* avx512, avx512_mask and their _erms twins: the vector variants with
- * 64-byte registers.
+/* avx512, avx512_mask, their _erms twins and avx512_mask64_erms: the
+ * vector variants with 64-byte registers.
  * Built with -mavx512f -mavx512bw -mavx512vl and only dispatched to when the
  * CPU has all three and the OS saves the ZMM state.  The ladder is in
  * shim/ladder_avx512.S, the rare long paths from shim/vector_pieces.h.
@@ -29,4 +29,3 @@ MEMSHIM_VECTOR_VARIANT(avx512_erms);
 MEMSHIM_VECTOR_VARIANT(avx512_mask);
 MEMSHIM_VECTOR_VARIANT(avx512_mask_erms);
 MEMSHIM_VECTOR_VARIANT(avx512_mask64_erms);
-MEMSHIM_VECTOR_VARIANT(avx512_m64a_erms);

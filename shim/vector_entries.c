@@ -21,7 +21,6 @@ VECTOR_ENTRIES(avx512_erms);
 VECTOR_ENTRIES(avx512_mask);
 VECTOR_ENTRIES(avx512_mask_erms);
 VECTOR_ENTRIES(avx512_mask64_erms);
-VECTOR_ENTRIES(avx512_m64a_erms);
 VECTOR_ENTRIES(evex);
 VECTOR_ENTRIES(evex_erms);
 VECTOR_ENTRIES(evex_mask);

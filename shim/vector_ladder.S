@@ -350,24 +350,6 @@ L(memmove_in_place):                                                         \
 	ALIGN_TARGET;                                                          \
 L(fn##_below_vec_ladder):                                                \
 
-#elif defined(MASKED_COPY_VEC_ALIGNED)
-#define COPY_BELOW_VEC_MASKED(fn) \
-	prefetcht0 (%rsi);                                                     \
-	prefetchw (%rdi);                                                      \
-	lea (VEC_SIZE - 1)(%rsi), %ecx;                                        \
-	xor %esi, %ecx;                                                        \
-	lea (VEC_SIZE - 1)(%rdi), %r8d;                                        \
-	xor %edi, %r8d;                                                        \
-	or %r8d, %ecx;                                                         \
-	test $4096, %ecx;                                                      \
-	jnz L(fn##_below_vec_ladder);                                          \
-	MASK_OF_FIRST_N;                                                       \
-	VMOVU8 (%rsi), VEC(0){%k1}{z};                                         \
-	VMOVU8 VEC(0), (%rdi){%k1};                                            \
-	ret;                                                                   \
-	ALIGN_TARGET;                                                          \
-L(fn##_below_vec_ladder):                                                \
-
 #else
 #define COPY_BELOW_VEC_MASKED(fn)
 #endif
