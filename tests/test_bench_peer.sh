@@ -62,8 +62,8 @@ for peer in loops half pre; do
 	expect_eq "CSV: $peer's memcpy and memset rows" "$(rows memcpy $peer) $(rows memset $peer)" \
 		"$(case $peer in loops) echo 2 2 ;; half) echo 2 0 ;; pre) echo 0 2 ;; esac)"
 done
-expect_eq "CSV: every row has 24 fields and a positive median" \
-	"$(awk -F, 'NR > 1 && (NF != 24 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
+expect_eq "CSV: every row has 25 fields and a positive median" \
+	"$(awk -F, 'NR > 1 && (NF != 25 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 heading() { awk -v f="$1:" '$1 == f { getline; print; exit }' "$scratch/out"; }
 expect_match "the memcpy table has loops and half, and their ratios" "$(heading memcpy)" \
 	'^size +glibc +A/A +scalar +loops +half$'

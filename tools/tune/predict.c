@@ -15,6 +15,7 @@
 #include "tools/util/dump_load.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
+#include "tools/calibrate/choose_bands.h"
 #include "tools/calibrate/model.h"
 #include "tools/util/sort.h"
 
