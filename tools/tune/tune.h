@@ -76,7 +76,8 @@ struct tune_replayed {
 	double by_timing[FN_COUNT]; /* share of its calls in classes placed by the program's timed calls */
 	unsigned rounds;
 };
-/* False (said) if the dump has no windows or memory runs out. */
+/* False (said) if the dump has no windows, memory runs out or the library
+ * cannot be loaded. */
 /* How to replay: `place` an enum placement (tools/measure/placement.h) for
  * every class, or TUNE_PLACE_BY_SIZE, or TUNE_PLACE_BY_TIMING (each class
  * where the program's own timed calls put it, by size where it has none);
