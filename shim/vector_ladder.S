@@ -329,27 +329,26 @@ L(memmove_in_place):                                                         \
  * (D47).  So does a pointer into the first page: the null pointer with
  * size 0 would take the same assist (D47). */
 #if defined(MASKED_COPY_VEC)
-#define COPY_BELOW_VEC_MASKED(fn) \
-	prefetcht0 (%rsi);                                                     \
-	prefetchw (%rdi);                                                      \
-	lea (VEC_SIZE - 1)(%rsi), %ecx;                                        \
-	xor %esi, %ecx;                                                        \
-	lea (VEC_SIZE - 1)(%rdi), %r8d;                                        \
-	xor %edi, %r8d;                                                        \
-	or %r8d, %ecx;                                                         \
-	test $4096, %ecx;                                                      \
-	jnz L(fn##_below_vec_ladder);                                          \
-	cmp $4096, %rsi;                                                       \
-	jb L(fn##_below_vec_ladder);                                           \
-	cmp $4096, %rdi;                                                       \
-	jb L(fn##_below_vec_ladder);                                           \
-	MASK_OF_FIRST_N;                                                       \
-	VMOVU8 (%rsi), VEC(0){%k1}{z};                                         \
-	VMOVU8 VEC(0), (%rdi){%k1};                                            \
-	ret;                                                                   \
-	ALIGN_TARGET;                                                          \
-L(fn##_below_vec_ladder):                                                \
-
+#define COPY_BELOW_VEC_MASKED(fn)                                            \
+	prefetcht0 (%rsi);                                                   \
+	prefetchw (%rdi);                                                    \
+	lea (VEC_SIZE - 1)(%rsi), %ecx;                                      \
+	xor %esi, %ecx;                                                      \
+	lea (VEC_SIZE - 1)(%rdi), %r8d;                                      \
+	xor %edi, %r8d;                                                      \
+	or %r8d, %ecx;                                                       \
+	test $4096, %ecx;                                                    \
+	jnz L(fn##_below_vec_ladder);                                        \
+	cmp $4096, %rsi;                                                     \
+	jb L(fn##_below_vec_ladder);                                         \
+	cmp $4096, %rdi;                                                     \
+	jb L(fn##_below_vec_ladder);                                         \
+	MASK_OF_FIRST_N;                                                     \
+	VMOVU8 (%rsi), VEC(0){%k1}{z};                                       \
+	VMOVU8 VEC(0), (%rdi){%k1};                                          \
+	ret;                                                                 \
+	ALIGN_TARGET;                                                        \
+L(fn##_below_vec_ladder):
 #else
 #define COPY_BELOW_VEC_MASKED(fn)
 #endif
