@@ -2,8 +2,8 @@
  * the variant that serves the calls up to it.  One band is a single variant
  * at every size, which is how the library ran before bands.
  *
- * The text form, used by MEMSHIM_MEMCPY/MEMMOVE/MEMSET, the calibration
- * file and the shipped CPU rows, is VARIANT:BOUND,...,VARIANT: each bound
+ * The text form, used by the variant settings' variables (dispatch/settings.h),
+ * the calibration file and the shipped CPU rows, is VARIANT:BOUND,...,VARIANT: each bound
  * the largest size (bytes, with K, M or G) its variant serves, ascending,
  * and the last variant serving everything larger ("glibc:256,avx2").
  *

@@ -2,6 +2,7 @@
  * calls, a fixed buffer on the stack, parsing by hand (see calibration.h). */
 #include "dispatch/calibration.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/byte_count.h"
 #include "dispatch/read_thresholds.h"
 #include "dispatch/cpu_features.h"
@@ -116,7 +117,7 @@ static const char *check_cpu(const struct calibration_head *h)
 	return h->family == f->family && h->model == f->model ? NULL : "was measured on another CPU model";
 }
 
-/* The thresholds of lines 3-5, whose keys the thresholds' table gives. */
+/* The thresholds of lines 3-5, whose keys the settings' table gives. */
 static const enum threshold_name in_file[3] = { T_AUTO_MOVSB, T_AUTO_STOSB, T_NT };
 
 /* "choice FN BANDS WHY": NULL with the bands and the reason, else the problem. */
@@ -126,7 +127,7 @@ static const char *parse_choice(char *line, enum base_function fn, struct calibr
 		                                            "line 7: expected choice memmove BANDS WHY",
 		                                            "line 8: expected choice memset BANDS WHY" };
 	const char *rest = line ? after_word(line, "choice") : NULL;
-	char *name = rest ? (char *)after_word(rest, base_function_names[fn]) : NULL;
+	char *name = rest ? (char *)after_word(rest, setting_keys(function_setting(fn))->file_key) : NULL;
 	if (!name)
 		return expected[fn];
 	char *end = name;
@@ -165,7 +166,7 @@ const char *calibration_parse_head(char *text, struct calibration_head *h)
 		return problem;
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned long long n;
-		const char *value = (line = take_line(&text, h)) ? after_word(line, threshold_file_key(in_file[i])) : NULL;
+		const char *value = (line = take_line(&text, h)) ? after_word(line, setting_keys(threshold_setting(in_file[i]))->file_key) : NULL;
 		if (!value || parse_byte_count(value, 1ull << 40, &n))
 			return i == 0 ? "line 3: expected auto_movsb BYTES"
 			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";

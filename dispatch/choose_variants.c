@@ -1,13 +1,11 @@
 /* Choosing each function's variant: the variables that name one, bands or
- * a policy (MEMSHIM_IMPL, then MEMSHIM_MEMCPY, ...), else the default
- * policy (dispatch/config_internal.h). */
+ * a policy (the settings' table's S_IMPL, then each function's), else the
+ * default policy (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/early_env.h"
 #include "dispatch/policies.h"
-
-static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE",
-	                                                      "MEMSHIM_MEMSET" };
 
 /* What a variable names: bands (a variant usable here is one band), or a policy. */
 struct selection {
@@ -113,11 +111,11 @@ void choose_variants(const struct cpu_features *f, const struct calibration_choi
 	const struct policy_inputs in = { f, file };
 	struct selection all = { .policy = policy_default() };
 	struct line default_text;
-	bool impl = read_selection("MEMSHIM_IMPL", describe_default(&in, &default_text), &all);
+	bool impl = read_selection(setting_keys(S_IMPL)->variable, describe_default(&in, &default_text), &all);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct selection one;
 		choose(&all, &in, (enum base_function)fn, &choice[fn]);
-		if (read_selection(function_variables[fn], choice[fn].text, &one))
+		if (read_selection(setting_keys(function_setting((enum base_function)fn))->variable, choice[fn].text, &one))
 			choose(&one, &in, (enum base_function)fn, &choice[fn]);
 		if (!impl && choice[fn].policy == policy_default()->name)
 			choice[fn].policy = NULL; /* the default, not a variable, decided */

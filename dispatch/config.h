@@ -21,7 +21,7 @@
 struct function_choice {
 	struct band_list bands;      /* one band: a single variant */
 	char text[BAND_TEXT_MAX];    /* the bands' text form ("glibc:256,avx2") */
-	const char *why; /* "CPU has FSRM", "MEMSHIM_IMPL", "MEMSHIM_MEMCPY", ... */
+	const char *why; /* "CPU has FSRM", or the variable that chose (dispatch/settings.h) */
 	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
 	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
 	const char *variable, *policy;
@@ -71,7 +71,7 @@ struct config {
 	char ab_setting[2][BAND_TEXT_MAX];
 	struct band_list ab_bands[2][FN_COUNT];
 	struct thresholds thresholds; /* as resolved at start-up; the variants read memshim_thresholds */
-	enum threshold_origin origin[T_ALL];
+	enum setting_origin origin[T_ALL];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
 	struct calibration_choices calibrated; /* its bands for the default policy */
 };

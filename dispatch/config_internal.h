@@ -8,7 +8,8 @@
  *   choose_variants.c    each function's variant, from the variables that
  *                        name one, else the default policy
  *                        (dispatch/policies.h, dispatch/default_policy.h)
- *   read_thresholds.c    the thresholds' table, and their resolve order
+ *   read_thresholds.c    each threshold's value, in the settings' order
+ *                        (dispatch/settings.h: every setting's names)
  *   read_recording.c     the recording settings
  *   read_ab.c            the in-process A/B's settings
  *   describe.c           the descriptions of the choice

@@ -7,17 +7,25 @@
 #include "dispatch/default_policy.h"
 
 #include "dispatch/cpu_rows.h"
+#include "dispatch/settings.h"
 
 void default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
                           enum base_function fn, struct band_list *out, const char **why)
 {
-	if (file && file->bands[fn].count) {
+	struct band_list row;
+	const char *row_why;
+	bool in_row = cpu_row_choice(f, fn, &row, &row_why);
+	switch (setting_fallback(file && file->bands[fn].count, in_row)) {
+	case FROM_FILE:
 		*why = file->why[fn];
 		*out = file->bands[fn];
 		return;
-	}
-	if (cpu_row_choice(f, fn, out, why))
+	case FROM_ROW:
+		*why = row_why;
+		*out = row;
 		return;
-	*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
-	*out = band_list_single(VARIANT(glibc));
+	default:
+		*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
+		*out = band_list_single(VARIANT(glibc));
+	}
 }

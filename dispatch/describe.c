@@ -2,6 +2,7 @@
  * `memshim info`. */
 #include "dispatch/config_internal.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/early_env.h" /* same_string */
 #include "shim/memshim.h"
 #include "shim/thresholds.h"
@@ -79,7 +80,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 		if (t == T_AUTO_MOVSB_STOP && value == 0)
 			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
-		line_add(l, threshold_short_name((enum threshold_name)t));
+		line_add(l, setting_keys(threshold_setting((enum threshold_name)t))->name);
 		line_add(l, " ");
 		line_add_number(l, value);
 		line_add(l, " B [");

@@ -3,14 +3,14 @@
  * (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/early_env.h"
 #include "dispatch/renamed.h"
 
-/* Every variable the library reads but the thresholds' (their table,
- * dispatch/read_thresholds.c) and the old names dispatch/renamed.c still
- * reads; any other MEMSHIM_* name is reported as unknown. */
+/* Every variable the library reads but the settings' (their table,
+ * dispatch/settings.c) and the old names dispatch/renamed.c still reads;
+ * any other MEMSHIM_* name is reported as unknown. */
 static const char *const known_variables[] = {
-	"MEMSHIM_IMPL",           "MEMSHIM_MEMCPY",          "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET",
 	"MEMSHIM_VERBOSE",
 	"MEMSHIM_HIST",           "MEMSHIM_HIST_INTERVAL",   "MEMSHIM_HIST_SIGNAL", "MEMSHIM_CALLSITES",
 	"MEMSHIM_STACK_DEPTH",
@@ -66,10 +66,7 @@ static bool is_known_variable(const char *entry)
 	for (; entry[i] && entry[i] != '=' && i + 1 < sizeof name; i++)
 		name[i] = entry[i];
 	name[i] = '\0';
-	for (int t = 0; t < T_ALL; t++)
-		if (same_string(config_threshold_variable((enum threshold_name)t), name))
-			return true;
-	return renamed_old_name(name);
+	return setting_of_variable(name) != S_ALL || renamed_old_name(name);
 }
 
 void report_unknown_variables(void)

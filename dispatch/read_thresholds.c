@@ -1,7 +1,6 @@
-/* The thresholds' table (names, variables, calibration-file and row keys),
- * and the one order a threshold's value is resolved in: its variable, else
- * the calibration file's value, else the CPU row's, else the built-in one
- * (dispatch/config.h). */
+/* Resolving each threshold: its variable, else the calibration file's
+ * value, else the CPU row's, else the built-in one, in the settings' order
+ * (dispatch/settings.h). */
 #include "dispatch/read_thresholds.h"
 
 #include "dispatch/byte_count.h"
@@ -15,54 +14,29 @@
 /* Thresholds beyond 1 TiB mean "never": refuse them as probable typos. */
 #define THRESHOLD_MAX (1ull << 40)
 
-/* THE THRESHOLDS' TABLE.  Each threshold: its variable, its member of
- * struct thresholds, its name in descriptions, its key in the calibration
- * file and in a CPU row's thresholds line (NULL: neither gives it; the row
- * key is also its member of struct cpu_row), and (for the warning about 0)
- * what a call from that size on gets, NULL where 0 is a value meant.  One
- * pair of variables serves every variant that uses rep movsb and rep
- * stosb: erms's thresholds and the *_erms variants' read the same two
- * (their built-in values differ: dispatch/auto_policy.c). */
+/* Each threshold's member of struct thresholds, its member of struct
+ * cpu_row (NO_ROW_KEY where its settings' entry has no row key), and (for
+ * the warning about 0) what a call from that size on gets, NULL where 0 is
+ * a value meant. */
 #define NO_ROW_KEY ((size_t)-1)
 static const struct {
-	const char *variable, *name;
-	size_t member;
-	const char *file_key, *row_key;
-	size_t row_member;
+	size_t member, row_member;
 	const char *zero;
 } threshold_table[T_ALL] = {
-	[T_ERMS] = { "MEMSHIM_MOVSB_THRESHOLD", "erms", offsetof(struct thresholds, erms), NULL, NULL, NO_ROW_KEY,
+	[T_ERMS] = { offsetof(struct thresholds, erms), NO_ROW_KEY,
 	             "is 0: copies of every size, the smallest too, take rep movsb" },
-	[T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", offsetof(struct thresholds, stosb), NULL, NULL, NO_ROW_KEY,
+	[T_STOSB] = { offsetof(struct thresholds, stosb), NO_ROW_KEY,
 	              "is 0: sets of every size, the smallest too, take rep stosb" },
-	[T_AUTO_MOVSB] = { "MEMSHIM_MOVSB_THRESHOLD", "auto_movsb", offsetof(struct thresholds, auto_movsb),
-	                   "auto_movsb", "auto_movsb", offsetof(struct cpu_row, auto_movsb),
+	[T_AUTO_MOVSB] = { offsetof(struct thresholds, auto_movsb), offsetof(struct cpu_row, auto_movsb),
 	                   "is 0: copies of every size, the smallest too, take rep movsb" },
-	[T_AUTO_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "auto_stosb", offsetof(struct thresholds, auto_stosb),
-	                   "auto_stosb", "auto_stosb", offsetof(struct cpu_row, auto_stosb),
+	[T_AUTO_STOSB] = { offsetof(struct thresholds, auto_stosb), offsetof(struct cpu_row, auto_stosb),
 	                   "is 0: sets of every size, the smallest too, take rep stosb" },
-	[T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", offsetof(struct thresholds, nt), "nt", NULL, NO_ROW_KEY,
+	[T_NT] = { offsetof(struct thresholds, nt), NO_ROW_KEY,
 	           "is 0: the vector variants store every size past 8 vectors non-temporally, past the caches" },
 	/* 0 is no slip here: it is the built-in "no stop" */
-	[T_AUTO_MOVSB_STOP] = { "MEMSHIM_MOVSB_STOP_THRESHOLD", "auto_movsb_stop",
-	                        offsetof(struct thresholds, auto_movsb_stop), NULL, "auto_movsb_stop",
-	                        offsetof(struct cpu_row, auto_movsb_stop), NULL },
+	[T_AUTO_MOVSB_STOP] = { offsetof(struct thresholds, auto_movsb_stop), offsetof(struct cpu_row, auto_movsb_stop),
+	                        NULL },
 };
-
-const char *threshold_file_key(enum threshold_name t)
-{
-	return threshold_table[t].file_key;
-}
-
-const char *config_threshold_variable(enum threshold_name t)
-{
-	return threshold_table[t].variable;
-}
-
-const char *threshold_short_name(enum threshold_name t)
-{
-	return threshold_table[t].name;
-}
 
 size_t *threshold_member(struct thresholds *th, enum threshold_name t)
 {
@@ -77,7 +51,7 @@ size_t threshold_value(const struct thresholds *th, enum threshold_name t)
 /* Threshold t's variable: false where it is not set, or set badly (said). */
 static bool read_threshold(enum threshold_name t, size_t fallback, size_t *out)
 {
-	const char *name = threshold_table[t].variable, *value = renamed_getenv(name);
+	const char *name = setting_keys(threshold_setting(t))->variable, *value = renamed_getenv(name);
 	unsigned long long n;
 	if (!value)
 		return false;
@@ -103,15 +77,14 @@ static size_t row_value(const struct cpu_row *r, enum threshold_name t)
 	return r && at != NO_ROW_KEY ? *(const size_t *)((const char *)r + at) : 0;
 }
 
-size_t threshold_resolve(enum threshold_name t, const struct threshold_sources *from, enum threshold_origin *origin)
+size_t threshold_resolve(enum threshold_name t, const struct threshold_sources *from, enum setting_origin *origin)
 {
 	size_t fallback = threshold_value(from->builtin, t), value;
-	if (from->file && threshold_table[t].file_key)
-		*origin = FROM_FILE, fallback = threshold_value(from->file, t);
-	else if (row_value(from->row, t))
-		*origin = FROM_ROW, fallback = row_value(from->row, t);
-	else
-		*origin = FROM_BUILTIN;
+	*origin = setting_fallback(from->file && setting_keys(threshold_setting(t))->file_key, row_value(from->row, t));
+	if (*origin == FROM_FILE)
+		fallback = threshold_value(from->file, t);
+	else if (*origin == FROM_ROW)
+		fallback = row_value(from->row, t);
 	if (!read_threshold(t, fallback, &value))
 		return fallback;
 	*origin = FROM_ENVIRONMENT;

@@ -4,12 +4,14 @@ MEMSHIM_* one from the README's table of variables.
 
     check_manpage_env.py TOP [MAN_PAGE [README]]
 
-Then the thresholds' table (dispatch/read_thresholds.c: each threshold's
-variable, calibration-file key and row key): every key of a shipped CPU
-row's thresholds line (TOP/data/cpu-rows/*.row) must be a row key of the
-table, and every key the calibration file's writer and reader use one of
-its file keys, so that a setting read from a row or a file has its place
-in the one table.
+Then the settings' table (dispatch/settings.c: each variant setting's and
+threshold's variable, calibration-file key and row key): it must give the
+variant settings (MEMSHIM_IMPL and each function's), each of its variables
+must be in the man page, every key of a shipped CPU row's thresholds and
+choice lines (TOP/data/cpu-rows/*.row) must be a row key of the table, and
+every key the calibration file's writer and reader use one of its file
+keys, so that a setting read from a row or a file has its place in the one
+table.
 
 The variables are collected from the sources themselves (every .c, .h and
 .cc under TOP's shim/, dispatch/, preload/ and tools/), not from a list that
@@ -99,40 +101,54 @@ def names_word(text, name):
     return re.search(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(name), text) is not None
 
 
-TABLE_ROW = re.compile(r'offsetof\(struct thresholds, \w+\),\s*(?:NULL|"(\w+)"),\s*(?:NULL|"(\w+)")')
+TABLE_ROW = re.compile(r'\[(S_\w+(?: \+ T_\w+)?)\] = \{\s*"(MEMSHIM_\w+)",\s*"\w+",\s*(?:NULL|"(\w+)"),'
+                       r'\s*(?:NULL|"(\w+)")\s*\}')
+VARIANT_SETTINGS = ("S_IMPL", "S_MEMCPY", "S_MEMMOVE", "S_MEMSET")
 
 
-def table_keys(top):
-    """(file keys, row keys) of the thresholds' table."""
-    with open(os.path.join(top, "dispatch", "read_thresholds.c"), encoding="utf-8") as f:
-        rows = TABLE_ROW.findall(f.read())
-    return {k for k, _ in rows if k}, {k for _, k in rows if k}
+def table_rows(top):
+    """[(setting, variable, file key, row key)] of the settings' table."""
+    with open(os.path.join(top, "dispatch", "settings.c"), encoding="utf-8") as f:
+        return TABLE_ROW.findall(f.read())
 
 
-def shipped_row_keys(top):
-    """{key: row file} of every thresholds line of the shipped rows."""
+def shipped_row_keys(top, kind):
+    """{key: row file} of every `kind` line ("thresholds", "choice") of the shipped rows."""
     found, folder = {}, os.path.join(top, "data", "cpu-rows")
     for name in sorted(os.listdir(folder)):
         if name.endswith(".row"):
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 for line in f:
                     words = line.split()
-                    if words and words[0] == "thresholds":
-                        for w in words[1:]:
-                            found.setdefault(w.split("=")[0], name)
+                    if words and words[0] == kind:
+                        keys = [w.split("=")[0] for w in words[1:]] if kind == "thresholds" else words[1:2]
+                        for key in keys:
+                            found.setdefault(key, name)
     return found
 
 
-def check_table(top):
-    file_keys, row_keys = table_keys(top)
+def check_table(top, environment):
+    rows = table_rows(top)
+    file_keys, row_keys = {r[2] for r in rows if r[2]}, {r[3] for r in rows if r[3]}
     check("the thresholds' table gives file keys and row keys", file_keys and row_keys,
-          "none found in dispatch/read_thresholds.c")
-    for key, row in sorted(shipped_row_keys(top).items()):
+          "none found in dispatch/settings.c")
+    settings = {r[0] for r in rows}
+    check("the settings' table gives the variant settings", all(s in settings for s in VARIANT_SETTINGS),
+          "missing from dispatch/settings.c: " + ", ".join(s for s in VARIANT_SETTINGS if s not in settings))
+    for setting, variable, _, _ in rows:
+        check("the settings' table: %s's variable %s in the man page" % (setting, variable),
+              names_word(environment, variable), "missing")
+    for key, row in sorted(shipped_row_keys(top, "thresholds").items()):
         check("the thresholds' table: row key %s (in %s)" % (key, row), key in row_keys, "missing")
+    for key, row in sorted(shipped_row_keys(top, "choice").items()):
+        check("the settings' table: choice row key %s (in %s)" % (key, row), key in row_keys, "missing")
     with open(os.path.join(top, "dispatch", "calibration.h"), encoding="utf-8") as f:
-        documented = re.findall(r"^ \*   (\w+) \d+ ", f.read(), re.M)
-    for key in documented:
+        text = f.read()
+    for key in re.findall(r"^ \*   (\w+) \d+ ", text, re.M):
         check("the thresholds' table: calibration-file key %s (dispatch/calibration.h)" % key,
+              key in file_keys, "missing")
+    for key in re.findall(r"^ \*   choice (\w+) ", text, re.M):
+        check("the settings' table: calibration-file choice key %s (dispatch/calibration.h)" % key,
               key in file_keys, "missing")
 
 
@@ -157,7 +173,7 @@ def main():
         if name.startswith("MEMSHIM_"):
             check("README, the table of variables: %s (named in %s)" % (name, found[name]),
                   names_word(table, name), "missing")
-    check_table(top)
+    check_table(top, environment)
     return status()
 
 

@@ -61,9 +61,11 @@ for option in --version -V --help -h; do
 	*) fail "man page: $option is missing" ;;
 	esac
 done
-# Every variable the library or the tool reads (dispatch/read_environment.c lists them all).
-variables=$(grep -o '"MEMSHIM_[A-Z_]*"' "$top_srcdir/dispatch/read_environment.c" | tr -d '"' | sort -u)
-expect_match "dispatch/read_environment.c lists the variables" "$variables" '^MEMSHIM_IMPL$'
+# Every variable the library or the tool reads (dispatch/settings.c lists the
+# settings', dispatch/read_environment.c all the others).
+variables=$(grep -ho '"MEMSHIM_[A-Z_]*"' "$top_srcdir/dispatch/settings.c" "$top_srcdir/dispatch/read_environment.c" |
+	tr -d '"' | sort -u)
+expect_match "dispatch/settings.c and read_environment.c list the variables" "$variables" '^MEMSHIM_IMPL$'
 for v in $variables $(for cmd in $commands; do "$tool" "$cmd" --help; done | grep -o 'MEMSHIM_[A-Z_]*[A-Z]' | sort -u); do
 	case $(printf '%s\n' "$text" | sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p') in
 	*"$v"*) pass "man page, ENVIRONMENT: $v" ;;

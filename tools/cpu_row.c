@@ -32,6 +32,7 @@
 #include "dispatch/auto_policy.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
+#include "dispatch/settings.h"
 #include "preload/histogram.h"
 #include "shim/thresholds.h"
 #include "tools/calibrate/measure_classes.h"
@@ -210,14 +211,16 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 	fprintf(f, "memshim-cpu-row 1\nmatch %s %u-%u %u-%u %s %s\nmeasured %s\n", cpu->vendor, cpu->family,
 		cpu->family, cpu->model, cpu->model, required, excluded, cpu->measured);
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
+		fprintf(f, "choice %s %s %s\n", setting_keys(function_setting((enum base_function)fn))->row_key,
+			c->choice[fn], c->choice_why[fn]);
 	if (c->auto_movsb && c->auto_stosb) {
 		fprintf(f, "# Where the *_erms variants start rep movsb and rep stosb%s: the values the ratios below\n"
 			   "# were measured under, given to every CPU this row serves.\n"
-			   "thresholds auto_movsb=%zu auto_stosb=%zu", c->auto_movsb_stop ? ", and where rep movsb stops" : "",
-			c->auto_movsb, c->auto_stosb);
+			   "thresholds %s=%zu %s=%zu", c->auto_movsb_stop ? ", and where rep movsb stops" : "",
+			setting_keys(threshold_setting(T_AUTO_MOVSB))->row_key, c->auto_movsb,
+			setting_keys(threshold_setting(T_AUTO_STOSB))->row_key, c->auto_stosb);
 		if (c->auto_movsb_stop)
-			fprintf(f, " auto_movsb_stop=%zu", c->auto_movsb_stop);
+			fprintf(f, " %s=%zu", setting_keys(threshold_setting(T_AUTO_MOVSB_STOP))->row_key, c->auto_movsb_stop);
 		fprintf(f, "\n");
 	}
 	if (alias && alias->count)

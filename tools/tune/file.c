@@ -5,6 +5,7 @@
  * half a file under the real name. */
 #include "tools/tune/tune.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/calibration.h"
 #include "tools/measure/progress.h"
 #include "tools/util/parse_number.h"
@@ -66,7 +67,8 @@ void calibration_guard_signals(void)
 static void write_choices(FILE *f, const struct calibration *c)
 {
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		fprintf(f, "choice %s %s %s\n", base_function_names[fn], c->choice[fn][0] ? c->choice[fn] : "glibc",
+		fprintf(f, "choice %s %s %s\n", setting_keys(function_setting((enum base_function)fn))->file_key,
+			c->choice[fn][0] ? c->choice[fn] : "glibc",
 			c->choice_why[fn][0] ? c->choice_why[fn] : "no choice measured");
 }
 
@@ -112,8 +114,8 @@ bool calibration_write(const char *path, const struct calibration *c, char *why,
 		return false;
 	}
 	fprintf(f, "%s\ncpu %s %u %u\n%s %zu\n%s %zu\n%s %zu\n", CALIBRATION_FORMAT, c->vendor, c->family, c->model,
-		threshold_file_key(T_AUTO_MOVSB), c->auto_movsb, threshold_file_key(T_AUTO_STOSB), c->auto_stosb,
-		threshold_file_key(T_NT), c->nt);
+		setting_keys(threshold_setting(T_AUTO_MOVSB))->file_key, c->auto_movsb, setting_keys(threshold_setting(T_AUTO_STOSB))->file_key, c->auto_stosb,
+		setting_keys(threshold_setting(T_NT))->file_key, c->nt);
 	write_choices(f, c);
 	fprintf(f, "unit %s\nclock %s\nrounds %u\n", c->unit, c->clock, c->rounds);
 	write_ratios(f, c);

@@ -4,6 +4,7 @@
  * saving against the default and against glibc. */
 #include "tools/tune/tune.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/bands.h"
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
@@ -92,7 +93,7 @@ static void thresholds_text(enum base_function fn, const char *variant, const do
 		char value[32];
 		if (used[i] != T_COUNT && len < size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s %s", len ? ", " : "",
-						threshold_short_name(used[i]),
+						setting_keys(threshold_setting(used[i]))->name,
 						threshold_text(t[used[i]], value, sizeof value));
 	}
 }
@@ -213,8 +214,8 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 static bool variable_said(const bool used[T_COUNT], enum threshold_name t)
 {
 	for (int before = 0; before < (int)t; before++)
-		if (used[before] && strcmp(config_threshold_variable((enum threshold_name)before),
-					   config_threshold_variable(t)) == 0)
+		if (used[before] && strcmp(setting_keys(threshold_setting((enum threshold_name)before))->variable,
+					   setting_keys(threshold_setting(t))->variable) == 0)
 			return true;
 	return false;
 }
@@ -225,19 +226,19 @@ static bool variable_said(const bool used[T_COUNT], enum threshold_name t)
 static void env_line(const char *const variant[FN_COUNT], const struct cm_workload w[FN_COUNT], const double t[T_COUNT],
 		     char *out, size_t size)
 {
-	static const char *const variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET" };
 	bool same = w[0].count && w[1].count && w[2].count && strcmp(variant[0], variant[1]) == 0 &&
 		    strcmp(variant[1], variant[2]) == 0;
 	bool used[T_COUNT] = { false };
 	size_t len = 0;
 	out[0] = 0;
 	if (same)
-		len += (size_t)snprintf(out, size, "MEMSHIM_IMPL=%s", variant[0]);
+		len += (size_t)snprintf(out, size, "%s=%s", setting_keys(S_IMPL)->variable, variant[0]);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		if (!w[fn].count)
 			continue;
 		if (!same && len < size)
-			len += (size_t)snprintf(out + len, size - len, "%s%s=%s", len ? " " : "", variables[fn], variant[fn]);
+			len += (size_t)snprintf(out + len, size - len, "%s%s=%s", len ? " " : "",
+						setting_keys(function_setting((enum base_function)fn))->variable, variant[fn]);
 		enum threshold_name b = calibrate_band_threshold((enum base_function)fn, variant[fn]);
 		enum threshold_name a = calibrate_above_threshold(variant[fn]);
 		if (b != T_COUNT)
@@ -248,7 +249,7 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
 	for (int th = 0; th < T_COUNT; th++)
 		if (used[th] && len < size && !variable_said(used, (enum threshold_name)th))
 			len += (size_t)snprintf(out + len, size - len, " %s=%.0f",
-						config_threshold_variable((enum threshold_name)th), t[th]);
+						setting_keys(threshold_setting((enum threshold_name)th))->variable, t[th]);
 }
 
 /* glibc's x86 string functions (2.36: sysdeps/x86/dl-cacheinfo.h, read for
@@ -378,7 +379,7 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 		if (!used[t] || len >= size)
 			continue;
 		len += (size_t)snprintf(out + len, size - len, "%s%s %s [%s]", separator,
-					threshold_short_name((enum threshold_name)t),
+					setting_keys(threshold_setting((enum threshold_name)t))->name,
 					threshold_text(def->t[t], value, sizeof value), origin_words[def->origin[t]]);
 		separator = ", ";
 	}

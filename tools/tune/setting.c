@@ -3,14 +3,13 @@
  * read). */
 #include "tools/tune/tune.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/byte_count.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const function_variables[FN_COUNT] = { "MEMSHIM_MEMCPY", "MEMSHIM_MEMMOVE", "MEMSHIM_MEMSET" };
 
 /* MEMSHIM_IMPL's value for every function, or one function's. */
 static bool set_bands(struct tune_setting *s, int only, const char *value, char *why, size_t size)
@@ -28,27 +27,32 @@ static bool set_bands(struct tune_setting *s, int only, const char *value, char 
 	return true;
 }
 
-/* One NAME=VALUE word of an environment line. */
+/* Threshold t's value from a NAME=VALUE word. */
+static bool set_threshold(struct tune_setting *s, enum threshold_name t, const char *name, const char *value, char *why,
+			  size_t size)
+{
+	unsigned long long n;
+	const char *problem = parse_byte_count(value, SIZE_MAX, &n);
+	if (problem)
+		snprintf(why, size, "%s=%s: the value %s", name, value, problem);
+	else
+		*threshold_member(&s->t, t) = (size_t)n;
+	return !problem;
+}
+
+/* One NAME=VALUE word of an environment line: a variant setting, or a
+ * threshold the model chooses (the first its variable sets). */
 static bool set_word(struct tune_setting *s, const char *name, const char *value, char *why, size_t size)
 {
-	if (strcmp(name, "MEMSHIM_IMPL") == 0)
+	enum setting_id named = setting_of_variable(name);
+	if (named == S_IMPL)
 		return set_bands(s, -1, value, why, size);
-	for (int fn = 0; fn < FN_COUNT; fn++)
-		if (strcmp(name, function_variables[fn]) == 0)
-			return set_bands(s, fn, value, why, size);
-	for (int t = 0; t < T_COUNT; t++) {
-		if (strcmp(name, config_threshold_variable((enum threshold_name)t)) != 0)
-			continue;
-		unsigned long long n;
-		const char *problem = parse_byte_count(value, SIZE_MAX, &n);
-		if (problem)
-			snprintf(why, size, "%s=%s: the value %s", name, value, problem);
-		else
-			*threshold_member(&s->t, (enum threshold_name)t) = (size_t)n;
-		return !problem;
-	}
-	snprintf(why, size, "%s is not MEMSHIM_IMPL, MEMSHIM_MEMCPY, MEMSHIM_MEMMOVE, MEMSHIM_MEMSET or a threshold variable",
-		 name);
+	if (named < S_THRESHOLD)
+		return set_bands(s, named - S_MEMCPY, value, why, size);
+	if (named < threshold_setting(T_COUNT))
+		return set_threshold(s, (enum threshold_name)(named - S_THRESHOLD), name, value, why, size);
+	snprintf(why, size, "%s is not %s, %s, %s, %s or a threshold variable", name, setting_keys(S_IMPL)->variable,
+		 setting_keys(S_MEMCPY)->variable, setting_keys(S_MEMMOVE)->variable, setting_keys(S_MEMSET)->variable);
 	return false;
 }
 

@@ -20,7 +20,7 @@ struct tune_default {
 	const char *variant[FN_COUNT]; /* bands in their text form: a variant is one band */
 	char text[FN_COUNT][BAND_TEXT_MAX];
 	double t[T_COUNT];
-	enum threshold_origin origin[T_COUNT];
+	enum setting_origin origin[T_COUNT];
 };
 
 /* predict.c: per function, each variant ranked at its best thresholds for
@@ -54,8 +54,8 @@ struct tune_setting {
 };
 
 /* setting.c: --impl's value: MEMSHIM_IMPL's syntax (a variant, bands, a
- * policy), or an environment line as tune prints it (MEMSHIM_IMPL,
- * MEMSHIM_MEMCPY..., MEMSHIM_*_THRESHOLD).  What it leaves unsaid is what
+ * policy), or an environment line as tune prints it (the variables of the
+ * settings' table, dispatch/settings.h, that tune models).  What it leaves unsaid is what
  * a program started in this environment gets (this process's own
  * configuration: the calibration file, the variables).  False and why. */
 bool tune_setting_parse(const char *value, struct tune_setting *out, char *why, size_t size);
