@@ -6,7 +6,9 @@
 # table.  Then the check itself: a man page without one variable, a README
 # without one row, and a source that reads a new variable must each fail,
 # naming the variable; a name only in a comment must not count; and a
-# shipped row with a thresholds key the thresholds' table lacks must fail.
+# shipped row with a thresholds key the thresholds' table lacks must fail;
+# and so must a man page without a variant variable of the settings' table,
+# and a table without one variant setting.
 . "${top_srcdir:-.}/tests/lib.sh"
 need_python "the man page's variables"
 check=$top_srcdir/tests/check_manpage_env.py
@@ -51,6 +53,19 @@ out=$("$PYTHON" "$check" "$scratch/rows" "$top_srcdir/doc/memshim.1" "$top_srcdi
 expect_eq "a row key missing from the thresholds' table fails the check" "$?" 1
 expect_match "the key and its row are named" "$out" \
 	"^FAIL: the thresholds' table: row key planted_key \\(in $(basename "$row")\\): missing\$"
+
+# A man page without MEMSHIM_MEMMOVE, a variable of the settings' table.
+sed '/MEMSHIM_MEMMOVE/d' "$top_srcdir/doc/memshim.1" >"$scratch/memmove.1"
+out_man=$("$PYTHON" "$check" "$top_srcdir" "$scratch/memmove.1" 2>&1)
+expect_eq "a man page without a variant variable fails the check" "$?" 1
+expect_match "the table's setting and variable are named" "$out_man" \
+	"^FAIL: the settings' table: S_MEMMOVE's variable MEMSHIM_MEMMOVE in the man page: missing\$"
+# A settings' table without memset's entry.
+sed '/\[S_MEMSET\]/d' "$top_srcdir/dispatch/settings.c" >"$scratch/rows/dispatch/settings.c"
+out_table=$("$PYTHON" "$check" "$scratch/rows" "$top_srcdir/doc/memshim.1" "$top_srcdir/README.md" 2>&1)
+expect_eq "a settings' table without a variant setting fails the check" "$?" 1
+expect_match "the missing setting is named" "$out_table" \
+	"^FAIL: the settings' table gives the variant settings: missing from dispatch/settings.c: S_MEMSET\$"
 
 case $out in
 *MEMSHIM_ONLY_IN_A_COMMENT*) fail "a name in a comment was taken for a variable" ;;
