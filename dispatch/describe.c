@@ -72,8 +72,6 @@ void config_print_choices(const struct config *c)
 
 void config_describe_thresholds(const struct config *c, struct line *l)
 {
-	static const char *const origins[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
-	                                       [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
 	line_add(l, "thresholds:");
 	for (int t = 0; t < T_ALL; t++) {
 		size_t value = threshold_value(&c->thresholds, (enum threshold_name)t);
@@ -84,7 +82,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 		line_add(l, " ");
 		line_add_number(l, value);
 		line_add(l, " B [");
-		line_add(l, origins[c->origin[t]]);
+		line_add(l, setting_origin_name(c->origin[t]));
 		line_add(l, "]");
 	}
 	if (c->calibration_path[0]) {

@@ -38,6 +38,13 @@ enum setting_id setting_of_variable(const char *variable)
 	return (enum setting_id)s;
 }
 
+const char *setting_origin_name(enum setting_origin o)
+{
+	static const char *const names[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
+	                                     [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
+	return names[o];
+}
+
 enum setting_origin setting_fallback(bool in_file, bool in_row)
 {
 	return in_file ? FROM_FILE : in_row ? FROM_ROW : FROM_BUILTIN;

@@ -22,6 +22,9 @@ enum setting_id { S_IMPL, S_MEMCPY, S_MEMMOVE, S_MEMSET, S_THRESHOLD, S_ALL = S_
 /* Where a setting's value came from, the first of these that gives one. */
 enum setting_origin { FROM_BUILTIN, FROM_ROW, FROM_FILE, FROM_ENVIRONMENT };
 
+/* "built-in", "CPU row", "calibration file", "environment": for descriptions. */
+const char *setting_origin_name(enum setting_origin o);
+
 /* A setting's names: its variable ("MEMSHIM_MEMCPY"), its name in
  * descriptions ("memcpy", "auto_movsb"), its key in the calibration file
  * and in a CPU row (NULL: that source never gives it). */

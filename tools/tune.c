@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "dispatch/calibration.h"
+#include "dispatch/settings.h"
 #include "shim/thresholds.h"
 #include "tools/commands.h"
 #include "tools/tune/tune.h"
@@ -206,12 +207,10 @@ static void default_after_calibration(struct tune_default *d, const char *path)
 	memset(&choices, 0, sizeof choices);
 	if (!calibration_apply(path, false, &t, &choices))
 		return;
-	const enum threshold_name from_file[] = { T_AUTO_MOVSB, T_AUTO_STOSB, T_NT };
-	const size_t values[] = { t.auto_movsb, t.auto_stosb, t.nt };
-	for (unsigned i = 0; i < 3; i++)
-		if (d->origin[from_file[i]] != FROM_ENVIRONMENT) {
-			d->t[from_file[i]] = (double)values[i];
-			d->origin[from_file[i]] = FROM_FILE;
+	for (int th = 0; th < T_COUNT; th++)
+		if (setting_keys(threshold_setting((enum threshold_name)th))->file_key && d->origin[th] != FROM_ENVIRONMENT) {
+			d->t[th] = (double)threshold_value(&t, (enum threshold_name)th);
+			d->origin[th] = FROM_FILE;
 		}
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		if (choices.bands[fn].count) {

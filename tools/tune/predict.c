@@ -55,10 +55,6 @@ static const char *threshold_text(double t, char *buf, size_t size)
 	return buf;
 }
 
-
-static const char *const origin_words[] = { [FROM_BUILTIN] = "built-in", [FROM_ROW] = "CPU row",
-					    [FROM_FILE] = "calibration file", [FROM_ENVIRONMENT] = "environment" };
-
 /* ---- the prediction ---- */
 
 struct candidate {
@@ -380,7 +376,7 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 			continue;
 		len += (size_t)snprintf(out + len, size - len, "%s%s %s [%s]", separator,
 					setting_keys(threshold_setting((enum threshold_name)t))->name,
-					threshold_text(def->t[t], value, sizeof value), origin_words[def->origin[t]]);
+					threshold_text(def->t[t], value, sizeof value), setting_origin_name(def->origin[t]));
 		separator = ", ";
 	}
 	if (len < size)
