@@ -4,7 +4,7 @@
  *
  * The small classes (to 1 KiB) take one variant together; in each larger
  * class a variant qualifies when in no placement it loses to glibc: its
- * interval ending more than LOSS_RATIO times glibc's time, the bound the
+ * interval ending more than CHOICE_LOSS_RATIO times glibc's time, the bound the
  * default rule sets every cell.  Nobody knows where a program's data
  * lives, so a class must not lose anywhere.  Of those that qualify, the one with the least
  * geometric mean over the placements serves the class, if that beats
@@ -22,7 +22,7 @@
  *
  * Before any of that, the default rule: one variant serves every size,
  * bound directly with no stub in front, where one qualifies: at most
- * LOSS_RATIO times glibc's time in every size class and on the function's
+ * CHOICE_LOSS_RATIO times glibc's time in every size class and on the function's
  * fleet distribution, in every placement (L1, L2, L3, cold), and below
  * glibc on the fleet distribution (the geometric mean over the placements)
  * beyond its interval.  Of those the least fleet mean wins (by_rule).
@@ -58,7 +58,6 @@ const struct choice_class choice_classes[CHOICE_CLASS_COUNT] = { MEMSHIM_SIZE_CL
 
 /* A median past this loses whatever its interval: a default may be at most
  * 3% slower than glibc anywhere, noise included. */
-#define LOSS_RATIO 1.03
 
 static double noise(const struct band_ratios *stub, int k);
 static double fleet_mean(const struct band_ratios *r, bool high);
@@ -66,13 +65,13 @@ static bool is_incumbent(const struct band_ratios *r, const char *incumbent);
 
 /* Whether r loses to glibc in a placement of a class in [first, last]:
  * its interval (its median where none was measured) ends beyond
- * LOSS_RATIO.  A band is a challenger to glibc, held to what the default
+ * CHOICE_LOSS_RATIO.  A band is a challenger to glibc, held to what the default
  * rule holds a challenger to (qualifies). */
 static bool loses_in(const struct band_ratios *r, int first, int last)
 {
 	for (int k = first; k <= last; k++)
 		for (int p = 0; p < PLACE_COUNT; p++)
-			if ((r->high[k][p] > 0 ? r->high[k][p] : r->ratio[k][p]) > LOSS_RATIO)
+			if ((r->high[k][p] > 0 ? r->high[k][p] : r->ratio[k][p]) > CHOICE_LOSS_RATIO)
 				return true;
 	return false;
 }
@@ -211,7 +210,7 @@ static bool several_bands(const struct band_ratios *const serves[CHOICE_CLASS_CO
 
 /* With the stub's cost added (the probe's ratio above 1), the class and
  * placement where the bands lose most to glibc, if they lose beyond
- * LOSS_RATIO anywhere: the stub's compare and jump are in front of every
+ * CHOICE_LOSS_RATIO anywhere: the stub's compare and jump are in front of every
  * call of a composition, and at small sizes they alone can lose.  Above
  * 1 KiB they are a small part of a call, and the probe's ratio is noise. */
 static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_COUNT],
@@ -228,7 +227,7 @@ static bool stub_makes_lose(const struct band_ratios *const serves[CHOICE_CLASS_
 				*worst_p = p;
 			}
 		}
-	return *worst > LOSS_RATIO;
+	return *worst > CHOICE_LOSS_RATIO;
 }
 
 /* Where the bands lose with the stub's cost: glibc's own (one variant for
@@ -252,7 +251,7 @@ unsigned calibrate_cells_to_confirm(const struct band_ratios *r, struct choice_c
 	unsigned count = 0;
 	for (int k = 0; k < CHOICE_CELLS; k++)
 		for (int p = 0; p < PLACE_COUNT; p++)
-			if (r->ratio[k][p] > LOSS_RATIO && count++ < max)
+			if (r->ratio[k][p] > CHOICE_LOSS_RATIO && count++ < max)
 				cells[count - 1] = (struct choice_cell){ k, (enum placement)p };
 	return count <= max ? count : 0;
 }
@@ -294,10 +293,10 @@ static double worst_cell(const struct band_ratios *r, bool high, int *k, int *p)
 
 static const char *cell_name(int k) { return k == CHOICE_FLEET ? "the fleet distribution" : choice_classes[k].name; }
 
-/* Whether r may be the default by the rule: at most LOSS_RATIO in every
+/* Whether r may be the default by the rule: at most CHOICE_LOSS_RATIO in every
  * cell, and its fleet mean below glibc's beyond its interval.  A challenger
  * to the CPU row's choice must show the first too, every cell's interval
- * (over the processes that timed it) ending at most LOSS_RATIO; the row's
+ * (over the processes that timed it) ending at most CHOICE_LOSS_RATIO; the row's
  * choice keeps its place while no median is past it.  Cells move by a few
  * percent from one process to the next, and a choice made on medians
  * alone flipped between calibrations. */
@@ -305,7 +304,7 @@ static bool qualifies(const struct band_ratios *r, bool shown)
 {
 	int k = 0, p = 0;
 	double mean = fleet_mean(r, true);
-	return worst_cell(r, shown, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+	return worst_cell(r, shown, &k, &p) <= CHOICE_LOSS_RATIO && mean > 0 && mean < 1;
 }
 
 bool calibrate_qualifies(const struct band_ratios *r, const char *incumbent)
@@ -319,7 +318,7 @@ bool calibrate_may_qualify(const struct band_ratios *r)
 {
 	int k = 0, p = 0;
 	double mean = fleet_mean(r, false);
-	return worst_cell(r, false, &k, &p) <= LOSS_RATIO && mean > 0 && mean < 1;
+	return worst_cell(r, false, &k, &p) <= CHOICE_LOSS_RATIO && mean > 0 && mean < 1;
 }
 
 static bool is_incumbent(const struct band_ratios *r, const char *incumbent)
@@ -392,9 +391,9 @@ static void say_why_not(const struct band_ratios *rows, unsigned n, const struct
 		const struct band_ratios *r = &rows[next];
 		double worst = worst_cell(r, false, &k, &p);
 		char text[120];
-		if (worst > LOSS_RATIO)
+		if (worst > CHOICE_LOSS_RATIO)
 			snprintf(text, sizeof text, " %s %.2fx at %s, %s;", r->variant, worst, cell_name(k), placement_names[p]);
-		else if (!is_incumbent(r, incumbent) && (worst = worst_cell(r, true, &k, &p)) > LOSS_RATIO)
+		else if (!is_incumbent(r, incumbent) && (worst = worst_cell(r, true, &k, &p)) > CHOICE_LOSS_RATIO)
 			snprintf(text, sizeof text, " %s %.2fx, up to %.2fx, at %s, %s;", r->variant, r->ratio[k][p], worst,
 				 cell_name(k), placement_names[p]);
 		else

@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The most a default may take of glibc's time in any cell (D41). */
+#define CHOICE_LOSS_RATIO 1.03
+
 /* Writes the chosen bands of rows[0..n) (their text form: "glibc" when no
  * variant wins anywhere) into choice, and one line saying why into why.
  * A row named STUB_PROBE_NAME among them is weighed, not chosen.

@@ -283,11 +283,26 @@ static inline unsigned read_lines(const volatile unsigned char *p, size_t n)
 	return n ? sum + p[n - 1] : sum;
 }
 
-/* The passes of read_back cases: each call, then a read of its destination. */
-__attribute__((noinline)) static void run_copies_read(copy_fn *f, size_t n)
+/* An in_use case's source written just before its copy, eight bytes at a
+ * time, and its destination read after it (run_copies_read), as a program
+ * builds what it copies and uses the copy.  A store's bytes reach a later
+ * load of them from the store buffer only where that load is plain and
+ * lies within the store: the masked moves' windows take no part in that
+ * forwarding, and wait for the stores to be written to the cache (D49). */
+static inline void write_source(unsigned char *p, size_t n)
+{
+	for (size_t a = 0; a < n; a += 8)
+		__builtin_memcpy(p + a, &a, 8);
+}
+
+/* The passes of read_back cases: each call, then a read of its destination;
+ * in_use cases write each source first (write_source). */
+__attribute__((noinline)) static void run_copies_read(copy_fn *f, size_t n, bool in_use)
 {
 	unsigned sum = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (in_use)
+			write_source((unsigned char *)arena + calls[i].src, calls[i].size);
 		f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
 		sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
 	}
@@ -304,28 +319,6 @@ __attribute__((noinline)) static void run_sets_read(set_fn *f, size_t n)
 	read_sink = sum;
 }
 
-/* The passes of in_use cases: each copy's source written just before it,
- * eight bytes at a time, and its destination read after it, as a program
- * builds what it copies and uses the copy.  A store's bytes reach a later
- * load of them from the store buffer only where that load is plain and
- * lies within the store: the masked moves' windows take no part in that
- * forwarding, and wait for the stores to be written to the cache (D49). */
-static inline void write_source(unsigned char *p, size_t n)
-{
-	for (size_t a = 0; a < n; a += 8)
-		__builtin_memcpy(p + a, &a, 8);
-}
-
-__attribute__((noinline)) static void run_copies_in_use(copy_fn *f, size_t n)
-{
-	unsigned sum = 0;
-	for (size_t i = 0; i < n; i++) {
-		write_source((unsigned char *)arena + calls[i].src, calls[i].size);
-		f(arena + calls[i].dst, arena + calls[i].src, calls[i].size);
-		sum += read_lines((const unsigned char *)arena + calls[i].dst, calls[i].size);
-	}
-	read_sink = sum;
-}
 
 /* The band of a setting's function that serves a call of `size`. */
 static unsigned band_of(const struct measure_bands *b, size_t size)
@@ -374,10 +367,10 @@ static void run_pass(const struct measure_variant *v, const struct measure_case 
 		run_banded(v->bands[c->fn], c->fn, n);
 	else if (c->fn == FN_MEMSET)
 		(c->read_back || c->in_use ? run_sets_read : run_sets)(v->set, n);
-	else if (c->in_use)
-		run_copies_in_use(v->copy[c->fn], n);
+	else if (c->read_back || c->in_use)
+		run_copies_read(v->copy[c->fn], n, c->in_use);
 	else
-		(c->read_back ? run_copies_read : run_copies)(v->copy[c->fn], n);
+		run_copies(v->copy[c->fn], n);
 }
 
 /* Other data, read through L1 and L2 before an L3 batch so that the

@@ -413,9 +413,6 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
 	return true;
 }
 
-/* The loss the default rule allows in a cell (tools/calibrate/choose_bands.c). */
-#define SMALL_COLD_LOSS 1.03
-
 /* The calibration's worst ratio to glibc for fn's pick in the classes up
  * to 64 B with their data in the L3 or cold, into *k and *p; 0 where none
  * is above what the default rule allows: a pick that loses only there
@@ -424,7 +421,7 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
 static double small_cold_loss(const struct calibration *c, enum base_function fn, const char *variant, unsigned *k,
 			      unsigned *p)
 {
-	double worst = SMALL_COLD_LOSS;
+	double worst = CHOICE_LOSS_RATIO;
 	bool found = false;
 	for (unsigned i = 0; i < c->ratio_count; i++) {
 		const struct band_ratios *r = &c->ratios[i];
