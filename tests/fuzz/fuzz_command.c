@@ -7,6 +7,9 @@
  * FUZZ_ARGS names the command line, its words split at spaces, "@@" the
  * input (written to a memfd, named by its /proc/self/fd path), e.g.
  *   FUZZ_ARGS='report --json @@'
+ * A word ";" separates commands that each input is given to in turn, so
+ * that one campaign covers a reader with every writer that follows it:
+ *   FUZZ_ARGS='report @@ ; report --json @@'
  *   FUZZ_ARGS='merge -o /tmp/x/out @@' FUZZ_OUTPUT=/tmp/x/out
  * FUZZ_OUTPUT, when set, is removed after each input (merge never
  * replaces a file).  FUZZ_ARGS='replay-plan @@' is bench --replay's
@@ -33,9 +36,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_WORDS 16
+#define MAX_COMMANDS 12
 
-static char *words[MAX_WORDS + 1]; /* "memshim", then FUZZ_ARGS's words */
-static int word_count;
+struct command {
+	char *words[MAX_WORDS + 1]; /* "memshim", then the command's words */
+	int word_count;
+};
+static struct command commands[MAX_COMMANDS];
+static int command_count;
 static char input[64];
 static int input_fd;
 static const char *output;
@@ -51,9 +59,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(2);
 	}
 	snprintf(input, sizeof input, "/proc/self/fd/%d", input_fd);
-	words[word_count++] = "memshim";
-	for (char *w = strtok(copy, " "); w && word_count < MAX_WORDS; w = strtok(NULL, " "))
-		words[word_count++] = strcmp(w, "@@") == 0 ? input : w;
+	struct command *c = &commands[command_count++];
+	c->words[c->word_count++] = "memshim";
+	for (char *w = strtok(copy, " "); w; w = strtok(NULL, " ")) {
+		if (strcmp(w, ";") == 0 && command_count < MAX_COMMANDS) {
+			c = &commands[command_count++];
+			c->words[c->word_count++] = "memshim";
+		} else if (strcmp(w, ";") != 0 && c->word_count < MAX_WORDS)
+			c->words[c->word_count++] = strcmp(w, "@@") == 0 ? input : w;
+	}
 	output = getenv("FUZZ_OUTPUT");
 	return 0;
 }
@@ -80,20 +94,26 @@ static void replay_plan(const char *path)
 	hist_dump_free(&d);
 }
 
+static void run_command(const struct command *c)
+{
+	if (c->word_count > 2 && strcmp(c->words[1], "replay-plan") == 0) {
+		replay_plan(input);
+		return;
+	}
+	char *argv[MAX_WORDS + 1]; /* getopt permutes it: a fresh copy each time */
+	memcpy(argv, c->words, sizeof argv);
+	optind = 0; /* getopt starts over */
+	memshim_main(c->word_count, argv);
+	fflush(stdout);
+	if (output)
+		unlink(output);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (ftruncate(input_fd, 0) != 0 || (size && pwrite(input_fd, data, size, 0) != (ssize_t)size))
 		abort();
-	if (word_count > 2 && strcmp(words[1], "replay-plan") == 0) {
-		replay_plan(input);
-		return 0;
-	}
-	char *argv[MAX_WORDS + 1]; /* getopt permutes it: a fresh copy each time */
-	memcpy(argv, words, sizeof argv);
-	optind = 0; /* getopt starts over */
-	memshim_main(word_count, argv);
-	fflush(stdout);
-	if (output)
-		unlink(output);
+	for (int i = 0; i < command_count; i++)
+		run_command(&commands[i]);
 	return 0;
 }

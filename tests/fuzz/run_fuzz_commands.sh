@@ -31,6 +31,8 @@ family() {
 	report-by-program) args='report --by-program --top 50 @@' ;;
 	report-program) args='report --program hist_program @@' ;;
 	report-fleetbench) args='report --force --fleetbench-csv OUT @@' ;;
+	report-modes) args=$(family_list report report-json report-svg report-folded report-pprof report-by-program \
+		report-program report-fleetbench) ;;
 	merge) args='merge -o OUT @@' ;;
 	tune) args="tune --calibration $srcdir/calibration_corpus/quick-calibration @@" ;;
 	replay) args='replay-plan @@' ;;
@@ -41,6 +43,16 @@ family() {
 	*) return 1 ;;
 	esac
 }
+# family_list NAME...: those families' commands as one (FUZZ_ARGS's ";"),
+# each input given to every one of them in turn.
+family_list() {
+	for f; do
+		family "$f" && printf '%s' "${sep:-}$args"
+		sep=' ; '
+	done
+}
+# report-modes (every report mode on each input) is for long campaigns; the
+# default list runs each mode apart.
 families="report report-json report-svg report-folded report-pprof report-by-program report-program report-fleetbench merge tune
 replay calibration distribution bench-csv"
 if [ "${1:-}" = --list ]; then
@@ -64,7 +76,7 @@ for name in $families; do
 	family "$name" || { echo "FAIL: no family $name (--list)"; exit 2; }
 	echo "$name: memshim $args"
 	( # a subshell each: run_fuzzer sets its own EXIT trap
-		FUZZ_ARGS=$(printf '%s' "$args" | sed "s|OUT|$scratch/out|")
+		FUZZ_ARGS=$(printf '%s' "$args" | sed "s|OUT|$scratch/out|g")
 		FUZZ_OUTPUT=$scratch/out
 		export FUZZ_ARGS FUZZ_OUTPUT
 		run_fuzzer "$build/tests/fuzz/fuzz_command" "$seeds" "$name inputs without a crash or sanitizer report" \
