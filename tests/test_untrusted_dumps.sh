@@ -110,7 +110,8 @@ fi
 
 # 5. Counts: sums checked, signs refused, processes that wrap refused.
 status report --json "$corpus/regress-callsite-sum"
-expect_match "equal call sites summing past 2^64-1 are held there" "$(cat "$scratch/out")" '18446744073709551615'
+expect_match "equal call sites summing past 2^64-1 are held there" "$(cat "$scratch/out")" \
+	'"function": "memcpy", "calls": 18446744073709551615, "bytes": 200,'
 expect_match "and it is said" "$err" 'passed 2\^64-1'
 refused "a call site's count of -1" 'callsite needs calls' report "$corpus/regress-callsite-negative"
 refused "processes that wrap past 2^32-1" 'overflow' report "$corpus/regress-processes-max" "$corpus/regress-processes-max"
