@@ -6,12 +6,12 @@
 # The figures are decisions D11 and D12 (doc/decisions.md).  Writes only in a temporary
 # folder, removed at the end.
 # usage: bench/masked-window.sh [ROUNDS] [VARIANT...]    (after make; default
-#        variants avx512_mask_erms evex_mask, which need AVX-512)
+#        variants avx512_mask_erms evex_mask_erms, which need AVX-512)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-9}
 [ $# -gt 0 ] && shift
-variants=${*:-avx512_mask_erms evex_mask}
+variants=${*:-avx512_mask_erms evex_mask_erms}
 lib=${MEMSHIM_LIBRARY:-$top/.libs/libmemshim.so}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -175,3 +175,16 @@ void warn_old_name(const char *old_name, const char *name, bool name_set)
 	line_add(&l, name_set ? ", which is set" : ", its new name");
 	line_emit(&l);
 }
+
+void warn_retired(const char *name, const char *nearest)
+{
+	if (!first_word_on(name))
+		return;
+	struct line l;
+	line_start(&l);
+	line_add(&l, name);
+	line_add(&l, " was retired (doc/variants.md); using ");
+	line_add(&l, nearest);
+	line_add(&l, ", the nearest variant");
+	line_emit(&l);
+}

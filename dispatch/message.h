@@ -43,6 +43,9 @@ void warn_bad_value(const char *name, const char *value, const char *problem, co
  * run, as warn_bad_value. */
 void warn_old_name(const char *old_name, const char *name, bool name_set);
 
+/* One line (once per run): variant `name` was retired, `nearest` is used. */
+void warn_retired(const char *name, const char *nearest);
+
 /* The variables this process reported a bad value of, space-separated
  * ("" if none).  memshim record and run pass them to the program in
  * MEMSHIM_WARNED, whose names warn_bad_value then leaves unsaid: one line

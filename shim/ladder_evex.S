@@ -1,8 +1,8 @@
-/* The evex and evex_erms ladders (shim/vector_ladder.S): 32-byte vectors in
- * EVEX encoding, in registers 16..31 only, which no legacy SSE instruction
- * can name, so no path needs a vzeroupper (glibc's EVEX functions do the
- * same); evex_mask and evex_mask_erms the same with copies of 0..16 bytes
- * in one masked move. */
+/* The evex ladder (shim/vector_ladder.S): 32-byte vectors in EVEX
+ * encoding, in registers 16..31 only, which no legacy SSE instruction can
+ * name, so no path needs a vzeroupper (glibc's EVEX functions do the same);
+ * evex_mask_erms the same with copies of 0..16 bytes in one masked move and
+ * a rep movsb band. */
 #define VEC_SIZE 32
 #define VMOVU vmovdqu64
 #define VEC(i) EVEX_REG(ymm, i)
@@ -21,19 +21,11 @@
 #define VARIANT evex
 #include "shim/vector_ladder.S"
 #undef VARIANT
-#define VARIANT evex_erms
-#define REP_BAND
-#include "shim/vector_ladder.S"
-#undef REP_BAND
-#undef VARIANT
-
 #define MASKED_COPY
-#define VARIANT evex_mask
+#define REP_BAND
+#define VARIANT evex_mask_erms
 #include "shim/vector_ladder.S"
 #undef VARIANT
-#define VARIANT evex_mask_erms
-#define REP_BAND
-#include "shim/vector_ladder.S"
 #undef REP_BAND
 #undef MASKED_COPY
 

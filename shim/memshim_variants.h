@@ -52,23 +52,20 @@ MEMSHIM_VARIANT(avx512_erms, shim, 64, 1, avx512, avx512_erms, has_avx512_erms, 
 		"avx512, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 MEMSHIM_VARIANT(evex, shim, 32, 0, evex, evex, has_avx512, describe_vector,
 		"32-byte EVEX vectors, memset below 32 B one masked store, non-temporal from MEMSHIM_NT_THRESHOLD")
-MEMSHIM_VARIANT(evex_erms, shim, 32, 1, evex, evex_erms, has_avx512_erms, describe_vector_erms,
-		"evex, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 /* A composite of the pieces above, for what calibration measured best per
  * size band (shim/vector_avx2_xmm.c). */
 MEMSHIM_VARIANT(avx2_xmm, shim, 32, 0, avx2_xmm, avx2_xmm, has_avx2, describe_vector,
 		"avx2 with 32..64 B in 16-byte blocks (no upper half touched below 65 B)")
 MEMSHIM_VARIANT(avx2_xmm_erms, shim, 32, 1, avx2_xmm, avx2_xmm_erms, has_avx2_erms, describe_vector_erms,
 		"avx2_xmm, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
-/* avx512 and evex with no branch on the size below 16 bytes (shim/vector_ladder.S). */
+/* avx512 and evex with no branch on the size below 16 bytes (shim/vector_ladder.S);
+ * evex_erms and evex_mask were retired (D50, dispatch/names.c). */
 MEMSHIM_VARIANT(avx512_mask, shim, 64, 0, avx512_mask, avx512, has_avx512, describe_vector,
 		"avx512 with copies of 0..16 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(avx512_mask_erms, shim, 64, 1, avx512_mask, avx512_erms, has_avx512_erms, describe_vector_erms,
 		"avx512_mask, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
-MEMSHIM_VARIANT(evex_mask, shim, 32, 0, evex_mask, evex, has_avx512, describe_vector,
-		"evex with copies of 0..16 B in one masked move (no branch on their size)")
-MEMSHIM_VARIANT(evex_mask_erms, shim, 32, 1, evex_mask, evex_erms, has_avx512_erms, describe_vector_erms,
-		"evex_mask, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
+MEMSHIM_VARIANT(evex_mask_erms, shim, 32, 1, evex_mask_erms, evex_mask_erms, has_avx512_erms, describe_vector_erms,
+		"evex with copies of 0..16 B in one masked move, and rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 /* avx512_erms with no branch on the size below 64 bytes; no CPU's default,
  * for programs whose small copies are hot (D45, D48). */
 MEMSHIM_VARIANT(avx512_mask64_erms, shim, 64, 1, avx512_mask64_erms, avx512_mask64_erms, has_avx512_erms, describe_vector_erms,

@@ -22,6 +22,4 @@ VECTOR_ENTRIES(avx512_mask);
 VECTOR_ENTRIES(avx512_mask_erms);
 VECTOR_ENTRIES(avx512_mask64_erms);
 VECTOR_ENTRIES(evex);
-VECTOR_ENTRIES(evex_erms);
-VECTOR_ENTRIES(evex_mask);
 VECTOR_ENTRIES(evex_mask_erms);

@@ -1,4 +1,4 @@
-/* evex, evex_mask and their _erms twins: 32-byte vectors in EVEX encoding.
+/* evex and evex_mask_erms: 32-byte vectors in EVEX encoding.
  * Built with -mavx512f -mavx512bw -mavx512vl and only dispatched to when the
  * CPU has all three and the OS saves the ZMM state.  The ladder is in
  * shim/ladder_evex.S, the rare long paths from shim/vector_pieces.h.
@@ -15,6 +15,4 @@
 #include "shim/vector_pieces.h"
 
 MEMSHIM_VECTOR_VARIANT(evex);
-MEMSHIM_VECTOR_VARIANT(evex_erms);
-MEMSHIM_VECTOR_VARIANT(evex_mask);
 MEMSHIM_VECTOR_VARIANT(evex_mask_erms);

@@ -17,7 +17,7 @@ CLASSES = [(0, 16), (17, 32), (33, 64), (65, 128), (129, 256), (257, 512), (513,
 WIDTHS = {
     "sse2": ["sse2", "sse2_erms"],
     "avx": ["avx2", "avx2_erms", "avx2_xmm", "avx2_xmm_erms"],
-    "evex": ["evex", "evex_erms", "evex_mask", "evex_mask_erms"],
+    "evex": ["evex", "evex_mask_erms"],
     "avx512": ["avx512", "avx512_erms", "avx512_mask", "avx512_mask_erms", "avx512_mask64_erms"],
 }
 # Variants that copy below one vector with no branch on the size: one path

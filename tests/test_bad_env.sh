@@ -178,6 +178,22 @@ for name in MEMSHIM_MOVSB_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
 		[ $fn = memcpy ] && echo movsb || echo stosb); using 0"
 	expect_eq "$name=0 applies" "$(threshold_of $fn "$name=0")" 0
 done
+# Retired variants (D50): the name still parses, as the nearest variant
+# that remains, with one line saying so, in a variable and in bands.
+for retired in evex_erms evex_mask; do
+	preloaded env MEMSHIM_MEMCPY=$retired "$now"
+	said="memshim: $retired was retired (doc/variants.md); using evex_mask_erms, the nearest variant"
+	expect_eq "MEMSHIM_MEMCPY=$retired: one line naming evex_mask_erms" "$(printf '%s\n' "$err" | head -1)" "$said"
+	if usable_here evex_mask_erms; then
+		expect_eq "MEMSHIM_MEMCPY=$retired: memcpy on evex_mask_erms" "$(bound memcpy)" "memshim_memcpy_evex_mask_erms"
+		expect_eq "MEMSHIM_MEMCPY=$retired: nothing else said" "$err" "$said"
+	fi
+	preloaded env MEMSHIM_MEMSET="glibc:256,$retired" "$now"
+	expect_eq "MEMSHIM_MEMSET=glibc:256,$retired: the same line" "$(printf '%s\n' "$err" | head -1)" "$said"
+done
+preloaded env MEMSHIM_MEMCPY=evex_erms MEMSHIM_MEMMOVE=evex_erms "$now"
+expect_eq "a retired name in two variables: said once" "$(printf '%s\n' "$err" | grep -c 'was retired')" 1
+
 # The old names: read as the new one, with one line naming it; ignored
 # where the new one is set; unsaid where memshim run said it already.
 for pair in ERMS_THRESHOLD:MOVSB_THRESHOLD:memcpy AUTO_STOSB_THRESHOLD:STOSB_THRESHOLD:memset \

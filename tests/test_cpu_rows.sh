@@ -256,23 +256,23 @@ else
 		"1.500/1.500/1.500/1.500 1.000/1.000/1.000/1.000"
 	expect_eq "--path-below-1k: and does not serve every size" "$(memcpy_choice slow.row)" "glibc:1K,avx2"
 fi
-# A path that takes a branch fewer than glibc's is not a tie: evex_mask's
+# A path that takes a branch fewer than glibc's is not a tie: avx512_mask's
 # masked copy below 16 B (one taken branch where glibc's AVX-512 and EVEX
 # functions take two) keeps its measured ratio there, where avx2's path, the
 # same branches as glibc's, ties.  Both then serve every size alone, within
 # 5% of each other over all classes; the one better to 1 KiB is chosen.
-if have_config HAVE_ZYDIS && "$T_MEMSHIM_TOOL" info | grep -q '^  evex_mask  *usable'; then
-	bench_csv 1.01 0.70 | awk -F, '{ print } $2 == "avx2" { sub(/,avx2,/, ",evex_mask,"); print }' >"$scratch/fewer.csv"
+if have_config HAVE_ZYDIS && "$T_MEMSHIM_TOOL" info | grep -q '^  avx512_mask  *usable'; then
+	bench_csv 1.01 0.70 | awk -F, '{ print } $2 == "avx2" { sub(/,avx2,/, ",avx512_mask,"); print }' >"$scratch/fewer.csv"
 	rm -f "$scratch/fewer.row"
 	"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/fewer.csv" --cpu 'AuthenticAMD 25 17 erms,fsrm,avx2,avx512' \
 		--path-below-1k -o "$scratch/fewer.row" >"$scratch/out" 2>&1
 	expect_eq "--path-below-1k: a branch fewer keeps the measured ratio, the same branches tie" \
-		"$(awk '$1 == "ratios" && $2 == "memcpy" && ($3 == "avx2" || $3 == "evex_mask") { print $3, $4 }' "$scratch/fewer.row")" \
+		"$(awk '$1 == "ratios" && $2 == "memcpy" && ($3 == "avx2" || $3 == "avx512_mask") { print $3, $4 }' "$scratch/fewer.row")" \
 		"avx2 1.000/1.000/1.000/1.000
-evex_mask 0.700/0.700/0.700/0.700"
-	expect_eq "--path-below-1k: of two that serve alone, the one better to 1 KiB" "$(memcpy_choice fewer.row)" "evex_mask"
+avx512_mask 0.700/0.700/0.700/0.700"
+	expect_eq "--path-below-1k: of two that serve alone, the one better to 1 KiB" "$(memcpy_choice fewer.row)" "avx512_mask"
 else
-	skip "--path-below-1k with a branch fewer: this CPU cannot run evex_mask (AVX-512), or no Zydis"
+	skip "--path-below-1k with a branch fewer: this CPU cannot run avx512_mask (AVX-512), or no Zydis"
 fi
 "$T_MEMSHIM_TOOL" cpu-row --calibrate --path-below-1k -o "$scratch/no.row" >"$scratch/out" 2>&1
 expect_eq "--path-below-1k without --from-bench is a usage error" "$? $(test -e "$scratch/no.row" && echo written)" "2 "

@@ -45,8 +45,8 @@ usable_unmasked() {
 	env -u MEMSHIM_HWCAPS "$tool" info | awk -v v="$1" '/^Variants/ { on = 1; next } /^[^ ]/ { on = 0 }
 		on && $1 == v { usable = $2 == "usable" } END { exit !usable }'
 }
-for case in "-avx512f:avx512:avx512 evex avx512_erms evex_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask evex_mask_erms" "-avx2:avx2:avx2 avx2_xmm avx2_erms avx512 evex" \
-	"-erms:erms:sse2_erms avx2_erms avx2_xmm_erms" "-bmi2:bmi2:avx512 evex_erms avx512_mask evex_mask avx512_mask64_erms"; do
+for case in "-avx512f:avx512:avx512 evex avx512_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask_erms" "-avx2:avx2:avx2 avx2_xmm avx2_erms avx512 evex" \
+	"-erms:erms:sse2_erms avx2_erms avx2_xmm_erms" "-bmi2:bmi2:avx512 avx512_mask evex_mask_erms avx512_mask64_erms"; do
 	mask=${case%%:*} rest=${case#*:}
 	without=${rest%%:*} variants=${rest#*:}
 	default=$("$described" default "$without")

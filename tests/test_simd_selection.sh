@@ -11,7 +11,7 @@ usable() { "$T_MEMSHIM_TOOL" info | awk -v v="$1" '$1 == v && NF > 2 { print $2 
 default=$(picked_by default memcpy)
 
 # Every usable vector row binds its own functions, in both binding modes.
-for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask evex_mask_erms; do
+for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask_erms; do
 	if [ "$(usable $variant)" != usable ]; then
 		skip "MEMSHIM_IMPL=$variant binds its own functions: this CPU cannot run $variant"
 		continue
@@ -83,7 +83,7 @@ expect_match "MEMSHIM_IMPL=avx1024: the warning" "$err" \
 expect_eq "MEMSHIM_IMPL=avx1024: the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 # (Where the default is glibc, the slot points straight at the C library.)
 unsupported=0
-for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms evex_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask evex_mask_erms; do
+for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask_erms; do
 	[ "$(usable $variant)" = NOT ] || continue
 	unsupported=$((unsupported + 1))
 	preloaded env MEMSHIM_IMPL=$variant "$now"

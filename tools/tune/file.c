@@ -201,6 +201,7 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 	struct band_ratios *row = &c->ratios[c->ratio_count];
 	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, row->variant, &at) != 2 || function_named(fn_name) < 0)
 		return false;
+	bool retired = !variant_named(row->variant) && strcmp(row->variant, STUB_PROBE_NAME) != 0;
 	row->fn = (enum base_function)function_named(fn_name);
 	const char *s = r->text + at;
 	double x[CHOICE_CELLS * PLACE_COUNT];
@@ -212,6 +213,8 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 	bool now = n == CHOICE_CELLS * PLACE_COUNT;
 	if (*s != '\0' || (!now && n != CHOICE_CLASS_COUNT * 3))
 		return false;
+	if (retired) /* a file from before a variant was retired (D50): its ratios go unused */
+		return true;
 	for (unsigned i = 0; i < n; i++) { /* the file keeps medians only */
 		int b = now ? i / PLACE_COUNT : i / 3, p = now ? (int)(i % PLACE_COUNT) : earlier[i % 3];
 		row->ratio[b][p] = row->low[b][p] = row->high[b][p] = x[i];
