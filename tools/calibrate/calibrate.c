@@ -261,7 +261,7 @@ static void stand_in_curve(struct calibration *c, const struct grid *g, enum bas
  * being timed. */
 static void stand_in_curves(struct calibration *c, const struct grid *g)
 {
-	static const char *const suffixes[] = { "", ":nt", CALIBRATE_COLD_SUFFIX, ":nt" CALIBRATE_COLD_SUFFIX };
+	static const char *const suffixes[] = { "", ":nt", CALIBRATE_COLD_SUFFIX, (":nt" CALIBRATE_COLD_SUFFIX) };
 	for (unsigned i = 0; i < variant_count; i++) {
 		const struct variant *row = &variant_table[i];
 		if (variant_unmasked(row) == row || variant_twin(row) != row || !variant_usable(row))

@@ -45,8 +45,8 @@ static int from_replay(const struct dump *d, const struct tune_setting *s, struc
 	static const char *const where[] = { "every size class in L1", "every size class in L2",
 					     "every size class in the L3", "every size class cold",
 					     "size classes to 32 KiB in L2, larger ones\ncold",
-					     "each size class where the program's timed\ncalls of glibc's functions put it, "
-					     "others by size" };
+					     ("each size class where the program's timed\ncalls of glibc's functions put it, "
+					      "others by size") };
 	struct tune_replayed p;
 	printf("from the replay of %zu windows of up to %u calls (%s%s), weighted by the histogram's\n"
 	       "calls and glibc's time per call; ratio to glibc's time in each function, its ~95%% interval:\n",
