@@ -11,14 +11,14 @@
 
 static void print_setting(const char *value, const struct tune_setting *s)
 {
-	static const char *const names[T_COUNT] = { "erms", "stosb", "auto_movsb", "auto_stosb", "nt" };
 	double t[T_COUNT];
 	tune_setting_thresholds(s, t);
 	printf("memshim tune --impl %s\n  runs as: memcpy %s, memmove %s, memset %s\n  with thresholds:", value,
 	       s->text[FN_MEMCPY], s->text[FN_MEMMOVE], s->text[FN_MEMSET]);
 	for (int i = 0; i < T_COUNT; i++) {
 		char size[32];
-		printf("%s %s %s", i ? "," : "", names[i], human_size((uint64_t)t[i], size, sizeof size));
+		printf("%s %s %s", i ? "," : "", setting_keys(threshold_setting((enum threshold_name)i))->name,
+		       human_size((uint64_t)t[i], size, sizeof size));
 	}
 	printf("\n  (what a program started in this environment gets: the calibration file, the variables)\n");
 }
