@@ -16,8 +16,11 @@ static const char all_nt[] = "is 0: the vector variants store every size past 8 
 #define ROW_AT(member) offsetof(struct cpu_row, member)
 
 /* THE SETTINGS' TABLE: each name of every setting, written here only, and
- * where each threshold lives.  A new threshold is a line here and its
- * member in struct thresholds (and in struct cpu_row if rows give it).
+ * where each threshold lives.  A new threshold is a line here, its member
+ * in struct thresholds and its built-in value (dispatch/auto_policy.c); a
+ * row key adds its struct cpu_row member and dispatch/cpu_rows.awk's key,
+ * a file key the calibration file's reader (dispatch/calibration.c) and
+ * writer (tools/tune/file.c), as the file's lines are positional.
  * The calibration file and a CPU row give a function's bands on a line
  * "choice KEY BANDS WHY".  One pair of variables serves every variant that
  * uses rep movsb and rep stosb: erms's thresholds and the *_erms variants'
