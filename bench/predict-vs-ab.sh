@@ -10,7 +10,7 @@
 # ratio with its 95% interval, and whether each prediction falls inside
 # that interval or within 0.03 of its ratio.  The histogram's prediction
 # needs a calibration file (CALIBRATION=FILE, else the default one); the
-# replay's does not, and takes PLACEMENT=hot|l2|cold (tune --placement;
+# replay's does not, and takes PLACEMENT=L1|L2|L3|cold (tune --placement;
 # default: l2 to 32 KiB, cold beyond) and FENCED=1 (tune --fenced: each
 # call alone between fences, as ab --timing's timed calls run).  Writes only in a temporary folder, removed at the
 # end (KEEP=DIR keeps it there instead).  Run it under the shared lock.

@@ -5,7 +5,7 @@
 # First, paired inside a process: memshim bench --default under
 # MEMSHIM_HIST times the exported memcpy (the recording wrapper, calling
 # glibc's) against glibc's own function on the same calls (bench's engine,
-# tools/measure, in three processes), at 8, 64, 512 and 4096 bytes (hot and cold) and
+# tools/measure, in three processes), at 8, 64, 512 and 4096 bytes (L1 and cold) and
 # on Memcpy_Fleet (L1, L2, L3, cold), and prints what the wrapper adds: the
 # ratio's excess times glibc's median ns, with the interval's ends.  A
 # process's speed drifts from run to run by more than the wrapper costs,

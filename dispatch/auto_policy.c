@@ -31,14 +31,14 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 	return widest_preference[last].variant;
 }
 
-/* Where the rep movsb / rep stosb band of the *_erms rows starts, by CPU:
- * the first row whose vendor matches (NULL: any) and whose family is at
+/* Where the rep movsb / rep stosb band of the *_erms variants starts, by CPU:
+ * the first entry whose vendor matches (NULL: any) and whose family is at
  * least first_family.  Starting points, not measurements: for rep movsb
  * without FSRM, the 2048-byte ERMS cutoff proposed for the kernel on
  * Skylake and Cooper Lake ("x86/lib: Use REP MOVSB for large memcpy() on
  * ERMS CPUs without FSRM", LKML, 2026); for rep stosb, glibc's
  * rep_stosb_threshold, which it takes rep stosb above, so from 2049 bytes.
- * The benchmark data replace these rows, per vendor and family. */
+ * The benchmark data replace these entries, per vendor and family. */
 static const struct {
 	const char *vendor;
 	unsigned first_family;

@@ -71,18 +71,22 @@ static bool read_selection(const char *name, const char *fallback, struct select
 	return true;
 }
 
-static void choose(const struct selection *s, const struct policy_inputs *in, enum base_function fn,
-                   struct function_choice *c)
+/* c from s; where its bands came from: the policy's source, or the
+ * environment where s named bands. */
+static enum setting_origin choose(const struct selection *s, const struct policy_inputs *in, enum base_function fn,
+                                  struct function_choice *c)
 {
+	enum setting_origin from = FROM_ENVIRONMENT;
 	c->bands = s->bands;
 	c->why = s->variable;
 	c->variable = c->policy = NULL;
 	if (s->policy) {
-		s->policy->pick(in->cpu, in->file, fn, &c->bands, &c->why);
+		from = s->policy->pick(in->cpu, in->file, fn, &c->bands, &c->why);
 		c->variable = s->variable;
 		c->policy = s->policy->name;
 	}
 	band_list_format(&c->bands, c->text);
+	return from;
 }
 
 /* "the default policy (memcpy evex, memmove evex, memset glibc)", for the
@@ -105,21 +109,38 @@ static const char *describe_default(const struct policy_inputs *in, struct line 
 	return l->text;
 }
 
+/* THE ORDER OF A VARIANT SETTING: fn's own variable, else MEMSHIM_IMPL
+ * (`all`, read once for every function), else the default policy's
+ * source (calibration file, CPU row, built-in: setting_fallback).  Fills
+ * in c and returns where it came from, as threshold_resolve does. */
+static enum setting_origin variant_resolve(const struct policy_inputs *in, const struct selection *all,
+                                           enum base_function fn, struct function_choice *c)
+{
+	struct selection one;
+	enum setting_id own = function_setting(fn);
+	c->origin = choose(all, in, fn, c);
+	c->setting = all->variable ? S_IMPL : own;
+	bool named = read_selection(setting_keys(own)->variable, c->text, &one);
+	if (named) {
+		choose(&one, in, fn, c);
+		c->setting = own;
+	}
+	if (!all->variable && c->policy == policy_default()->name)
+		c->policy = NULL; /* the default, not a variable, decided */
+	if (named || all->variable)
+		c->origin = FROM_ENVIRONMENT;
+	return c->origin;
+}
+
 void choose_variants(const struct cpu_features *f, const struct calibration_choices *file,
                      struct function_choice choice[FN_COUNT])
 {
 	const struct policy_inputs in = { f, file };
 	struct selection all = { .policy = policy_default() };
 	struct line default_text;
-	bool impl = read_selection(setting_keys(S_IMPL)->variable, describe_default(&in, &default_text), &all);
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct selection one;
-		choose(&all, &in, (enum base_function)fn, &choice[fn]);
-		if (read_selection(setting_keys(function_setting((enum base_function)fn))->variable, choice[fn].text, &one))
-			choose(&one, &in, (enum base_function)fn, &choice[fn]);
-		if (!impl && choice[fn].policy == policy_default()->name)
-			choice[fn].policy = NULL; /* the default, not a variable, decided */
-	}
+	read_selection(setting_keys(S_IMPL)->variable, describe_default(&in, &default_text), &all);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		variant_resolve(&in, &all, (enum base_function)fn, &choice[fn]);
 }
 
 const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *value,

@@ -25,6 +25,11 @@ struct function_choice {
 	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
 	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
 	const char *variable, *policy;
+	/* Where the choice came from (variant_resolve): the environment (the
+	 * variable of `setting`, S_IMPL or fn's own), the calibration file,
+	 * the CPU row, or built-in. */
+	enum setting_origin origin;
+	enum setting_id setting;
 };
 
 #define HIST_PATH_MAX 1024
@@ -81,6 +86,10 @@ const struct config *config_get(void);
 
 /* Appends "memcpy -> erms (rep movsb from 2048 B) [MEMSHIM_IMPL]" for one function. */
 void config_describe(const struct config *c, enum base_function fn, struct line *l);
+
+/* Appends where fn's choice came from: "environment (MEMSHIM_MEMCPY)",
+ * "calibration file PATH", "CPU row amd-zen5.row" or "built-in". */
+void config_describe_source(const struct config *c, enum base_function fn, struct line *l);
 
 /* Appends the entry points that follow fn: "mempcpy, __memcpy_chk, ..."
  * (shim/memshim.h's list). */

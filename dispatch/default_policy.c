@@ -9,23 +9,25 @@
 #include "dispatch/cpu_rows.h"
 #include "dispatch/settings.h"
 
-void default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                          enum base_function fn, struct band_list *out, const char **why)
+enum setting_origin default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                                         enum base_function fn, struct band_list *out, const char **why)
 {
 	struct band_list row;
 	const char *row_why;
 	bool in_row = cpu_row_choice(f, fn, &row, &row_why);
-	switch (setting_fallback(file && file->bands[fn].count, in_row)) {
+	enum setting_origin from = setting_fallback(file && file->bands[fn].count, in_row);
+	switch (from) {
 	case FROM_FILE:
 		*why = file->why[fn];
 		*out = file->bands[fn];
-		return;
+		break;
 	case FROM_ROW:
 		*why = row_why;
 		*out = row;
-		return;
+		break;
 	default:
 		*why = "this CPU class has no shipped row: the C library's own (memshim tune --calibrate finds better)";
 		*out = band_list_single(VARIANT(glibc));
 	}
+	return from;
 }

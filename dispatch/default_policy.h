@@ -6,11 +6,12 @@
 #include "dispatch/bands.h"
 #include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
+#include "dispatch/settings.h"
 
 /* The bands of `file` (this machine's calibration file; NULL: none) where
  * it chose some for fn, else the shipped row's for a CPU with features f,
- * else glibc's own; and why. */
-void default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                          enum base_function fn, struct band_list *out, const char **why);
+ * else glibc's own; and why.  Returns which of the three it was. */
+enum setting_origin default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                                         enum base_function fn, struct band_list *out, const char **why);
 
 #endif

@@ -2,6 +2,7 @@
  * `memshim info`. */
 #include "dispatch/config_internal.h"
 
+#include "dispatch/cpu_rows.h"
 #include "dispatch/settings.h"
 #include "dispatch/early_env.h" /* same_string */
 #include "shim/memshim.h"
@@ -40,6 +41,24 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 	}
 	line_add(l, c->choice[fn].why);
 	line_add(l, "]");
+}
+
+void config_describe_source(const struct config *c, enum base_function fn, struct line *l)
+{
+	const struct function_choice *choice = &c->choice[fn];
+	const struct cpu_row *r = cpu_row_for(cpu_features());
+	line_add(l, setting_origin_name(choice->origin));
+	if (choice->origin == FROM_ENVIRONMENT) {
+		line_add(l, " (");
+		line_add(l, setting_keys(choice->setting)->variable);
+		line_add(l, ")");
+	} else if (choice->origin == FROM_FILE) {
+		line_add(l, " ");
+		line_add(l, c->calibration_path);
+	} else if (choice->origin == FROM_ROW && r) {
+		line_add(l, " ");
+		line_add(l, r->file);
+	}
 }
 
 /* One entry point's name, after a comma unless it is the first, if it

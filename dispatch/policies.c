@@ -5,14 +5,15 @@
 #include "dispatch/default_policy.h"
 #include "dispatch/early_env.h"
 
-void kernel_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                         enum base_function fn, struct band_list *out, const char **why)
+enum setting_origin kernel_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                                        enum base_function fn, struct band_list *out, const char **why)
 {
 	(void)file;
 	(void)fn; /* the kernel's choice is the same for every function */
 	const struct variant *v = f->fsrm ? VARIANT(fsrm) : f->erms ? VARIANT(erms) : VARIANT(movsq);
 	*why = f->fsrm ? "CPU has FSRM" : f->erms ? "CPU has ERMS, not FSRM" : "CPU has neither ERMS nor FSRM";
 	*out = band_list_single(v);
+	return FROM_BUILTIN;
 }
 
 enum { KERNEL_POLICY, DEFAULT_POLICY, POLICY_COUNT };

@@ -9,16 +9,19 @@
 #include "dispatch/bands.h"
 #include "dispatch/calibration.h"
 #include "dispatch/cpu_features.h"
+#include "dispatch/settings.h"
 
+/* pick returns where its bands came from, so that the default's source
+ * (calibration file, CPU row, built-in) is known without reading its reason. */
 struct policy {
 	const char *name;
-	void (*pick)(const struct cpu_features *f, const struct calibration_choices *file, enum base_function fn,
+	enum setting_origin (*pick)(const struct cpu_features *f, const struct calibration_choices *file, enum base_function fn,
 	             struct band_list *out, const char **why);
 };
 
 /* The kernel's: one variant from ERMS and FSRM, the same for every function. */
-void kernel_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
-                         enum base_function fn, struct band_list *out, const char **why);
+enum setting_origin kernel_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+                                        enum base_function fn, struct band_list *out, const char **why);
 
 const struct policy *policy_named(const char *name); /* NULL if none */
 const struct policy *policy_default(void);

@@ -1,7 +1,6 @@
-/* Resolving the thresholds: each one's member of struct thresholds and of a
- * CPU row, its variable's checks, and its value from the first source that
- * gives one (dispatch/read_thresholds.c); their names are in the settings'
- * table (dispatch/settings.h). */
+/* Resolving the thresholds: each one's value from the first source that
+ * gives one (dispatch/read_thresholds.c); their names, members and
+ * warnings are in the settings' table (dispatch/settings.h). */
 #ifndef MEMSHIM_READ_THRESHOLDS_H
 #define MEMSHIM_READ_THRESHOLDS_H
 

@@ -9,6 +9,7 @@
 #include "shim/base_function.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The size thresholds.  T_COUNT: the thresholds memshim tune models and
  * chooses.  After them, the rep band's stop, a variable and a row's only
@@ -27,9 +28,16 @@ const char *setting_origin_name(enum setting_origin o);
 
 /* A setting's names: its variable ("MEMSHIM_MEMCPY"), its name in
  * descriptions ("memcpy", "auto_movsb"), its key in the calibration file
- * and in a CPU row (NULL: that source never gives it). */
+ * and in a CPU row (NULL: that source never gives it).  A threshold's
+ * also: its member of struct thresholds and of struct cpu_row (0: a row
+ * never gives it), the words that follow its variable's value when that
+ * is 0 (NULL: 0 is a value meant) or below `least`, which it is taken with. */
 struct setting_keys {
 	const char *variable, *name, *file_key, *row_key;
+	size_t member, row_member;
+	const char *zero;
+	size_t least;
+	const char *below_least;
 };
 const struct setting_keys *setting_keys(enum setting_id s);
 

@@ -1,5 +1,5 @@
 /* The table of variants: every implementation the library can dispatch to,
- * one row per line of shim/memshim_variants.h, in its order.  Adding a
+ * one entry per line of shim/memshim_variants.h, in its order.  Adding a
  * variant means a line there and its file in shim/. */
 #ifndef MEMSHIM_VARIANTS_H
 #define MEMSHIM_VARIANTS_H
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-/* VARIANT_ID_fsrm, ...: each variant's row number. */
+/* VARIANT_ID_fsrm, ...: each variant's index in it. */
 enum variant_id {
 #define MEMSHIM_VARIANT(name, ...) VARIANT_ID_##name,
 #include "shim/memshim_variants.h"
@@ -19,7 +19,7 @@ enum variant_id {
 	VARIANT_COUNT
 };
 
-/* The row of a variant named in the code: VARIANT(avx2).  A name that is
+/* The entry of a variant named in the code: VARIANT(avx2).  A name that is
  * not in the list does not compile. */
 #define VARIANT(name) (&variant_table[VARIANT_ID_##name])
 
@@ -33,7 +33,7 @@ struct variant {
 	/* The implementation; NULL when it could not be found (glibc's). */
 	const struct entry_set *(*entries)(void);
 	/* Appends " (rep movsb from 2048 B)" or the like: the thresholds of t
-	 * this row reads for fn.  NULL when it reads none. */
+	 * this entry reads for fn.  NULL when it reads none. */
 	void (*describe_thresholds)(enum base_function fn, const struct thresholds *t, struct line *l);
 	unsigned vector_bytes; /* bytes per vector register; 0: none */
 	bool rep_band;         /* from a threshold on: rep movsb / rep stosb */

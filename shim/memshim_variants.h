@@ -36,7 +36,7 @@ MEMSHIM_VARIANT(movsq, shim, 0, 0, movsq, movsq, NULL, NULL,
 		"rep movsq with an 8-byte-aligned destination above 64 bytes (kernel: no ERMS)")
 MEMSHIM_VARIANT(glibc, libc, 0, 0, glibc, glibc, NULL, NULL,
 		"the C library's own functions (the next definition after this library)")
-/* The vector variants (shim/vector_pieces.h); the *_erms rows add a rep
+/* The vector variants (shim/vector_pieces.h); the *_erms variants add a rep
  * movsb band and are what the auto policy picks on ERMS CPUs. */
 MEMSHIM_VARIANT(sse2, shim, 16, 0, sse2, sse2, NULL, describe_vector,
 		"16-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD")
@@ -67,6 +67,6 @@ MEMSHIM_VARIANT(avx512_mask_erms, shim, 64, 1, avx512_mask, avx512_erms, has_avx
 MEMSHIM_VARIANT(evex_mask_erms, shim, 32, 1, evex_mask_erms, evex_mask_erms, has_avx512_erms, describe_vector_erms,
 		"evex with copies of 0..16 B in one masked move, and rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 /* avx512_erms with no branch on the size below 64 bytes; no CPU's default,
- * for programs whose small copies are hot (D45, D48). */
+ * for programs whose small copies are cached (D45, D48). */
 MEMSHIM_VARIANT(avx512_mask64_erms, shim, 64, 1, avx512_mask64_erms, avx512_mask64_erms, has_avx512_erms, describe_vector_erms,
 		"avx512_erms with copies of 0..63 B in one masked move (no branch on their size)")

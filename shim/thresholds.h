@@ -30,10 +30,10 @@ struct thresholds {
 	/* The vector variants (shim/vector_pieces.h); defaults per CPU from
 	 * dispatch/auto_policy.c.  Sizes up to 8 vectors never leave the
 	 * vector code, whatever these say. */
-	size_t auto_movsb; /* *_erms rows, memcpy/memmove: rep movsb from this size on */
-	size_t auto_stosb; /* *_erms rows, memset: rep stosb from this size on */
+	size_t auto_movsb; /* *_erms variants, memcpy/memmove: rep movsb from this size on */
+	size_t auto_stosb; /* *_erms variants, memset: rep stosb from this size on */
 	size_t nt;         /* non-temporal stores from this size on, when nothing overlaps */
-	/* *_erms rows, memcpy/memmove: the cached vector loop again from this
+	/* *_erms variants, memcpy/memmove: the cached vector loop again from this
 	 * size on, below nt; 0: rep movsb up to nt.  glibc's
 	 * rep_movsb_stop_threshold, which it puts at the L2's size on AMD. */
 	size_t auto_movsb_stop;

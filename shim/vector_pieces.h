@@ -25,7 +25,7 @@
  * bytes on, use non-temporal stores in the loop (and an sfence after it):
  * a copy larger than most of the last-level cache would evict everything
  * else to keep data the caller is unlikely to read back soon (folly's and
- * glibc's large-copy paths do the same).  The *_erms rows copy the band
+ * glibc's large-copy paths do the same).  The *_erms variants copy the band
  * [auto_movsb, nt) of such copies with rep movsb instead of the loop.
  * Overlapping memmove never takes non-temporal stores, which are weakly
  * ordered; it takes rep movsb only forward, with the destination at least

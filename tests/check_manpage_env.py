@@ -101,13 +101,13 @@ def names_word(text, name):
     return re.search(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(name), text) is not None
 
 
-TABLE_ROW = re.compile(r'\[(S_\w+(?: \+ T_\w+)?)\] = \{\s*"(MEMSHIM_\w+)",\s*"\w+",\s*(?:NULL|"(\w+)"),'
-                       r'\s*(?:NULL|"(\w+)")\s*\}')
+TABLE_ROW = re.compile(r'\[(S_\w+(?: \+ T_\w+)?)\] = \{\s*"(MEMSHIM_\w+)",\s*"(\w+)",\s*(?:NULL|"(\w+)"),'
+                       r'\s*(?:NULL|"(\w+)")\s*[,}]')
 VARIANT_SETTINGS = ("S_IMPL", "S_MEMCPY", "S_MEMMOVE", "S_MEMSET")
 
 
 def table_rows(top):
-    """[(setting, variable, file key, row key)] of the settings' table."""
+    """[(setting, variable, name, file key, row key)] of the settings' table."""
     with open(os.path.join(top, "dispatch", "settings.c"), encoding="utf-8") as f:
         return TABLE_ROW.findall(f.read())
 
@@ -129,13 +129,13 @@ def shipped_row_keys(top, kind):
 
 def check_table(top, environment):
     rows = table_rows(top)
-    file_keys, row_keys = {r[2] for r in rows if r[2]}, {r[3] for r in rows if r[3]}
+    file_keys, row_keys = {r[3] for r in rows if r[3]}, {r[4] for r in rows if r[4]}
     check("the thresholds' table gives file keys and row keys", file_keys and row_keys,
           "none found in dispatch/settings.c")
     settings = {r[0] for r in rows}
     check("the settings' table gives the variant settings", all(s in settings for s in VARIANT_SETTINGS),
           "missing from dispatch/settings.c: " + ", ".join(s for s in VARIANT_SETTINGS if s not in settings))
-    for setting, variable, _, _ in rows:
+    for setting, variable, *_ in rows:
         check("the settings' table: %s's variable %s in the man page" % (setting, variable),
               names_word(environment, variable), "missing")
     for key, row in sorted(shipped_row_keys(top, "thresholds").items()):

@@ -41,23 +41,23 @@ def objects(top, builddir):
 
 def tables_of_objects(top, builddir):
     """[(file, 'U' or 'D', symbol)] from nm."""
-    rows = []
+    entries = []
     for source, path in objects(top, builddir):
         out = subprocess.run(['nm', path], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             fields = line.split()
             if len(fields) == 3 and fields[1] in 'TDBRVWC':
-                rows.append((source, 'D', fields[2]))
+                entries.append((source, 'D', fields[2]))
             elif len(fields) == 2 and fields[0] in 'Uw':
-                rows.append((source, 'U', fields[1]))
-    return rows
+                entries.append((source, 'U', fields[1]))
+    return entries
 
 
-def graph_of(rows):
+def graph_of(entries):
     """file -> the files whose symbols it uses."""
-    defined = {sym: f for f, kind, sym in rows if kind == 'D'}
-    graph = {f: set() for f, _, _ in rows}
-    for f, kind, sym in rows:
+    defined = {sym: f for f, kind, sym in entries if kind == 'D'}
+    graph = {f: set() for f, _, _ in entries}
+    for f, kind, sym in entries:
         if kind == 'U' and sym in defined and defined[sym] != f:
             graph[f].add(defined[sym])
     return graph
@@ -67,16 +67,16 @@ def main():
     args = sys.argv[1:]
     if len(args) == 2 and args[0] == '--tables':
         with open(args[1]) as f:
-            rows = [tuple(line.split()) for line in f if line.strip()]
+            entries = [tuple(line.split()) for line in f if line.strip()]
     elif len(args) in (2, 3) and args[2:] in ([], ['--print']):
-        rows = tables_of_objects(args[0], args[1])
+        entries = tables_of_objects(args[0], args[1])
         if args[2:]:
-            for row in rows:
-                print(' '.join(row))
+            for entry in entries:
+                print(' '.join(entry))
             return 0
     else:
         sys.exit(__doc__.strip().split('\n\n')[1])
-    graph = graph_of(rows)
+    graph = graph_of(entries)
     cycle = find_cycle(graph)
     check('no circle between the %d compiled files of %s' % (len(graph), ', '.join(FOLDERS)),
           graph and cycle is None, ' -> '.join(cycle or []) or 'no objects found')

@@ -40,10 +40,10 @@ def width_of(glibc_name):
     return None
 
 
-def paths(rows):
+def paths(records):
     """{(function, variant): {size: (instructions, taken)}}"""
     per_size = {}
-    for r in rows:
+    for r in records:
         per_size.setdefault((r["function"], r["variant"]), {})[int(r["size"])] = (
             int(r["instructions"]), int(r["taken"]))
     return per_size

@@ -7,7 +7,7 @@ SIZE bytes over the process's CPU time, the calls' whole cost.  The dump
 must give each back, from its "cpu" records in memcpy's size bucket of
 SIZE (the copies alone) over its profile's process CPU time, within
 TOLERANCE (default 0.05) or a quarter of the share, whichever is more: a
-30% share of 64 KiB copies read 24% twice in a row on a Zen 5 while the
+30% share of 64 KiB copies read 24% twice running on a Zen 5 while the
 other core was busy, which is sampling on a shared machine, not a wrong
 attribution (one would read near 0 or near the whole); to the smallest SIZE, whose many calls take
 nearly all of the recording's time, memcpy's "recording_cpu" is added.

@@ -9,7 +9,7 @@ ab --runs 2 --impl none,fsrm --env 'MEMSHIM_IMPL=scalar MEMSHIM_VERBOSE=0' -- gz
 expect_eq "ab runs" "$rc" 0
 expect_eq "ab: nothing on stderr" "$(cat "$scratch/err")" ""
 expect_match "ab names its clocks" "$(cat "$scratch/out")" 'wall: clock_gettime\(CLOCK_MONOTONIC\)'
-expect_eq "ab: a row per setting, in order; a label too long for the table gets a short name" \
+expect_eq "ab: a line per setting, in order; a label too long for the table gets a short name" \
 	"$(awk '/^(none|fsrm|env1) / { print $1 }' "$scratch/out" | tr '\n' ' ')" "none fsrm env1 "
 expect_match "the key below the table says what the short name stands for, in full" "$(cat "$scratch/out")" \
 	'^  env1 +the library with MEMSHIM_IMPL=scalar MEMSHIM_VERBOSE=0$'

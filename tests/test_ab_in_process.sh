@@ -7,14 +7,14 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 program=$(cd "$top_builddir" && pwd)/tests/hist_program
 ab() { timeout -k 5 120 "$T_MEMSHIM_TOOL" ab --in-process "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
-# The B/A ratio and its interval of the table's row $1 ("all", "memcpy all", "0-16 B").
-row() { awk -v want="$1" '{ line = $0; sub(/^ +/, "", line) }
+# The B/A ratio and its interval of the table's line $1 ("all", "memcpy all", "0-16 B").
+line_of() { awk -v want="$1" '{ line = $0; sub(/^ +/, "", line) }
 	index(line, want " ") == 1 && NF >= 8 { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+-[0-9.]+$/) { print $(i - 1), $i; exit } }' "$scratch/out"; }
 
 ab --impl glibc,glibc -- "$program" small 1000000
 expect_eq "A/A: runs" "$rc" 0
 expect_eq "A/A: nothing on stderr" "$(cat "$scratch/err")" ""
-set -- $(row all)
+set -- $(line_of all)
 expect_match "A/A: a ratio and its interval" "$1 $2" '^[0-9.]+ [0-9.]+-[0-9.]+$'
 echo "figure: A/A on a million calls: $1 ($2)" # a time, printed, not judged
 expect_match "the header names both settings and the CPU" "$(head -2 "$scratch/out" | tr '\n' ' ')" 'A = glibc, B = glibc.*CPU: '
@@ -26,7 +26,7 @@ if usable_here avx512_mask_erms; then
 		--csv "$scratch/bench.csv" >/dev/null 2>&1
 	bench=$(awk -F, '$2 == "avx512_mask_erms" && $4 == "0-16 B" && $6 == "L1" { print $11 }' "$scratch/bench.csv")
 	ab --impl glibc,avx512_mask_erms -- "$program" small 1000000
-	set -- $(row all)
+	set -- $(line_of all)
 	expect_match "0-16 B in L1: a ratio and its interval" "$1 $2" '^[0-9.]+ [0-9.]+-[0-9.]+$'
 	echo "figure: 0-16 B in L1, avx512_mask_erms: in process $1 ($2), bench $bench" # times, not judged
 else
@@ -40,7 +40,7 @@ expect_match "fork: both processes' pairs" "$(sed -n 2p "$scratch/out")" ', 2 pr
 ab --impl glibc,sse2 -- "$program" threads 2000
 expect_eq "threads: runs" "$rc" 0
 expect_match "threads: pairs from the threads" "$(sed -n 5p "$scratch/out")" '; [1-9][0-9]+ pairs of blocks'
-expect_match "threads: every function has its row" "$(cat "$scratch/out")" '^  memmove +all '
+expect_match "threads: every function has its line" "$(cat "$scratch/out")" '^  memmove +all '
 
 # Every exit path keeps its pairs: exec (the dump before it), _Exit, vfork
 # and exec; and a program's own output is left as it was.

@@ -48,7 +48,7 @@ static struct cpu_features cpu(const char *vendor, unsigned family, unsigned mod
 }
 
 /* "memcpy memmove memset" bands of a policy for f. */
-static const char *policy_text(void (*pick)(const struct cpu_features *, const struct calibration_choices *,
+static const char *policy_text(enum setting_origin (*pick)(const struct cpu_features *, const struct calibration_choices *,
 					    enum base_function, struct band_list *, const char **),
 			       const struct cpu_features *f)
 {

@@ -23,17 +23,17 @@ expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
 # 3 sizes in L1 and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in four placements.
 for variant in fsrm scalar glibc; do
-	expect_eq "memcpy sweep rows for $variant" \
+	expect_eq "memcpy sweep lines for $variant" \
 		"$(awk -F, -v v=$variant '$1 == "memcpy" && $2 == v && $3 == "sweep"' "$scratch/b.csv" | wc -l)" 6
-	expect_eq "memset align rows for $variant" \
+	expect_eq "memset align lines for $variant" \
 		"$(awk -F, -v v=$variant '$1 == "memset" && $2 == v && $3 == "align"' "$scratch/b.csv" | wc -l)" 10
-	expect_eq "memcpy fleet distribution rows for $variant: one per placement" \
+	expect_eq "memcpy fleet distribution lines for $variant: one per placement" \
 		"$(awk -F, -v v=$variant '$2 == v && $3 == "dist" && $4 == "Memcpy_Fleet" { print $6 }' "$scratch/b.csv" |
 			LC_ALL=C sort | tr '\n' ' ')" "L1 L2 L3 cold "
 done
 expect_eq "only the variants asked for, and glibc" "$(cut -d, -f2 "$scratch/b.csv" | sed 1d | sort -u | tr '\n' ' ')" \
 	"fsrm glibc scalar "
-expect_eq "every row has 25 fields and a positive median" \
+expect_eq "every line has 25 fields and a positive median" \
 	"$(awk -F, 'NR > 1 && (NF != 25 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 # --rounds N: exactly N pairs for every variant; glibc's column counts its
 # batches of every pair (two variants: 3 pairs each, 3 A/A pairs).
@@ -68,7 +68,7 @@ expect_eq "every variant: bench runs" "$rc" 0
 expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scratch/out")" ""
 variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
 expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
-expect_eq "every variant: a summary row per size class" \
+expect_eq "every variant: a summary line per size class" \
 	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (L1|cold) ')" 9
 expect_match "every variant: the best single variant, and where it loses to glibc" "$(cat "$scratch/out")" \
 	'^  one variant for every class: [a-z0-9_]+, [0-9.]+x glibc.s time'
@@ -89,7 +89,7 @@ expect_eq "without --in-use no case writes its sources first" "$(awk -F, 'NR > 1
 # destination read after it (the CSV's last column; the summary says so).
 bench --rounds 3 --functions memcpy --variants sse2 --cases sweep,class --sizes 8,4K --in-use --csv "$scratch/iu.csv"
 expect_eq "--in-use runs" "$rc $(cat "$scratch/err")" "0 "
-expect_eq "--in-use: every row says so" "$(awk -F, 'NR > 1 { print $25 }' "$scratch/iu.csv" | sort -u)" 1
+expect_eq "--in-use: every line says so" "$(awk -F, 'NR > 1 { print $25 }' "$scratch/iu.csv" | sort -u)" 1
 expect_match "--in-use: the summary says so" "$(tr '\n' ' ' <"$scratch/out")" \
 	"Each call's source is written just before it and its destination read after it \\(--in-use\\)"
 # --read-back: the cases whose sizes start at 512 B or more (as the

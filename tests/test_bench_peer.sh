@@ -56,13 +56,13 @@ expect_match "the header names each peer and what it has" "$(cat "$scratch/out")
 expect_match "a peer's functions are its own, not the C library's" "$(cat "$scratch/out")" \
 	"^peer: +half = $scratch/libhalf.so \(memcpy\)$"
 expect_match "a prefix names the symbols" "$(cat "$scratch/out")" "^peer: +pre = $scratch/libpre.so \(memset\)$"
-# Size 64, hot and cold: two rows per function and column.
-rows() { awk -F, -v f="$1" -v v="$2" '$1 == f && $2 == v' "$scratch/b.csv" | wc -l; }
+# Size 64, L1 and cold: two lines per function and column.
+lines_of() { awk -F, -v f="$1" -v v="$2" '$1 == f && $2 == v' "$scratch/b.csv" | wc -l; }
 for peer in loops half pre; do
-	expect_eq "CSV: $peer's memcpy and memset rows" "$(rows memcpy $peer) $(rows memset $peer)" \
+	expect_eq "CSV: $peer's memcpy and memset lines" "$(lines_of memcpy $peer) $(lines_of memset $peer)" \
 		"$(case $peer in loops) echo 2 2 ;; half) echo 2 0 ;; pre) echo 0 2 ;; esac)"
 done
-expect_eq "CSV: every row has 25 fields and a positive median" \
+expect_eq "CSV: every line has 25 fields and a positive median" \
 	"$(awk -F, 'NR > 1 && (NF != 25 || !($7 > 0))' "$scratch/b.csv" | wc -l)" 0
 heading() { awk -v f="$1:" '$1 == f { getline; print; exit }' "$scratch/out"; }
 expect_match "the memcpy table has loops and half, and their ratios" "$(heading memcpy)" \

@@ -40,7 +40,7 @@ expect_eq "on a terminal: rewritten in place with \\r" "$(tr -cd '\r' <"$scratch
 expect_eq "not a terminal: nothing on stderr" "$(cat "$scratch/err")" ""
 
 # ---- a masked variant's curves: its own up to 16 bytes, else its unmasked variant's ----
-# curve_rows FN NAME FROM FILE: the rows of curve NAME of FN whose size is above FROM bytes.
+# curve_rows FN NAME FROM FILE: the lines of curve NAME of FN whose size is above FROM bytes.
 curve_rows() {
 	awk -v head="curve $1 $2" -v from="$3" '
 		left > 0 { left--; if ($1 + 0 > from) print; next }
@@ -49,7 +49,7 @@ curve_rows() {
 if "$tool" info | grep -Eq '^  avx512_mask +usable'; then
 	for suffix in "" :nt :cold :nt:cold; do
 		mask=$(curve_rows memcpy "avx512_mask$suffix" 16 "$scratch/pipe-cal")
-		expect_match "memcpy avx512_mask$suffix has rows above 16 B" "$mask" '^[0-9]'
+		expect_match "memcpy avx512_mask$suffix has lines above 16 B" "$mask" '^[0-9]'
 		expect_eq "memcpy avx512_mask$suffix above 16 B is avx512$suffix's" "$mask" \
 			"$(curve_rows memcpy "avx512$suffix" 16 "$scratch/pipe-cal")"
 		expect_eq "memset avx512_mask$suffix is avx512$suffix's at every size" \
@@ -160,7 +160,7 @@ expect_match "info: memcpy from the file, which file, why" "$(cat "$scratch/out"
 	"^  memcpy -> scalar \\[calibration file \"$scratch/hand\": chosen by hand A\\]"
 expect_match "info: memmove from the file" "$(cat "$scratch/out")" "^  memmove -> movsq \\[calibration file .*: chosen by hand B\\]"
 expect_match "info: memset from the file" "$(cat "$scratch/out")" "^  memset -> glibc \\[calibration file .*: chosen by hand C\\]"
-expect_match "info: the default policy row follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
+expect_match "info: the default policy's line follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
 preloaded env MEMSHIM_CALIBRATION="$scratch/hand" "$top_builddir/tests/show_binding_now"
 expect_eq "a program's memcpy is the file's choice" "$(bound memcpy)" memshim_memcpy_scalar
 expect_eq "a program's memmove is the file's choice" "$(bound memmove)" memshim_memmove_movsq
@@ -208,9 +208,9 @@ expect_eq "the library on a malformed choice line: the program runs" "$rc" 0
 # ---- the GLIBC_TUNABLES line ----
 # Curves by hand: the vectors (avx2, or sse2 on a CPU without AVX2)
 # cheapest below 4 KiB, rep movsb/stosb (fsrm) above, non-temporal stores
-# dearer everywhere: the best setting is that width's _erms row, with a rep
+# dearer everywhere: the best setting is that width's _erms variant, with a rep
 # band, glibc's own shape, so its thresholds are glibc tunables.  (A CPU
-# without ERMS runs no such row.)
+# without ERMS runs no such variant.)
 usable() { "$tool" info | awk -v v="$1" '$1 == v && NF > 2 { print $2 }'; }
 width=avx2
 [ "$(usable avx2)" = usable ] || width=sse2

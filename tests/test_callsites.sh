@@ -58,7 +58,7 @@ for build in plain debug; do
 			'^shop::restock\(shop::Shelf\*, int\)\+0x[0-9a-f]+ \(shop-plain\)$'
 	fi
 	[ -n "$small" ] && [ -n "$large" ] && [ "$small" != "$large" ] &&
-		pass "$build: two call sites in one function print as two rows: [$small] [$large]" ||
+		pass "$build: two call sites in one function print as two lines: [$small] [$large]" ||
 		fail "$build: two call sites in one function: [$small] [$large]"
 	"$tool" report --json "$scratch/$build.dump" >"$scratch/$build.json"
 	expect_match "$build: JSON carries the demangled name" "$(cat "$scratch/$build.json")" \

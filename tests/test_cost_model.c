@@ -143,20 +143,20 @@ int main(void)
 	 * the dearer placement of each size puts it at 160 B. */
 	static struct cm_curve a_cold;
 	linear(&a_cold, 15, 10.0 / 3);
-	struct cm_setting hot = split, cold = { .below = &a_cold, .band = &b, .above_from = CM_NEVER, .floor = -1 };
-	struct cm_term placed[2] = { { &hot, &w }, { &cold, &w } };
-	double *both_placements[2] = { &hot.band_from, &cold.band_from };
-	hot.band_from = cold.band_from = CM_NEVER;
+	struct cm_setting cached = split, cold = { .below = &a_cold, .band = &b, .above_from = CM_NEVER, .floor = -1 };
+	struct cm_term placed[2] = { { &cached, &w }, { &cold, &w } };
+	double *both_placements[2] = { &cached.band_from, &cold.band_from };
+	cached.band_from = cold.band_from = CM_NEVER;
 	cm_best_threshold(placed, 2, both_placements, 2, candidates, n);
-	double summed = hot.band_from;
-	hot.band_from = cold.band_from = CM_NEVER;
+	double summed = cached.band_from;
+	cached.band_from = cold.band_from = CM_NEVER;
 	cm_best_value(worst_placement, placed, both_placements, 2, candidates, n);
-	printf("  flushed a: threshold %.0f on the sum, %.0f on the dearer placement\n", summed, hot.band_from);
+	printf("  flushed a: threshold %.0f on the sum, %.0f on the dearer placement\n", summed, cached.band_from);
 	check("on the sum of both placements, about 300 B", summed >= 272 && summed <= 320);
-	check("on the dearer placement, about 160 B", hot.band_from >= 144 && hot.band_from <= 176 &&
-	      cold.band_from == hot.band_from);
-	hot.band_from = cold.band_from = CM_NEVER;
-	struct cm_term one_hot = { &hot, &one }, one_cold = { &cold, &one };
+	check("on the dearer placement, about 160 B", cached.band_from >= 144 && cached.band_from <= 176 &&
+	      cold.band_from == cached.band_from);
+	cached.band_from = cold.band_from = CM_NEVER;
+	struct cm_term one_hot = { &cached, &one }, one_cold = { &cold, &one };
 	check("one bucket of 10 calls of 100 B: the dearer placement's 10 x 45 (x 1.02, the median round)",
 	      fabs(cm_worst_placement_sum(&one_hot, &one_cold, 1) - 450 * 1.02) < 1e-6);
 	double *flat = &flat_field;

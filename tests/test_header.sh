@@ -27,7 +27,7 @@ int main(void)
 	memshim_memmove_scalar(src + 1, src, 50);
 	int ok = end == dst + sizeof dst && memcmp(dst + 51, src + 51, 49) == 0 && dst[99] == 99 && set[0] == 5 &&
 	         set[99] == 5 && src[1] == 0 && src[50] == 49 && usable == 1;
-	/* Every threshold at one byte: the sse2 rows then leave their loops for
+	/* Every threshold at one byte: the sse2 variants then leave their loops for
 	 * rep movsb / rep stosb and non-temporal stores, and still copy right. */
 	static char big_src[8192], big_dst[8192], big_set[8192];
 	for (int i = 0; i < 8192; i++)

@@ -5,7 +5,7 @@
 # well it once ran the non-temporal loop, which needs more than 8V, on 2V-8V
 # bytes and wrote past the destination.  tests/test_variants checks every
 # size to 1 KiB against canaries, under such values.  (sse2_erms runs
-# everywhere; the rows a CPU cannot run are skipped.)  A calibration file
+# everywhere; the variants a CPU cannot run are skipped.)  A calibration file
 # may not hold an nt that low: it is set aside, with one message.  With a
 # stop to the rep band, the copies from the stop to nt take the cached loop
 # again, which is checked the same way.

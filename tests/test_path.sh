@@ -26,7 +26,7 @@ path ours ""
 expect_eq "bench --path runs" "$rc" 0
 expect_eq "bench --path writes nothing on stderr" "$(cat "$scratch/ours.err")" ""
 expect_match "one table per function" "$(grep -c '^## mem' "$scratch/ours.out")" '^3$'
-expect_eq "the CSV: one row per function, variant and size 0..1024" \
+expect_eq "the CSV: one line per function, variant and size 0..1024" \
 	"$(sed 1d "$scratch/ours.body" | awk -F, '{ n[$1 "," $2]++ } END { for (k in n) if (n[k] != 1025) print k, n[k] }')" ""
 # A rep movsb variant runs one instruction for any size: string
 # instructions count once, not once per byte.

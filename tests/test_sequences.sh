@@ -118,7 +118,7 @@ refused "a window before the sequences record" "$scratch/nohead" 'window before 
 for run in 1 2 3; do
 	"$tool" bench --replay "$scratch/synthetic" --functions memcpy --variants erms,scalar --rounds 9 >"$scratch/replay" 2>"$scratch/err"
 	status=$?
-	# "VARIANT LOW HIGH" from the hot table's row for all calls, by the heading's names
+	# "VARIANT LOW HIGH" from the L1 table's line for all calls, by the heading's names
 	awk '/replayed, data in L1/ { on = 1; next } on && $1 == "calls" { for (i = 3; i <= NF; i++) name[i - 2] = $i; next }
 		on && /^all calls/ { for (v = 1; (v in name); v++) { split($(5 + 2 * v), b, "-"); print name[v], b[1], b[2] } exit }' \
 		"$scratch/replay" >>"$scratch/replays"
@@ -127,7 +127,7 @@ for run in 1 2 3; do
 	awk -F, '$3 == "sweep" && $6 == "L1" && $2 != "glibc" { print $2, $11 }' "$scratch/sweep.csv" >>"$scratch/fixed"
 done
 expect_eq "bench --replay and the fixed case run" "$status:$(cat "$scratch/err")" "0:"
-expect_eq "bench --replay: a row for all calls, each variant's interval" "$(awk '{ print $1 }' "$scratch/replays" | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ' ')" "3 erms 3 scalar "
+expect_eq "bench --replay: a line for all calls, each variant's interval" "$(awk '{ print $1 }' "$scratch/replays" | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ' ')" "3 erms 3 scalar "
 for v in erms scalar; do
 	if awk -v v="$v" 'FILENAME ~ /replays$/ && $1 == v { lo = lo == "" || $2 < lo ? $2 : lo; hi = $3 > hi ? $3 : hi }
 		FILENAME ~ /fixed$/ && $1 == v { flo = flo == "" || $2 < flo ? $2 : flo; fhi = $2 > fhi ? $2 : fhi }

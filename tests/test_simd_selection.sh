@@ -10,7 +10,7 @@ copier=$top_builddir/tests/.libs/libcopier.so
 usable() { "$T_MEMSHIM_TOOL" info | awk -v v="$1" '$1 == v && NF > 2 { print $2 }'; }
 default=$(picked_by default memcpy)
 
-# Every usable vector row binds its own functions, in both binding modes.
+# Every usable vector variant binds its own functions, in both binding modes.
 for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms avx2_xmm avx2_xmm_erms avx512_mask avx512_mask_erms avx512_mask64_erms evex_mask_erms; do
 	if [ "$(usable $variant)" != usable ]; then
 		skip "MEMSHIM_IMPL=$variant binds its own functions: this CPU cannot run $variant"
@@ -62,7 +62,7 @@ preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=kernel "$now"
 expect_eq "MEMSHIM_MEMSET=kernel" "$(bound memset)" "$(binding_of memset "$(picked_by kernel memset)")"
 expect_eq "memcpy keeps MEMSHIM_IMPL" "$(bound memcpy)" "memshim_memcpy_scalar"
 
-# The thresholds of the vector rows, as MEMSHIM_VERBOSE shows them.
+# The thresholds of the vector variants, as MEMSHIM_VERBOSE shows them.
 preloaded env MEMSHIM_VERBOSE=1 MEMSHIM_IMPL=sse2 MEMSHIM_MEMSET=sse2_erms MEMSHIM_NT_THRESHOLD=16M \
 	MEMSHIM_STOSB_THRESHOLD=4K "$now"
 expect_match "verbose sse2 line" "$err" '^memshim: memcpy -> sse2 \(non-temporal from 16777216 B\) \[MEMSHIM_IMPL\]'

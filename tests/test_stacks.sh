@@ -67,14 +67,14 @@ expect_eq "folded: the stack through depth1 and the one straight into depth3, ap
 	"$(grep -c ';main;depth3;depth4;depth5;depth6;memcpy 20000$' "$scratch/whole.folded"):$(wc -l <"$scratch/whole.folded")" "1:2"
 
 # The text report: the caller and two above it, as before, the two stacks
-# adding up in one row.
+# adding up in one line.
 "$tool" report "$scratch/whole" >"$scratch/whole.txt"
-rows=$(sed -n '/^top call sites by bytes/,/^$/p' "$scratch/whole.txt" | grep -A3 ' memcpy  *depth6')
-expect_match "text report: one row of both stacks' calls" "$rows" '^ +100[.]0% +100[.]0% +40 '
+lines=$(sed -n '/^top call sites by bytes/,/^$/p' "$scratch/whole.txt" | grep -A3 ' memcpy  *depth6')
+expect_match "text report: one line of both stacks' calls" "$lines" '^ +100[.]0% +100[.]0% +40 '
 
-expect_match "text report: the caller first" "$rows" '  memcpy  +depth6\+0x[0-9a-f]+ \('
+expect_match "text report: the caller first" "$lines" '  memcpy  +depth6\+0x[0-9a-f]+ \('
 expect_eq "text report: then its two callers, no more" \
-	"$(printf '%s\n' "$rows" | sed -n '2,4s/^ *<- \([a-z0-9]*\).*/\1/p' | tr '\n' ' ')" "depth5 depth4 "
+	"$(printf '%s\n' "$lines" | sed -n '2,4s/^ *<- \([a-z0-9]*\).*/\1/p' | tr '\n' ' ')" "depth5 depth4 "
 
 # JSON and a merge keep the whole stack.
 "$tool" report --json "$scratch/whole" >"$scratch/whole.json"

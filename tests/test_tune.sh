@@ -135,7 +135,7 @@ with_timed agree 10
 tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
 expect_match "timed at the model's time: a best setting" "$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" '^MEMSHIM_MEMCPY=scalar$'
 # A pick whose calibration reads a loss where copies up to 64 B are cold is
-# said to pay only where the program's small copies are hot, with how to
+# said to pay only where the program's small copies are in the L1 or L2, with how to
 # find out where the dumps cannot tell.
 cells=$(awk 'BEGIN { for (i = 0; i < 40; i++) printf " %s", i == 7 ? "1.10" : "1" }') # 17-64 B cold
 sed -e 's/^memshim-calibration 1$/memshim-calibration 3/' \
@@ -143,7 +143,7 @@ sed -e 's/^memshim-calibration 1$/memshim-calibration 3/' \
 	-e "/^rounds /a ratios memcpy scalar$cells" "$scratch/mixed-rounds" >"$scratch/cold-loss"
 tune --calibration "$scratch/cold-loss" "$scratch/agree.hist"
 expect_match "a pick that loses cold at 17-64 B: said" "$(tr '\n' ' ' <"$scratch/out")" \
-	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, cold\): it pays only where this program.s small copies are hot; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
+	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, cold\): it pays only where this program.s small copies are in them; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
 tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
 expect_eq "a pick without such a loss: nothing said" "$(grep -c 'loses to glibc where copies up to 64 B' "$scratch/out")" 0
 with_timed off 30
@@ -240,7 +240,7 @@ expect_match "a missing MEMSHIM_CALIBRATION file: one warning" "$err" '^memshim:
 # memshim bench takes a dump as a distribution: one per function.
 "$tool" bench --rounds 3 --cases dist --variants scalar --distribution "$(ls "$scratch"/h.* | head -n 1)" \
 	--csv "$scratch/b.csv" >/dev/null 2>"$scratch/err"
-expect_eq "bench --distribution DUMP: a row per function, variant and placement" \
+expect_eq "bench --distribution DUMP: a line per function, variant and placement" \
 	"$(awk -F, '$3 == "dist" && $6 == "L1"' "$scratch/b.csv" | cut -d, -f1,2 | sort | tr '\n' ' ')" \
 	"memcpy,glibc memcpy,scalar memmove,glibc memmove,scalar memset,glibc memset,scalar "
 expect_eq "bench --distribution DUMP: each in four placements" \

@@ -262,7 +262,7 @@ static void sweep_powers_of_two(const char *v, const struct functions *f, enum c
 }
 
 /* Every short size with one buffer ending at a guard page and the other
- * in the middle of a page: the AVX-512 rows copy below 64 bytes with masked
+ * in the middle of a page: the AVX-512 variants copy below 64 bytes with masked
  * accesses except where a 64-byte window would cross a page, so each side
  * alone takes the other piece. */
 static void sweep_page_ends(const char *v, const struct functions *f, enum copy_kind k)

@@ -98,6 +98,22 @@ static bool print_functions(const struct config *c, bool bands, const char *befo
 	return any;
 }
 
+/* Where each function's choice came from (variant_resolve's source):
+ * "  sources: memcpy environment (MEMSHIM_MEMCPY), memmove CPU row ...". */
+static void print_sources(const struct config *c)
+{
+	struct line l;
+	line_start(&l);
+	line_add(&l, "sources:");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		line_add(&l, fn ? ", " : " ");
+		line_add(&l, base_function_names[fn]);
+		line_add(&l, " ");
+		config_describe_source(c, (enum base_function)fn, &l);
+	}
+	printf("  %.*s\n", (int)l.len, l.text);
+}
+
 /* How the program's calls reach the choice (preload/direct_bind.c). */
 static void print_binding(const struct config *c)
 {
@@ -202,6 +218,7 @@ int cmd_info(int argc, char **argv)
 		snprintf(described, sizeof described, "%.*s", (int)l.len, l.text);
 		printf("  %s\n", row_words_truth(cpu_row_for(f), described, text, sizeof text));
 	}
+	print_sources(c);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct line l;
 		line_start(&l);

@@ -34,7 +34,7 @@ struct run {
 	double cpu, wall;
 };
 
-/* One row of the table: its pairs, calls and ns under each arm, and B/A;
+/* One line of the table: its pairs, calls and ns under each arm, and B/A;
  * over several runs, the median of the runs' ratios, the interval from the
  * least to the greatest end of theirs, and whether theirs fail to overlap. */
 struct cell {

@@ -102,7 +102,7 @@ int size_dist_print_draws(FILE *out, const struct size_dist *d, uint64_t n);
 
 /* path.c, memshim bench --path: the instructions and taken branches of one
  * call per size, 0 to 1 KiB, of each variant's listed functions (a bit per
- * enum base_function), as tables on standard output and one row per call
+ * enum base_function), as tables on standard output and one line per call
  * in csv if not NULL; exit status. */
 int bench_path(const struct measure_variant *v, unsigned count, unsigned functions, FILE *csv);
 

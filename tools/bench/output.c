@@ -41,7 +41,7 @@ static const char *time_text(const struct measure_settings *s, double t, char *b
 	return buf;
 }
 
-static const char *row_label(const struct measure_case *c, char *buf, size_t size)
+static const char *line_label(const struct measure_case *c, char *buf, size_t size)
 {
 	char n[24];
 	if (c->kind == CASE_SWEEP)
@@ -65,7 +65,7 @@ static const char *placement(const struct measure_case *c) { return placement_na
 /* Every table fits this many columns; what does not (each variant's own
  * time, p10, p90) is in --csv. */
 #define TEXT_WIDTH 100
-#define LABEL_MAX 20    /* row labels longer than this widen nothing: their row does */
+#define LABEL_MAX 20    /* line labels longer than this widen nothing: their line does */
 #define GLIBC_WIDTH 9   /* " 58.5 ms" */
 #define RATIO_WIDTH 5   /* " 0.42", " 10.3", "  103" */
 
@@ -162,7 +162,7 @@ static bool same_group(const struct measure_case *a, const struct measure_case *
 	return a->fn == b->fn && a->kind == b->kind && a->place == b->place && a->overlap == b->overlap;
 }
 
-/* A class row's label: "0-16 B L1", "32-256 KiB cold". */
+/* A class line's label: "0-16 B L1", "32-256 KiB cold". */
 static const char *class_label(const struct measure_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s", c->label, placement(c));
@@ -171,16 +171,16 @@ static const char *class_label(const struct measure_case *c, char *buf, size_t s
 
 static const char *label_of(const struct measure_case *c, char *buf, size_t size)
 {
-	return c->kind == CASE_CLASS ? class_label(c, buf, size) : row_label(c, buf, size);
+	return c->kind == CASE_CLASS ? class_label(c, buf, size) : line_label(c, buf, size);
 }
 
-/* The widest label of rows[0..n), at least `heading`'s, at most LABEL_MAX. */
-static unsigned label_width(const struct measure_result *const *rows, size_t n, const char *heading)
+/* The widest label of lines[0..n), at least `heading`'s, at most LABEL_MAX. */
+static unsigned label_width(const struct measure_result *const *lines, size_t n, const char *heading)
 {
 	size_t width = strlen(heading);
 	for (size_t i = 0; i < n; i++) {
 		char label[96];
-		size_t len = strlen(label_of(&rows[i]->c, label, sizeof label));
+		size_t len = strlen(label_of(&lines[i]->c, label, sizeof label));
 		width = len > width ? len : width;
 	}
 	return (unsigned)(width < LABEL_MAX ? width : LABEL_MAX);
@@ -209,13 +209,13 @@ static unsigned block_end(const struct measure_settings *s, enum base_function f
 	return v;
 }
 
-/* Rows rows[0..n) of one function as a table: label, glibc's time, each
+/* lines[0..n) of one function as a table: label, glibc's time, each
  * variant's ratio; in blocks of columns when they do not fit side by side. */
-static void ratio_table(FILE *out, const struct measure_settings *s, const struct measure_result *const *rows, size_t n,
+static void ratio_table(FILE *out, const struct measure_settings *s, const struct measure_result *const *lines, size_t n,
 			const char *heading)
 {
-	enum base_function fn = rows[0]->c.fn;
-	unsigned label = label_width(rows, n, heading);
+	enum base_function fn = lines[0]->c.fn;
+	unsigned label = label_width(lines, n, heading);
 	for (unsigned first = 0, end; first < s->variant_count; first = end) {
 		end = block_end(s, fn, first, label);
 		fprintf(out, "%-*s %*s", (int)label, heading, GLIBC_WIDTH - 1, "glibc");
@@ -227,13 +227,13 @@ static void ratio_table(FILE *out, const struct measure_settings *s, const struc
 		fprintf(out, "\n");
 		for (size_t i = 0; i < n; i++) {
 			char text[96], t[32];
-			fprintf(out, "%-*s %*s", (int)label, label_of(&rows[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
-				time_text(s, rows[i]->median[s->glibc], t, sizeof t));
+			fprintf(out, "%-*s %*s", (int)label, label_of(&lines[i]->c, text, sizeof text), GLIBC_WIDTH - 1,
+				time_text(s, lines[i]->median[s->glibc], t, sizeof t));
 			if (s->aa)
-				print_ratio(out, rows[i]->aa.ratio);
+				print_ratio(out, lines[i]->aa.ratio);
 			for (unsigned v = first; v < end; v++)
 				if (v != s->glibc && measure_variant_has(&s->variants[v], fn))
-					print_ratio(out, rows[i]->ratio[v]);
+					print_ratio(out, lines[i]->ratio[v]);
 			fprintf(out, "\n");
 		}
 	}
@@ -261,24 +261,24 @@ static bool first_class(const struct measure_result *r, size_t i)
 	return r[i].c.kind == CASE_CLASS && !(i > 0 && same_class_table(&r[i - 1].c, &r[i].c));
 }
 
-/* The size classes of the function of r[i], into rows (room for n). */
-static size_t class_rows(const struct measure_result *r, size_t n, size_t i, const struct measure_result **rows)
+/* The size classes of the function of r[i], into lines (room for n). */
+static size_t class_lines(const struct measure_result *r, size_t n, size_t i, const struct measure_result **lines)
 {
 	size_t k = 0;
 	for (size_t j = 0; j < n; j++)
 		if (same_class_table(&r[j].c, &r[i].c))
-			rows[k++] = &r[j];
+			lines[k++] = &r[j];
 	return k;
 }
 
 static void class_tables(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
-			 const struct measure_result **rows)
+			 const struct measure_result **lines)
 {
 	for (size_t i = 0; i < n; i++)
 		if (first_class(r, i)) {
 			fprintf(out, "\n%s: size classes, random sizes in the class, random offsets\n",
 				function_label(&r[i].c));
-			ratio_table(out, s, rows, class_rows(r, n, i, rows), "class");
+			ratio_table(out, s, lines, class_lines(r, n, i, lines), "class");
 		}
 }
 
@@ -296,7 +296,7 @@ static bool slower_beyond_noise(const struct measure_result *r, unsigned v)
 	return r->ratio_low[v] > 1 + measure_aa_deviation(r);
 }
 
-/* The variant other than glibc with the least ratio in a row, among those
+/* The variant other than glibc with the least ratio on a line, among those
  * faster than glibc beyond noise if `beyond_noise`; -1 if none. */
 static int fastest(const struct measure_settings *s, const struct measure_result *r, bool beyond_noise)
 {
@@ -308,17 +308,17 @@ static int fastest(const struct measure_settings *s, const struct measure_result
 	return best;
 }
 
-/* The variant with the least geometric mean ratio over rows[0..k). */
-static int best_overall(const struct measure_settings *s, const struct measure_result *const *rows, size_t k,
+/* The variant with the least geometric mean ratio over lines[0..k). */
+static int best_overall(const struct measure_settings *s, const struct measure_result *const *lines, size_t k,
 			double *mean)
 {
 	int best = -1;
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		if (v == s->glibc || !measure_variant_has(&s->variants[v], rows[0]->c.fn))
+		if (v == s->glibc || !measure_variant_has(&s->variants[v], lines[0]->c.fn))
 			continue;
 		double logs = 0;
 		for (size_t i = 0; i < k; i++)
-			logs += log(rows[i]->ratio[v] > 0 ? rows[i]->ratio[v] : 1);
+			logs += log(lines[i]->ratio[v] > 0 ? lines[i]->ratio[v] : 1);
 		if (best < 0 || logs / k < *mean) {
 			best = (int)v;
 			*mean = logs / k;
@@ -328,7 +328,7 @@ static int best_overall(const struct measure_settings *s, const struct measure_r
 	return best;
 }
 
-static void summary_row(FILE *out, const struct measure_settings *s, const struct measure_result *r)
+static void summary_line(FILE *out, const struct measure_settings *s, const struct measure_result *r)
 {
 	char label[96], t[32];
 	int v = fastest(s, r, true), least = fastest(s, r, false);
@@ -346,16 +346,16 @@ static void summary_row(FILE *out, const struct measure_settings *s, const struc
 
 /* Where variant v is slower than glibc beyond noise, wrapped at
  * TEXT_WIDTH; `used` columns are taken already. */
-static void print_losses(FILE *out, unsigned used, unsigned v, const struct measure_result *const *rows, size_t k)
+static void print_losses(FILE *out, unsigned used, unsigned v, const struct measure_result *const *lines, size_t k)
 {
 	unsigned losses = 0;
 	used += (unsigned)fprintf(out, " slower than glibc beyond noise in:");
 	for (size_t i = 0; i < k; i++) {
 		char label[96], item[128];
-		if (!slower_beyond_noise(rows[i], v))
+		if (!slower_beyond_noise(lines[i], v))
 			continue;
-		int len = snprintf(item, sizeof item, " %s (%.2fx)", class_label(&rows[i]->c, label, sizeof label),
-				   rows[i]->ratio[v]);
+		int len = snprintf(item, sizeof item, " %s (%.2fx)", class_label(&lines[i]->c, label, sizeof label),
+				   lines[i]->ratio[v]);
 		if (losses)
 			used += (unsigned)fprintf(out, ",");
 		if (used + (unsigned)len > TEXT_WIDTH)
@@ -367,20 +367,20 @@ static void print_losses(FILE *out, unsigned used, unsigned v, const struct meas
 }
 
 static void function_summary(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
-			     size_t first, const struct measure_result **rows)
+			     size_t first, const struct measure_result **lines)
 {
-	size_t k = class_rows(r, n, first, rows);
+	size_t k = class_lines(r, n, first, lines);
 	double mean = 0;
 	fprintf(out, "\n%s\n  %-18s %8s  %-15s %s\n", function_label(&r[first].c), "class", "glibc", "fastest",
 		"x glibc (95% interval)");
 	for (size_t i = 0; i < k; i++)
-		summary_row(out, s, rows[i]);
-	int v = best_overall(s, rows, k, &mean);
+		summary_line(out, s, lines[i]);
+	int v = best_overall(s, lines, k, &mean);
 	if (v < 0)
 		return;
 	fprintf(out, "  one variant for every class: %s, %.2fx glibc's time (geometric mean over the\n",
 		s->variants[v].name, mean);
-	print_losses(out, (unsigned)fprintf(out, "  classes);"), (unsigned)v, rows, k);
+	print_losses(out, (unsigned)fprintf(out, "  classes);"), (unsigned)v, lines, k);
 }
 
 /* What the summary rests on, and where tune's calibration (which chooses
@@ -414,7 +414,7 @@ static void basis(FILE *out, const struct measure_settings *s, const struct meas
 }
 
 static void summary(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
-		    const struct measure_result **rows)
+		    const struct measure_result **lines)
 {
 	bool any = false;
 	for (size_t i = 0; i < n; i++) {
@@ -428,7 +428,7 @@ static void summary(FILE *out, const struct measure_settings *s, const struct me
 		if (!any)
 			basis(out, s, r, n);
 		any = true;
-		function_summary(out, s, r, n, i, rows);
+		function_summary(out, s, r, n, i, lines);
 	}
 	if (!any)
 		fprintf(out, "\n(no size classes timed: the summary by size class needs --cases class)\n");
@@ -491,8 +491,8 @@ static void resolution(FILE *out, const struct measure_settings *s, const struct
 
 void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	const struct measure_result **rows = malloc((n ? n : 1) * sizeof *rows); /* a table's rows */
-	if (!rows) {
+	const struct measure_result **lines = malloc((n ? n : 1) * sizeof *lines); /* a table's lines */
+	if (!lines) {
 		fprintf(out, "(out of memory: no table)\n");
 		return;
 	}
@@ -500,16 +500,16 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 		end = i + 1;
 		if (r[i].c.kind == CASE_CLASS)
 			continue;
-		rows[0] = &r[i];
+		lines[0] = &r[i];
 		while (end < n && same_group(&r[i].c, &r[end].c))
-			rows[end - i] = &r[end], end++;
+			lines[end - i] = &r[end], end++;
 		group_heading(out, &r[i].c);
-		ratio_table(out, s, rows, end - i, first_column(&r[i].c));
+		ratio_table(out, s, lines, end - i, first_column(&r[i].c));
 	}
-	class_tables(out, s, r, n, rows);
-	summary(out, s, r, n, rows);
+	class_tables(out, s, r, n, lines);
+	summary(out, s, r, n, lines);
 	resolution(out, s, r, n);
-	free(rows);
+	free(lines);
 }
 
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)

@@ -11,9 +11,9 @@
 #define PANEL_H 260.0
 #define LEFT 80.0
 #define GAP_X 120.0
-#define ROW_H 340.0
-#define LEGEND_Y 40.0    /* the legend's first row */
-#define LEGEND_ROW 18.0  /* and each further one */
+#define STRIP_H 340.0
+#define LEGEND_Y 40.0    /* the legend's first line */
+#define LEGEND_LINE 18.0 /* and each further one */
 #define LEGEND_CHAR 7.2  /* a character of a 12 px sans-serif name, at most */
 
 /* A colour per variant, glibc black: the strong colours of Sasha
@@ -138,18 +138,18 @@ static bool fit(const struct measure_settings *s, struct panel *p, const struct 
 
 static double legend_entry(const struct measure_variant *v) { return 30 + LEGEND_CHAR * strlen(v->name) + 18; }
 
-/* The legend in rows that fit the image's width; draws it if `out`, and
- * returns how many rows it takes. */
+/* The legend in lines that fit the image's width; draws it if `out`, and
+ * returns how many lines it takes. */
 static unsigned legend(FILE *out, const struct measure_settings *s, double width)
 {
 	double x = LEFT, y = LEGEND_Y;
-	unsigned rows = 1;
+	unsigned legend_lines = 1;
 	for (unsigned v = 0; v < s->variant_count; v++) {
 		double w = legend_entry(&s->variants[v]);
 		if (x + w > width - 10 && x > LEFT) {
 			x = LEFT;
-			y += LEGEND_ROW;
-			rows++;
+			y += LEGEND_LINE;
+			legend_lines++;
 		}
 		if (out) {
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", x, y - 4, x + 24, y - 4);
@@ -158,21 +158,21 @@ static unsigned legend(FILE *out, const struct measure_settings *s, double width
 		}
 		x += w;
 	}
-	return rows;
+	return legend_lines;
 }
 
 void report_svg(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	int rows = 0;
+	int strips = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		for (size_t i = 0; i < n; i++)
 			if (charted(&r[i], fn)) {
-				rows++;
+				strips++;
 				break;
 			}
 	double width = LEFT + 2 * PANEL_W + GAP_X + 40;
-	double top = LEGEND_Y + legend(NULL, s, width) * LEGEND_ROW + 12; /* the panels start below the legend */
-	double height = top + (rows ? rows : 1) * ROW_H;
+	double top = LEGEND_Y + legend(NULL, s, width) * LEGEND_LINE + 12; /* the panels start below the legend */
+	double height = top + (strips ? strips : 1) * STRIP_H;
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		     "font-family=\"sans-serif\" font-size=\"12\">\n", width, height, width, height);
@@ -180,11 +180,11 @@ void report_svg(FILE *out, const struct measure_settings *s, const struct measur
 	fprintf(out, "<text x=\"%.1f\" y=\"20\" font-size=\"15\">memshim bench: fixed sizes, data in L1, median time per call</text>\n",
 		LEFT);
 	legend(out, s, width);
-	int row = 0;
+	int strip = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		char title[64], y_label[32];
 		for (int col = 0; col < 2; col++) {
-			struct panel p = { .x = LEFT + col * (PANEL_W + GAP_X), .y = top + row * ROW_H + 20 };
+			struct panel p = { .x = LEFT + col * (PANEL_W + GAP_X), .y = top + strip * STRIP_H + 20 };
 			if (!fit(s, &p, r, n, fn, col == 1))
 				continue;
 			snprintf(title, sizeof title, "%s: %s", base_function_names[fn], col ? "throughput" : "time per call");
@@ -192,10 +192,10 @@ void report_svg(FILE *out, const struct measure_settings *s, const struct measur
 			axes(out, &p, title, y_label);
 			y_ticks(out, &p);
 			lines(out, s, &p, r, n, fn, col == 1);
-			row += col == 1;
+			strip += col == 1;
 		}
 	}
-	if (!rows)
+	if (!strips)
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">no sweep results to chart</text>\n", LEFT, top + 40);
 	fprintf(out, "</svg>\n");
 }

@@ -1,5 +1,5 @@
 /* memshim bench --path: the path engine's counts (tools/measure/path_trace.h)
- * as a table per function, one row per variant, and as CSV. */
+ * as a table per function, one line per variant, and as CSV. */
 #include "config.h"
 
 #include "tools/bench/bench.h"

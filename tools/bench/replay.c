@@ -61,13 +61,13 @@ static void print_cell(const struct measure_result *r, unsigned v)
 		printf(" %6.3f %5.3f-%-5.3f", r->ratio[v], r->ratio_low[v], r->ratio_high[v]);
 }
 
-/* One function in one placement: rows[0..n), glibc's ns per call and each
+/* One function in one placement: lines[0..n), glibc's ns per call and each
  * variant's median ratio to it and its interval, PER_LINE variants a block. */
-static void print_table(const struct measure_settings *s, const struct measure_result *rows, size_t n)
+static void print_table(const struct measure_settings *s, const struct measure_result *lines, size_t n)
 {
-	const struct measure_case *c = &rows[0].c;
+	const struct measure_case *c = &lines[0].c;
 	printf("\n%s, replayed, data in %s (ratio to glibc, and its ~95%% interval over up to %u pairs)\n",
-	       base_function_names[c->fn], placement_names[c->place], rows[0].rounds);
+	       base_function_names[c->fn], placement_names[c->place], lines[0].rounds);
 	unsigned others[MEASURE_MAX_COLUMNS], count = 0;
 	for (unsigned v = 0; v < s->variant_count; v++)
 		if (v != s->glibc && measure_variant_has(&s->variants[v], c->fn))
@@ -79,10 +79,10 @@ static void print_table(const struct measure_settings *s, const struct measure_r
 		printf("\n");
 		for (size_t r = 0; r < n; r++) {
 			char label[64];
-			snprintf(label, sizeof label, "%s (%zu)", rows[r].c.label, rows[r].c.replay->count);
-			printf("%-22s %7.2f %s", label, rows[r].median[s->glibc], s->clock.unit);
+			snprintf(label, sizeof label, "%s (%zu)", lines[r].c.label, lines[r].c.replay->count);
+			printf("%-22s %7.2f %s", label, lines[r].median[s->glibc], s->clock.unit);
 			for (unsigned i = first; i < count && i < first + PER_LINE; i++)
-				print_cell(&rows[r], others[i]);
+				print_cell(&lines[r], others[i]);
 			printf("\n");
 		}
 	}

@@ -1,6 +1,6 @@
 /* memshim tune --calibrate: the cost curves of this machine.
  *
- * Every usable variant (the *_erms rows excepted: composed in model.c) is
+ * Every usable variant (the *_erms variants excepted: composed in model.c) is
  * timed with memshim bench's machinery (interleaved rounds, random sizes
  * within a bucket and random offsets, so no branch predictor learns one
  * size) at a grid of buckets of the histogram format.  The variants timed
@@ -47,11 +47,11 @@ static void grid_add(struct grid *g, size_t lo, size_t hi, bool cold)
 }
 
 /* Whether a grid point's copies are timed on flushed data only: where
- * source and destination together outgrow the last-level cache, a hot
+ * source and destination together outgrow the last-level cache, a cached
  * batch would be flushed data too.  Below that, a copy of many MiB can run
  * in the cache (on an Intel Xeon with a 260 MiB L3, non-temporal stores
  * from 2.2 MiB, chosen on flushed data alone, lost 1.3-1.4x to glibc on
- * such copies), so the point is timed hot and again flushed. */
+ * such copies), so the point is timed cached and again flushed. */
 static bool cold_only(size_t size)
 {
 	return 2 * size > tool_cache_sizes()->l3;
@@ -60,7 +60,7 @@ static bool cold_only(size_t size)
 /* Buckets of the histogram format: a few exact small sizes, two buckets per
  * power of two to 64 KiB, then one per power to 32 MiB, those past the
  * last-level cache cold only (cold_only).  quick: one bucket per power,
- * every other power beyond 64 KiB.  tiny: a dozen hot ones. */
+ * every other power beyond 64 KiB.  tiny: a dozen cached ones. */
 static void make_grid(struct grid *g, enum calibration_level level)
 {
 	static const size_t exact[] = { 0, 1, 2, 3, 4, 6, 8, 12, 16 }, few_exact[] = { 0, 1, 4, 8, 16 };
@@ -115,11 +115,11 @@ static unsigned load_variants(struct measure_variant *v, unsigned *glibc, bool (
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < MEASURE_MAX_VARIANTS; i++) {
-		const struct variant *row = &variant_table[i];
-		bool is_glibc = row == VARIANT(glibc);
-		if (!variant_usable(row) || variant_twin(row) != row || (!is_glibc && !wanted(row->name)))
+		const struct variant *entry = &variant_table[i];
+		bool is_glibc = entry == VARIANT(glibc);
+		if (!variant_usable(entry) || variant_twin(entry) != entry || (!is_glibc && !wanted(entry->name)))
 			continue;
-		v[n] = measure_variant_of(row);
+		v[n] = measure_variant_of(entry);
 		if (is_glibc)
 			*glibc = n;
 		n++;
@@ -236,16 +236,16 @@ static const struct pass passes[] = {
 	{ is_vector, ":nt", ":nt" CALIBRATE_COLD_SUFFIX, true, true },
 };
 
-/* Curve `suffix` of *_mask variant `row` in fn: its unmasked variant's
+/* Curve `suffix` of *_mask variant `entry` in fn: its unmasked variant's
  * curve of the same pass, but at the grid points where the masked code
  * runs (up to MASKED_COPY_MAX, runs_unmasked_code), which only the first
- * pass times: there `own`, that pass's curve of `row`. */
+ * pass times: there `own`, that pass's curve of `entry`. */
 static void stand_in_curve(struct calibration *c, const struct grid *g, enum base_function fn,
-			   const struct variant *row, const char *suffix, const struct cm_curve *own)
+			   const struct variant *entry, const char *suffix, const struct cm_curve *own)
 {
 	char name[32], from_name[32];
-	snprintf(name, sizeof name, "%s%s", row->name, suffix);
-	snprintf(from_name, sizeof from_name, "%s%s", variant_unmasked(row)->name, suffix);
+	snprintf(name, sizeof name, "%s%s", entry->name, suffix);
+	snprintf(from_name, sizeof from_name, "%s%s", variant_unmasked(entry)->name, suffix);
 	const struct cm_curve *from = calibrate_curve(c, fn, from_name);
 	if (!from)
 		return;
@@ -261,32 +261,32 @@ static void stand_in_curve(struct calibration *c, const struct grid *g, enum bas
  * being timed. */
 static void stand_in_curves(struct calibration *c, const struct grid *g)
 {
-	static const char *const suffixes[] = { "", ":nt", CALIBRATE_COLD_SUFFIX, ":nt" CALIBRATE_COLD_SUFFIX };
+	static const char *const suffixes[] = { "", ":nt", CALIBRATE_COLD_SUFFIX, (":nt" CALIBRATE_COLD_SUFFIX) };
 	for (unsigned i = 0; i < variant_count; i++) {
-		const struct variant *row = &variant_table[i];
-		if (variant_unmasked(row) == row || variant_twin(row) != row || !variant_usable(row))
+		const struct variant *entry = &variant_table[i];
+		if (variant_unmasked(entry) == entry || variant_twin(entry) != entry || !variant_usable(entry))
 			continue;
 		for (int fn = 0; fn < FN_COUNT; fn++) {
-			const struct cm_curve *timed = calibrate_curve(c, (enum base_function)fn, row->name);
+			const struct cm_curve *timed = calibrate_curve(c, (enum base_function)fn, entry->name);
 			struct cm_curve own = timed ? *timed : (struct cm_curve){ 0 };
 			for (unsigned k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++)
-				stand_in_curve(c, g, (enum base_function)fn, row, suffixes[k], &own);
+				stand_in_curve(c, g, (enum base_function)fn, entry, suffixes[k], &own);
 		}
 	}
 }
 
 /* A workload of every grid size, each weighted so that it costs glibc (its
- * curve `glibc_curve`, at the sizes of its hot curve, so that every
+ * curve `glibc_curve`, at the sizes of its cached curve, so that every
  * placement's workload has the same buckets) the same: with no program in
  * view, each size counts as much as any other. */
 static void reference_workload(const struct calibration *c, enum base_function fn, const char *glibc_curve,
 			       struct cm_workload *w)
 {
-	const struct cm_curve *g = calibrate_curve(c, fn, glibc_curve), *hot = calibrate_curve(c, fn, "glibc");
+	const struct cm_curve *g = calibrate_curve(c, fn, glibc_curve), *cached = calibrate_curve(c, fn, "glibc");
 	w->count = 0;
-	for (unsigned p = 0; g && hot && p < g->points; p++)
+	for (unsigned p = 0; g && cached && p < g->points; p++)
 		if (g->median[p] > 0)
-			cm_workload_add(w, 1 / g->median[p], hot->size[p] / g->median[p]);
+			cm_workload_add(w, 1 / g->median[p], cached->size[p] / g->median[p]);
 }
 
 static void pick_auto_thresholds(struct calibration *c)
@@ -294,14 +294,14 @@ static void pick_auto_thresholds(struct calibration *c)
 	const char *why, *variant[FN_COUNT];
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		variant[fn] = widest_vector_variant(cpu_features(), &why)->name;
-	static struct cm_workload hot[FN_COUNT], cold[FN_COUNT];
+	static struct cm_workload cached[FN_COUNT], cold[FN_COUNT];
 	double t[T_COUNT];
 	calibrate_builtin_thresholds(t);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		reference_workload(c, (enum base_function)fn, "glibc", &hot[fn]);
+		reference_workload(c, (enum base_function)fn, "glibc", &cached[fn]);
 		reference_workload(c, (enum base_function)fn, "glibc" CALIBRATE_COLD_SUFFIX, &cold[fn]);
 	}
-	calibrate_thresholds_hot_and_cold(c, variant, hot, cold, t);
+	calibrate_thresholds_cached_and_cold(c, variant, cached, cold, t);
 	c->auto_movsb = (size_t)t[T_AUTO_MOVSB];
 	c->auto_stosb = (size_t)t[T_AUTO_STOSB];
 	c->nt = (size_t)t[T_NT];

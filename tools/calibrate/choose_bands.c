@@ -27,13 +27,13 @@
  * glibc on the fleet distribution (the geometric mean over the placements)
  * beyond its interval.  Of those the least fleet mean wins (by_rule).
  * A challenger to the CPU row's choice shows the first with its intervals.
- * A variant that wins big where data is hot and loses cold is not a
- * default: memshim tune offers it to programs whose copies are hot.
+ * A variant that wins big where data is cached and loses cold is not a
+ * default: memshim tune offers it to programs whose copies are cached.
  * Bands, below, are for where no one variant qualifies.
  *
- * A row named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
- * is no candidate: up to 1 KiB it is what bands add to each call, and bands
- * that lose to glibc with it become one band; above, it is the noise that a
+ * The ratios named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
+ * are no candidate: up to 1 KiB they are what bands add to each call, and bands
+ * that lose to glibc with them become one band; above, they are the noise a
  * win must exceed (win_margin). */
 #include "config.h"
 
@@ -94,19 +94,19 @@ static double worst_placement(const struct band_ratios *r, int k)
 	return worst;
 }
 
-/* The row that serves the classes [first, last]: `previous` (the class
+/* The ratios that serve the classes [first, last]: `previous` (the class
  * below's) where it is nearly the best or, with no win beyond the margin,
  * ties with glibc; else, if the best beats glibc by the factor win_margin,
  * the earliest qualifier nearly as good as it. */
-static const struct band_ratios *choose_span(const struct band_ratios *rows, unsigned n, int first, int last,
+static const struct band_ratios *choose_span(const struct band_ratios *ratios, unsigned n, int first, int last,
 					     const struct band_ratios *glibc, const struct band_ratios *previous,
 					     double win_margin)
 {
 	const struct band_ratios *best = NULL;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) &&
-		    (!best || score(&rows[v], first, last) < score(best, first, last)))
-			best = &rows[v];
+		if (&ratios[v] != glibc && !loses_in(&ratios[v], first, last) &&
+		    (!best || score(&ratios[v], first, last) < score(best, first, last)))
+			best = &ratios[v];
 	bool wins = best && score(best, first, last) * win_margin < 1;
 	if (previous != glibc && !loses_in(previous, first, last) &&
 	    score(previous, first, last) <= (wins ? score(best, first, last) * KEEP_NEIGHBOUR_RATIO : TIE_RATIO))
@@ -115,8 +115,8 @@ static const struct band_ratios *choose_span(const struct band_ratios *rows, uns
 		return glibc;
 	double near = score(best, first, last) * KEEP_NEIGHBOUR_RATIO;
 	for (unsigned v = 0; v < n; v++)
-		if (&rows[v] != glibc && !loses_in(&rows[v], first, last) && score(&rows[v], first, last) <= near)
-			return &rows[v];
+		if (&ratios[v] != glibc && !loses_in(&ratios[v], first, last) && score(&ratios[v], first, last) <= near)
+			return &ratios[v];
 	return best;
 }
 
@@ -185,13 +185,13 @@ static double win_margin(const struct band_ratios *stub, int k) { return fmax(KE
 
 /* Each class's server: the small classes one together, each larger one its
  * own, then merged from the top down where a class can join the band above. */
-static void choose_servers(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+static void choose_servers(const struct band_ratios *ratios, unsigned n, const struct band_ratios *glibc,
 			   const struct band_ratios *stub, const struct band_ratios *serves[CHOICE_CLASS_COUNT])
 {
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
 		serves[k] = k < SMALL_CLASSES
-			? choose_span(rows, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO)
-			: choose_span(rows, n, k, k, glibc, serves[k - 1], win_margin(stub, k));
+			? choose_span(ratios, n, 0, SMALL_CLASSES - 1, glibc, glibc, KEEP_NEIGHBOUR_RATIO)
+			: choose_span(ratios, n, k, k, glibc, serves[k - 1], win_margin(stub, k));
 	for (int k = CHOICE_CLASS_COUNT - 2; k >= SMALL_CLASSES; k--)
 		if (serves[k] != glibc && serves[k + 1] != glibc && !loses_in(serves[k + 1], k, k) &&
 		    score(serves[k + 1], k, k) <= score(serves[k], k, k) * KEEP_NEIGHBOUR_RATIO)
@@ -331,33 +331,33 @@ static bool is_incumbent(const struct band_ratios *r, const char *incumbent)
  * choice) or else the first in the table, so that near ties do not flip
  * the choice from one calibration to the next.  NULL if none qualifies. */
 #define RULE_TIE 1.01
-static const struct band_ratios *by_rule(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+static const struct band_ratios *by_rule(const struct band_ratios *ratios, unsigned n, const struct band_ratios *glibc,
 					 const char *incumbent)
 {
 	const struct band_ratios *best = NULL, *near = NULL;
 	bool ok[n];
 	for (unsigned v = 0; v < n; v++) {
-		ok[v] = &rows[v] != glibc && calibrate_qualifies(&rows[v], incumbent);
-		if (ok[v] && (!best || fleet_mean(&rows[v], false) < fleet_mean(best, false)))
-			best = &rows[v];
+		ok[v] = &ratios[v] != glibc && calibrate_qualifies(&ratios[v], incumbent);
+		if (ok[v] && (!best || fleet_mean(&ratios[v], false) < fleet_mean(best, false)))
+			best = &ratios[v];
 	}
 	for (unsigned v = 0; best && v < n; v++) {
-		if (!ok[v] || fleet_mean(&rows[v], false) > fleet_mean(best, false) * RULE_TIE)
+		if (!ok[v] || fleet_mean(&ratios[v], false) > fleet_mean(best, false) * RULE_TIE)
 			continue;
-		if (is_incumbent(&rows[v], incumbent))
-			return &rows[v];
-		near = near ? near : &rows[v];
+		if (is_incumbent(&ratios[v], incumbent))
+			return &ratios[v];
+		near = near ? near : &ratios[v];
 	}
 	return near;
 }
 
 /* One variant for every size, bound directly, where one qualifies by the
  * rule (by_rule); says so in why. */
-static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+static bool one_variant_everywhere(const struct band_ratios *ratios, unsigned n, const struct band_ratios *glibc,
 				   const char *incumbent, const struct band_ratios *serves[CHOICE_CLASS_COUNT],
 				   char *why, size_t why_size)
 {
-	const struct band_ratios *one = by_rule(rows, n, glibc, incumbent);
+	const struct band_ratios *one = by_rule(ratios, n, glibc, incumbent);
 	if (!one)
 		return false;
 	for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
@@ -373,22 +373,22 @@ static bool one_variant_everywhere(const struct band_ratios *rows, unsigned n, c
 
 /* For a choice of glibc's own: why the nearest candidates (the least
  * fleet means) are not the default, as many as there is room for. */
-static void say_why_not(const struct band_ratios *rows, unsigned n, const struct band_ratios *glibc,
+static void say_why_not(const struct band_ratios *ratios, unsigned n, const struct band_ratios *glibc,
 			const char *incumbent, char *why, size_t why_size)
 {
 	bool said[n];
 	snprintf(why, why_size, "glibc; none qualifies:");
 	for (unsigned v = 0; v < n; v++)
-		said[v] = &rows[v] == glibc;
+		said[v] = &ratios[v] == glibc;
 	for (unsigned round = 0; round < n; round++) {
 		int next = -1, k = 0, p = 0;
 		for (unsigned v = 0; v < n; v++)
-			if (!said[v] && (next < 0 || fleet_mean(&rows[v], false) < fleet_mean(&rows[next], false)))
+			if (!said[v] && (next < 0 || fleet_mean(&ratios[v], false) < fleet_mean(&ratios[next], false)))
 				next = (int)v;
 		if (next < 0)
 			return;
 		said[next] = true;
-		const struct band_ratios *r = &rows[next];
+		const struct band_ratios *r = &ratios[next];
 		double worst = worst_cell(r, false, &k, &p);
 		char text[120];
 		if (worst > CHOICE_LOSS_RATIO)
@@ -408,24 +408,24 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 			    size_t choice_size, char *why, size_t why_size)
 {
 	const struct band_ratios *glibc = NULL, *stub = NULL, *serves[CHOICE_CLASS_COUNT];
-	struct band_ratios rows[CALIBRATE_MAX_RATIOS];
+	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];
 	unsigned n = 0;
 	for (unsigned v = 0; v < n_all && n < CALIBRATE_MAX_RATIOS; v++)
 		if (strcmp(all[v].variant, STUB_PROBE_NAME) == 0)
 			stub = &all[v];
 		else
-			rows[n++] = all[v];
+			ratios[n++] = all[v];
 	for (unsigned v = 0; v < n; v++)
-		if (strcmp(rows[v].variant, "glibc") == 0)
-			glibc = &rows[v];
+		if (strcmp(ratios[v].variant, "glibc") == 0)
+			glibc = &ratios[v];
 	choice[0] = why[0] = '\0';
 	if (!glibc) {
 		snprintf(choice, choice_size, "glibc");
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	if (!one_variant_everywhere(rows, n, glibc, incumbent, serves, why, why_size)) {
-		choose_servers(rows, n, glibc, stub, serves);
+	if (!one_variant_everywhere(ratios, n, glibc, incumbent, serves, why, why_size)) {
+		choose_servers(ratios, n, glibc, stub, serves);
 		keep_one_band(glibc, stub, serves);
 		bool one = !several_bands(serves); /* one variant everywhere was the rule's to give */
 		for (int k = 0; one && k < CHOICE_CLASS_COUNT; k++)
@@ -446,7 +446,7 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 	if (strcmp(choice, "glibc") != 0)
 		append(why, why_size, " (worst placement's ratio to glibc)");
 	else
-		say_why_not(rows, n, glibc, incumbent, why, why_size);
+		say_why_not(ratios, n, glibc, incumbent, why, why_size);
 	size_t len = strlen(why); /* "...;" ends a list */
 	if (len && why[len - 1] == ';')
 		why[len - 1] = '\0';

@@ -11,15 +11,15 @@
 /* The most a default may take of glibc's time in any cell (D41). */
 #define CHOICE_LOSS_RATIO 1.03
 
-/* Writes the chosen bands of rows[0..n) (their text form: "glibc" when no
+/* Writes the chosen bands of ratios[0..n) (their text form: "glibc" when no
  * variant wins anywhere) into choice, and one line saying why into why.
- * A row named STUB_PROBE_NAME among them is weighed, not chosen.
+ * The ratios named STUB_PROBE_NAME among them are weighed, not chosen.
  * incumbent: the variant this CPU's shipped row gives the function as its
  * one band, or NULL (no row, bands, or glibc's own); it qualifies on its
  * medians, every other variant on its intervals' upper ends, and within 1%
  * of the least fleet mean it is kept: a calibration changes a default for
  * a gain it shows, not for the noise between near ties. */
-void calibrate_choose_bands(const struct band_ratios *rows, unsigned n, const char *incumbent, char *choice,
+void calibrate_choose_bands(const struct band_ratios *ratios, unsigned n, const char *incumbent, char *choice,
 			    size_t choice_size, char *why, size_t why_size);
 
 /* A cell of the choice: size class k, placement p. */

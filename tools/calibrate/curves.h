@@ -23,7 +23,7 @@
  * least 16 KiB; below, NAME:nt is NAME), and NAME:cold for the vector
  * variants, rep movsb (fsrm) and glibc, and NAME:nt:cold, with the sizes
  * from 1 KiB on timed on data flushed from the caches (below 1 KiB and from
- * the first cold grid size on, the same as NAME and NAME:nt).  The *_erms rows and every threshold
+ * the first cold grid size on, the same as NAME and NAME:nt).  The *_erms variants and every threshold
  * are composed from these (model.c).  From 512 B on (the sizes a threshold
  * can apply to) a cost includes reading the destination after the call:
  * non-temporal stores leave it in memory, not in the cache, and a program
@@ -89,7 +89,7 @@ struct band_ratios {
 /* Every candidate variant and the stub probe, per function. */
 #define CALIBRATE_MAX_RATIOS (FN_COUNT * (VARIANT_COUNT + 1))
 
-/* The row of ratios that is no variant but glibc's function behind a copy
+/* The ratios that are no variant's but glibc's function behind a copy
  * of memshim's exported stub (tools/calibrate/stub_probe.h): what a composition
  * of bands costs a call. */
 #define STUB_PROBE_NAME "stub"

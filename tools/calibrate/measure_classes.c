@@ -65,11 +65,11 @@ static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < variant_count && n < MEASURE_MAX_VARIANTS; i++) {
-		const struct variant *row = &variant_table[i];
-		if (!variant_usable(row) || !calibrate_is_candidate(row->name))
+		const struct variant *entry = &variant_table[i];
+		if (!variant_usable(entry) || !calibrate_is_candidate(entry->name))
 			continue;
-		v[n] = measure_variant_of(row);
-		if (row == VARIANT(glibc))
+		v[n] = measure_variant_of(entry);
+		if (entry == VARIANT(glibc))
 			*glibc = n;
 		n++;
 	}
@@ -102,27 +102,27 @@ static bool runs_twin_code(const struct calibration *c, enum base_function fn, i
 	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
 }
 
-/* The variant whose very code `row` runs in all of class k of fn, and
+/* The variant whose very code `entry` runs in all of class k of fn, and
  * whose measurement therefore stands for it there: its twin below its rep
- * band, its unmasked variant above 16 bytes, in turn; `row` itself where
+ * band, its unmasked variant above 16 bytes, in turn; `entry` itself where
  * its code is its own.  Timing the same code twice would only let noise
  * between the two make a band or flip a choice. */
-static const struct variant *stand_in(const struct calibration *c, const struct variant *row, enum base_function fn,
+static const struct variant *stand_in(const struct calibration *c, const struct variant *entry, enum base_function fn,
 				      int k)
 {
-	if (variant_twin(row) != row && runs_twin_code(c, fn, k))
-		return stand_in(c, variant_twin(row), fn, k);
-	if (variant_unmasked(row) != row && runs_unmasked_code(fn, choice_classes[k].lo))
-		return stand_in(c, variant_unmasked(row), fn, k);
-	return row;
+	if (variant_twin(entry) != entry && runs_twin_code(c, fn, k))
+		return stand_in(c, variant_twin(entry), fn, k);
+	if (variant_unmasked(entry) != entry && runs_unmasked_code(fn, choice_classes[k].lo))
+		return stand_in(c, variant_unmasked(entry), fn, k);
+	return entry;
 }
 
 /* Whether candidate v is timed in class b: where another variant's
  * measurement stands for it, merge_stand_ins() gives it those figures. */
 static bool timed_in(const struct calibration *c, const struct measure_variant *v, enum base_function fn, int b)
 {
-	const struct variant *row = variant_named(v->name);
-	return !row || b == CHOICE_FLEET || stand_in(c, row, fn, b) == row;
+	const struct variant *entry = variant_named(v->name);
+	return !entry || b == CHOICE_FLEET || stand_in(c, entry, fn, b) == entry;
 }
 
 /* The candidates timed in class b, into sub (glibc's index set), and
@@ -180,10 +180,10 @@ static void measure_cell(const struct measure_settings *sub, enum base_function 
 static void measure_function(struct calibration *c, const struct measure_settings *s, enum base_function fn,
 			     struct progress *bar)
 {
-	struct band_ratios *rows = &c->ratios[c->ratio_count];
+	struct band_ratios *ratios = &c->ratios[c->ratio_count];
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		rows[v] = (struct band_ratios){ .fn = fn };
-		snprintf(rows[v].variant, sizeof rows[v].variant, "%s", s->variants[v].name);
+		ratios[v] = (struct band_ratios){ .fn = fn };
+		snprintf(ratios[v].variant, sizeof ratios[v].variant, "%s", s->variants[v].name);
 	}
 	for (int b = 0; b < CHOICE_CELLS; b++) {
 		struct measure_settings sub;
@@ -200,29 +200,29 @@ static void measure_function(struct calibration *c, const struct measure_setting
 			struct measure_result r;
 			measure_cell(&sub, fn, b, (enum placement)p, 1, &r);
 			for (unsigned i = 0; i < sub.variant_count; i++) {
-				rows[from[i]].ratio[b][p] = r.ratio[i];
-				rows[from[i]].low[b][p] = r.ratio_low[i];
-				rows[from[i]].high[b][p] = r.ratio_high[i];
+				ratios[from[i]].ratio[b][p] = r.ratio[i];
+				ratios[from[i]].low[b][p] = r.ratio_low[i];
+				ratios[from[i]].high[b][p] = r.ratio_high[i];
 			}
 		}
 	}
 	c->ratio_count += s->variant_count;
 }
 
-/* Each row's figures where another variant's measurement stands for it
+/* Each variant's ratios where another variant's measurement stands for it
  * (stand_in). */
-static void merge_stand_ins(const struct calibration *c, struct band_ratios *rows, unsigned n)
+static void merge_stand_ins(const struct calibration *c, struct band_ratios *ratios, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		const struct variant *v = variant_named(rows[i].variant);
+		const struct variant *v = variant_named(ratios[i].variant);
 		for (int k = 0; v && k < CHOICE_CLASS_COUNT; k++) {
-			const struct variant *in = stand_in(c, v, rows[i].fn, k);
+			const struct variant *in = stand_in(c, v, ratios[i].fn, k);
 			for (unsigned j = 0; in != v && j < n; j++)
-				if (strcmp(rows[j].variant, in->name) == 0)
+				if (strcmp(ratios[j].variant, in->name) == 0)
 					for (int p = 0; p < PLACE_COUNT; p++) {
-						rows[i].ratio[k][p] = rows[j].ratio[k][p];
-						rows[i].low[k][p] = rows[j].low[k][p];
-						rows[i].high[k][p] = rows[j].high[k][p];
+						ratios[i].ratio[k][p] = ratios[j].ratio[k][p];
+						ratios[i].low[k][p] = ratios[j].low[k][p];
+						ratios[i].high[k][p] = ratios[j].high[k][p];
 					}
 		}
 	}
@@ -252,23 +252,23 @@ static void merge_stand_ins(const struct calibration *c, struct band_ratios *row
 #define TINY_AA_STOP ((struct measure_stop){ .width = 0.01, .seconds = 0.05, .min_pairs = 5, .max_pairs = 40 })
 static bool tiny_stops;
 
-static const struct band_ratios *row_named(const struct band_ratios *rows, unsigned n, const char *name)
+static const struct band_ratios *ratios_named(const struct band_ratios *ratios, unsigned n, const char *name)
 {
 	for (unsigned v = 0; v < n; v++)
-		if (strcmp(rows[v].variant, name) == 0)
-			return &rows[v];
+		if (strcmp(ratios[v].variant, name) == 0)
+			return &ratios[v];
 	return NULL;
 }
 
-/* Row v's cell timed again; where another variant's measurement stands
+/* Variant v's cell timed again; where another variant's measurement stands
  * for v's there, that variant is timed (merge_stand_ins then copies it). */
 static void measure_again(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
-			  struct band_ratios *rows, unsigned v, struct choice_cell cell, unsigned processes)
+			  struct band_ratios *ratios, unsigned v, struct choice_cell cell, unsigned processes)
 {
-	const struct variant *row = variant_named(rows[v].variant);
-	const struct variant *in = row && cell.k != CHOICE_FLEET ? stand_in(c, row, fn, cell.k) : row;
+	const struct variant *entry = variant_named(ratios[v].variant);
+	const struct variant *in = entry && cell.k != CHOICE_FLEET ? stand_in(c, entry, fn, cell.k) : entry;
 	unsigned timed = v;
-	for (unsigned i = 0; in != row && i < s->variant_count; i++)
+	for (unsigned i = 0; in != entry && i < s->variant_count; i++)
 		if (strcmp(s->variants[i].name, in->name) == 0)
 			timed = i;
 	struct measure_variant pair[2] = { s->variants[s->glibc], s->variants[timed] };
@@ -280,9 +280,9 @@ static void measure_again(const struct calibration *c, const struct measure_sett
 	sub.stop = tiny_stops ? TINY_CONFIRM_STOP : CONFIRM_STOP;
 	struct measure_result r;
 	measure_cell(&sub, fn, cell.k, cell.p, processes, &r);
-	rows[timed].ratio[cell.k][cell.p] = r.ratio[1];
-	rows[timed].low[cell.k][cell.p] = r.ratio_low[1];
-	rows[timed].high[cell.k][cell.p] = r.ratio_high[1];
+	ratios[timed].ratio[cell.k][cell.p] = r.ratio[1];
+	ratios[timed].low[cell.k][cell.p] = r.ratio_low[1];
+	ratios[timed].high[cell.k][cell.p] = r.ratio_high[1];
 }
 
 /* The variant this CPU's shipped row gives fn as its one band; NULL
@@ -325,12 +325,12 @@ static unsigned deciding_cells(const struct band_ratios *r, struct choice_cell *
 
 /* Of the candidates not yet confirmed that may qualify, the one with the
  * least fleet mean; -1 if none. */
-static int next_to_confirm(const struct band_ratios *rows, unsigned n, const bool *confirmed)
+static int next_to_confirm(const struct band_ratios *ratios, unsigned n, const bool *confirmed)
 {
 	int next = -1;
 	for (unsigned v = 0; v < n; v++)
-		if (!confirmed[v] && calibrate_may_qualify(&rows[v]) &&
-		    (next < 0 || calibrate_fleet_mean(&rows[v]) < calibrate_fleet_mean(&rows[next])))
+		if (!confirmed[v] && calibrate_may_qualify(&ratios[v]) &&
+		    (next < 0 || calibrate_fleet_mean(&ratios[v]) < calibrate_fleet_mean(&ratios[next])))
 			next = (int)v;
 	return next;
 }
@@ -344,29 +344,29 @@ static int next_to_confirm(const struct band_ratios *rows, unsigned n, const boo
  * calibrations. */
 #define CONFIRM_CANDIDATES 2
 static void confirm_losses(const struct calibration *c, const struct measure_settings *s, enum base_function fn,
-			   struct band_ratios *rows, const char *incumbent)
+			   struct band_ratios *ratios, const char *incumbent)
 {
-	const struct band_ratios *glibc = row_named(rows, s->variant_count, "glibc");
-	const struct band_ratios *stub = row_named(rows, s->variant_count, STUB_PROBE_NAME);
+	const struct band_ratios *glibc = ratios_named(ratios, s->variant_count, "glibc");
+	const struct band_ratios *stub = ratios_named(ratios, s->variant_count, STUB_PROBE_NAME);
 	bool confirmed[s->variant_count];
 	struct choice_cell cells[PLACE_COUNT + CONFIRM_CELLS_MAX];
 	for (unsigned v = 0; v < s->variant_count; v++) {
-		confirmed[v] = &rows[v] == glibc || &rows[v] == stub;
-		unsigned count = confirmed[v] ? 0 : calibrate_cells_to_confirm(&rows[v], cells, CONFIRM_CELLS_MAX);
+		confirmed[v] = &ratios[v] == glibc || &ratios[v] == stub;
+		unsigned count = confirmed[v] ? 0 : calibrate_cells_to_confirm(&ratios[v], cells, CONFIRM_CELLS_MAX);
 		for (unsigned i = 0; i < count; i++)
-			measure_again(c, s, fn, rows, v, cells[i], 1);
+			measure_again(c, s, fn, ratios, v, cells[i], 1);
 	}
-	merge_stand_ins(c, rows, s->variant_count);
+	merge_stand_ins(c, ratios, s->variant_count);
 	for (unsigned round = 0; fleet[fn] && round < CONFIRM_CANDIDATES; round++) {
-		int v = next_to_confirm(rows, s->variant_count, confirmed);
+		int v = next_to_confirm(ratios, s->variant_count, confirmed);
 		if (v < 0)
 			break;
 		confirmed[v] = true;
-		unsigned count = deciding_cells(&rows[v], cells);
+		unsigned count = deciding_cells(&ratios[v], cells);
 		for (unsigned i = 0; i < count; i++)
-			measure_again(c, s, fn, rows, (unsigned)v, cells[i], CONFIRM_PROCESSES);
-		merge_stand_ins(c, rows, s->variant_count);
-		if (calibrate_qualifies(&rows[v], incumbent))
+			measure_again(c, s, fn, ratios, (unsigned)v, cells[i], CONFIRM_PROCESSES);
+		merge_stand_ins(c, ratios, s->variant_count);
+		if (calibrate_qualifies(&ratios[v], incumbent))
 			break;
 	}
 }
@@ -432,12 +432,12 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 	}
 	c->aa_deviation = aa_deviation(s);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct band_ratios *rows = &c->ratios[fn * s->variant_count];
+		struct band_ratios *ratios = &c->ratios[fn * s->variant_count];
 		const char *incumbent = row_incumbent((enum base_function)fn);
 		if (c->aa_deviation > RESOLUTION_NEEDED && keep_row(c, fn, c->choice[fn], c->choice_why[fn]))
 			continue;
-		confirm_losses(c, s, (enum base_function)fn, rows, incumbent);
-		calibrate_choose_bands(rows, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
+		confirm_losses(c, s, (enum base_function)fn, ratios, incumbent);
+		calibrate_choose_bands(ratios, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
 				       c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* its bounds in K and M, as people write them */
 		if (!band_list_parse(c->choice[fn], &bands))

@@ -72,8 +72,8 @@ static bool compose_placed(const struct calibration *c, enum base_function fn, c
 	enum threshold_name band = calibrate_band_threshold(fn, variant);
 	char below[32], rep[32], nt[32];
 	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
-	const struct variant *row = variant_named(variant);
-	const char *base = width && row ? variant_twin(row)->name : variant;
+	const struct variant *entry = variant_named(variant);
+	const char *base = width && entry ? variant_twin(entry)->name : variant;
 	snprintf(below, sizeof below, "%s%s", base, placed);
 	snprintf(rep, sizeof rep, "fsrm%s", placed); /* rep movsb / rep stosb */
 	snprintf(nt, sizeof nt, "%s:nt%s", base, placed);
@@ -247,18 +247,18 @@ static double best_thresholds(struct placed_terms *p, unsigned count, const char
 double calibrate_thresholds(const struct calibration *c, const char *const variant[FN_COUNT],
 		       const struct cm_workload w[FN_COUNT], double t[T_COUNT])
 {
-	static struct placed_terms hot;
-	if (!terms_placed(c, variant, w, t, "", hot.s, hot.terms, hot.fns, &hot.n))
+	static struct placed_terms cached;
+	if (!terms_placed(c, variant, w, t, "", cached.s, cached.terms, cached.fns, &cached.n))
 		return -1;
-	return best_thresholds(&hot, 1, variant, t);
+	return best_thresholds(&cached, 1, variant, t);
 }
 
-double calibrate_thresholds_hot_and_cold(const struct calibration *c, const char *const variant[FN_COUNT],
-				    const struct cm_workload hot_w[FN_COUNT], const struct cm_workload cold_w[FN_COUNT],
+double calibrate_thresholds_cached_and_cold(const struct calibration *c, const char *const variant[FN_COUNT],
+				    const struct cm_workload cached_w[FN_COUNT], const struct cm_workload cold_w[FN_COUNT],
 				    double t[T_COUNT])
 {
 	static struct placed_terms p[2];
-	if (!terms_placed(c, variant, hot_w, t, "", p[0].s, p[0].terms, p[0].fns, &p[0].n) ||
+	if (!terms_placed(c, variant, cached_w, t, "", p[0].s, p[0].terms, p[0].fns, &p[0].n) ||
 	    !terms_placed(c, variant, cold_w, t, CALIBRATE_COLD_SUFFIX, p[1].s, p[1].terms, p[1].fns, &p[1].n))
 		return -1;
 	return best_thresholds(p, 2, variant, t);

@@ -25,7 +25,7 @@ enum threshold_name calibrate_above_threshold(const char *variant);
 
 /* Where non-temporal stores are timed from, and the least non-temporal
  * threshold tried: the L2's size, at least CALIBRATE_NT_FROM.  A copy that
- * fits the L2 evicts little, and there non-temporal stores lose hot more
+ * fits the L2 evicts little, and there non-temporal stores lose cached more
  * than they win flushed, so no threshold there passes the dearer
  * placement (D29). */
 size_t calibrate_nt_from(void);
@@ -63,13 +63,13 @@ double calibrate_thresholds(const struct calibration *c, const char *const varia
 		       const struct cm_workload w[FN_COUNT], double t[T_COUNT]);
 
 /* The same, for the calibration's own reference workloads: each size
- * costs what it costs in the dearer placement of its data, cached (hot_w)
+ * costs what it costs in the dearer placement of its data, cached (cached_w)
  * or flushed (cold_w, on the CALIBRATE_COLD_SUFFIX curves), so that a threshold
  * gives up a win in one rather than lose in the other: rep movsb and rep
  * stosb gain most where the destination is not in the cache, and lose
  * where it is. */
-double calibrate_thresholds_hot_and_cold(const struct calibration *c, const char *const variant[FN_COUNT],
-				    const struct cm_workload hot_w[FN_COUNT], const struct cm_workload cold_w[FN_COUNT],
+double calibrate_thresholds_cached_and_cold(const struct calibration *c, const char *const variant[FN_COUNT],
+				    const struct cm_workload cached_w[FN_COUNT], const struct cm_workload cold_w[FN_COUNT],
 				    double t[T_COUNT]);
 
 #endif

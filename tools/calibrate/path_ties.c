@@ -17,10 +17,10 @@ static int variant_index(struct measure_variant *v, unsigned *count, const char 
 	for (unsigned i = 0; i < *count; i++)
 		if (strcmp(v[i].name, name) == 0)
 			return (int)i;
-	const struct variant *row = variant_named(name);
-	if (!row || !variant_usable(row) || *count >= MEASURE_MAX_VARIANTS)
+	const struct variant *entry = variant_named(name);
+	if (!entry || !variant_usable(entry) || *count >= MEASURE_MAX_VARIANTS)
 		return -1;
-	v[*count] = measure_variant_of(row);
+	v[*count] = measure_variant_of(entry);
 	return (int)(*count)++;
 }
 
@@ -39,7 +39,7 @@ static bool path_ties_class(const struct path *ours, const struct path *glibc, s
 	return path_no_longer(ours, glibc, lo, hi) && !path_fewer_branches(ours, glibc, lo, hi);
 }
 
-bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size_t why_size)
+bool path_ties(struct band_ratios *ratios, unsigned n, bool *tied, char *why, size_t why_size)
 {
 	struct measure_variant v[MEASURE_MAX_VARIANTS];
 	unsigned count = 0;
@@ -47,30 +47,30 @@ bool path_ties(struct band_ratios *rows, unsigned n, bool *tied, char *why, size
 	variant_index(v, &count, "glibc");
 	for (unsigned i = 0; i < n; i++) {
 		tied[i] = false;
-		at[i] = strcmp(rows[i].variant, "glibc") == 0 ? -1 : variant_index(v, &count, rows[i].variant);
+		at[i] = strcmp(ratios[i].variant, "glibc") == 0 ? -1 : variant_index(v, &count, ratios[i].variant);
 	}
 	struct path *paths = path_trace(v, count, (1u << FN_COUNT) - 1, why, why_size);
 	if (!paths)
 		return false;
 	for (unsigned i = 0; i < n; i++)
 		for (int k = 0; at[i] > 0 && k < CHOICE_CLASS_COUNT && choice_classes[k].hi <= PATH_MAX_SIZE; k++)
-			if (path_ties_class(path_of(paths, (unsigned)at[i], rows[i].fn), path_of(paths, 0, rows[i].fn),
+			if (path_ties_class(path_of(paths, (unsigned)at[i], ratios[i].fn), path_of(paths, 0, ratios[i].fn),
 					    choice_classes[k].lo, choice_classes[k].hi)) {
 				for (int p = 0; p < PLACE_COUNT; p++)
-					if (rows[i].low[k][p] <= PATH_TIE_LIMIT)
-						rows[i].ratio[k][p] = rows[i].low[k][p] = rows[i].high[k][p] = 1.0;
+					if (ratios[i].low[k][p] <= PATH_TIE_LIMIT)
+						ratios[i].ratio[k][p] = ratios[i].low[k][p] = ratios[i].high[k][p] = 1.0;
 				tied[i] = true;
 			}
 	path_free(paths, count);
 	return true;
 }
 
-bool path_tied_choice(const struct band_ratios *rows, unsigned n, const bool *tied, enum base_function fn,
+bool path_tied_choice(const struct band_ratios *ratios, unsigned n, const bool *tied, enum base_function fn,
 		      const char *choice)
 {
 	size_t len = strcspn(choice, ":,");
 	for (unsigned i = 0; i < n; i++)
-		if (tied[i] && rows[i].fn == fn && strlen(rows[i].variant) == len && strncmp(choice, rows[i].variant, len) == 0)
+		if (tied[i] && ratios[i].fn == fn && strlen(ratios[i].variant) == len && strncmp(choice, ratios[i].variant, len) == 0)
 			return true;
 	return false;
 }

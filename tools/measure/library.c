@@ -70,15 +70,15 @@ void measure_library_thresholds(const struct thresholds *t)
 
 /* No copy of the variants of its own to fall back on: without the library
  * (cli_library_path said why) nothing can be timed. */
-struct measure_variant measure_variant_of(const struct variant *row)
+struct measure_variant measure_variant_of(const struct variant *entry)
 {
-	struct measure_variant v = { .name = row->name, .install_thresholds = measure_library_thresholds };
+	struct measure_variant v = { .name = entry->name, .install_thresholds = measure_library_thresholds };
 	void *lib = measure_library();
-	if (lib && dlsym(lib, "memshim_measure_thresholds") && measure_library_functions(lib, row->name, &v))
+	if (lib && dlsym(lib, "memshim_measure_thresholds") && measure_library_functions(lib, entry->name, &v))
 		return v;
 	if (lib)
-		fprintf(stderr, "memshim: %s lacks variant %s: an older library?\n", cli_library_path(), row->name);
+		fprintf(stderr, "memshim: %s lacks variant %s: an older library?\n", cli_library_path(), entry->name);
 	else
-		fprintf(stderr, "memshim: nothing to time variant %s in without the library\n", row->name);
+		fprintf(stderr, "memshim: nothing to time variant %s in without the library\n", entry->name);
 	exit(1);
 }

@@ -18,9 +18,9 @@ bool measure_library_functions(void *lib, const char *name, struct measure_varia
  * point memshim_measure_thresholds. */
 void measure_library_thresholds(const struct thresholds *t);
 
-/* Variant `row`, from the library, which is passed the thresholds to run
+/* Variant `entry`, from the library, which is passed the thresholds to run
  * with before each batch.  Without the library, or without the variant in
  * it, this says so and ends the program. */
-struct measure_variant measure_variant_of(const struct variant *row);
+struct measure_variant measure_variant_of(const struct variant *entry);
 
 #endif

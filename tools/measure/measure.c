@@ -33,7 +33,7 @@
 
 #define PAGE 4096u
 /* The most calls a batch makes, by placement: many sizes drawn in each
- * hot batch; one in the L3 or cold costs a read of other data or a flush
+ * L1 or L2 batch; one in the L3 or cold costs a read of other data or a flush
  * of its lines, and fewer calls keep that short. */
 static const unsigned max_calls[PLACE_COUNT] = { 16384, 16384, 2048, 512 };
 #define MAX_CALLS 16384u
@@ -146,7 +146,7 @@ static size_t case_max_size(const struct measure_case *c)
 	return c->replay ? c->replay->max : c->dist ? c->dist->max : c->hi;
 }
 
-/* Where the next call's room starts: hot calls all share the arena's
+/* Where the next call's room starts: L1 calls all share the arena's
  * first, spread ones each take the next of `stride` bytes at least. */
 static size_t next_room(bool spread, size_t room, size_t stride, size_t limit, size_t *cursor)
 {
@@ -218,7 +218,7 @@ static double prepare_calls(const struct measure_case *c, size_t n, uint64_t *rn
 	if (c->replay)
 		return prepare_replay(c, n, rng);
 	bool spread = c->place != PLACE_L1;
-	size_t hot_span = span_for(case_max_size(c));
+	size_t l1_span = span_for(case_max_size(c));
 	size_t limit = placement_span(c->place);
 	size_t stride = limit / n / PAGE * PAGE, cursor = 0;
 	double bytes = 0;
@@ -226,7 +226,7 @@ static double prepare_calls(const struct measure_case *c, size_t n, uint64_t *rn
 		struct call *call = &calls[i];
 		call->size = (uint32_t)draw_size(c, rng);
 		bool overlap = draws_overlap(c, rng);
-		size_t span = spread ? span_for(call->size) : hot_span;
+		size_t span = spread ? span_for(call->size) : l1_span;
 		size_t base = next_room(spread, (overlap ? 3 : 2) * span, stride, limit, &cursor);
 		place(c, base, span, overlap, rng, call);
 		bytes += call->size;

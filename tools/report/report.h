@@ -40,8 +40,8 @@ void print_share(const struct cpu_share *c);
 void print_time(const struct dump *d);
 /* The time per call (MEMSHIM_TIMING). */
 void print_timing(const struct dump *d);
-/* A table of the first `rows` programs of the dumps. */
-void print_programs(const struct dump *d, size_t rows);
+/* A table of the first `lines` programs of the dumps. */
+void print_programs(const struct dump *d, size_t lines);
 /* fn's totals, percentiles, size classes, chart and alignment tables. */
 void print_function(const struct dump *d, int fn);
 /* "2.03", "45.1", "4903": ns to about three figures. */

@@ -62,7 +62,7 @@ static void print_site_frames(const char *frames)
 
 /* The text report names a site by its caller and two above it, what a
  * person reads in a table; sites whose stacks part deeper add up into one
- * row.  --folded, --json and --pprof keep the whole stacks. */
+ * line.  --folded, --json and --pprof keep the whole stacks. */
 #define TEXT_FRAMES 3
 
 /* Into `shallow` (empty): d's call sites cut to TEXT_FRAMES frames, merged;

@@ -181,25 +181,25 @@ void print_timing(const struct dump *d)
 
 /* The name column's width: the longest name shown, so that long names
  * keep the columns in line. */
-static int program_width(const struct dump *d, size_t rows)
+static int program_width(const struct dump *d, size_t lines)
 {
 	size_t width = 20;
-	for (size_t i = 0; i < d->program_count && i < rows; i++)
+	for (size_t i = 0; i < d->program_count && i < lines; i++)
 		if (strlen(d->programs[i].name) > width)
 			width = strlen(d->programs[i].name);
 	return (int)width;
 }
 
-void print_programs(const struct dump *d, size_t rows)
+void print_programs(const struct dump *d, size_t lines)
 {
 	bool timed = d->profile.processes > 0;
-	int width = program_width(d, rows);
-	printf("\nby program%s\n  %-*s %9s", rows < d->program_count ? " (the first ones; --by-program: all)" : "",
+	int width = program_width(d, lines);
+	printf("\nby program%s\n  %-*s %9s", lines < d->program_count ? " (the first ones; --by-program: all)" : "",
 	       width, "program", "processes");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf(" %12s %10s%s", base_function_names[fn], "bytes", timed ? "    cpu%" : "");
 	printf("\n");
-	for (size_t i = 0; i < d->program_count && i < rows; i++) {
+	for (size_t i = 0; i < d->program_count && i < lines; i++) {
 		const struct dump *p = d->programs[i].d;
 		char b[32];
 		printf("  ");
@@ -275,20 +275,20 @@ static void print_classes(const struct dump *d, int fn, uint64_t calls, uint64_t
 	}
 }
 
-/* The chart's row of a bucket: its power of two (size 0 alone in row -1). */
-static int chart_row(unsigned b)
+/* The chart's line of a bucket: its power of two (size 0 alone on line -1). */
+static int chart_line(unsigned b)
 {
 	uint64_t lo = hist_bucket_lo(b);
 	return lo ? 63 - __builtin_clzll(lo) : -1;
 }
 
-/* One row per power of two: the finer chart under the size classes. */
+/* One line per power of two: the finer chart under the size classes. */
 static void print_chart(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
 {
 	printf("  by power of two (hi excluded)    calls                   bytes\n");
 	for (unsigned b = 0, end; b < HIST_BUCKETS; b = end) {
 		uint64_t c = 0, y = 0;
-		for (end = b; end < HIST_BUCKETS && chart_row(end) == chart_row(b); end++) {
+		for (end = b; end < HIST_BUCKETS && chart_line(end) == chart_line(b); end++) {
 			c += f->calls[end];
 			y += f->bytes[end];
 		}

@@ -198,11 +198,11 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 	int at = 0;
 	if (c->ratio_count == CALIBRATE_MAX_RATIOS)
 		return false;
-	struct band_ratios *row = &c->ratios[c->ratio_count];
-	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, row->variant, &at) != 2 || function_named(fn_name) < 0)
+	struct band_ratios *got = &c->ratios[c->ratio_count];
+	if (sscanf(r->text, "ratios %15s %23s%n", fn_name, got->variant, &at) != 2 || function_named(fn_name) < 0)
 		return false;
-	bool retired = !variant_named(row->variant) && strcmp(row->variant, STUB_PROBE_NAME) != 0;
-	row->fn = (enum base_function)function_named(fn_name);
+	bool retired = !variant_named(got->variant) && strcmp(got->variant, STUB_PROBE_NAME) != 0;
+	got->fn = (enum base_function)function_named(fn_name);
 	const char *s = r->text + at;
 	double x[CHOICE_CELLS * PLACE_COUNT];
 	unsigned n = 0;
@@ -217,7 +217,7 @@ static bool read_ratios(struct reader *r, struct calibration *c)
 		return true;
 	for (unsigned i = 0; i < n; i++) { /* the file keeps medians only */
 		int b = now ? i / PLACE_COUNT : i / 3, p = now ? (int)(i % PLACE_COUNT) : earlier[i % 3];
-		row->ratio[b][p] = row->low[b][p] = row->high[b][p] = x[i];
+		got->ratio[b][p] = got->low[b][p] = got->high[b][p] = x[i];
 	}
 	c->ratio_count++;
 	return true;

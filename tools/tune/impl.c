@@ -11,14 +11,14 @@
 
 static void print_setting(const char *value, const struct tune_setting *s)
 {
-	static const char *const names[T_COUNT] = { "erms", "stosb", "auto_movsb", "auto_stosb", "nt" };
 	double t[T_COUNT];
 	tune_setting_thresholds(s, t);
 	printf("memshim tune --impl %s\n  runs as: memcpy %s, memmove %s, memset %s\n  with thresholds:", value,
 	       s->text[FN_MEMCPY], s->text[FN_MEMMOVE], s->text[FN_MEMSET]);
 	for (int i = 0; i < T_COUNT; i++) {
 		char size[32];
-		printf("%s %s %s", i ? "," : "", names[i], human_size((uint64_t)t[i], size, sizeof size));
+		printf("%s %s %s", i ? "," : "", setting_keys(threshold_setting((enum threshold_name)i))->name,
+		       human_size((uint64_t)t[i], size, sizeof size));
 	}
 	printf("\n  (what a program started in this environment gets: the calibration file, the variables)\n");
 }
@@ -45,8 +45,8 @@ static int from_replay(const struct dump *d, const struct tune_setting *s, struc
 	static const char *const where[] = { "every size class in L1", "every size class in L2",
 					     "every size class in the L3", "every size class cold",
 					     "size classes to 32 KiB in L2, larger ones\ncold",
-					     "each size class where the program's timed\ncalls of glibc's functions put it, "
-					     "others by size" };
+					     ("each size class where the program's timed\ncalls of glibc's functions put it, "
+					      "others by size") };
 	struct tune_replayed p;
 	printf("from the replay of %zu windows of up to %u calls (%s%s), weighted by the histogram's\n"
 	       "calls and glibc's time per call; ratio to glibc's time in each function, its ~95%% interval:\n",

@@ -254,7 +254,7 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
  * AVX-512), rep stosb from x86_rep_stosb_threshold, and for memcpy and
  * memmove non-temporal stores from x86_non_temporal_threshold (ignored below
  * 0x4040; the line gives at least these bounds).  That is the shape of our vector variants: vectors, a rep band
- * in the *_erms rows, then non-temporal stores; so their thresholds carry
+ * in the *_erms variants, then non-temporal stores; so their thresholds carry
  * over to glibc's own code, and a user can keep that part of the gain
  * without the preload.  glibc's code below the thresholds stays its own
  * (and on AMD, 2.36 stops rep movsb at the L2 size whatever is set). */
@@ -417,7 +417,7 @@ static bool replay_refutes(const char *const best[FN_COUNT], const double *t, co
  * to 64 B with their data in the L3 or cold, into *k and *p; 0 where none
  * is above what the default rule allows: a pick that loses only there
  * (the masked copies, D48) is worth having where the program's small
- * copies are hot. */
+ * copies are in the L1 or L2. */
 static double small_cold_loss(const struct calibration *c, enum base_function fn, const char *variant, unsigned *k,
 			      unsigned *p)
 {
@@ -449,7 +449,7 @@ static void print_small_cold(const struct calibration *c, const char *const best
 		if (!loss)
 			continue;
 		printf("  %s: %s loses to glibc where copies up to 64 B are not in the L1 or L2 (the\n"
-		       "  calibration read %.2fx at %s, %s): it pays only where this program's small copies are hot;\n",
+		       "  calibration read %.2fx at %s, %s): it pays only where this program's small copies are in them;\n",
 		       base_function_names[fn], best[fn], loss, choice_classes[k].name, placement_names[p]);
 		if (placed_by_timing > 0)
 			printf("  the replay above put %.0f%% of the calls where the program's own timed calls put them\n",

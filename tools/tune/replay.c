@@ -30,10 +30,10 @@ static struct measure_variant setting_variant(const struct tune_setting *s, stru
 		const struct band_list *b = &s->bands[fn];
 		bands[fn].count = b->count;
 		for (unsigned i = 0; i < b->count; i++) {
-			struct measure_variant row = measure_variant_of(b->variant[i]);
+			struct measure_variant timed = measure_variant_of(b->variant[i]);
 			bands[fn].upper[i] = b->upper[i];
-			bands[fn].copy[i] = row.copy[fn];
-			bands[fn].set[i] = row.set;
+			bands[fn].copy[i] = timed.copy[fn];
+			bands[fn].set[i] = timed.set;
 		}
 		if (fn == FN_MEMSET)
 			v.set = bands[fn].set[0];

@@ -18,7 +18,7 @@ typedef int cli_apply_fn(void *context, int id, const char *name, const char *va
 
 struct cli_syntax {
 	const char *command;          /* "run": messages start "memshim run: " */
-	/* Ended by a zero row; .flag NULL, .val the id.  An option whose id
+	/* Ended by a zero entry; .flag NULL, .val the id.  An option whose id
 	 * is a lower-case letter has that one-letter form too ('o': -o). */
 	const struct option *options;
 	/* run, ab: OPTIONS -- COMMAND ARGS...: options end at "--", and a word

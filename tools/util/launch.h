@@ -5,7 +5,7 @@
 
 #include <getopt.h>
 
-/* run's options, ended by a zero row; their ids are below 64. */
+/* run's options, ended by a zero entry; their ids are below 64. */
 extern const struct option run_options[];
 
 /* Applies one of run's options (cli_apply_fn): sets its MEMSHIM_* variable.
