@@ -173,7 +173,7 @@ def variant_places(srcdir):
     """The generated part of doc/variants.md: per variant, who chooses it and
     its best cell over every row's data."""
     variants = source_names(srcdir, "shim/memshim_variants.h", r"(?m)^MEMSHIM_VARIANT\((\w+),")
-    retired = dict(source_names(srcdir, "dispatch/names.c", r'\{ "(\w+)", "(\w+)" \}'))
+    retired = dict(source_names(srcdir, "dispatch/variants.c", r'\{ "(\w+)", "(\w+)" \}'))
     start = set(source_names(srcdir, "dispatch/auto_policy.c", r"\{ VARIANT\((\w+)\), \""))
     chosen, best, wins, spreads = {}, {}, {}, []
     for name, (pagename, title) in sorted(PAGES.items()):

@@ -2,7 +2,6 @@
 #include "dispatch/bands.h"
 
 #include "dispatch/byte_count.h"
-#include "dispatch/config.h"
 #include "dispatch/early_env.h"
 #include "dispatch/message.h"
 
@@ -49,7 +48,7 @@ static const char *parse_item(const char *item, size_t len, bool last, const str
 		colon++;
 	if (!take(item, colon, name, sizeof name) || !name[0])
 		return "names no variant in one of its bands (VARIANT:BOUND,...,VARIANT)";
-	const struct variant *v = config_variant_named(name);
+	const struct variant *v = variant_setting_named(name);
 	if (!v)
 		return "names a band variant that does not exist (see `memshim info`)";
 	if (!variant_usable_on(v, f))

@@ -43,7 +43,7 @@ static const char *selection_problem(const char *value, struct band_list *bands,
 {
 	if (band_text_is_list(value))
 		return band_list_parse(value, bands);
-	const struct variant *v = config_variant_named(value);
+	const struct variant *v = variant_setting_named(value);
 	if (!v)
 		return not_a_name(value, l);
 	if (!variant_usable(v))

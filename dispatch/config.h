@@ -117,10 +117,6 @@ const char *config_setting_bands(const char *value, enum base_function fn, struc
  * variant or a policy ("kernel", "auto"). */
 bool config_name_known(const char *name);
 
-/* The variant `name` names, a retired name giving the nearest that
- * remains (said once); NULL if it names none. */
-const struct variant *config_variant_named(const char *name);
-
 /* The variant or policy that `name` spells in another case ("AVX2":
  * "avx2"), for a message; NULL if none. */
 const char *config_name_in_other_case(const char *name);

@@ -3,33 +3,11 @@
 #include "dispatch/config.h"
 
 #include "dispatch/early_env.h"
-#include "dispatch/message.h"
 #include "dispatch/policies.h"
-
-/* Variants retired for being chosen by no row or policy and fastest in no
- * cell of any row's data (D50), and the variant that remains nearest to
- * each: it runs the retired one's code and more. */
-static const struct {
-	const char *name, *nearest;
-} retired[] = {
-	{ "evex_erms", "evex_mask_erms" },
-	{ "evex_mask", "evex_mask_erms" },
-};
-
-const struct variant *config_variant_named(const char *name)
-{
-	const struct variant *v = variant_named(name);
-	for (unsigned i = 0; !v && i < sizeof retired / sizeof retired[0]; i++)
-		if (same_string(retired[i].name, name)) {
-			v = variant_named(retired[i].nearest);
-			warn_retired(name, v->name);
-		}
-	return v;
-}
 
 bool config_name_known(const char *name)
 {
-	return config_variant_named(name) || policy_named(name);
+	return variant_setting_named(name) || policy_named(name);
 }
 
 /* Whether a and b are the same text but for the case of ASCII letters. */

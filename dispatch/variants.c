@@ -1,6 +1,7 @@
 #include "dispatch/variants.h"
 
 #include "dispatch/early_env.h"
+#include "dispatch/message.h"
 #include "dispatch/next_symbol.h"
 #include "shim/thresholds.h"
 
@@ -116,6 +117,27 @@ const struct variant *variant_named(const char *name)
 		if (same_string(variant_table[i].name, name))
 			return &variant_table[i];
 	return NULL;
+}
+
+/* Variants retired for being chosen by no row or policy and fastest in no
+ * cell of any row's data (D50), and the variant that remains nearest to
+ * each: it runs the retired one's code and more. */
+static const struct {
+	const char *name, *nearest;
+} retired[] = {
+	{ "evex_erms", "evex_mask_erms" },
+	{ "evex_mask", "evex_mask_erms" },
+};
+
+const struct variant *variant_setting_named(const char *name)
+{
+	const struct variant *v = variant_named(name);
+	for (unsigned i = 0; !v && i < sizeof retired / sizeof retired[0]; i++)
+		if (same_string(retired[i].name, name)) {
+			v = variant_named(retired[i].nearest);
+			warn_retired(name, v->name);
+		}
+	return v;
 }
 
 bool variant_usable_on(const struct variant *v, const struct cpu_features *f)

@@ -75,6 +75,10 @@ static inline bool runs_unmasked_code(enum base_function fn, size_t lo)
  * the code names one with VARIANT(). */
 const struct variant *variant_named(const char *name);
 
+/* The variant a setting's `name` names, a retired name giving the nearest
+ * that remains (said once, D50); NULL if it names none. */
+const struct variant *variant_setting_named(const char *name);
+
 bool variant_usable(const struct variant *v);
 /* Whether a CPU with features f (and this C library) can run v. */
 bool variant_usable_on(const struct variant *v, const struct cpu_features *f);
