@@ -59,7 +59,7 @@ MEMSHIM_VARIANT(avx2_xmm, shim, 32, 0, avx2_xmm, avx2_xmm, has_avx2, describe_ve
 MEMSHIM_VARIANT(avx2_xmm_erms, shim, 32, 1, avx2_xmm, avx2_xmm_erms, has_avx2_erms, describe_vector_erms,
 		"avx2_xmm, with rep movsb/stosb from MEMSHIM_MOVSB/STOSB_THRESHOLD")
 /* avx512 and evex with no branch on the size below 16 bytes (shim/vector_ladder.S);
- * evex_erms and evex_mask were retired (D50, dispatch/names.c). */
+ * evex_erms and evex_mask were retired (D50, dispatch/variants.c). */
 MEMSHIM_VARIANT(avx512_mask, shim, 64, 0, avx512_mask, avx512, has_avx512, describe_vector,
 		"avx512 with copies of 0..16 B in one masked move (no branch on their size)")
 MEMSHIM_VARIANT(avx512_mask_erms, shim, 64, 1, avx512_mask, avx512_erms, has_avx512_erms, describe_vector_erms,
