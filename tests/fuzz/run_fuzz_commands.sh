@@ -8,7 +8,8 @@
 # harness, with clang, the first time: about a minute).
 #   run_fuzz_commands.sh [FAMILY...]   those families (default: all)
 #   run_fuzz_commands.sh --build-only  just build tests/fuzz/fuzz_command
-#   run_fuzz_commands.sh --list        the families
+#   run_fuzz_commands.sh --list        the families (report-modes last: every
+#                                      report mode on each input, not in the default list)
 set -u
 top=${top_srcdir:-.}
 build=${top_builddir:-.}
@@ -56,7 +57,7 @@ family_list() {
 families="report report-json report-svg report-folded report-pprof report-by-program report-program report-fleetbench merge tune
 replay calibration distribution bench-csv"
 if [ "${1:-}" = --list ]; then
-	echo "$families"
+	echo "$families report-modes"
 	exit 0
 fi
 
