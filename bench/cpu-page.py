@@ -178,17 +178,18 @@ def variant_places(srcdir):
     chosen, best, wins, spreads = {}, {}, {}, []
     for name, (pagename, title) in sorted(PAGES.items()):
         row = row_lines(os.path.join(srcdir, "data/cpu-rows", name + ".row"))
+        short = title.split(",")[0]
         for fn in ("memcpy", "memmove", "memset"):
-            for b in row_choice(row, fn):
-                chosen.setdefault(b.split(":")[0], set()).add("%s %s" % (title.split(",")[0], fn))
+            for band in row_choice(row, fn):
+                chosen.setdefault(band.split(":")[0], set()).add("%s %s" % (short, fn))
         paths = [os.path.join(srcdir, "data/cpu-rows/measurements", f) for f in row_csvs(row["measured"][0])]
-        spread = aa_spread(paths)
-        spreads.append("%s %s" % (title.split(",")[0], spread_text(spread)))
-        spread = TIE if spread is None else spread
+        measured = aa_spread(paths)
+        spreads.append("%s %s" % (short, spread_text(measured)))
+        spread = TIE if measured is None else measured
         for v, margins in cell_margins(cells(paths)[0]).items():
             top = max(margins)
             if v not in best or top[0] > best[v][0][0]:
-                best[v] = (top, title.split(",")[0], spread_text(aa_spread(paths)))
+                best[v] = (top, short, spread_text(measured))
             wins[v] = wins.get(v, 0) + sum(m[0] > spread for m in margins)
     out = [PLACES_BEGIN, "",
            "| variant | chosen by | cells it wins | its widest lead over the next fastest |",

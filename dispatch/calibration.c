@@ -166,7 +166,7 @@ const char *calibration_parse_head(char *text, struct calibration_head *h)
 		return problem;
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned long long n;
-		const char *key = setting_keys(threshold_setting(in_file[i]))->file_key;
+		const char *key = threshold_keys(in_file[i])->file_key;
 		const char *value = (line = take_line(&text, h)) ? after_word(line, key) : NULL;
 		if (!value || parse_byte_count(value, 1ull << 40, &n))
 			return i == 0 ? "line 3: expected auto_movsb BYTES"

@@ -97,7 +97,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 		if (t == T_AUTO_MOVSB_STOP && value == 0)
 			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
-		line_add(l, setting_keys(threshold_setting((enum threshold_name)t))->name);
+		line_add(l, threshold_keys((enum threshold_name)t)->name);
 		line_add(l, " ");
 		line_add_number(l, value);
 		line_add(l, " B [");

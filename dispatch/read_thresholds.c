@@ -14,7 +14,7 @@
 
 size_t *threshold_member(struct thresholds *th, enum threshold_name t)
 {
-	return (size_t *)((char *)th + setting_keys(threshold_setting(t))->member);
+	return (size_t *)((char *)th + threshold_keys(t)->member);
 }
 
 size_t threshold_value(const struct thresholds *th, enum threshold_name t)
@@ -25,7 +25,7 @@ size_t threshold_value(const struct thresholds *th, enum threshold_name t)
 /* Threshold t's variable: false where it is not set, or set badly (said). */
 static bool read_threshold(enum threshold_name t, size_t fallback, size_t *out)
 {
-	const struct setting_keys *k = setting_keys(threshold_setting(t));
+	const struct setting_keys *k = threshold_keys(t);
 	const char *name = k->variable, *value = renamed_getenv(name);
 	unsigned long long n;
 	if (!value)
@@ -47,14 +47,14 @@ static bool read_threshold(enum threshold_name t, size_t fallback, size_t *out)
 /* Row r's value of t; 0 where it gives none. */
 static size_t row_value(const struct cpu_row *r, enum threshold_name t)
 {
-	size_t at = setting_keys(threshold_setting(t))->row_member;
+	size_t at = threshold_keys(t)->row_member;
 	return r && at ? *(const size_t *)((const char *)r + at) : 0;
 }
 
 size_t threshold_resolve(enum threshold_name t, const struct threshold_sources *from, enum setting_origin *origin)
 {
 	size_t fallback = threshold_value(from->builtin, t), value;
-	*origin = setting_fallback(from->file && setting_keys(threshold_setting(t))->file_key, row_value(from->row, t));
+	*origin = setting_fallback(from->file && threshold_keys(t)->file_key, row_value(from->row, t));
 	if (*origin == FROM_FILE)
 		fallback = threshold_value(from->file, t);
 	else if (*origin == FROM_ROW)

@@ -51,6 +51,12 @@ static inline enum setting_id threshold_setting(enum threshold_name t)
 	return (enum setting_id)(S_THRESHOLD + t);
 }
 
+/* Threshold t's entry of the table. */
+static inline const struct setting_keys *threshold_keys(enum threshold_name t)
+{
+	return setting_keys(threshold_setting(t));
+}
+
 /* The first setting that `variable` sets; S_ALL if none does. */
 enum setting_id setting_of_variable(const char *variable);
 

@@ -217,10 +217,10 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		fprintf(f, "# Where the *_erms variants start rep movsb and rep stosb%s: the values the ratios below\n"
 			   "# were measured under, given to every CPU this row serves.\n"
 			   "thresholds %s=%zu %s=%zu", c->auto_movsb_stop ? ", and where rep movsb stops" : "",
-			setting_keys(threshold_setting(T_AUTO_MOVSB))->row_key, c->auto_movsb,
-			setting_keys(threshold_setting(T_AUTO_STOSB))->row_key, c->auto_stosb);
+			threshold_keys(T_AUTO_MOVSB)->row_key, c->auto_movsb,
+			threshold_keys(T_AUTO_STOSB)->row_key, c->auto_stosb);
 		if (c->auto_movsb_stop)
-			fprintf(f, " %s=%zu", setting_keys(threshold_setting(T_AUTO_MOVSB_STOP))->row_key, c->auto_movsb_stop);
+			fprintf(f, " %s=%zu", threshold_keys(T_AUTO_MOVSB_STOP)->row_key, c->auto_movsb_stop);
 		fprintf(f, "\n");
 	}
 	if (alias && alias->count)

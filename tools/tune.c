@@ -208,7 +208,7 @@ static void default_after_calibration(struct tune_default *d, const char *path)
 	if (!calibration_apply(path, false, &t, &choices))
 		return;
 	for (int th = 0; th < T_COUNT; th++)
-		if (setting_keys(threshold_setting((enum threshold_name)th))->file_key && d->origin[th] != FROM_ENVIRONMENT) {
+		if (threshold_keys((enum threshold_name)th)->file_key && d->origin[th] != FROM_ENVIRONMENT) {
 			d->t[th] = (double)threshold_value(&t, (enum threshold_name)th);
 			d->origin[th] = FROM_FILE;
 		}

@@ -114,8 +114,8 @@ bool calibration_write(const char *path, const struct calibration *c, char *why,
 		return false;
 	}
 	fprintf(f, "%s\ncpu %s %u %u\n%s %zu\n%s %zu\n%s %zu\n", CALIBRATION_FORMAT, c->vendor, c->family, c->model,
-		setting_keys(threshold_setting(T_AUTO_MOVSB))->file_key, c->auto_movsb, setting_keys(threshold_setting(T_AUTO_STOSB))->file_key, c->auto_stosb,
-		setting_keys(threshold_setting(T_NT))->file_key, c->nt);
+		threshold_keys(T_AUTO_MOVSB)->file_key, c->auto_movsb, threshold_keys(T_AUTO_STOSB)->file_key, c->auto_stosb,
+		threshold_keys(T_NT)->file_key, c->nt);
 	write_choices(f, c);
 	fprintf(f, "unit %s\nclock %s\nrounds %u\n", c->unit, c->clock, c->rounds);
 	write_ratios(f, c);

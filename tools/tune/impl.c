@@ -17,7 +17,7 @@ static void print_setting(const char *value, const struct tune_setting *s)
 	       s->text[FN_MEMCPY], s->text[FN_MEMMOVE], s->text[FN_MEMSET]);
 	for (int i = 0; i < T_COUNT; i++) {
 		char size[32];
-		printf("%s %s %s", i ? "," : "", setting_keys(threshold_setting((enum threshold_name)i))->name,
+		printf("%s %s %s", i ? "," : "", threshold_keys((enum threshold_name)i)->name,
 		       human_size((uint64_t)t[i], size, sizeof size));
 	}
 	printf("\n  (what a program started in this environment gets: the calibration file, the variables)\n");

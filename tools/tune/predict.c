@@ -89,7 +89,7 @@ static void thresholds_text(enum base_function fn, const char *variant, const do
 		char value[32];
 		if (used[i] != T_COUNT && len < size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s %s", len ? ", " : "",
-						setting_keys(threshold_setting(used[i]))->name,
+						threshold_keys(used[i])->name,
 						threshold_text(t[used[i]], value, sizeof value));
 	}
 }
@@ -210,8 +210,8 @@ static void print_ranking(const struct calibration *c, enum base_function fn, co
 static bool variable_said(const bool used[T_COUNT], enum threshold_name t)
 {
 	for (int before = 0; before < (int)t; before++)
-		if (used[before] && strcmp(setting_keys(threshold_setting((enum threshold_name)before))->variable,
-					   setting_keys(threshold_setting(t))->variable) == 0)
+		if (used[before] && strcmp(threshold_keys((enum threshold_name)before)->variable,
+					   threshold_keys(t)->variable) == 0)
 			return true;
 	return false;
 }
@@ -245,7 +245,7 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
 	for (int th = 0; th < T_COUNT; th++)
 		if (used[th] && len < size && !variable_said(used, (enum threshold_name)th))
 			len += (size_t)snprintf(out + len, size - len, " %s=%.0f",
-						setting_keys(threshold_setting((enum threshold_name)th))->variable, t[th]);
+						threshold_keys((enum threshold_name)th)->variable, t[th]);
 }
 
 /* glibc's x86 string functions (2.36: sysdeps/x86/dl-cacheinfo.h, read for
@@ -375,7 +375,7 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 		if (!used[t] || len >= size)
 			continue;
 		len += (size_t)snprintf(out + len, size - len, "%s%s %s [%s]", separator,
-					setting_keys(threshold_setting((enum threshold_name)t))->name,
+					threshold_keys((enum threshold_name)t)->name,
 					threshold_text(def->t[t], value, sizeof value), setting_origin_name(def->origin[t]));
 		separator = ", ";
 	}
