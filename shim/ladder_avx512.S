@@ -15,6 +15,9 @@
 #define WIDEN_TO_VEC0
 #define MASKED_SET
 #define MASK_OF_FIRST_N mov $-1, %rcx; bzhi %rdx, %rcx, %rcx; kmovq %rcx, %k1
+/* The last %rdx bytes of a vector: the complement of all but them (or $-1:
+ * four bytes, where mov $-1 takes seven; D51). */
+#define MASK_OF_LAST_N or $-1, %rcx; shrx %rdx, %rcx, %rcx; kmovq %rcx, %k1; knotq %k1, %k1
 #define MASK_OF_N_FROM_RDI mov $-1, %rcx; bzhi %rdx, %rcx, %rcx; shlx %rdi, %rcx, %rcx; kmovq %rcx, %k1
 #define VMOVU8 vmovdqu8
 #include "shim/evex_registers.h"

@@ -55,6 +55,9 @@
  *                      masked load and store of XMM(0) (needs MASKED_SET's
  *                      store and MASK_OF_FIRST_N, which sets %k1 to the
  *                      first %rdx bytes)
+ *   MASKED_COPY_VEC    (optional) the same below V in one masked move of
+ *                      VEC(0) (needs MASK_OF_LAST_N too, which sets %k1 to
+ *                      the last %rdx bytes)
  *   REP_BAND           (optional) rep movsb / stosb from auto_movsb /
  *                      auto_stosb bytes on, below nt (the *_erms twins) */
 
@@ -320,18 +323,34 @@ L(memmove_in_place):                                                         \
  * the test is glibc's memcmp-evex-movbe.S one on the OR of both offsets
  * (D10). */
 /* Below V with MASKED_COPY_VEC: 0..V-1 bytes in one masked load and one
- * masked store of a V-byte window, no branch on the size (D45).  The lines
- * of both windows' starts are requested first, since cold masked accesses
- * wait for their lines one after another (D46).  A window that crosses into
- * the next page takes the ladder, since a masked access reaching a page not
- * present takes an assist of hundreds of ns; the test is exact for each
- * pointer, since the OR of both offsets errs for one random pair in six
- * (D47).  So does a pointer into the first page: the null pointer with
- * size 0 would take the same assist (D47). */
+ * masked store of a V-byte window, no branch on the size (D45).  A masked
+ * access whose masked-off bytes reach a page not present takes an assist
+ * of hundreds of ns, and the page after a program's bytes is often not
+ * present where its heap grows; the page before them almost never is (D51).
+ * So the windows end where the bytes end, and reach no page the bytes do
+ * not unless a pointer lies within V bytes of its page's start: such calls
+ * take windows starting at the pointers, or the ladder where one of those
+ * would cross into the next page or a pointer lies in the first page (the
+ * null pointer with size 0, D47).  The lines of the bytes' ends are
+ * requested first, since cold masked accesses wait for their lines one
+ * after another (D46).  The tests write no register, since every register
+ * a call writes costs the cold copies, and the block up to its return lies
+ * in one 64-byte line, since one that spills costs the cached copies (D51). */
 #if defined(MASKED_COPY_VEC)
 #define COPY_BELOW_VEC_MASKED(fn)                                            \
-	prefetcht0 (%rsi);                                                   \
-	prefetchw (%rdi);                                                    \
+	prefetcht0 -1(%rsi, %rdx);                                           \
+	prefetchw -1(%rdi, %rdx);                                            \
+	test $(4096 - VEC_SIZE), %si;                                        \
+	jz L(fn##_below_vec_forward);                                        \
+	test $(4096 - VEC_SIZE), %di;                                        \
+	jz L(fn##_below_vec_forward);                                        \
+	MASK_OF_LAST_N;                                                      \
+	VMOVU8 -VEC_SIZE(%rsi, %rdx), VEC(0){%k1}{z};                        \
+	VMOVU8 VEC(0), -VEC_SIZE(%rdi, %rdx){%k1};                           \
+	ret;                                                                 \
+	/* The next line (a build error where the block above spills). */   \
+	.org L(fn##_below_vec) + 64, 0xcc;                                   \
+L(fn##_below_vec_forward):                                                   \
 	lea (VEC_SIZE - 1)(%rsi), %ecx;                                      \
 	xor %esi, %ecx;                                                      \
 	lea (VEC_SIZE - 1)(%rdi), %r8d;                                      \

@@ -261,10 +261,11 @@ static void sweep_powers_of_two(const char *v, const struct functions *f, enum c
 		}
 }
 
-/* Every short size with one buffer ending at a guard page and the other
- * in the middle of a page: the AVX-512 variants copy below 64 bytes with masked
- * accesses except where a 64-byte window would cross a page, so each side
- * alone takes the other piece. */
+/* Every short size with one buffer at a guard page, ending there or
+ * starting up to 64 bytes after it, and the other in the middle of a page:
+ * the AVX-512 variants copy below 64 bytes with masked accesses whose
+ * window depends on where each pointer lies in its page, so each side
+ * alone takes the other window or piece. */
 static void sweep_page_ends(const char *v, const struct functions *f, enum copy_kind k)
 {
 	static struct guarded src_buf, dst_buf;
@@ -273,6 +274,15 @@ static void sweep_page_ends(const char *v, const struct functions *f, enum copy_
 		dst_buf = guarded_alloc(4096);
 		fill_random(src_buf.begin, 4096);
 	}
+	/* Within 64 bytes after a guard page: where the masked copies switch
+	   from windows ending at the bytes to windows starting at them. */
+	for (size_t offset = 0; offset <= 64; offset++)
+		for (size_t n = 0; n <= 64; n++) {
+			describe(copy_kind_names[k], v, n, " source %lld bytes after a guard page", (long long)offset, 0);
+			check_disjoint_copy(f, k, dst_buf.begin + 1024, src_buf.begin + offset, n, CANARY_BYTES, CANARY_BYTES);
+			describe(copy_kind_names[k], v, n, " destination %lld bytes after a guard page", (long long)offset, 0);
+			check_disjoint_copy(f, k, dst_buf.begin + offset, src_buf.begin + 1024, n, offset, CANARY_BYTES);
+		}
 	for (size_t n = 0; n <= 256; n++) {
 		describe(copy_kind_names[k], v, n, " source ending at a guard page", 0, 0);
 		check_disjoint_copy(f, k, dst_buf.begin + 1024, src_buf.end - n, n, CANARY_BYTES, CANARY_BYTES);

@@ -63,23 +63,27 @@ bool measure_buffers_init(size_t largest_size, size_t cold_bytes)
 	if (arena && arena_size >= want)
 		return true; /* a caller measuring in parts: the buffers of the first part do */
 	if (arena)
-		munmap(arena, arena_size);
+		munmap(arena - PAGE, arena_size + 2 * PAGE);
 	arena = NULL;
 	arena_size = want;
-	void *p = mmap(NULL, arena_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* A page on either side of the arena, so that a masked window reaching
+	   past a call's bytes finds a page present at the arena's ends too, as
+	   it does everywhere inside: what a page not present costs is measured
+	   apart (bench/masked_window.c, bench/window_hazard.c; D51). */
+	void *p = mmap(NULL, arena_size + 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "memshim bench: cannot map %zu MiB of buffers: %s\n", arena_size >> 20,
 			strerror(errno));
 		return false;
 	}
-	arena = p;
 	/* Kept out of any child the tool forks (the path trace's): a fork
 	   write-protects every page the child shares, and until its first real
 	   write each costs a fault, and each masked store with its bytes
 	   masked off there a microcode assist, inside the timings. */
-	madvise(arena, arena_size, MADV_DONTFORK);
+	madvise(p, arena_size + 2 * PAGE, MADV_DONTFORK);
 	/* Every page faulted in now, so no fault lands inside a timing. */
-	memset(arena, 0x11, arena_size);
+	memset(p, 0x11, arena_size + 2 * PAGE);
+	arena = (char *)p + PAGE;
 	return true;
 }
 

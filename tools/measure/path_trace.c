@@ -96,6 +96,11 @@ void path_free(struct path *paths, unsigned count) { (void)paths, (void)count; }
 #include <unistd.h>
 
 #define PATH_BUFFER (2 * PATH_MAX_SIZE + 4096)
+/* Both pointers this far into a page, as most pointers are: not in a page's
+ * first or last 64 bytes, where the masked short copies take another path
+ * (shim/vector_ladder.S); a multiple of 64, so that every alignment a loop
+ * tests is a page's. */
+#define PATH_PAGE_OFFSET 256
 
 /* ---- the code, as read before it runs ---- */
 
@@ -391,9 +396,9 @@ static void trace_all(const struct path_job *job)
 					 "or code past what it can hold", base_function_names[fn], job->variants[i].name);
 				_exit(3);
 			}
-			uintptr_t second = fn == FN_MEMSET ? 0x5a : (uintptr_t)(buffer + PATH_BUFFER);
+			uintptr_t second = fn == FN_MEMSET ? 0x5a : (uintptr_t)(buffer + PATH_BUFFER + PATH_PAGE_OFFSET);
 			for (size_t n = 0; n < PATH_SIZES; n++)
-				path_of(job->paths, i, fn)[n] = one_call(f, buffer, second, n);
+				path_of(job->paths, i, fn)[n] = one_call(f, buffer + PATH_PAGE_OFFSET, second, n);
 		}
 	_exit(0);
 }
