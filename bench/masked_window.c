@@ -146,45 +146,26 @@ static double copy0_cold(char *arena, size_t offset) { return cold_copies(arena,
 
 static double copy4_cold(char *arena, size_t offset) { return cold_copies(arena, offset, 4 + zero); }
 
-/* Two pages, each followed by a page with PROTECTION (its first access
- * never made), and HOT_CALLS copies of 4 bytes between their last bytes. */
-static double copy4_at_end(int protection)
+/* HOT_CALLS copies of 4 bytes between two pages with data, each beside a
+ * page with PROTECTION (its first access never made): from the last 4
+ * bytes of one to the last 4 of the other, each followed by such a page,
+ * or from the first to the first, each after one. */
+static double copy4_beside(int protection, int at_start)
 {
 	char *map = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED || mprotect(map + 4096, 4096, protection) || mprotect(map + 3 * 4096, 4096, protection)) {
+	char *data = at_start ? map + 4096 : map, *other = at_start ? map : map + 4096;
+	if (map == MAP_FAILED || mprotect(other, 4096, protection) || mprotect(other + 2 * 4096, 4096, protection)) {
 		perror("masked_window: mmap");
 		exit(1);
 	}
-	memset(map, 1, 4096);
-	memset(map + 2 * 4096, 2, 4096);
+	memset(data, 1, 4096);
+	memset(data + 2 * 4096, 2, 4096);
+	size_t at = at_start ? 0 : 4096 - 4;
 	double best = 1e30;
 	for (int b = 0; b < BATCHES; b++) {
 		double start = now_ns();
 		for (int i = 0; i < HOT_CALLS; i++)
-			move(map + 3 * 4096 - 4, map + 4096 - 4 - zero, 4 + zero);
-		double t = (now_ns() - start) / HOT_CALLS;
-		best = t < best ? t : best;
-	}
-	munmap(map, 4 * 4096);
-	return best;
-}
-
-/* A 4-byte memmove from the first bytes of a page to the first of another,
- * each page after one with the given protection. */
-static double copy4_at_start(int protection)
-{
-	char *map = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED || mprotect(map, 4096, protection) || mprotect(map + 2 * 4096, 4096, protection)) {
-		perror("masked_window: mmap");
-		exit(1);
-	}
-	memset(map + 4096, 1, 4096);
-	memset(map + 3 * 4096, 2, 4096);
-	double best = 1e30;
-	for (int b = 0; b < BATCHES; b++) {
-		double start = now_ns();
-		for (int i = 0; i < HOT_CALLS; i++)
-			move(map + 3 * 4096, map + 4096 + zero, 4 + zero);
+			move(data + 2 * 4096 + at, data + at - zero, 4 + zero);
 		double t = (now_ns() - start) / HOT_CALLS;
 		best = t < best ? t : best;
 	}
@@ -229,10 +210,10 @@ int main(int argc, char **argv)
 	printf("copy4_cold_at_0 %.2f\n", best_of(copy4_cold, arena, 0));
 	printf("copy4_cold_at_56 %.2f\n", best_of(copy4_cold, arena, 56));
 	printf("copy8_in_use %.2f\n", best_of(copy8_in_use, arena, 0));
-	printf("copy4_end_guard %.2f\n", copy4_at_end(PROT_NONE));
-	printf("copy4_end_untouched %.2f\n", copy4_at_end(PROT_READ | PROT_WRITE));
-	printf("copy4_start_guard %.2f\n", copy4_at_start(PROT_NONE));
-	printf("copy4_start_untouched %.2f\n", copy4_at_start(PROT_READ | PROT_WRITE));
+	printf("copy4_end_guard %.2f\n", copy4_beside(PROT_NONE, 0));
+	printf("copy4_end_untouched %.2f\n", copy4_beside(PROT_READ | PROT_WRITE, 0));
+	printf("copy4_start_guard %.2f\n", copy4_beside(PROT_NONE, 1));
+	printf("copy4_start_untouched %.2f\n", copy4_beside(PROT_READ | PROT_WRITE, 1));
 	free(arena);
 	return 0;
 }
