@@ -9,6 +9,10 @@
 #   alias4k FN VARIANT:NS,...           optional, for memcpy and memmove: the ns a
 #                                       byte that (dst - src) mod 4096 in 1..63 adds
 #                                       to each variant's copies from 2 KiB
+#   hazards FN VARIANT:X:HAZARD:SIZE:WHERE,...
+#                                       optional: each variant's time in its worst
+#                                       case of the hazard catalogue as a multiple
+#                                       of the best variant's (tools/util/hazards.h)
 #   thresholds auto_movsb=N auto_stosb=N auto_movsb_stop=N
 #                                       optional: where the *_erms variants start
 #                                       rep movsb and rep stosb on this class, and
@@ -91,6 +95,7 @@ function finish_row(    name) {
 	rows = rows "\t{ " c_string(name) ", " match_c ",\n\t  { " bands_c[0] ",\n\t    " bands_c[1] ",\n\t    " bands_c[2] " },\n" \
 		"\t  { " why_c[0] ", " why_c[1] ", " why_c[2] " },\n\t  " measured_c ",\n" \
 		"\t  { " alias_c[0] ", " alias_c[1] ", " alias_c[2] " },\n" \
+		"\t  { " hazards_c[0] ", " hazards_c[1] ", " hazards_c[2] " },\n" \
 		"\t  " threshold_c["auto_movsb"] ", " threshold_c["auto_stosb"] ", " threshold_c["auto_movsb_stop"] " },\n"
 	count++
 }
@@ -107,6 +112,7 @@ FNR == 1 {
 	current = FILENAME
 	match_seen = measured_seen = choices = 0
 	alias_c[0] = alias_c[1] = alias_c[2] = "NULL"
+	hazards_c[0] = hazards_c[1] = hazards_c[2] = "NULL"
 	threshold_c["auto_movsb"] = threshold_c["auto_stosb"] = threshold_c["auto_movsb_stop"] = 0
 	if ($0 != "memshim-cpu-row 1")
 		fail("not a memshim CPU row (line 1 must be \"memshim-cpu-row 1\")")
@@ -132,6 +138,15 @@ $1 == "alias4k" {
 	if ($3 !~ /^[a-z0-9_]+:[0-9]+(\.[0-9]+)?(,[a-z0-9_]+:[0-9]+(\.[0-9]+)?)*$/)
 		fail("\"" $3 "\" is not a list of VARIANT:NS")
 	alias_c[$2 == "memcpy" ? 0 : 1] = c_string($3)
+	next
+}
+$1 == "hazards" {
+	if (NF != 3 || ($2 != "memcpy" && $2 != "memmove" && $2 != "memset"))
+		fail("expected hazards memcpy|memmove|memset VARIANT:X:HAZARD:SIZE:WHERE,...")
+	item = "[a-z0-9_]+:[0-9]+(\\.[0-9]+)?:[a-z0-9]+:[0-9]+:[a-z0-9+/-]+"
+	if ($3 !~ ("^" item "(," item ")*$"))
+		fail("\"" $3 "\" is not a list of VARIANT:X:HAZARD:SIZE:WHERE")
+	hazards_c[$2 == "memcpy" ? 0 : $2 == "memmove" ? 1 : 2] = c_string($3)
 	next
 }
 $1 == "thresholds" {

@@ -24,6 +24,10 @@ struct cpu_row {
 	 * 4096 in 1..63 adds to each variant's copies from 2 KiB; NULL if not
 	 * measured (see tools/util/alias_hazard.h). */
 	const char *alias4k[FN_COUNT];
+	/* Per function, "VARIANT:X:HAZARD:SIZE:WHERE,...": each variant's time
+	 * in its worst case of the hazard catalogue as a multiple of the best
+	 * variant's there; NULL if not measured (tools/util/hazards.h). */
+	const char *hazards[FN_COUNT];
 	/* Where the *_erms variants start rep movsb and rep stosb on this
 	 * class, and where rep movsb stops, measured there; 0: the built-in
 	 * value (dispatch/auto_policy.c). */

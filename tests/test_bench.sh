@@ -156,6 +156,27 @@ expect_match "--processes 2: the run says whether they agreed" "$(cat "$scratch/
 expect_eq "--processes 2: every ratio lies in its interval" \
 	"$(awk -F, 'NR > 1 && !($13 <= $11 + 0.0001 && $11 <= $14 + 0.0001 && $13 > 0)' "$scratch/p.csv" | wc -l)" 0
 
+# --cases hazard: every case of the catalogue (tools/util/hazards.c) at its
+# quick size, named "HAZARD:WHERE" in the alignment column, each in its
+# placement; the summary names each hazard of each function once.
+bench --quick --rounds 3 --variants scalar --cases hazard --csv "$scratch/h.csv"
+expect_eq "--cases hazard runs, nothing on stderr" "$rc $(cat "$scratch/err")" "0 "
+expect_eq "--cases hazard: the catalogue's cases of the quick run" \
+	"$(awk -F, 'NR > 1 && $2 == "glibc" { printf "%s %s %s %s; ", $1, $4, $5, $6 }' "$scratch/h.csv")" \
+	"$(printf '%s' "memcpy 8192 alias4k:4k+1 L1; memcpy 8192 alias4k:4k+16 L1; memcpy 8192 alias4k:4k+63 L1; " \
+		"memcpy 8192 alias4k:4k-16 L1; memcpy 8192 alias4k:4k+2048 L1; memcpy 65536 misalign:s0/d1 L1; " \
+		"memcpy 65536 misalign:s1/d0 L1; memcpy 65536 misalign:s0/d33 L1; " \
+		"memmove 8192 alias4k:4k+1 L1; memmove 8192 alias4k:4k+16 L1; memmove 8192 alias4k:4k+63 L1; " \
+		"memmove 8192 alias4k:4k-16 L1; memmove 8192 alias4k:4k+2048 L1; memmove 65536 overlap:+1 L1; " \
+		"memmove 65536 overlap:+16 L1; memmove 65536 overlap:+33 L1; memmove 65536 overlap:+63 L1; " \
+		"memmove 65536 misalign:s0/d1 L1; memmove 65536 misalign:s1/d0 L1; memmove 65536 misalign:s0/d33 L1; " \
+		"memset 2048 stosb:d0 L1; ")"
+expect_eq "--cases hazard: one summary line per function and hazard" \
+	"$(sed -n '/^Hazards:/,/^$/p' "$scratch/out" | awk '$3 == "glibc" { printf "%s %s; ", $1, $2 }')" \
+	"memcpy alias4k; memcpy misalign; memmove alias4k; memmove overlap; memmove misalign; memset stosb; "
+expect_match "and each says which columns fall off a cliff" "$(sed -n '/^Hazards:/,/^$/p' "$scratch/out")" \
+	'over 1\.5x the best somewhere:'
+
 # Bad arguments: status 2, one line on stderr, no run.
 for args in "--functions memcpy,strcpy" "--variants nosuch" "--sizes 12Q" "--sizes 65M" "--rounds 1" \
 	"--rounds" "--seconds 0" "--seconds 1e9" "--seconds nan" "--seconds 2x" "--processes 0" "--processes 10" "--frobnicate" "--cases sweep,nothing" "--csv /nonexistent/dir/x.csv --cases dist"; do

@@ -134,6 +134,41 @@ rm -f "$scratch/overlap.row"
 	-o "$scratch/overlap.row" >/dev/null 2>&1
 expect_eq "an overlapping memmove's loss counts: memcpy avx2, memmove not" \
 	"$(awk '$1 == "choice" && $2 != "memset" { printf "%s ", $3 }' "$scratch/overlap.row")" "avx2 glibc:4K,avx2 "
+# The hazard catalogue (bench --cases hazard): a variant more than 1.5x the
+# best variant's time in a case is no default.  glibc 20x the best at
+# alias4k, with avx2 tying it everywhere else: avx2 takes memcpy at every
+# size (the rule's fallback: nothing beats glibc by the rule), and the why
+# and the row's hazards line say so; a clean glibc keeps memcpy; avx2 at
+# 1.6x the best (sse2) in a hazard case is no default however good its
+# classes, and an alias4k case of the old kind counts as the catalogue's.
+hazard_lines() { # GLIBC AVX2 SSE2 [KIND WHERE]
+	for cell in glibc:$1 avx2:$2 sse2:$3; do
+		echo "memcpy,${cell%:*},${4:-hazard},8192,${5:-alias4k:4k+1},L1,10,10,10,ns,${cell#*:},1"
+	done
+	# the reference distance is timed, not judged
+	echo "memcpy,avx2,hazard,8192,alias4k:4k+2048,L1,10,10,10,ns,9.0,1"
+}
+tie_csv() { bench_csv 1.01 1.0 | sed '/^memcpy,avx2,class/s/,0\.6,1$/,1.0,1/'; }
+hazard_row() { # ROW < CSV
+	rm -f "$scratch/$1"
+	cat >"$scratch/hazard.csv"
+	"$T_MEMSHIM_TOOL" cpu-row --from-bench "$scratch/hazard.csv" --cpu 'AuthenticAMD 25 1 erms,fsrm,avx2' \
+		-o "$scratch/$1" >/dev/null 2>&1
+	awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/$1"
+}
+expect_eq "glibc 20x the best in a hazard case, avx2 tying it elsewhere: memcpy avx2" \
+	"$({ tie_csv; hazard_lines 1.0 0.05 0.06; } | hazard_row hz-glibc.row)" avx2
+expect_match "and why: glibc falls out at that case" "$(grep '^choice memcpy' "$scratch/hz-glibc.row")" \
+	"glibc 20.0x the best variant's time at hazard alias4k:8192:4k\\+1; none meets 1.03"
+expect_match "the row's hazards line: each variant's multiple and case" "$(grep '^hazards memcpy' "$scratch/hz-glibc.row")" \
+	'^hazards memcpy glibc:20.00:alias4k:8192:4k\+1,avx2:1.00:alias4k:8192:4k\+1$'
+expect_eq "the same classes, glibc clean: glibc keeps memcpy" "$({ tie_csv; hazard_lines 1.0 0.98 0.99; } | hazard_row hz-clean.row)" glibc
+expect_eq "avx2 1.6x the best in a hazard case: no default, though it wins every class" \
+	"$({ bench_csv 1.01 1.0; hazard_lines 1.0 1.0 0.62; } | hazard_row hz-slow.row)" glibc
+expect_eq "an alias4k case of the old kind counts (4k+16 from 2 KiB)" \
+	"$({ tie_csv; hazard_lines 1.0 0.05 0.06 alias4k 4k+16; } | hazard_row hz-old.row)" avx2
+expect_eq "but not below 2 KiB, nor outside the window" \
+	"$({ tie_csv; hazard_lines 1.0 0.05 0.06 alias4k 4k+64; } | hazard_row hz-far.row)" glibc
 # Several bench files, runs of bench in processes of their own: each cell
 # the median of theirs.  avx2 losing 1.5x at 1-4 KiB in one file of three
 # still serves memcpy at every size; losing so in two of three, glibc

@@ -41,6 +41,7 @@
 #include "tools/util/row_words.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/glibc_info.h"
+#include "tools/util/hazards.h"
 #include "tools/util/parse_number.h"
 #include "tools/util/quantile.h"
 #include "tools/calibrate/path_ties.h"
@@ -228,6 +229,15 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 			   "# from 2 KiB (bench's alias4k cases, 4k+16 against 4k+2048, the least over the sizes).\n");
 	for (int fn = FN_MEMCPY; alias && fn <= FN_MEMMOVE; fn++)
 		write_alias(f, alias, fn);
+	bool hazards = false;
+	for (unsigned i = 0; i < c->ratio_count; i++)
+		hazards |= c->ratios[i].hazard > 0;
+	if (hazards)
+		fprintf(f, "# hazards: each variant's time in its worst case of the hazard catalogue (bench's hazard\n"
+		   "# cases, and alias4k ones from 2 KiB in the window) as a multiple of the best variant's\n"
+		   "# there; over %.1f it is no default.\n", HAZARD_LOSS_RATIO);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		write_hazards(f, c, fn);
 	fprintf(f, "# The ratios to glibc's time behind each choice (%s): per variant, per size class\n"
 		   "# and then the fleet distribution, L1/L2/L3/cold placements (0: not measured)%s.\n", data,
 		   one_placement ? " (one measured a class: written four times)" : "");
@@ -307,6 +317,8 @@ static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t aut
 
 /* What a bench file's lines say of it as a whole. */
 struct bench_lines {
+	struct hazard_lines *hazards; /* where its hazard cases go (NULL: nowhere) */
+	unsigned number;              /* which of the files it is */
 	unsigned cells;
 	bool read_back; /* some case read its destination back */
 	bool l3;        /* some case had its data in the L3 */
@@ -360,6 +372,8 @@ static size_t alias_size(const char *size)
 
 static void take_line(struct calibration *c, struct alias_cases *alias, char *line, struct bench_lines *file)
 {
+	static struct hazard_lines no_hazards;
+	struct hazard_lines *hazards = file->hazards ? file->hazards : &no_hazards;
 	char *text[COL_READ];
 	double real[COL_READ];
 	uint64_t whole[COL_READ];
@@ -385,6 +399,9 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, alias_size(size), where, median);
+	if (fn >= 0 && strcmp(kind, "hazard") == 0 && strncmp(where, "alias4k:", 8) == 0)
+		take_alias(alias, fn, variant, alias_size(size), where + 8, median);
+	take_hazard(hazards, file->number, fn, kind, variant, size, where, ratio);
 	/* memmove's overlapping copies (bench's class-overlap cases) count in
 	 * the same cells: a variant must not lose in either */
 	bool class_case = strcmp(kind, "class") == 0 || strcmp(kind, "class-overlap") == 0;
@@ -458,7 +475,7 @@ static int read_alias(const char *path, struct alias_cases *alias)
 static int read_bench(const char *path, struct calibration *c, struct alias_cases *alias, bool *one_placement,
 		      struct bench_lines *lines)
 {
-	struct bench_lines file = { 0 };
+	struct bench_lines file = { .hazards = lines->hazards, .number = lines->number };
 	if (!read_lines(path, c, alias, &file))
 		return CLI_FAILED;
 	*lines = file;
@@ -523,9 +540,10 @@ static int merge_benches(struct calibration *each, const struct options *o, stru
 /* The bench files into c (the alias4k cases from the first), merged where
  * there are several: all read back, or none, for a loss with the read and
  * one without are not of one measure (D26). */
-static int read_benches(struct options *o, struct calibration *c, struct alias_cases *alias, bool *one_placement)
+static int read_each(struct options *o, struct calibration *c, struct alias_cases *alias, bool *one_placement,
+		     struct hazard_lines *hazards)
 {
-	struct bench_lines lines;
+	struct bench_lines lines = { .hazards = hazards };
 	if (o->bench_files == 1) {
 		int rc = read_bench(o->bench_csv[0], c, alias, one_placement, &lines);
 		o->read_back = lines.read_back;
@@ -538,6 +556,7 @@ static int read_benches(struct options *o, struct calibration *c, struct alias_c
 	int rc = each && unused ? CLI_OK : CLI_FAILED;
 	for (unsigned f = 0; !rc && f < o->bench_files; f++) {
 		bool one = false;
+		lines = (struct bench_lines){ .hazards = hazards, .number = f };
 		rc = read_bench(o->bench_csv[f], &each[f], f ? unused : alias, &one, &lines);
 		bool read_back = lines.read_back;
 		*one_placement = *one_placement || one;
@@ -555,6 +574,20 @@ static int read_benches(struct options *o, struct calibration *c, struct alias_c
 		rc = merge_benches(each, o, c);
 	free(each);
 	free(unused);
+	return rc;
+}
+
+/* The bench files into c (the alias4k cases from the first), merged where
+ * there are several: all read back, or none, for a loss with the read and
+ * one without are not of one measure (D26); then each variant's worst
+ * hazard case, from every file's. */
+static int read_benches(struct options *o, struct calibration *c, struct alias_cases *alias, bool *one_placement)
+{
+	struct hazard_lines *hazards = calloc(1, sizeof *hazards);
+	int rc = hazards ? read_each(o, c, alias, one_placement, hazards) : CLI_FAILED;
+	if (!rc)
+		apply_hazards(hazards, c);
+	free(hazards);
 	return rc;
 }
 

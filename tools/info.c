@@ -7,6 +7,7 @@
 #include "dispatch/cpu_rows.h"
 #include "dispatch/variants.h"
 #include "tools/commands.h"
+#include "tools/util/hazards.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/default_source.h"
@@ -64,6 +65,39 @@ static void print_cpu_row(const struct cpu_features *f)
 		return;
 	}
 	printf("Shipped CPU row: %s, measured on %s\n", r->file, r->measured);
+}
+
+/* The hazards the row measured on this CPU class, per function: glibc's
+ * worst, the variants that fall off a cliff, and whether the default
+ * avoids them all. */
+static void print_hazards(const struct cpu_features *f, const struct config *c)
+{
+	const struct cpu_row *r = cpu_row_for(f);
+	unsigned said = 0;
+	for (int fn = 0; r && fn < FN_COUNT; fn++) {
+		const char *list = r->hazards[fn];
+		char where[64], names[400] = "";
+		if (!list)
+			continue;
+		if (!said++)
+			printf("Hazards the row measured (memshim bench --cases hazard; a variant over %.1fx the best\n"
+			       "variant's time in any case is no default):\n", HAZARD_LOSS_RATIO);
+		double glibc = hazard_multiple(list, "glibc", where, sizeof where);
+		for (unsigned i = 0; i < variant_count; i++) {
+			char unused[64];
+			if (hazard_multiple(list, variant_table[i].name, unused, sizeof unused) > HAZARD_LOSS_RATIO)
+				snprintf(names + strlen(names), sizeof names - strlen(names), " %s", variant_table[i].name);
+		}
+		bool avoids = true;
+		for (unsigned b = 0; b < c->choice[fn].bands.count; b++) {
+			char unused[64];
+			avoids &= hazard_multiple(list, c->choice[fn].bands.variant[b]->name, unused, sizeof unused) <=
+				  HAZARD_LOSS_RATIO;
+		}
+		printf("  %-7s glibc %.1fx the best variant's time at its worst (%s); over %.1fx:%s; the default %s\n",
+		       base_function_names[fn], glibc, where, HAZARD_LOSS_RATIO, names[0] ? names : " none",
+		       avoids ? "avoids them" : "does NOT avoid them");
+	}
 }
 
 /* Which source the default came from, always: a calibration file that
@@ -206,9 +240,10 @@ int cmd_info(int argc, char **argv)
 	}
 	print_policies(f);
 	print_cpu_row(f);
+	const struct config *c = config_get();
+	print_hazards(f, c);
 	print_default_source();
 
-	const struct config *c = config_get();
 	printf("A program started now with this environment gets:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct line l;

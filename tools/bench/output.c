@@ -4,6 +4,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/bench/bench.h"
+#include "tools/util/hazards.h"
 #include "tools/measure/caches.h"
 #include "tools/util/units_shares.h"
 #include "tools/calibrate/stub_probe.h"
@@ -46,7 +47,7 @@ static const char *line_label(const struct measure_case *c, char *buf, size_t si
 	char n[24];
 	if (c->kind == CASE_SWEEP)
 		snprintf(buf, size, "%s", bench_size_text(c->lo, n, sizeof n));
-	else if (c->kind == CASE_ALIGN || c->kind == CASE_ALIAS)
+	else if (c->kind == CASE_ALIGN || c->kind == CASE_ALIAS || c->kind == CASE_HAZARD)
 		snprintf(buf, size, "%s %s", bench_size_text(c->lo, n, sizeof n), c->align);
 	else
 		snprintf(buf, size, "%s", c->label);
@@ -489,6 +490,79 @@ static void resolution(FILE *out, const struct measure_settings *s, const struct
 			     "  intervals; --processes 3 (the default without --quick) widens them to cover it\n");
 }
 
+/* ---- the hazards: per function and hazard, who falls off its cliff ---- */
+
+/* The least ratio to glibc in a hazard case over memshim's variants and
+ * glibc's (1), peers left out: the best a default could do there; its
+ * column into *best (glibc's for glibc). */
+static double best_in_case(const struct measure_settings *s, const struct measure_result *r, unsigned *best)
+{
+	double least = 1;
+	*best = s->glibc;
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (!s->variants[v].peer_file && measure_variant_has(&s->variants[v], r->c.fn) && r->ratio[v] > 0 &&
+		    r->ratio[v] < least)
+			least = r->ratio[v], *best = v;
+	return least;
+}
+
+/* A column's ratio in a case; glibc's own is 1. */
+static double column_ratio(const struct measure_settings *s, const struct measure_result *r, unsigned v)
+{
+	return v == s->glibc ? 1 : r->ratio[v];
+}
+
+/* One function's one hazard: glibc's worst case against the best variant
+ * there, with the case's A/A, then every column that some case puts
+ * beyond HAZARD_LOSS_RATIO of the best. */
+static void hazard_line(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n,
+			enum base_function fn, const struct hazard *h)
+{
+	const struct measure_result *worst = NULL;
+	double worst_x = 0;
+	bool over[MEASURE_MAX_COLUMNS] = { false }, any = false;
+	for (size_t i = 0; i < n; i++) {
+		bool judged;
+		if (r[i].c.kind != CASE_HAZARD || r[i].c.fn != fn || hazard_of_column(r[i].c.align, &judged) != h || !judged)
+			continue;
+		unsigned best;
+		double least = best_in_case(s, &r[i], &best);
+		if (1 / least > worst_x)
+			worst_x = 1 / least, worst = &r[i];
+		for (unsigned v = 0; v < s->variant_count; v++)
+			if (measure_variant_has(&s->variants[v], fn) && column_ratio(s, &r[i], v) > HAZARD_LOSS_RATIO * least)
+				over[v] = any = true;
+	}
+	if (!worst)
+		return;
+	char size[24];
+	unsigned best;
+	best_in_case(s, worst, &best);
+	fprintf(out, "  %-8s %-9s glibc %.2fx the best (%s at %s %s: %.3fx glibc's, A/A %.3f)\n", base_function_names[fn],
+		h->name, worst_x, s->variants[best].name, bench_size_text(worst->c.lo, size, sizeof size),
+		strchr(worst->c.align, ':') + 1, worst->ratio[best], worst->aa.ratio);
+	fprintf(out, "  %-8s %-9s over %.1fx the best somewhere:", "", "", HAZARD_LOSS_RATIO);
+	for (unsigned v = 0; v < s->variant_count; v++)
+		if (over[v])
+			fprintf(out, " %s", s->variants[v].name);
+	fprintf(out, "%s\n", any ? "" : " none");
+}
+
+static void hazard_summary(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
+{
+	bool timed = false;
+	for (size_t i = 0; i < n; i++)
+		timed |= r[i].c.kind == CASE_HAZARD;
+	if (!timed)
+		return;
+	fprintf(out, "\nHazards: in each, glibc's worst case as a multiple of the best variant's time there,\n"
+		     "and the columns more than %.1fx the best in some case (no default may be: cpu-row's rule).\n",
+		HAZARD_LOSS_RATIO);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned h = 0; h < hazard_count; h++)
+			hazard_line(out, s, r, n, (enum base_function)fn, &hazards[h]);
+}
+
 void report_table(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
 	const struct measure_result **lines = malloc((n ? n : 1) * sizeof *lines); /* a table's lines */
@@ -508,6 +582,7 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 	}
 	class_tables(out, s, r, n, lines);
 	summary(out, s, r, n, lines);
+	hazard_summary(out, s, r, n);
 	resolution(out, s, r, n);
 	free(lines);
 }

@@ -6,12 +6,14 @@
 #include "tools/calibrate/curves.h"
 #include "tools/measure/caches.h"
 #include "preload/size_classes.h"
+#include "tools/util/hazards.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-const char *const case_kind_names[CASE_KIND_COUNT] = { "sweep", "align", "alias4k", "class", "dist", "replay" };
+const char *const case_kind_names[CASE_KIND_COUNT] = { "sweep", "align", "alias4k", "class", "dist", "hazard",
+							"replay" };
 
 static void add(struct plan *p, struct measure_case c)
 {
@@ -98,10 +100,37 @@ static void plan_alias(struct plan *p, enum base_function fn, bool quick)
 	for (unsigned s = 0; s < (quick ? 1u : 3u); s++)
 		for (unsigned i = 0; i < sizeof deltas / sizeof deltas[0]; i++) {
 			struct measure_case c = fixed(fn, CASE_ALIAS, quick ? quick_sizes[s] : sizes[s], false, 0, deltas[i]);
+			c.exact_distance = true;
 			snprintf(c.align, sizeof c.align, deltas[i] > 2048 ? "4k-%d" : "4k+%d",
 				 deltas[i] > 2048 ? 4096 - deltas[i] : deltas[i]);
 			add(p, c);
 		}
+}
+
+/* One case of the catalogue: hazard h for fn at a size and a where. */
+static struct measure_case hazard_case(const struct hazard *h, enum base_function fn, size_t size, int where)
+{
+	bool offsets = h->shape == SHAPE_OFFSETS;
+	struct measure_case c = fixed(fn, CASE_HAZARD, size, h->cold, offsets ? where / 64 : 0,
+				      h->shape == SHAPE_ALIAS ? where : offsets ? where % 64 : 0);
+	c.exact_distance = h->shape == SHAPE_ALIAS;
+	c.gap = h->shape == SHAPE_OVERLAP ? where : 0;
+	hazard_where_text(h, fn, where, c.align, sizeof c.align);
+	return c;
+}
+
+/* Every case of the hazard catalogue for fn (--quick: each hazard at its
+ * second size only, where it is known to show). */
+static void plan_hazards(struct plan *p, enum base_function fn, bool quick)
+{
+	for (unsigned i = 0; i < hazard_count; i++) {
+		const struct hazard *h = &hazards[i];
+		if (!(h->functions & (1u << fn)))
+			continue;
+		for (unsigned s = 0; s < h->size_count; s++)
+			for (unsigned w = 0; w < h->where_count && (!quick || (s == 1 % h->size_count && !h->cold)); w++)
+				add(p, hazard_case(h, fn, h->sizes[s], h->where[w]));
+	}
 }
 
 /* Each size class with its data where the built-in plan puts it (L1 to
@@ -177,6 +206,8 @@ void bench_plan_cases(struct plan *p, const struct bench_options *o, const struc
 			plan_classes(p, fn, o->every_placement);
 		if (o->cases & (1u << CASE_DIST))
 			plan_dists(p, fn, d);
+		if (o->cases & (1u << CASE_HAZARD))
+			plan_hazards(p, fn, o->quick);
 	}
 	if (o->read_back)
 		plan_read_back(p);

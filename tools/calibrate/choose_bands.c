@@ -31,6 +31,12 @@
  * default: memshim tune offers it to programs whose copies are cached.
  * Bands, below, are for where no one variant qualifies.
  *
+ * First of all, the hazard catalogue (tools/util/hazards.h): a variant more
+ * than HAZARD_LOSS_RATIO times the best variant's time in any of its cases
+ * is no candidate, for a program that meets the cliff pays it on every
+ * such call.  Where glibc itself falls out and no variant qualifies by the
+ * rule, the default is the hazard-free variant whose worst cell is least.
+ *
  * The ratios named STUB_PROBE_NAME, glibc behind a copy of the exported stub,
  * are no candidate: up to 1 KiB they are what bands add to each call, and bands
  * that lose to glibc with them become one band; above, they are the noise a
@@ -38,6 +44,8 @@
 #include "config.h"
 
 #include "tools/calibrate/choose_bands.h"
+
+#include "tools/util/hazards.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -404,31 +412,81 @@ static void say_why_not(const struct band_ratios *ratios, unsigned n, const stru
 	}
 }
 
-void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const char *incumbent, char *choice,
-			    size_t choice_size, char *why, size_t why_size)
+/* Whether r falls off a cliff of the hazard catalogue: more than
+ * HAZARD_LOSS_RATIO times the best variant's time in some case. */
+static bool hazardous(const struct band_ratios *r) { return r->hazard > HAZARD_LOSS_RATIO; }
+
+/* "glibc: 27.3x the best variant's time at hazard alias4k:8192:4k+1; ",
+ * or nothing where r falls off no cliff. */
+static void hazard_lead(const struct band_ratios *r, char *lead, size_t size)
 {
-	const struct band_ratios *glibc = NULL, *stub = NULL, *serves[CHOICE_CLASS_COUNT];
-	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];
+	lead[0] = '\0';
+	if (hazardous(r))
+		snprintf(lead, size, "%s %.1fx the best variant's time at hazard %s; ", r->variant, r->hazard,
+			 r->hazard_case);
+}
+
+/* Where glibc falls out and no variant qualifies by the rule: the variant
+ * free of hazards whose worst cell is least, said in why; NULL if none. */
+static const struct band_ratios *least_worst(const struct band_ratios *ratios, unsigned n,
+					     const struct band_ratios *glibc, char *why, size_t why_size)
+{
+	const struct band_ratios *best = NULL;
+	double best_worst = 0;
+	int k = 0, p = 0, best_k = 0, best_p = 0;
+	for (unsigned v = 0; v < n; v++) {
+		double worst = worst_cell(&ratios[v], false, &k, &p);
+		if (&ratios[v] != glibc && worst > 0 && (!best || worst < best_worst))
+			best = &ratios[v], best_worst = worst, best_k = k, best_p = p;
+	}
+	if (best)
+		snprintf(why, why_size, "none meets %.2f in every cell, so the hazard-free variant whose worst cell is "
+			 "least: %.2fx (%s, %s), %.2fx on the fleet: ", CHOICE_LOSS_RATIO, best_worst, cell_name(best_k),
+			 placement_names[best_p], fleet_mean(best, false));
+	return best;
+}
+
+/* The variants of all[0..n_all) that may be chosen into ratios: the stub
+ * probe apart into *stub, and those that fall off a hazard's cliff left
+ * out, but for glibc, the baseline (*glibc); returns how many. */
+static unsigned candidates(const struct band_ratios *all, unsigned n_all, struct band_ratios *ratios,
+			   const struct band_ratios **stub, const struct band_ratios **glibc)
+{
 	unsigned n = 0;
+	*stub = *glibc = NULL;
 	for (unsigned v = 0; v < n_all && n < CALIBRATE_MAX_RATIOS; v++)
 		if (strcmp(all[v].variant, STUB_PROBE_NAME) == 0)
-			stub = &all[v];
-		else
+			*stub = &all[v];
+		else if (strcmp(all[v].variant, "glibc") == 0 || !hazardous(&all[v]))
 			ratios[n++] = all[v];
 	for (unsigned v = 0; v < n; v++)
 		if (strcmp(ratios[v].variant, "glibc") == 0)
-			glibc = &ratios[v];
+			*glibc = &ratios[v];
+	return n;
+}
+
+void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const char *incumbent, char *choice,
+			    size_t choice_size, char *why, size_t why_size)
+{
+	const struct band_ratios *glibc, *stub, *serves[CHOICE_CLASS_COUNT], *one;
+	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];
+	unsigned n = candidates(all, n_all, ratios, &stub, &glibc);
 	choice[0] = why[0] = '\0';
 	if (!glibc) {
 		snprintf(choice, choice_size, "glibc");
 		snprintf(why, why_size, "glibc was not measured");
 		return;
 	}
-	if (!one_variant_everywhere(ratios, n, glibc, incumbent, serves, why, why_size)) {
+	if (one_variant_everywhere(ratios, n, glibc, incumbent, serves, why, why_size))
+		;
+	else if (hazardous(glibc) && (one = least_worst(ratios, n, glibc, why, why_size)) != NULL)
+		for (int k = 0; k < CHOICE_CLASS_COUNT; k++)
+			serves[k] = one;
+	else {
 		choose_servers(ratios, n, glibc, stub, serves);
 		keep_one_band(glibc, stub, serves);
-		bool one = !several_bands(serves); /* one variant everywhere was the rule's to give */
-		for (int k = 0; one && k < CHOICE_CLASS_COUNT; k++)
+		bool single = !several_bands(serves); /* one variant everywhere was the rule's to give */
+		for (int k = 0; single && k < CHOICE_CLASS_COUNT; k++)
 			serves[k] = glibc;
 	}
 	for (int k = 0, first = 0; k < CHOICE_CLASS_COUNT; k++) {
@@ -450,4 +508,8 @@ void calibrate_choose_bands(const struct band_ratios *all, unsigned n_all, const
 	size_t len = strlen(why); /* "...;" ends a list */
 	if (len && why[len - 1] == ';')
 		why[len - 1] = '\0';
+	char lead[160], rest[CALIBRATION_WHY_MAX];
+	hazard_lead(glibc, lead, sizeof lead);
+	snprintf(rest, sizeof rest, "%s", why);
+	snprintf(why, why_size, "%s%s", lead, rest);
 }

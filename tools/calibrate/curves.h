@@ -84,6 +84,11 @@ struct band_ratios {
 	 * interval (not in the file) */
 	double ratio[CHOICE_CELLS][PLACE_COUNT];
 	double low[CHOICE_CELLS][PLACE_COUNT], high[CHOICE_CELLS][PLACE_COUNT];
+	/* its time in its worst case of the hazard catalogue (tools/util/hazards.h)
+	 * as a multiple of the best variant's there, 0 where none was measured,
+	 * and that case ("alias4k:8192:4k+1") */
+	double hazard;
+	char hazard_case[48];
 };
 
 /* Every candidate variant and the stub probe, per function. */

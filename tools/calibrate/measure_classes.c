@@ -37,6 +37,7 @@
 #include "tools/measure/progress.h"
 #include "tools/calibrate/stub_probe.h"
 #include "tools/calibrate/choose_bands.h"
+#include "tools/util/hazards.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -296,6 +297,20 @@ static const char *row_incumbent(enum base_function fn)
 	return bands.variant[0]->name;
 }
 
+/* The hazards this CPU's shipped row measured, onto the calibration's
+ * ratios of fn: the calibration times no hazard case (they take minutes),
+ * and a variant that falls off a cliff on this class must not come back
+ * as the default by a calibration. */
+static void row_hazards(enum base_function fn, struct band_ratios *ratios, unsigned n)
+{
+	const struct cpu_row *row = cpu_row_for(cpu_features());
+	const char *list = row ? row->hazards[fn] : NULL;
+	for (unsigned v = 0; list && v < n; v++) {
+		double x = hazard_multiple(list, ratios[v].variant, ratios[v].hazard_case, sizeof ratios[v].hazard_case);
+		ratios[v].hazard = x > 0 ? x : 0;
+	}
+}
+
 /* The cells that decide whether r qualifies: its fleet cells and, of the
  * others, the CONFIRM_CELLS_MAX whose intervals reach highest above 1,
  * into cells. */
@@ -437,6 +452,7 @@ void calibrate_measure_classes(struct calibration *c, struct measure_settings *s
 		if (c->aa_deviation > RESOLUTION_NEEDED && keep_row(c, fn, c->choice[fn], c->choice_why[fn]))
 			continue;
 		confirm_losses(c, s, (enum base_function)fn, ratios, incumbent);
+		row_hazards((enum base_function)fn, ratios, s->variant_count);
 		calibrate_choose_bands(ratios, s->variant_count, incumbent, c->choice[fn], sizeof c->choice[fn],
 				       c->choice_why[fn], CALIBRATION_WHY_MAX);
 		struct band_list bands; /* its bounds in K and M, as people write them */

@@ -122,8 +122,13 @@ static void place(const struct measure_case *c, size_t base, size_t span, bool o
 {
 	size_t so = c->src_offset >= 0 ? (size_t)c->src_offset : random_offset(c, rng);
 	size_t dof = c->dst_offset >= 0 ? (size_t)c->dst_offset : random_offset(c, rng);
-	if (c->kind != CASE_ALIAS && c->dst_offset >= 0)
+	if (!c->exact_distance && c->dst_offset >= 0)
 		dof += PAGE / 2;
+	if (c->gap > 0) {
+		call->src = (uint32_t)(base + span + so);
+		call->dst = call->src + (uint32_t)c->gap;
+		return;
+	}
 	if (!overlap) {
 		call->src = (uint32_t)(base + so);
 		call->dst = (uint32_t)(base + span + dof);

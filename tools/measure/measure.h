@@ -25,8 +25,9 @@
 #define MEASURE_MAX_COLUMNS (MEASURE_MAX_VARIANTS + MEASURE_MAX_PEERS)
 
 /* What a case measures; the order is the order of the report.  Replay
- * (bench --replay) comes last: --cases does not name it. */
-enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_REPLAY, CASE_KIND_COUNT };
+ * (bench --replay) comes last: --cases does not name it.  Hazard: a case
+ * of the hazard catalogue (tools/util/hazards.h). */
+enum case_kind { CASE_SWEEP, CASE_ALIGN, CASE_ALIAS, CASE_CLASS, CASE_DIST, CASE_HAZARD, CASE_REPLAY, CASE_KIND_COUNT };
 
 
 struct seq_call;
@@ -57,6 +58,11 @@ struct measure_case {
 	const struct replay_calls *replay; /* set: the calls come from here, in order, instead */
 	/* Offsets of source and destination from a 4 KiB boundary; -1: random. */
 	int src_offset, dst_offset;
+	/* Set: dst_offset - src_offset is (dst - src) mod 4096 itself; else the
+	 * destination lies half a page further, far from 4 KiB aliasing. */
+	bool exact_distance;
+	/* Above 0: memmove forward onto its own source, dst = src + gap. */
+	int gap;
 };
 
 /* The variants under test, called through pointers into the dlopen'ed
