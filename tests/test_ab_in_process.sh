@@ -42,6 +42,34 @@ expect_eq "threads: runs" "$rc" 0
 expect_match "threads: pairs from the threads" "$(sed -n 5p "$scratch/out")" '; [1-9][0-9]+ pairs of blocks'
 expect_match "threads: every function has its line" "$(cat "$scratch/out")" '^  memmove +all '
 
+# --csv: the table's lines, each function's headline ("all") first, then
+# one per size class it shows; the columns, not the figures, are checked.
+ab --impl glibc,sse2 --csv "$scratch/ab.csv" -- "$program" threads 2000
+expect_eq "--csv: runs" "$rc" 0
+expect_eq "--csv: its columns" "$(head -1 "$scratch/ab.csv")" \
+	function,class,setting_a,setting_b,calls_a,calls_b,ns_per_call_a,ns_per_call_b,ratio,ratio_low,ratio_high,pairs
+# The table's lines as "function,class": a function's headline "all", its classes below it.
+table_lines() { awk '/^  function size class/ { on = 1; next } /^  the calls took/ { on = 0 }
+	on { fn = substr($0, 3, 8); class = substr($0, 12, 14); sub(/ +$/, "", fn); sub(/ +$/, "", class)
+	     if (fn == "all") next; if (fn != "") f = fn; print f "," class }' "$scratch/out"; }
+expect_eq "--csv: one row per function and class of the table, in its order" \
+	"$(tail -n +2 "$scratch/ab.csv" | cut -d, -f1,2)" "$(table_lines)"
+expect_eq "--csv: an \"all\" row for each of the three functions" \
+	"$(awk -F, '$2 == "all" { print $1 }' "$scratch/ab.csv" | tr '\n' ' ')" "memcpy memmove memset "
+expect_eq "--csv: every row has 12 fields, the settings and numbers" \
+	"$(tail -n +2 "$scratch/ab.csv" | awk -F, 'NF != 12 || $3 != "glibc" || $4 != "sse2" ||
+		$5 !~ /^[0-9]+$/ || $9 !~ /^[0-9.]+$/ || $12 !~ /^[1-9][0-9]*$/' | head -3)" ""
+cp "$scratch/ab.csv" "$scratch/ab.before"
+ab --impl glibc,sse2 --csv "$scratch/ab.csv" -- true
+expect_eq "--csv, a run without pairs: status 1" "$rc" 1
+expect_eq "... and the earlier file as it was" "$(cmp "$scratch/ab.csv" "$scratch/ab.before" && echo same)" same
+expect_eq "... and no temporary file left" "$(ls "$scratch" | grep -c '^ab\.csv\.')" 0
+ab --impl glibc,sse2 --csv "$scratch" -- "$program" small 10
+expect_eq "--csv naming a directory: status 2" "$rc" 2
+expect_eq "... in one line" "$(wc -l <"$scratch/err")" 1
+"$T_MEMSHIM_TOOL" ab --csv "$scratch/x.csv" --impl glibc,sse2 -- true >/dev/null 2>&1
+expect_eq "--csv without --in-process: status 2" "$?" 2
+
 # Every exit path keeps its pairs: exec (the dump before it), _Exit, vfork
 # and exec; and a program's own output is left as it was.
 ab --impl glibc,sse2 -- "$program" exec 3000

@@ -27,7 +27,7 @@
 static const char ab_help[] =
 	"usage: memshim ab [--runs N|auto] [--budget SECONDS] [--profile[=HZ]] [--timing[=N]]\n"
 	"                  [--impl A,B,...] [--env 'K=V ...']... [--tunables T=V:...]... [--show-output]\n"
-	"                  [--in-process [--block N]] -- COMMAND [ARGS...]\n"
+	"                  [--in-process [--block N] [--csv FILE]] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND N times under each setting, interleaved (A B C A B C ...), and\n"
 	"prints per setting the median and min..max of wall time, user+system time\n"
 	"and, where perf events are allowed, user-space cycles and instructions.  Every\n"
@@ -58,15 +58,22 @@ static const char ab_help[] =
 	"  --in-process    instead: one run with both settings of --impl A,B inside it:\n"
 	"                  each thread's calls alternate between A and B in blocks, A or\n"
 	"                  B first in each pair of blocks at random, every call timed;\n"
-	"                  per function and size class, B's time per call against A's\n"
-	"                  (the median of the pairs' ratios, its 95% interval) and the\n"
-	"                  share of the run's CPU time B would save\n"
+	"                  per size class, B's time per call against A's (the median of\n"
+	"                  the ratios of the pairs that called it in both arms, its 95%\n"
+	"                  interval); per function, its classes weighed by A's time (the\n"
+	"                  interval from resampling the pairs); and the share of the\n"
+	"                  run's CPU time B would save\n"
 	"  --block N       --in-process: a block's calls (default 1024; 16 to 16777216;\n"
 	"                  doubled whenever the pairs fill the library's store)\n"
 	"                  With --in-process, --runs N (1 to 9, default 1) runs it N times:\n"
 	"                  each ratio the median of the runs', its interval from the\n"
 	"                  least to the greatest end of theirs, \"runs disagree\" where\n"
 	"                  theirs do not overlap\n"
+	"  --csv FILE      --in-process: its table, one line per function and size\n"
+	"                  class and one (class \"all\") per function: function, class,\n"
+	"                  setting_a, setting_b, calls_a, calls_b, ns_per_call_a,\n"
+	"                  ns_per_call_b, ratio, ratio_low, ratio_high, pairs; written\n"
+	"                  only by a run that succeeds, replacing the file, as bench --csv\n"
 	"Settings run in the order given; without any: --impl none,kernel.  A run that\n"
 	"exits non-zero is reported, and the exit status is then 1.  A COMMAND that is\n"
 	"not found ends ab with status 127 before any run, one that cannot be run 126.\n";
@@ -213,7 +220,10 @@ static int parse_block(const char *value, struct ab *a)
 	return 0;
 }
 
-enum { AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_TIMING, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES, AB_IN_PROCESS, AB_BLOCK };
+enum {
+	AB_SHOW_OUTPUT = 1, AB_PROFILE, AB_TIMING, AB_RUNS, AB_BUDGET, AB_IMPL, AB_ENV, AB_TUNABLES, AB_IN_PROCESS,
+	AB_BLOCK, AB_CSV
+};
 
 static const struct option ab_options[] = {
 	{ "runs", required_argument, NULL, AB_RUNS },
@@ -226,6 +236,7 @@ static const struct option ab_options[] = {
 	{ "show-output", no_argument, NULL, AB_SHOW_OUTPUT },
 	{ "in-process", no_argument, NULL, AB_IN_PROCESS },
 	{ "block", required_argument, NULL, AB_BLOCK },
+	{ "csv", required_argument, NULL, AB_CSV },
 	{ 0 },
 };
 
@@ -242,6 +253,9 @@ static int apply_option(void *context, int id, const char *name, const char *val
 		return 0;
 	case AB_BLOCK:
 		return parse_block(value, a);
+	case AB_CSV:
+		a->csv = value;
+		return 0;
 	case AB_PROFILE:
 		return parse_profile(value, a);
 	case AB_TIMING:
@@ -376,6 +390,8 @@ int cmd_ab(int argc, char **argv)
 	int rc = parse_options(argc, argv, &a);
 	if (!rc && a.block[0] && !a.in_process)
 		rc = cli_usage_error("ab", "--block is for --in-process");
+	if (!rc && a.csv && !a.in_process)
+		rc = cli_usage_error("ab", "--csv is for --in-process");
 	if (!rc && a.in_process) {
 		rc = run_check("ab", a.command[0]);
 		if (!rc)

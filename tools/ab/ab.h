@@ -61,6 +61,7 @@ struct ab {
 	bool in_process;     /* --in-process: both settings in one run (in_process.c) */
 	bool runs_given;     /* --runs N was given (--in-process: one run without it) */
 	char block[16];      /* --block: MEMSHIM_AB_BLOCK's value; "": the library's */
+	const char *csv;     /* --in-process --csv: the file of its table, or NULL */
 	const char *timing;  /* MEMSHIM_TIMING's value, or NULL */
 	char dump_dir[4096];  /* where the runs' dumps go, with --profile or --timing */
 	char **command;

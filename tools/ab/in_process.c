@@ -1,18 +1,23 @@
 /* memshim ab --in-process: one run of the command with both settings inside
  * it (MEMSHIM_AB, preload/ab.h): each thread's calls alternate between A
  * and B block by block, and each pair of blocks is one observation of B
- * against A in the same phase of the same process.  Per function and size
- * class: B's time per call against A's, the median of the pairs' ratios
- * with its 95% interval (tools/measure/round_stats.h, as bench gives it).
+ * against A in the same phase of the same process.  Per size class: B's
+ * time per call against A's, the median of the ratios of the pairs that
+ * called it in both arms, with its 95% interval (tools/measure/round_stats.h,
+ * as bench gives it).  Per function, its headline: the classes weighed by
+ * A's time (tools/ab/weighed.h), since a median over every pair lets the
+ * pairs that hold only cheap calls outvote the few where the time goes.
  * With --runs N, N runs, combined as bench combines its processes: what is
  * fixed for a process's life (where its buffers lie) moves a whole run. */
 #include "tools/ab/ab.h"
 
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
+#include "tools/ab/weighed.h"
 #include "tools/measure/round_stats.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/histogram_read.h"
+#include "tools/util/output_file.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
 
@@ -49,6 +54,12 @@ struct cell {
  * and the ratio beyond this (glibc against itself reads 1 within about
  * half of it on these machines). */
 #define SAME_WITHIN 0.01
+
+/* A line's functions and classes: every function; a function's classes
+ * weighed (its headline); the mask of every class. */
+#define ALL_FUNCTIONS (-1)
+#define HEADLINE AB_PAIR_CLASSES
+#define EVERY_CLASS ((1u << AB_PAIR_CLASSES) - 1)
 
 /* The problem with the two settings, said in one line; 0 if none. */
 static int check_settings(const struct ab *a)
@@ -122,39 +133,29 @@ static int run(const struct ab *a, const char *dir, double *cpu, double *wall)
 	return status;
 }
 
-/* One pair's ratio over the functions in fns and the classes in want (a
- * bit each): B's time per call in each function and class both arms
- * called, against A's, weighted by its calls in the pair, so that blocks
- * whose mix of calls differs compare like with like.  0: no such cell.
- * The pair's calls and ns in those cells are added to c. */
-static double pair_ratio(const struct ab_pair *p, unsigned fns, unsigned want, struct cell *c)
+/* The pair's calls and ns in the functions in fns (a bit each) and the
+ * classes in want, added to c. */
+static void add_calls(const struct ab_pair *p, unsigned fns, unsigned want, struct cell *c)
 {
-	double a = 0, b = 0;
 	for (int fn = 0; fn < FN_COUNT; fn++)
-		for (unsigned k = 0; (fns >> fn & 1) && k < AB_PAIR_CLASSES; k++) {
-			double ca = (double)p->calls[0][fn][k], cb = (double)p->calls[1][fn][k];
-			if (!(want >> k & 1))
-				continue;
-			c->a_ns += (double)p->ns[0][fn][k], c->b_ns += (double)p->ns[1][fn][k];
-			c->a_calls += ca, c->b_calls += cb;
-			if (!ca || !cb)
-				continue;
-			a += (ca + cb) * (double)p->ns[0][fn][k] / ca;
-			b += (ca + cb) * (double)p->ns[1][fn][k] / cb;
-		}
-	return a > 0 ? b / a : 0;
+		for (unsigned k = 0; (fns >> fn & 1) && k < AB_PAIR_CLASSES; k++)
+			if (want >> k & 1) {
+				c->a_ns += (double)p->ns[0][fn][k], c->b_ns += (double)p->ns[1][fn][k];
+				c->a_calls += (double)p->calls[0][fn][k], c->b_calls += (double)p->calls[1][fn][k];
+			}
 }
 
-
-/* The cell of the functions in fns (a bit each) and the classes in want. */
-static struct cell measure_cell(const struct dump_ab *ab, unsigned fns, unsigned want)
+/* The cell of function fn and class k: the median of the ratios of the
+ * pairs that called it in both arms. */
+static struct cell class_cell(const struct dump_ab *ab, int fn, unsigned k)
 {
 	struct cell c = { 0 };
 	double *ratios = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ratios);
 	double *ones = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ones);
 	for (size_t i = 0; ratios && ones && i < ab->pair_count; i++) {
-		double r = pair_ratio(&ab->pairs[i], fns, want, &c);
-		if (r > 0) {
+		double r = ab_pair_ratio(&ab->pairs[i], fn, k);
+		add_calls(&ab->pairs[i], 1u << fn, 1u << k, &c);
+		if (r >= 0) {
 			ratios[c.pairs] = r;
 			ones[c.pairs++] = 1;
 		}
@@ -166,14 +167,34 @@ static struct cell measure_cell(const struct dump_ab *ab, unsigned fns, unsigned
 	return c;
 }
 
-/* The cell over every run that has pairs in it. */
-static struct cell combined_cell(const struct run *runs, unsigned count, unsigned fns, unsigned want)
+/* The headline cell of the functions in fns: their classes weighed by A's
+ * time (tools/ab/weighed.h); its pairs, those that hold a class. */
+static struct cell weighed_cell(const struct dump_ab *ab, unsigned fns)
 {
+	struct cell c = { 0 };
+	for (size_t i = 0; i < ab->pair_count; i++)
+		add_calls(&ab->pairs[i], fns, EVERY_CLASS, &c);
+	struct ab_weighed w = ab_weigh_classes(ab->pairs, ab->pair_count, fns, AB_WEIGHED_RESAMPLES, AB_WEIGHED_SEED);
+	c.pairs = w.pairs;
+	c.s.ratio = w.ratio, c.s.ratio_low = w.low, c.s.ratio_high = w.high;
+	return c;
+}
+
+/* The cell over every run that has pairs in it: of function fn (or every
+ * function: ALL_FUNCTIONS) and class k, or with k HEADLINE their classes
+ * weighed.  Several runs combine their weighed ratios as they combine their
+ * medians, not their pairs into one resample: what is fixed for a
+ * process's life (where its buffers lie) moves a whole run's pairs
+ * together, so they are not independent draws. */
+static struct cell combined_cell(const struct run *runs, unsigned count, int fn, unsigned k)
+{
+	unsigned fns = fn == ALL_FUNCTIONS ? (1u << FN_COUNT) - 1 : 1u << fn;
 	struct cell all = { 0 };
 	double ratios[MAX_IN_PROCESS_RUNS], most_low = 0, least_high = 0;
 	unsigned n = 0;
 	for (unsigned i = 0; i < count; i++) {
-		struct cell c = measure_cell(&runs[i].d.ab, fns, want);
+		const struct dump_ab *ab = &runs[i].d.ab;
+		struct cell c = k == HEADLINE ? weighed_cell(ab, fns) : class_cell(ab, fn, k);
 		if (!c.pairs)
 			continue;
 		all.pairs += c.pairs;
@@ -204,38 +225,73 @@ static const char *verdict(const struct cell *c)
 	return "not resolved";
 }
 
+static double per_call(double ns, double calls) { return calls ? ns / calls : 0; }
+
 static void print_cell(const char *fn, const char *class, const struct cell *c)
 {
-	double a = c->a_calls ? c->a_ns / c->a_calls : 0, b = c->b_calls ? c->b_ns / c->b_calls : 0;
 	printf("  %-8s %-14s %12.0f %12.0f %9.2f %9.2f %7.3f  %.3f-%.3f  %6u  %s\n", fn, class, c->a_calls, c->b_calls,
-	       a, b, c->s.ratio, c->s.ratio_low, c->s.ratio_high, c->pairs, verdict(c));
+	       per_call(c->a_ns, c->a_calls), per_call(c->b_ns, c->b_calls), c->s.ratio, c->s.ratio_low,
+	       c->s.ratio_high, c->pairs, verdict(c));
+}
+
+/* The table's cells, each measured once for the text and --csv: every
+ * function's headline, and by function its classes and ([HEADLINE]) its
+ * own.  A cell without pairs has no line. */
+struct table {
+	struct cell every, cells[FN_COUNT][HEADLINE + 1];
+};
+
+static void measure_table(const struct run *runs, unsigned count, struct table *t)
+{
+	t->every = combined_cell(runs, count, ALL_FUNCTIONS, HEADLINE);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		for (unsigned k = 0; k <= HEADLINE; k++)
+			t->cells[fn][k] = combined_cell(runs, count, fn, k);
 }
 
 /* The table: every function, then each of its size classes with pairs. */
-static void print_table(const struct run *runs, unsigned count, double cpu)
+static void print_table(const struct table *t, double cpu)
 {
-	unsigned all = (1u << AB_PAIR_CLASSES) - 1;
+	const struct cell *every = &t->every;
 	printf("  %-8s %-14s %12s %12s %9s %9s %7s  %-11s  %6s  %s\n", "function", "size class", "calls A", "calls B",
 	       "ns/call A", "ns/call B", "B/A", "95%", "pairs", "verdict");
-	struct cell every = combined_cell(runs, count, (1u << FN_COUNT) - 1, all);
-	print_cell("all", "", &every);
+	print_cell("all", "", every);
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		struct cell f = combined_cell(runs, count, 1u << fn, all);
-		if (!f.pairs)
+		if (!t->cells[fn][HEADLINE].pairs)
 			continue;
-		print_cell(base_function_names[fn], "all", &f);
-		for (unsigned k = 0; k < AB_PAIR_CLASSES && k < size_class_count; k++) {
-			struct cell c = combined_cell(runs, count, 1u << fn, 1u << k);
-			if (c.pairs)
-				print_cell("", size_classes[k].name, &c);
-		}
+		print_cell(base_function_names[fn], "all", &t->cells[fn][HEADLINE]);
+		for (unsigned k = 0; k < HEADLINE && k < size_class_count; k++)
+			if (t->cells[fn][k].pairs)
+				print_cell("", size_classes[k].name, &t->cells[fn][k]);
 	}
 	/* what B would save of the run's CPU time, had every timed call taken B's time */
-	double a_time = every.a_calls ? every.a_ns / every.a_calls * (every.a_calls + every.b_calls) : 0;
-	if (cpu > 0 && a_time > 0 && every.pairs)
+	double a_time = per_call(every->a_ns, every->a_calls) * (every->a_calls + every->b_calls), share = a_time / 1e9 / cpu;
+	if (cpu > 0 && a_time > 0 && every->pairs)
 		printf("  the calls took %.1f%% of the runs' CPU time at A's time per call; B would save %.2f%% of it "
-		       "(%.2f%% to %.2f%%)\n", 100 * a_time / 1e9 / cpu, 100 * a_time / 1e9 / cpu * (1 - every.s.ratio),
-		       100 * a_time / 1e9 / cpu * (1 - every.s.ratio_high), 100 * a_time / 1e9 / cpu * (1 - every.s.ratio_low));
+		       "(%.2f%% to %.2f%%)\n", 100 * share, 100 * share * (1 - every->s.ratio),
+		       100 * share * (1 - every->s.ratio_high), 100 * share * (1 - every->s.ratio_low));
+}
+
+static void csv_row(FILE *out, const struct ab *a, int fn, const char *class, const struct cell *c)
+{
+	fprintf(out, "%s,%s,%s,%s,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%u\n", base_function_names[fn], class,
+		a->settings[0].label, a->settings[1].label, c->a_calls, c->b_calls, per_call(c->a_ns, c->a_calls),
+		per_call(c->b_ns, c->b_calls), c->s.ratio, c->s.ratio_low, c->s.ratio_high, c->pairs);
+}
+
+/* --csv: the table's lines of each function, its headline first ("all"). */
+static void write_csv(FILE *out, const struct ab *a, const struct table *t)
+{
+	fprintf(out, "function,class,setting_a,setting_b,calls_a,calls_b,ns_per_call_a,ns_per_call_b,ratio,ratio_low,"
+		     "ratio_high,pairs\n");
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		if (!t->cells[fn][HEADLINE].pairs)
+			continue;
+		csv_row(out, a, fn, "all", &t->cells[fn][HEADLINE]);
+		for (unsigned k = 0; k < HEADLINE && k < size_class_count; k++)
+			if (t->cells[fn][k].pairs)
+				csv_row(out, a, fn, size_classes[k].name, &t->cells[fn][k]);
+	}
 }
 
 static void print_header(const struct ab *a, const struct run *runs, unsigned count, double cpu, double wall)
@@ -259,8 +315,10 @@ static void print_header(const struct ab *a, const struct run *runs, unsigned co
 	       "  double as pairs fill the store), A or B first in each pair at random; every call timed\n"
 	       "  (the timer's cost off); %zu pairs of blocks; %llu calls left out as interrupted\n",
 	       (unsigned long long)block, pairs, (unsigned long long)dropped);
-	printf("  B/A: per pair, B's time per call against A's in each size class, weighted by the\n"
-	       "  class's calls; the median over the pairs and its 95%% interval%s\n",
+	printf("  B/A: a size class's, the median over the pairs that called it in both arms of B's\n"
+	       "  time per call against A's, and its 95%% interval; a function's (\"all\"), its classes\n"
+	       "  weighed by A's time (each class's share of A's ns in the run), its 95%% interval from\n"
+	       "  %d resamples of the pairs; the first line, every function's classes so%s\n", AB_WEIGHED_RESAMPLES,
 	       count > 1 ? ";\n  over the runs, the median of theirs, from the least to the greatest end of their\n"
 			   "  intervals" : "");
 }
@@ -303,18 +361,14 @@ static bool run_and_read(const struct ab *a, struct run *r, bool *failed)
 	return has_pairs(&r->d);
 }
 
-int ab_in_process(struct ab *a)
+/* The runs, their table, and with csv (not NULL) --csv's lines: the exit
+ * status. */
+static int run_and_report(struct ab *a, struct run *runs, unsigned count, FILE *csv)
 {
-	static struct run runs[MAX_IN_PROCESS_RUNS];
 	char why[4400];
-	unsigned count = a->runs_given ? a->runs : 1, done = 0;
+	unsigned done = 0;
 	double cpu = 0, wall = 0;
 	bool failed = false, read = true;
-	int rc = check_settings(a);
-	if (!rc && count > MAX_IN_PROCESS_RUNS)
-		rc = cli_usage_error("ab", "--in-process: --runs from 1 to %d", MAX_IN_PROCESS_RUNS);
-	if (rc)
-		return rc;
 	if (!ab_profile_open(a->dump_dir, sizeof a->dump_dir, why, sizeof why)) {
 		fprintf(stderr, "memshim ab: %s\n", why);
 		return 1;
@@ -324,10 +378,55 @@ int ab_in_process(struct ab *a)
 		cpu += runs[done].cpu, wall += runs[done].wall;
 	}
 	if (read) {
+		struct table t;
+		measure_table(runs, count, &t);
 		print_header(a, runs, count, cpu, wall);
-		print_table(runs, count, cpu);
+		print_table(&t, cpu);
+		if (csv)
+			write_csv(csv, a, &t);
 	}
 	for (unsigned i = 0; i < done; i++)
 		hist_dump_free(&runs[i].d);
 	return read && !failed ? 0 : 1;
+}
+
+/* --csv's file under a temporary name, as bench writes its own: NULL
+ * without --csv, or with *rc 2 after one line if it cannot be written. */
+static FILE *open_csv(const struct ab *a, struct output_file *out, int *rc)
+{
+	*out = (struct output_file){ 0 };
+	if (!a->csv)
+		return NULL;
+	*rc = output_check_names("ab", &a->csv, 1, NULL, 0);
+	FILE *f = *rc ? NULL : output_open(out, "ab", a->csv);
+	*rc = *rc ? *rc : f ? 0 : CLI_USAGE;
+	return f;
+}
+
+/* As bench's --csv (tools/bench.c): the file takes its name, an earlier
+ * one's included, only after a run that succeeded (rc 0); a failed run
+ * leaves what was there as it was. */
+static int close_csv(struct output_file *out, int rc)
+{
+	if (!out->f)
+		return rc;
+	if (rc) {
+		output_discard(out);
+		return rc;
+	}
+	return output_finish(out, "ab", true) ? 0 : 1;
+}
+
+int ab_in_process(struct ab *a)
+{
+	static struct run runs[MAX_IN_PROCESS_RUNS];
+	unsigned count = a->runs_given ? a->runs : 1;
+	struct output_file out;
+	int rc = check_settings(a);
+	if (!rc && count > MAX_IN_PROCESS_RUNS)
+		rc = cli_usage_error("ab", "--in-process: --runs from 1 to %d", MAX_IN_PROCESS_RUNS);
+	FILE *csv = rc ? NULL : open_csv(a, &out, &rc);
+	if (rc)
+		return rc;
+	return close_csv(&out, run_and_report(a, runs, count, csv));
 }
