@@ -93,6 +93,12 @@ def page(srcdir, name, title):
         fn, costs = a.split(" ", 1)
         out += ["", "%s: what a destination 16 bytes past the source in the page"
                 " (`(dst - src) mod 4096` = 16) adds to copies from 2 KiB, ns a byte: %s." % (fn, ", ".join("`%s` %s" % tuple(c.split(":")) for c in costs.split(",")))]
+    # Each variant's worst case of the hazard catalogue (bench's hazard cases).
+    for h in row.get("hazards", []):
+        fn, items = h.split(" ", 1)
+        out += ["", "%s, hazards: each variant's time in its worst case of the hazard catalogue as a multiple"
+                " of the best variant's there (over 1.5: no default): %s." % (fn, ", ".join(
+                    "`%s` %s at %s" % tuple(i.split(":", 2)) for i in items.split(",")))]
     out += ["", "Measured: " + measured + ".", "",
             "## Ratio to glibc's time", "",
             "Each cell is the median over %s of bench's ratio to glibc's time"

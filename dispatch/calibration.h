@@ -32,7 +32,7 @@
 #define CALIBRATION_FORMAT_1 "memshim-calibration 1" /* thresholds only */
 #define CALIBRATION_HEAD 2048
 /* The longest reason a choice line may give (longer ones are cut). */
-#define CALIBRATION_WHY_MAX 200
+#define CALIBRATION_WHY_MAX 320
 /* Room for such a reason after "calibration file \"PATH\": " (the path cut
  * to 100 characters), so that none is cut on its way to a message. */
 #define CALIBRATION_DESCRIBED_MAX (CALIBRATION_WHY_MAX + 128)

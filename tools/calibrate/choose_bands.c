@@ -416,14 +416,13 @@ static void say_why_not(const struct band_ratios *ratios, unsigned n, const stru
  * HAZARD_LOSS_RATIO times the best variant's time in some case. */
 static bool hazardous(const struct band_ratios *r) { return r->hazard > HAZARD_LOSS_RATIO; }
 
-/* "glibc: 27.3x the best variant's time at hazard alias4k:8192:4k+1; ",
+/* "glibc 27.3x the best at hazard alias4k:8192:4k+1; ",
  * or nothing where r falls off no cliff. */
 static void hazard_lead(const struct band_ratios *r, char *lead, size_t size)
 {
 	lead[0] = '\0';
 	if (hazardous(r))
-		snprintf(lead, size, "%s %.1fx the best variant's time at hazard %s; ", r->variant, r->hazard,
-			 r->hazard_case);
+		snprintf(lead, size, "%s %.1fx the best at hazard %s; ", r->variant, r->hazard, r->hazard_case);
 }
 
 /* Where glibc falls out and no variant qualifies by the rule: the variant
@@ -440,9 +439,9 @@ static const struct band_ratios *least_worst(const struct band_ratios *ratios, u
 			best = &ratios[v], best_worst = worst, best_k = k, best_p = p;
 	}
 	if (best)
-		snprintf(why, why_size, "none meets %.2f in every cell, so the hazard-free variant whose worst cell is "
-			 "least: %.2fx (%s, %s), %.2fx on the fleet: ", CHOICE_LOSS_RATIO, best_worst, cell_name(best_k),
-			 placement_names[best_p], fleet_mean(best, false));
+		snprintf(why, why_size, "none within %.2f everywhere; of the hazard-free the least worst cell, %.2fx (%s, %s), "
+			 "%.2fx on the fleet: ", CHOICE_LOSS_RATIO, best_worst, cell_name(best_k), placement_names[best_p],
+			 fleet_mean(best, false));
 	return best;
 }
 
