@@ -6,15 +6,58 @@
 #include "dispatch/raw_syscall.h"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 
-/* Set by the dynamic linker before it relocates anything: it points at argc. */
+/* Set by the dynamic linker before it relocates anything: it points at argc.
+ * But a program with a copy relocation of it (Debian's node has one) holds
+ * the copy our reference binds to, and that copy is 0 until the program
+ * itself is relocated, after its libraries' resolvers have run. */
 extern void *__libc_stack_end;
+
+/* The 28th field of /proc/self/stat, startstack: where the kernel left the
+ * initial stack pointer, at argc; NULL if it cannot be read. */
+static long *proc_start_stack(void)
+{
+	char buf[1024];
+	long fd = raw_syscall3(SYS_open, (long)"/proc/self/stat", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	long n = raw_syscall3(SYS_read, fd, (long)buf, sizeof buf - 1);
+	raw_syscall3(SYS_close, fd, 0, 0);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	/* the fields after the command's name, which may hold spaces and ')' */
+	const char *p = buf + n;
+	while (p > buf && *p != ')')
+		p--;
+	for (int field = 2; *p && field < 28; p++)
+		field += *p == ' ';
+	unsigned long value = 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		value = value * 10 + (unsigned long)(*p - '0');
+	return (long *)value;
+}
+
+/* argc 0, no arguments, no environment, an empty auxiliary vector: what a
+ * process whose initial stack cannot be found is taken to have. */
+static long nothing_known[] = { 0, 0, 0, AT_NULL, 0 };
+
+static long *initial_stack(void)
+{
+	static long *from_proc;
+	if (__libc_stack_end)
+		return __libc_stack_end;
+	if (!from_proc)
+		from_proc = proc_start_stack();
+	return from_proc ? from_proc : nothing_known;
+}
 
 static char **initial_argv(long *argc)
 {
-	long *stack = __libc_stack_end;
+	long *stack = initial_stack();
 	*argc = stack[0];
 	return (char **)(stack + 1);
 }
@@ -56,6 +99,8 @@ bool early_secure_mode(void)
 {
 	if (ids_differ())
 		return true;
+	if (initial_stack() == nothing_known)
+		return false; /* no environment read, nothing to distrust */
 	char *const *env = early_environ();
 	while (*env)
 		env++;
