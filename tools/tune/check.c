@@ -40,7 +40,7 @@ static const char reason_hazard_counted[] =
 	"4 KiB aliasing: %2$.0f%% of its bytes are copies from 2 KiB with (dst - src) mod 4096 in\n"
 	"%1$s1..63, where rep movsb can run several times slower; the prediction counts the CPU\n"
 	"%1$srow's figure for them, which may be below what this program pays (memshim report\n"
-	"%1$ssays what they cost); or %3$s";
+	"%1$ssays what they cost); or\n%1$s%3$s";
 static const char reason_hazard_unmeasured[] =
 	"4 KiB aliasing: %2$.0f%% of its bytes are copies from 2 KiB with (dst - src) mod 4096 in\n"
 	"%1$s1..63, where rep movsb can run several times slower, which the prediction leaves out:\n"

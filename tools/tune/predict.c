@@ -7,7 +7,6 @@
 #include "dispatch/settings.h"
 #include "dispatch/bands.h"
 #include "dispatch/config.h"
-#include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "shim/thresholds.h"
 #include "dispatch/variants.h"
