@@ -393,7 +393,7 @@ static void print_hazard_cost(const struct dump *d, enum base_function fn, const
 	printf(";\n    %s\n", alias_hazard_remedy(fn, list, &bands, remedy, sizeof remedy));
 }
 
-/* fn's hazard, when it takes more than 1% of what print_hazard weighs it by. */
+/* fn's hazard, when it takes more than 1% of what hazard_share weighs it by. */
 static bool print_hazard(const struct dump *d, enum base_function fn, const struct cpu_row *row, bool said)
 {
 	const struct function_histogram *f = &d->hist.fn[fn];

@@ -64,10 +64,10 @@ static double best_in(const char *list, const struct band_list *bands, char *nam
 #define ALIAS_BASE_NS_PER_BYTE 0.0125
 #define ALIAS_SLOW_RATIO 1.5
 
-/* Whether an extra of ns a byte makes a copy 1.5x as slow as best does. */
+/* Whether an extra of ns a byte makes a copy more than 1.5x as slow as best does. */
 static bool slower_than(double ns, double best)
 {
-	return ALIAS_BASE_NS_PER_BYTE + ns >= ALIAS_SLOW_RATIO * (ALIAS_BASE_NS_PER_BYTE + best);
+	return ALIAS_BASE_NS_PER_BYTE + ns > ALIAS_SLOW_RATIO * (ALIAS_BASE_NS_PER_BYTE + best);
 }
 
 bool alias_hazard_measured(const char *list)
@@ -106,12 +106,15 @@ static bool read_row_file(const char *path, struct cpu_row *row, char lists[FN_C
 	int used;
 	if (!f)
 		return false;
-	while (fgets(line, sizeof line, f))
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "alias4k %15s %n", name, &used) != 1)
+			continue;
 		for (int fn = 0; fn < FN_COUNT; fn++)
-			if (sscanf(line, "alias4k %15s %n", name, &used) == 1 && strcmp(name, base_function_names[fn]) == 0) {
+			if (strcmp(name, base_function_names[fn]) == 0) {
 				snprintf(lists[fn], sizeof lists[fn], "%.*s", (int)strcspn(line + used, "\n"), line + used);
 				row->alias4k[fn] = lists[fn];
 			}
+	}
 	fclose(f);
 	row->file = path;
 	return true;
@@ -123,10 +126,10 @@ const struct cpu_row *alias_hazard_row(void)
 	static char lists[FN_COUNT][1024];
 	static const struct cpu_row *row;
 	static bool known;
-	const char *path = getenv("MEMSHIM_CPU_ROW");
 	if (known)
 		return row;
 	known = true;
+	const char *path = getenv("MEMSHIM_CPU_ROW");
 	row = cpu_row_for(cpu_features());
 	if (path && !read_row_file(path, &from_file, lists))
 		fprintf(stderr, "memshim: MEMSHIM_CPU_ROW=%s: %s; using the shipped row for this CPU\n", path,

@@ -18,7 +18,7 @@
 double alias_extra_ns(const char *list, const char *variant);
 
 /* Whether the row's list shows rep movsb slow there: glibc's extra makes a
- * copy from 2 KiB at least 1.5 times as slow as the best variant's does. */
+ * copy from 2 KiB more than 1.5 times as slow as the best variant's does. */
 bool alias_hazard_measured(const char *list);
 
 /* The row report and tune weigh the hazard with: the file MEMSHIM_CPU_ROW
