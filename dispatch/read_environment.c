@@ -21,6 +21,7 @@ static const char *const known_variables[] = {
 	"MEMSHIM_WARNED", /* set by memshim record and run (message.h) */
 	"MEMSHIM_DISTRIBUTIONS", /* read by memshim bench */
 	"MEMSHIM_CACHE_SIZES", /* read by memshim bench and tune */
+	"MEMSHIM_CPU_ROW", /* read by memshim report and tune */
 	NULL,
 };
 

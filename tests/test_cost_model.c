@@ -68,7 +68,7 @@ int main(void)
 
 	every_bucket(&w, candidates);
 	struct cm_setting split = { .below = &a, .band = &b, .above_from = CM_NEVER, .floor = -1 };
-	struct cm_term term = { &split, &w };
+	struct cm_term term = { &split, &w, 0 };
 	double *band_from = &split.band_from;
 	double best = cm_best_threshold(&term, 1, &band_from, 1, candidates, n);
 	printf("  a below, b above: best threshold %.0f, total %.1f\n", split.band_from, best);
@@ -78,7 +78,7 @@ int main(void)
 	      best < cm_total(&fixed, &w, CM_MEDIAN) && best < cm_total(&fixed_b, &w, CM_MEDIAN));
 
 	struct cm_setting three = { .below = &a, .band = &b, .above = &c, .band_from = split.band_from, .floor = -1 };
-	struct cm_term term3 = { &three, &w };
+	struct cm_term term3 = { &three, &w, 0 };
 	double *above_from = &three.above_from;
 	cm_best_threshold(&term3, 1, &above_from, 1, candidates, n);
 	printf("  b below, c above: best threshold %.0f\n", three.above_from);
@@ -91,7 +91,7 @@ int main(void)
 	cm_workload_add(&x, 100, 100 * 512);
 	cm_workload_add(&y, 100, 100 * 2048);
 	struct cm_setting sx = split, sy = split;
-	struct cm_term both[2] = { { &sx, &x }, { &sy, &y } };
+	struct cm_term both[2] = { { &sx, &x, 0 }, { &sy, &y, 0 } };
 	double *shared[2] = { &sx.band_from, &sy.band_from };
 	cm_best_threshold(both, 2, shared, 2, candidates, n);
 	check("a shared threshold serves both workloads", sx.band_from > 512 && sx.band_from <= 2048 && sy.band_from == sx.band_from);
@@ -105,7 +105,7 @@ int main(void)
 	struct cm_spread s = cm_sum_spread(&term, 1, 5);
 	double median = cm_total(&split, &w, CM_MEDIAN);
 	check("p10 <= median <= p90 of per-round totals", s.p10 < median && median < s.p90);
-	struct cm_term alone = { &fixed, &w };
+	struct cm_term alone = { &fixed, &w, 0 };
 	struct cm_spread saving = cm_saving_spread(&term, 1, &alone, 1, 5);
 	check("the split saves against a alone in every round", saving.p10 > 0 && saving.p90 < 1);
 
@@ -129,7 +129,7 @@ int main(void)
 	cm_workload_add(&two, 1, 100);
 	cm_workload_add(&two, 1, 200);
 	struct cm_setting sm = cm_fixed(&mixed), sb = cm_fixed(&base);
-	struct cm_term tm = { &sm, &two }, tb = { &sb, &two };
+	struct cm_term tm = { &sm, &two, 0 }, tb = { &sb, &two, 0 };
 	struct cm_spread sum = cm_sum_spread(&tm, 1, 3), save = cm_saving_spread(&tm, 1, &tb, 1, 3);
 	check("the median curve's total lies outside the rounds' p10..p90 (the case the spread's median is for)",
 	      cm_sum(&tm, 1, CM_MEDIAN) > sum.p90);
@@ -144,7 +144,7 @@ int main(void)
 	static struct cm_curve a_cold;
 	linear(&a_cold, 15, 10.0 / 3);
 	struct cm_setting cached = split, cold = { .below = &a_cold, .band = &b, .above_from = CM_NEVER, .floor = -1 };
-	struct cm_term placed[2] = { { &cached, &w }, { &cold, &w } };
+	struct cm_term placed[2] = { { &cached, &w, 0 }, { &cold, &w, 0 } };
 	double *both_placements[2] = { &cached.band_from, &cold.band_from };
 	cached.band_from = cold.band_from = CM_NEVER;
 	cm_best_threshold(placed, 2, both_placements, 2, candidates, n);
@@ -156,7 +156,7 @@ int main(void)
 	check("on the dearer placement, about 160 B", cached.band_from >= 144 && cached.band_from <= 176 &&
 	      cold.band_from == cached.band_from);
 	cached.band_from = cold.band_from = CM_NEVER;
-	struct cm_term one_hot = { &cached, &one }, one_cold = { &cold, &one };
+	struct cm_term one_hot = { &cached, &one, 0 }, one_cold = { &cold, &one, 0 };
 	check("one bucket of 10 calls of 100 B: the dearer placement's 10 x 45 (x 1.02, the median round)",
 	      fabs(cm_worst_placement_sum(&one_hot, &one_cold, 1) - 450 * 1.02) < 1e-6);
 	double *flat = &flat_field;

@@ -269,4 +269,71 @@ expect_match "and why" "$(cat "$scratch/err")" 'is an input of this command'
 tune --calibration "$scratch/none" "$scratch"/h.*
 expect_eq "tune without a calibration: status 1" "$rc" 1
 expect_match "tune without a calibration says what to do" "$(cat "$scratch/err")" 'run memshim tune --calibrate first'
+
+# The 4 KiB-aliasing hazard of rep movsb (issue 61), in report and tune:
+# made-up dumps of 1000 memcpy calls of 100 B and 10000 of 4 KiB, N of the
+# latter with (dst - src) mod 4096 in 1..63, and made-up CPU rows
+# (MEMSHIM_CPU_ROW): one where those cost glibc 0.3 ns a byte more and sse2
+# nothing, one that has not measured them.
+hazard_dump() { # NAME N [RECORDS...]: the dump, with more records after the histogram
+	name=$1 near=$2
+	shift 2
+	printf '%s\n' "memshim-histogram 7" "pid 1" "program fake" "reason exit" "variant memcpy glibc" \
+		"function memcpy" "bucket 96 104 1000 100000" "bucket 4096 4608 10000 40960000" \
+		"alias4k_near $near $((near * 4096)) $near $((near * 4096))" "$@" "end" >"$scratch/$name.hist"
+}
+hazard_dump near 9000
+hazard_dump few 10
+hazard_dump timed 9000 "timing 64 2600000000 15000 monotonic" "function memcpy" \
+	"timed 96 104 100 1000 10000 0" "timed 4096 4608 100 200000 400000000 0"
+hazard_dump profiled 9000 "profile 1000 20000 20000000000 20000000000 20000000000 0" "function memcpy" \
+	"cpu 4096 4608 15000 15000000000"
+printf 'alias4k memcpy glibc:0.300,erms:0.300,sse2:0.000\n' >"$scratch/slow.row"
+printf '# no alias4k lines\n' >"$scratch/unmeasured.row"
+{
+	printf 'memshim-calibration 2\n%s\nauto_movsb 4096\nauto_stosb 4096\nnt 33554432\n' "$(grep '^cpu ' "$cal")"
+	printf 'choice memcpy glibc by hand\nchoice memmove glibc by hand\nchoice memset glibc by hand\n'
+	printf 'unit ns\nclock by hand\nrounds 3\n'
+	# away from the hazard sse2 takes 1.1x glibc's time at every size
+	printf 'curve memcpy glibc 2\n100 10 10 10\n4096 400 400 400\n'
+	for curve in sse2 sse2:nt; do printf 'curve memcpy %s 2\n100 11 11 11\n4096 440 440 440\n' "$curve"; done
+	echo end
+} >"$scratch/hazard-glibc"
+sed 's/^choice memcpy glibc/choice memcpy sse2/' "$scratch/hazard-glibc" >"$scratch/hazard-sse2"
+report() { # ROW CALIBRATION DUMP
+	MEMSHIM_CPU_ROW="$scratch/$1.row" MEMSHIM_CALIBRATION="$scratch/$2" "$tool" report "$scratch/$3.hist" \
+		>"$scratch/out" 2>"$scratch/err"
+	rc=$?
+}
+report unmeasured hazard-glibc near
+expect_eq "report on hazard copies: runs" "$rc:$(cat "$scratch/err")" "0:"
+expect_eq "they come first, after the title, with their share of the bytes" "$(sed -n '2p;4p' "$scratch/out")" \
+	"4 KiB-aliasing hazard: copies from 2 KiB with (dst - src) mod 4096 in 1..63, where rep movsb
+  memcpy: 9000 calls, 35 MiB (90% of its bytes)"
+expect_eq "not measured on this CPU: how to measure it" "$(sed -n 5p "$scratch/out")" \
+	"    not measured on this CPU (its row has no alias4k line): memshim bench --cases hazard measures it"
+report slow hazard-glibc timed
+expect_eq "measured: the cost under glibc, its share of the timed time, and the setting that avoids it" \
+	"$(sed -n 4,6p "$scratch/out")" "  memcpy: 9000 calls, 35 MiB (90% of its bytes)
+    under glibc on this CPU about 11 ms more (0.300 ns a byte, row $scratch/slow.row), 55% of memcpy's timed time;
+    MEMSHIM_MEMCPY=sse2 avoids it"
+report slow hazard-sse2 near
+expect_eq "a default that avoids it says so" "$(sed -n 6p "$scratch/out")" "    the default avoids it here (sse2 from 2 KiB)"
+expect_eq "said once: the aliasing table keeps only the counts" "$(grep -c 'rep movsb is slow\|avoids it' "$scratch/out")" 1
+report slow hazard-glibc few
+expect_eq "under 1% of the bytes: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+"$tool" report "$scratch/two.hist" >"$scratch/out" 2>&1
+expect_eq "no copies in the window: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+tune() { env MEMSHIM_CALIBRATION="$scratch/hazard-glibc" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
+MEMSHIM_CPU_ROW=$scratch/unmeasured.row tune --calibration "$scratch/hazard-glibc" "$scratch/near.hist"
+expect_eq "tune, the hazard not measured: glibc, the faster away from it" "$rc:$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" \
+	"0:MEMSHIM_MEMCPY=glibc"
+MEMSHIM_CPU_ROW=$scratch/slow.row tune --calibration "$scratch/hazard-glibc" "$scratch/near.hist"
+expect_eq "tune, the hazard measured: a setting that avoids it" \
+	"$rc:$(sed -n '/^Best setting:$/{n;p}' "$scratch/out" | cut -d' ' -f1)" "0:MEMSHIM_MEMCPY=sse2"
+expect_match "the ranking counts it: sse2 ahead of glibc" "$(grep -A1 '^  variant ' "$scratch/out" | tail -n 1)" '^  sse2 +-'
+expect_eq "nothing left out of the prediction" "$(grep -c 'leave it out' "$scratch/out")" 0
+MEMSHIM_CPU_ROW=$scratch/slow.row tune --calibration "$scratch/hazard-glibc" "$scratch/profiled.hist"
+expect_match "the check names the hazard before cold data" "$(sed -n '/they disagree/,/^$/p' "$scratch/out" | tr '\n' ' ')" \
+	'they disagree: .* 4 KiB aliasing: 90% of its bytes are copies from 2 KiB .* or +the data was probably cold'
 finish

@@ -144,6 +144,7 @@ static void print_text(struct dump *d, const struct report_options *o)
 	char title[1200];
 	write_escaped(stdout, dump_title(d, title, sizeof title), ESCAPE_TEXT);
 	printf(" (read from %u file%s)\n", d->files, d->files == 1 ? "" : "s");
+	print_hazards(d);
 	print_time(d);
 	print_timing(d);
 	if (o->by_program || d->program_count > 1)

@@ -75,7 +75,7 @@ double cm_sum(const struct cm_term *t, unsigned n, unsigned round)
 {
 	double sum = 0;
 	for (unsigned i = 0; i < n; i++)
-		sum += cm_total(t[i].setting, t[i].workload, round);
+		sum += cm_total(t[i].setting, t[i].workload, round) + t[i].extra;
 	return sum;
 }
 

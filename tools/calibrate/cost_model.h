@@ -67,6 +67,9 @@ double cm_total(const struct cm_setting *s, const struct cm_workload *w, unsigne
 struct cm_term {
 	struct cm_setting *setting;
 	const struct cm_workload *workload;
+	/* A cost on top of the curves', the same in every round: one they
+	 * cannot see, as the 4 KiB-aliasing hazard (the curves copy away from it). */
+	double extra;
 };
 
 double cm_sum(const struct cm_term *t, unsigned n, unsigned round);

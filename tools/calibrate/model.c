@@ -122,7 +122,7 @@ static bool add_band_terms(const struct calibration *c, enum base_function fn, c
 		lo = hi;
 		if (!compose(c, fn, bands.variant[b]->name, t, &bt->s[bt->n]))
 			return false;
-		bt->t[bt->n] = (struct cm_term){ &bt->s[bt->n], &bt->w[bt->n] };
+		bt->t[bt->n] = (struct cm_term){ &bt->s[bt->n], &bt->w[bt->n], 0 };
 		bt->n++;
 	}
 	return true;
@@ -172,7 +172,7 @@ static bool terms_placed(const struct calibration *c, const char *const variant[
 			continue;
 		if (!compose_placed(c, (enum base_function)fn, variant[fn], placed, t, &s[fn]))
 			return false;
-		terms[*n] = (struct cm_term){ &s[fn], &w[fn] };
+		terms[*n] = (struct cm_term){ &s[fn], &w[fn], 0 };
 		fns[(*n)++] = fn;
 	}
 	return true;

@@ -36,6 +36,10 @@ void sum_classes(const struct dump *d, int fn, struct class_sums *s);
 /* text.c: the text report's parts, in the order it prints them. */
 /* "13.8% of CPU time (12.1–15.6%), 5.4 ms" */
 void print_share(const struct cpu_share *c);
+/* The 4 KiB-aliasing hazard of rep movsb, first: each function's where it
+ * takes more than 1% of the recorded time (of the bytes without a time or
+ * the row's figure), with its cost on this CPU and what avoids it. */
+void print_hazards(const struct dump *d);
 /* The share of CPU time in each function (MEMSHIM_PROFILE). */
 void print_time(const struct dump *d);
 /* The time per call (MEMSHIM_TIMING). */

@@ -331,10 +331,12 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 	printf("\n");
 }
 
-/* 4 KiB aliasing: distance 0 apart from 1..63, and the rep movsb hazard
- * where this CPU's row measured it. */
-static void print_alias(const struct function_histogram *f, enum base_function fn, uint64_t calls, uint64_t bytes)
+/* 4 KiB aliasing: distance 0 apart from 1..63, and of those the copies
+ * from 2 KiB, where rep movsb can be slow (what they cost is said at the
+ * top, by print_hazards, where it matters). */
+static void print_alias(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
 {
+	char size[32];
 	printf("  4 KiB aliasing, (dst - src) mod 4096: 0 in %.2f%% of calls, %.2f%% of bytes; 1..%d in %.2f%% of "
 	       "calls, %.2f%% of bytes\n",
 	       share(f->alias_same_calls, calls), share(f->alias_same_bytes, bytes), HIST_ALIAS_WINDOW - 1,
@@ -342,10 +344,85 @@ static void print_alias(const struct function_histogram *f, enum base_function f
 	if (f->alias_unsplit_calls)
 		printf("    and below %d, from dumps before version 4 (not told apart): %.2f%% of calls, %.2f%% of bytes\n",
 		       HIST_ALIAS_WINDOW, share(f->alias_unsplit_calls, calls), share(f->alias_unsplit_bytes, bytes));
+	if (f->alias_near_large_calls)
+		printf("    of those from 2 KiB, where rep movsb can be slow: %" PRIu64 " calls, %s\n",
+		       f->alias_near_large_calls, human_size(f->alias_near_large_bytes, size, sizeof size));
+}
+
+/* ---- the hazard, at the top ---- */
+
+/* fn's recorded time in ns: its timed calls' total, else the profile's
+ * time inside it; 0 without either. */
+static double recorded_ns(const struct dump *d, enum base_function fn)
+{
+	struct cpu_share c;
+	double timed = timing_total_ns(d, fn, 0, UINT64_MAX);
+	if (timed > 0)
+		return timed;
+	return d->profile.processes && profile_fn_share(&d->profile, fn, &c) ? c.ns : 0;
+}
+
+/* fn's hazard, as a fraction of its recorded time where the row gives its
+ * cost and there is one, else of its bytes; 0 where the row measured this
+ * CPU and rep movsb is not slow there. */
+static double hazard_share(const struct dump *d, enum base_function fn, const char *list)
+{
+	const struct function_histogram *f = &d->hist.fn[fn];
+	double time = recorded_ns(d, fn), bytes = (double)sum_buckets(f->bytes);
+	if (list && !alias_hazard_measured(list))
+		return 0;
+	if (list && time > 0)
+		return alias_hazard_ns(f, list, "glibc") / time;
+	return bytes > 0 ? (double)f->alias_near_large_bytes / bytes : 0;
+}
+
+/* Its cost under glibc, what share of fn's timed time that is, and what avoids it. */
+static void print_hazard_cost(const struct dump *d, enum base_function fn, const struct cpu_row *row)
+{
+	const char *list = row->alias4k[fn], *why;
+	char cost[32], remedy[200];
 	struct band_list bands;
-	const char *why;
+	struct timed_ns large;
+	double ns = alias_hazard_ns(&d->hist.fn[fn], list, "glibc");
+	printf("    under glibc on this CPU about %s more (%.3f ns a byte, row %s)", human_duration(ns, cost, sizeof cost),
+	       alias_extra_ns(list, "glibc"), row->file);
+	if (timing_range(&d->timing, fn, HIST_ALIAS_LARGE, UINT64_MAX, &large))
+		printf(", %.0f%% of %s's timed time", 100 * ns / timing_total_ns(d, fn, 0, UINT64_MAX),
+		       base_function_names[fn]);
 	config_default_bands(fn, &bands, &why);
-	alias_hazard_print(stdout, "    ", f, fn, cpu_row_for(cpu_features()), &bands);
+	printf(";\n    %s\n", alias_hazard_remedy(fn, list, &bands, remedy, sizeof remedy));
+}
+
+/* fn's hazard, when it takes more than 1% of what hazard_share weighs it by. */
+static bool print_hazard(const struct dump *d, enum base_function fn, const struct cpu_row *row, bool said)
+{
+	const struct function_histogram *f = &d->hist.fn[fn];
+	const char *list = row ? row->alias4k[fn] : NULL;
+	double part = hazard_share(d, fn, list);
+	char size[32];
+	if (part <= 0.01)
+		return false;
+	if (!said)
+		printf("4 KiB-aliasing hazard: copies from 2 KiB with (dst - src) mod 4096 in 1..63, where rep movsb\n"
+		       "can run several times slower (glibc copies with it from about 2 KiB):\n");
+	printf("  %s: %" PRIu64 " calls, %s (%.0f%% of its bytes)\n", base_function_names[fn], f->alias_near_large_calls,
+	       human_size(f->alias_near_large_bytes, size, sizeof size),
+	       share(f->alias_near_large_bytes, sum_buckets(f->bytes)));
+	if (list)
+		print_hazard_cost(d, fn, row);
+	else
+		printf("    not measured on this CPU (%s): %s measures it\n", row ? "its row has no alias4k line" : "no CPU row",
+		       ALIAS_HAZARD_MEASURE);
+	return true;
+}
+
+void print_hazards(const struct dump *d)
+{
+	const struct cpu_row *row = alias_hazard_row();
+	bool said = false;
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (fn != FN_MEMSET)
+			said |= print_hazard(d, (enum base_function)fn, row, said);
 }
 
 /* Where the profile's time in fn and the timed calls' total differ beyond
@@ -411,7 +488,7 @@ void print_function(const struct dump *d, int fn)
 	print_mod64("destination mod 64", f->dst_mod64, calls);
 	if (fn != FN_MEMSET) {
 		print_mod64("(dst - src) mod 64", f->delta_mod64, calls);
-		print_alias(f, (enum base_function)fn, calls, bytes);
+		print_alias(f, calls, bytes);
 	}
 	if (fn == FN_MEMMOVE)
 		printf("  overlapping: %.2f%% with destination before source, %.2f%% after\n",

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tools/measure/clock.h"
+#include "tools/util/alias_hazard.h"
 #include "tools/util/paired_stats.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/quantile.h"
@@ -32,6 +33,18 @@ static const char reason_above[] =
 	"the data was probably cold: the model assumes buffers in the cache, and a copy from or to\n"
 	"    memory not touched lately, or a first touch of new pages (their faults count inside the\n"
 	"    function), costs more";
+/* Named before cold data where the dumps hold copies in the 4 KiB-aliasing
+ * window from 2 KiB (tools/util/alias_hazard.h): the curves copy away from
+ * it.  Arguments: the lines' indent, the share of bytes, the cold reason. */
+static const char reason_hazard_counted[] =
+	"4 KiB aliasing: %2$.0f%% of its bytes are copies from 2 KiB with (dst - src) mod 4096 in\n"
+	"%1$s1..63, where rep movsb can run several times slower; the prediction counts the CPU\n"
+	"%1$srow's figure for them, which may be below what this program pays (memshim report\n"
+	"%1$ssays what they cost); or\n%1$s%3$s";
+static const char reason_hazard_unmeasured[] =
+	"4 KiB aliasing: %2$.0f%% of its bytes are copies from 2 KiB with (dst - src) mod 4096 in\n"
+	"%1$s1..63, where rep movsb can run several times slower, which the prediction leaves out:\n"
+	"%1$sno CPU row has measured it here (" ALIAS_HAZARD_MEASURE " does); or\n%1$s%3$s";
 static const char reason_read_back[] =
 	"most of the predicted time is in copies of 512 B or more, whose curves hold a read of the\n"
 	"    destination after each copy (so that thresholds weigh what non-temporal stores cost the\n"
@@ -55,6 +68,40 @@ static const char class_predictable[] =
 static const char class_alone[] =
 	"a timed call runs alone, fenced, and takes its latency, where the curves time a stream of\n"
 	"      calls that overlap (doc/decisions.md, D36, has that difference by size class)";
+
+/* A share of fn's bytes above which its hazard copies are named first. */
+#define HAZARD_NOTICEABLE 0.01
+
+/* The share of fn's bytes in hazard copies, where that is noticeable and
+ * the row does not show rep movsb fast there; else 0.  *counted: whether
+ * the prediction holds their cost (the row measured it). */
+static double hazard_bytes(const struct dump *d, enum base_function fn, bool *counted)
+{
+	const struct cpu_row *row = alias_hazard_row();
+	const char *list = row ? row->alias4k[fn] : NULL;
+	const struct function_histogram *f = &d->hist.fn[fn];
+	double part = (double)f->alias_near_large_bytes / fmax((double)sum_buckets(f->bytes), 1);
+	*counted = list != NULL;
+	return part > HAZARD_NOTICEABLE && (!list || alias_hazard_measured(list)) ? part : 0;
+}
+
+/* The hazard's ns on w's copies under the variant that ran: w's bytes from
+ * 2 KiB hold fn's hazard bytes in proportion (all of them where w is fn's). */
+static double hazard_in(const struct dump *d, enum base_function fn, const struct cm_workload *w)
+{
+	const struct cpu_row *row = alias_hazard_row();
+	const struct function_histogram *f = &d->hist.fn[fn];
+	double mine = 0, all = 0;
+	for (unsigned b = 0; b < w->count; b++)
+		if (w->size[b] >= HIST_ALIAS_LARGE)
+			mine += w->calls[b] * w->size[b];
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		if (hist_bucket_lo(b) >= HIST_ALIAS_LARGE)
+			all += (double)f->bytes[b];
+	if (!row || !all)
+		return 0;
+	return alias_hazard_ns(f, row->alias4k[fn], d->variant[fn]) * fmin(mine / all, 1);
+}
 
 /* The cycle counter's rate now, in ns per cycle; 0 if there is none. */
 static double measure_ns_per_cycle(void)
@@ -156,10 +203,12 @@ static void thresholds_that_ran(const struct dump *d, double t[T_COUNT])
 static bool predicted_ns(const struct calibration *c, const struct dump *d, enum base_function fn,
 			 const struct cm_workload *w, double out[3])
 {
-	double t[T_COUNT], rounds[CM_MAX_ROUNDS], scale = tune_ns_per_unit(c);
+	double t[T_COUNT], rounds[CM_MAX_ROUNDS], scale = tune_ns_per_unit(c), hazard = hazard_in(d, fn, w);
 	thresholds_that_ran(d, t);
-	for (unsigned r = 0; r < c->rounds; r++)
-		rounds[r] = calibrate_function_cost(c, fn, d->variant[fn], t, w, r) * scale;
+	for (unsigned r = 0; r < c->rounds; r++) {
+		double cost = calibrate_function_cost(c, fn, d->variant[fn], t, w, r);
+		rounds[r] = cost < 0 ? cost : cost * scale + hazard;
+	}
 	/* the median of the same per-round values: inside its own p10..p90 */
 	out[0] = quantile(rounds, c->rounds, 0.5);
 	out[1] = quantile(rounds, c->rounds, 0.1);
@@ -182,11 +231,24 @@ static double read_back_part(const struct calibration *c, const struct dump *d, 
 	return p0 > 0 && part > 0 ? part * tune_ns_per_unit(c) / p0 : 0;
 }
 
+/* Above the model: the hazard first where fn has it, then cold data (the
+ * lines after the first indented by indent). */
+static const char *reason_high(const struct dump *d, enum base_function fn, const char *cold, const char *indent,
+			       char *out, size_t size)
+{
+	bool counted;
+	double part = hazard_bytes(d, fn, &counted);
+	if (!part)
+		return cold;
+	snprintf(out, size, counted ? reason_hazard_counted : reason_hazard_unmeasured, indent, 100 * part, cold);
+	return out;
+}
+
 static const char *reason(const struct calibration *c, const struct dump *d, enum base_function fn,
-			  const struct cm_workload *w, bool above, double p0)
+			  const struct cm_workload *w, bool above, double p0, char *out, size_t size)
 {
 	if (above)
-		return reason_above;
+		return reason_high(d, fn, reason_above, "    ", out, size);
 	return read_back_part(c, d, fn, w, p0) > 0.5 ? reason_read_back : reason_below;
 }
 
@@ -196,7 +258,7 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 	const char *name = base_function_names[fn];
 	struct cpu_share m;
 	double p[3];
-	char t1[32], t2[32], t3[32], t4[32], t5[32], t6[32];
+	char t1[32], t2[32], t3[32], t4[32], t5[32], t6[32], why[1000];
 	if (!profile_fn_share(&d->profile, fn, &m)) {
 		printf("  %s: no measurement: the profile holds no samples\n", name);
 		return;
@@ -216,7 +278,7 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 		printf("    (measured: with memshim's recording of each call: an older memshim wrote the dumps)\n");
 	if (m.low_ns > p[2] || m.high_ns < p[1])
 		printf("    they disagree: measured is %s the prediction, beyond both ranges:\n    %s\n",
-		       times(m.ns, p[0], t1, sizeof t1), reason(c, d, fn, w, m.low_ns > p[2], p[0]));
+		       times(m.ns, p[0], t1, sizeof t1), reason(c, d, fn, w, m.low_ns > p[2], p[0], why, sizeof why));
 	else
 		printf("    they agree within the ranges\n");
 }
@@ -227,11 +289,15 @@ static void check_function(const struct calibration *c, const struct dump *d, en
 #define ALONE_NS 2.0
 #define ALONE_SHARE 0.4
 
-/* The likely reason a class's timed ns per call is above (or below) the model's. */
-static const char *class_reason(const struct size_class *k, double timed, double model)
+/* The likely reason a class's timed ns per call is above (or below) the
+ * model's: from 2 KiB, the hazard before cold data where fn has it. */
+static const char *class_reason(const struct dump *d, enum base_function fn, const struct size_class *k, double timed,
+				double model, char *out, size_t size)
 {
+	if (timed > model && timed - model <= ALONE_NS + ALONE_SHARE * model)
+		return class_alone;
 	if (timed > model)
-		return timed - model > ALONE_NS + ALONE_SHARE * model ? class_cold : class_alone;
+		return k->hi > HIST_ALIAS_LARGE ? reason_high(d, fn, class_cold, "      ", out, size) : class_cold;
 	return k->lo >= CALIBRATE_READ_BACK_FROM ? class_read_back : class_predictable;
 }
 
@@ -269,7 +335,7 @@ static bool check_class(const struct calibration *c, const struct dump *d, enum 
 {
 	struct timed_ns m;
 	double p[3];
-	char t[6][24], model[80], timed[80];
+	char t[6][24], model[80], timed[80], why[1000];
 	if (!timing_range(&d->timing, fn, k->lo, k->hi, &m) || !predicted_per_call(c, d, fn, k->lo, k->hi, p))
 		return false;
 	snprintf(model, sizeof model, "%s (%s..%s)", ns_figure(p[0], t[0], 24), ns_figure(p[1], t[1], 24),
@@ -279,7 +345,8 @@ static bool check_class(const struct calibration *c, const struct dump *d, enum 
 	bool above = m.low > p[2], below = m.high < p[1];
 	printf("    %-13s %6.1f%%  %-24s %-24s %8.0f  ", k->name, 100 * share, model, timed, m.calls);
 	if (above || below)
-		printf("%s the model\n      %s\n", times(m.mean, p[0], t[0], 24), class_reason(k, m.mean, p[0]));
+		printf("%s the model\n      %s\n", times(m.mean, p[0], t[0], 24),
+		       class_reason(d, fn, k, m.mean, p[0], why, sizeof why));
 	else
 		printf("agree\n");
 	return above || below;

@@ -7,7 +7,6 @@
 #include "dispatch/settings.h"
 #include "dispatch/bands.h"
 #include "dispatch/config.h"
-#include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "shim/thresholds.h"
 #include "dispatch/variants.h"
@@ -116,9 +115,33 @@ static void against_glibc(const struct calibration *c, struct candidate *r, unsi
 	}
 }
 
-/* Every usable variant at its own best thresholds for fn alone, best first. */
-static unsigned rank_variants(const struct calibration *c, enum base_function fn, const struct cm_workload *w,
-			      struct candidate *out)
+/* What the 4 KiB-aliasing hazard costs fn's copies in the dumps under
+ * setting, in the calibration's unit: the row's extra ns a byte times their
+ * bytes (tools/util/alias_hazard.h); 0 where the row does not show it, or
+ * where ns cannot be turned into the unit (cycles without a counter). */
+static double hazard_cost(const struct calibration *c, const struct dump *d, enum base_function fn, const char *setting)
+{
+	const struct cpu_row *row = alias_hazard_row();
+	double ns_per_unit = tune_ns_per_unit(c);
+	if (!row || !ns_per_unit)
+		return 0;
+	return alias_hazard_ns(&d->hist.fn[fn], row->alias4k[fn], setting) / ns_per_unit;
+}
+
+/* The hazard of each function with calls in w under setting, summed onto
+ * the first of the n terms: a cost the curves leave out. */
+static void add_hazard(const struct calibration *c, const struct dump *d, const char *const setting[FN_COUNT],
+		       const struct cm_workload w[FN_COUNT], struct cm_term *terms, unsigned n)
+{
+	for (int fn = 0; fn < FN_COUNT && n; fn++)
+		if (w[fn].count)
+			terms[0].extra += hazard_cost(c, d, (enum base_function)fn, setting[fn]);
+}
+
+/* Every usable variant at its own best thresholds for fn alone, the
+ * hazard's cost under it added, best first. */
+static unsigned rank_variants(const struct calibration *c, const struct dump *d, enum base_function fn,
+			      const struct cm_workload *w, struct candidate *out)
 {
 	static struct cm_workload only[FN_COUNT];
 	unsigned n = 0;
@@ -134,9 +157,9 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 		calibrate_builtin_thresholds(out[n].t);
 		if (calibrate_thresholds(c, chosen, only, out[n].t) < 0)
 			continue; /* a curve missing: left out */
-		double sorted[CM_MAX_ROUNDS];
+		double sorted[CM_MAX_ROUNDS], hazard = hazard_cost(c, d, fn, v->name);
 		for (unsigned r = 0; r < c->rounds; r++)
-			sorted[r] = out[n].rounds[r] = calibrate_function_cost(c, fn, v->name, out[n].t, w, r);
+			sorted[r] = out[n].rounds[r] = calibrate_function_cost(c, fn, v->name, out[n].t, w, r) + hazard;
 		out[n++].total = quantile(sorted, c->rounds, 0.5);
 	}
 	against_glibc(c, out, n);
@@ -145,15 +168,15 @@ static unsigned rank_variants(const struct calibration *c, enum base_function fn
 }
 
 /* The 4 KiB-aliasing hazard, which the curves (measured away from it) leave
- * out; whether the default avoids it, the default the saving is against
- * (after --calibrate, the new file's). */
+ * out and the predictions add; whether the default avoids it, the default
+ * the saving is against (after --calibrate, the new file's). */
 static void print_alias_hazard(enum base_function fn, const struct function_histogram *h,
 			       const struct tune_default *def)
 {
 	struct band_list bands;
 	bool parsed = band_list_parse(def->variant[fn], &bands) == NULL;
-	if (alias_hazard_print(stdout, "", h, fn, cpu_row_for(cpu_features()), parsed ? &bands : NULL))
-		printf("  the predictions above leave it out: the calibration copies away from 4 KiB aliasing\n");
+	if (alias_hazard_print(stdout, "", h, fn, alias_hazard_row(), parsed ? &bands : NULL))
+		printf("  the predictions above count it: each variant's extra in the row times these bytes\n");
 }
 
 /* Where the calibration chose a variant as fn's default and this ranking
@@ -294,13 +317,15 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 /* The saving of a whole setting (variants and thresholds) against base's,
  * and base's total, each the median over the calibration's rounds of the
  * per-round figures (saving: with its p10..p90); false if either has no curve. */
-static bool saving_against(const struct calibration *c, const char *const best[FN_COUNT], const double *tb,
-			   const char *const base[FN_COUNT], const double *tbase, const struct cm_workload w[FN_COUNT],
-			   struct cm_spread *saving, double *theirs)
+static bool saving_against(const struct calibration *c, const struct dump *d, const char *const best[FN_COUNT],
+			   const double *tb, const char *const base[FN_COUNT], const double *tbase,
+			   const struct cm_workload w[FN_COUNT], struct cm_spread *saving, double *theirs)
 {
 	static struct band_terms mine_terms, base_terms;
 	if (!calibrate_band_terms(c, best, w, tb, &mine_terms) || !calibrate_band_terms(c, base, w, tbase, &base_terms))
 		return false;
+	add_hazard(c, d, best, w, mine_terms.t, mine_terms.n);
+	add_hazard(c, d, base, w, base_terms.t, base_terms.n);
 	*theirs = cm_sum_spread(base_terms.t, base_terms.n, c->rounds).median;
 	*saving = cm_saving_spread(mine_terms.t, mine_terms.n, base_terms.t, base_terms.n, c->rounds);
 	return true;
@@ -313,7 +338,7 @@ static void print_against(const struct calibration *c, const char *label, const 
 	struct cm_spread saving;
 	double theirs;
 	char cost[48];
-	if (!saving_against(c, best, tb, base, tbase, w, &saving, &theirs))
+	if (!saving_against(c, d, best, tb, base, tbase, w, &saving, &theirs))
 		return;
 	printf("  against %s: %s;\n    saving %.1f%% (p10..p90 over the %u calibration rounds: %.1f%% .. %.1f%%)\n",
 	       label, cost_text(c, theirs, cost, sizeof cost), 100 * saving.median, c->rounds, 100 * saving.p10,
@@ -333,8 +358,8 @@ static bool no_suggestion(const struct calibration *c, const char *const best[FN
 	const char *base = "the default";
 	struct cm_spread s;
 	double theirs;
-	bool known = saving_against(c, best, t, def->variant, def->t, w, &s, &theirs);
-	if (!known && (known = saving_against(c, best, t, glibc, def->t, w, &s, &theirs)))
+	bool known = saving_against(c, d, best, t, def->variant, def->t, w, &s, &theirs);
+	if (!known && (known = saving_against(c, d, best, t, glibc, def->t, w, &s, &theirs)))
 		base = "glibc";
 	/* a saving of exactly 0 in every round: the pick is that base itself */
 	if (known && s.p10 <= 0 && s.p90 >= 0 && (s.p10 != 0 || s.p90 != 0)) {
@@ -473,6 +498,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 	char label[3 * BAND_TEXT_MAX + 200], median[48], p10[48], p90[48];
 	if (!calibrate_terms(c, best, w, t, s, terms, fns, &n))
 		return;
+	add_hazard(c, d, best, w, terms, n);
 	struct cm_spread spread = cm_sum_spread(terms, n, c->rounds);
 	char env[3 * BAND_TEXT_MAX + 200], why[500];
 	double placed_by_timing = 0;
@@ -512,7 +538,7 @@ int tune_predict(const struct calibration *c, const struct dump *d, const struct
 			cm_workload_add(&w[fn], (double)d->hist.fn[fn].calls[b], (double)d->hist.fn[fn].bytes[b]);
 		if (!w[fn].count)
 			continue;
-		unsigned n = rank_variants(c, (enum base_function)fn, &w[fn], ranked[fn]);
+		unsigned n = rank_variants(c, d, (enum base_function)fn, &w[fn], ranked[fn]);
 		if (!n)
 			continue;
 		print_ranking(c, (enum base_function)fn, &d->hist.fn[fn], ranked[fn], n, def);
@@ -544,7 +570,7 @@ static bool model_ratio(const struct calibration *c, const struct tune_setting *
 	}
 	struct cm_spread saving;
 	double theirs;
-	if (!saving_against(c, setting, t, glibc, t, w, &saving, &theirs))
+	if (!saving_against(c, d, setting, t, glibc, t, w, &saving, &theirs))
 		return false;
 	/* a saving's p90 is the ratio's p10 */
 	*ratio = 1 - saving.median, *low = 1 - saving.p90, *high = 1 - saving.p10;

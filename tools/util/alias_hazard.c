@@ -1,10 +1,13 @@
 /* Naming the 4 KiB-aliasing hazard of rep movsb (tools/util/alias_hazard.h). */
 #include "tools/util/alias_hazard.h"
 
+#include "dispatch/settings.h"
 #include "dispatch/variants.h"
 #include "tools/util/units_shares.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,18 +56,33 @@ static double best_in(const char *list, const struct band_list *bands, char *nam
 	return best;
 }
 
+/* A copy from 2 KiB away from the hazard takes about this many ns a byte:
+ * the rows' own bench files time 4 KiB at 4k+2048 in 40-55 ns with glibc and
+ * avx2 on Zen 3 and Zen 4 (data/cpu-rows/measurements/).  A row's list
+ * holds only the extras, so this is the time they add to when the rule
+ * "more than 1.5x the best variant's time" is applied to a list. */
+#define ALIAS_BASE_NS_PER_BYTE 0.0125
+#define ALIAS_SLOW_RATIO 1.5
+
+/* Whether an extra of ns a byte makes a copy more than 1.5x as slow as best does. */
+static bool slower_than(double ns, double best)
+{
+	return ALIAS_BASE_NS_PER_BYTE + ns > ALIAS_SLOW_RATIO * (ALIAS_BASE_NS_PER_BYTE + best);
+}
+
 bool alias_hazard_measured(const char *list)
 {
 	char best_name[32];
 	double glibc = alias_extra_ns(list, "glibc"), best = best_in(list, NULL, best_name, sizeof best_name);
-	return glibc >= 0.05 && best >= 0 && glibc >= 4 * best;
+	return glibc >= 0 && best >= 0 && slower_than(glibc, best);
 }
 
 /* Whether every band of `bands` that serves sizes from 2 KiB runs a variant
- * whose extra in the list is under a quarter of glibc's; its names into out. */
+ * the list names and not slower_than the best; their names into out. */
 static bool bands_avoid(const char *list, const struct band_list *bands, char *out, size_t size)
 {
-	double glibc = alias_extra_ns(list, "glibc");
+	char best_name[32];
+	double best = best_in(list, NULL, best_name, sizeof best_name);
 	bool avoids = true;
 	out[0] = '\0';
 	for (unsigned i = 0; i < bands->count; i++) {
@@ -72,10 +90,111 @@ static bool bands_avoid(const char *list, const struct band_list *bands, char *o
 			continue;
 		const char *name = bands->variant[i]->name;
 		double ns = alias_extra_ns(list, name);
-		avoids = avoids && ns >= 0 && ns * 4 <= glibc;
+		avoids = avoids && ns >= 0 && !slower_than(ns, best);
 		snprintf(out + strlen(out), size - strlen(out), "%s%s", out[0] ? ", " : "", name);
 	}
 	return avoids;
+}
+
+/* ---- the row: MEMSHIM_CPU_ROW's file, else the shipped one ---- */
+
+/* The alias4k lines of the row file at path into row; false if unreadable. */
+static bool read_row_file(const char *path, struct cpu_row *row, char lists[FN_COUNT][1024])
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], name[16];
+	int used;
+	if (!f)
+		return false;
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "alias4k %15s %n", name, &used) != 1)
+			continue;
+		for (int fn = 0; fn < FN_COUNT; fn++)
+			if (strcmp(name, base_function_names[fn]) == 0) {
+				snprintf(lists[fn], sizeof lists[fn], "%.*s", (int)strcspn(line + used, "\n"), line + used);
+				row->alias4k[fn] = lists[fn];
+			}
+	}
+	fclose(f);
+	row->file = path;
+	return true;
+}
+
+const struct cpu_row *alias_hazard_row(void)
+{
+	static struct cpu_row from_file;
+	static char lists[FN_COUNT][1024];
+	static const struct cpu_row *row;
+	static bool known;
+	if (known)
+		return row;
+	known = true;
+	const char *path = getenv("MEMSHIM_CPU_ROW");
+	row = cpu_row_for(cpu_features());
+	if (path && !read_row_file(path, &from_file, lists))
+		fprintf(stderr, "memshim: MEMSHIM_CPU_ROW=%s: %s; using the shipped row for this CPU\n", path,
+			strerror(errno));
+	else if (path)
+		row = &from_file;
+	return row;
+}
+
+/* ---- what the hazard costs, and what avoids it ---- */
+
+/* The worst extra among the variants of setting serving sizes from 2 KiB
+ * (one the list does not name counted as glibc); -1 if it is no setting. */
+static double setting_extra(const char *list, const char *setting)
+{
+	struct band_list bands;
+	double glibc = alias_extra_ns(list, "glibc"), worst = -1;
+	if (band_list_parse(setting, &bands))
+		return -1;
+	for (unsigned i = 0; i < bands.count; i++) {
+		double ns = alias_extra_ns(list, bands.variant[i]->name);
+		if (bands.upper[i] >= HIST_ALIAS_LARGE)
+			worst = fmax(worst, ns < 0 ? glibc : ns);
+	}
+	return worst;
+}
+
+double alias_hazard_ns(const struct function_histogram *f, const char *list, const char *setting)
+{
+	if (!list || !f->alias_near_large_bytes || !alias_hazard_measured(list))
+		return 0;
+	return fmax(setting_extra(list, setting), 0) * (double)f->alias_near_large_bytes;
+}
+
+/* The variant of the list with the least extra that this CPU runs. */
+static const char *best_usable(const char *list, char *name, size_t size)
+{
+	double best = -1;
+	for (const char *p = list; p && *p; p = next_entry(p)) {
+		char here[32];
+		const char *colon = strchr(p, ':');
+		const struct variant *v;
+		if (!colon || (size_t)(colon - p) >= sizeof here)
+			continue;
+		snprintf(here, sizeof here, "%.*s", (int)(colon - p), p);
+		double ns = strtod(colon + 1, NULL);
+		if ((v = variant_named(here)) && variant_usable(v) && ns >= 0 && (best < 0 || ns < best)) {
+			best = ns;
+			snprintf(name, size, "%s", here);
+		}
+	}
+	return best >= 0 ? name : NULL;
+}
+
+const char *alias_hazard_remedy(enum base_function fn, const char *list, const struct band_list *bands, char *out,
+				size_t size)
+{
+	char names[128], best[32];
+	if (bands && bands_avoid(list, bands, names, sizeof names))
+		snprintf(out, size, "the default avoids it here (%s from 2 KiB)", names);
+	else if (best_usable(list, best, sizeof best))
+		snprintf(out, size, "%s=%s avoids it", setting_keys(function_setting(fn))->variable, best);
+	else
+		snprintf(out, size, "no variant this CPU runs avoids it");
+	return out;
 }
 
 static void print_cost(FILE *out, const char *indent, const struct function_histogram *f, const char *list,
@@ -106,8 +225,6 @@ bool alias_hazard_print(FILE *out, const char *indent, const struct function_his
 	if (measured)
 		print_cost(out, indent, f, list, row, bands);
 	else if (!list)
-		fprintf(out, "%s  whether rep movsb is slow for those on this CPU: memshim bench --cases alias4k "
-			     "(4k+16 against 4k+2048)\n",
-			indent);
+		fprintf(out, "%s  whether rep movsb is slow for those on this CPU: %s\n", indent, ALIAS_HAZARD_MEASURE);
 	return measured;
 }

@@ -17,9 +17,29 @@
  * or -1 when the list does not name it. */
 double alias_extra_ns(const char *list, const char *variant);
 
-/* Whether the row's list shows rep movsb slow there: glibc pays at least
- * four times the best variant's extra, and at least 0.05 ns a byte. */
+/* Whether the row's list shows rep movsb slow there: glibc's extra makes a
+ * copy from 2 KiB more than 1.5 times as slow as the best variant's does. */
 bool alias_hazard_measured(const char *list);
+
+/* The row report and tune weigh the hazard with: the file MEMSHIM_CPU_ROW
+ * names (its alias4k lines: a row measured on another machine, or a test's),
+ * else the shipped row serving this CPU; NULL: neither. */
+const struct cpu_row *alias_hazard_row(void);
+
+/* What fn's copies from 2 KiB in the window cost on top under `setting` (a
+ * variant, or bands in their text form), in ns: the extra of the worst
+ * variant serving them times their bytes; a variant the list does not name
+ * counted as glibc.  0 where the list does not show the hazard. */
+double alias_hazard_ns(const struct function_histogram *f, const char *list, const char *setting);
+
+/* What avoids the hazard for fn, into out: "the default avoids it here"
+ * when every band of `bands` from 2 KiB does, else the setting of the best
+ * variant usable here ("MEMSHIM_MEMCPY=avx2 avoids it"). */
+const char *alias_hazard_remedy(enum base_function fn, const char *list, const struct band_list *bands, char *out,
+				size_t size);
+
+/* The command that measures the hazard on this CPU, for where no row has. */
+#define ALIAS_HAZARD_MEASURE "memshim bench --cases hazard"
 
 /* Lines, each starting with indent, about fn's copies from 2 KiB in the
  * window: their share of f, and when row (the CPU's, or NULL) measured the
