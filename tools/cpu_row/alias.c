@@ -1,46 +1,56 @@
-/* memshim cpu-row: what (dst - src) mod 4096 = 16 adds, from 2 KiB, read from
- * bench's alias4k cases and written as the row's alias4k lines. */
+/* memshim cpu-row: what (dst - src) mod 4096 in 1..63 adds, from 2 KiB, read
+ * from bench's alias4k cases (and the hazard catalogue's) and written as the
+ * row's alias4k lines. */
 #include "tools/cpu_row/cpu_row.h"
 
 #include "dispatch/variants.h"
 #include "preload/histogram.h"
+#include "tools/util/quantile.h"
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 void take_alias(struct alias_cases *a, int fn, const char *variant, size_t size, const char *where,
-		       double median)
+		double median)
 {
-	bool near = strcmp(where, "4k+16") == 0, reference = strcmp(where, "4k+2048") == 0;
-	if (size < HIST_ALIAS_LARGE || fn == FN_MEMSET || (!near && !reference))
+	int d = -1;
+	char end;
+	if (sscanf(where, "4k+%d%c", &d, &end) != 1 || !(d == 2048 || (d >= 1 && d < HIST_ALIAS_WINDOW)))
 		return;
-	struct alias_case *c = NULL;
-	for (unsigned i = 0; i < a->count && !c; i++)
-		if (a->c[i].fn == fn && a->c[i].size == size && strcmp(a->c[i].variant, variant) == 0)
-			c = &a->c[i];
-	if (!c && a->count < ALIAS_MAX) {
-		c = &a->c[a->count++];
-		*c = (struct alias_case){ .fn = fn, .size = size };
-		snprintf(c->variant, sizeof c->variant, "%s", variant);
-	}
-	if (c)
-		*(near ? &c->near_ns : &c->reference_ns) = median;
+	if (size < HIST_ALIAS_LARGE || fn == FN_MEMSET || a->count == ALIAS_MAX)
+		return;
+	struct alias_case *c = &a->c[a->count++];
+	*c = (struct alias_case){ .fn = fn, .size = size, .distance = d, .ns = median };
+	snprintf(c->variant, sizeof c->variant, "%s", variant);
 }
 
-/* The least extra ns a byte over the sizes measured for fn and variant (the
- * figure most favourable to it), or -1 when no size has both cases. */
+/* The reference (4k+2048) median of fn and variant at size, or 0. */
+static double reference_ns(const struct alias_cases *a, int fn, const char *variant, size_t size)
+{
+	for (unsigned i = 0; i < a->count; i++)
+		if (a->c[i].fn == fn && a->c[i].size == size && a->c[i].distance == 2048 &&
+		    strcmp(a->c[i].variant, variant) == 0)
+			return a->c[i].ns;
+	return 0;
+}
+
+/* The median extra ns a byte over the sizes and distances in the window
+ * measured for fn and variant (what a program's copies there pay, as
+ * like as not), or -1 when none has its reference. */
 static double alias_extra(const struct alias_cases *a, int fn, const char *variant)
 {
-	double least = -1;
+	double extra[ALIAS_MAX];
+	unsigned n = 0;
 	for (unsigned i = 0; i < a->count; i++) {
 		const struct alias_case *c = &a->c[i];
-		if (c->fn != fn || strcmp(c->variant, variant) != 0 || !(c->near_ns > 0 && c->reference_ns > 0))
-			continue;
-		double extra = (c->near_ns - c->reference_ns) / (double)c->size;
-		extra = extra > 0 ? extra : 0;
-		least = least < 0 || extra < least ? extra : least;
+		double reference = c->fn == fn && c->distance != 2048 && strcmp(c->variant, variant) == 0
+					   ? reference_ns(a, fn, variant, c->size) : 0;
+		if (reference > 0 && c->ns > 0)
+			extra[n++] = fmax(0, (c->ns - reference) / (double)c->size);
 	}
-	return least;
+	return n ? quantile(extra, n, 0.5) : -1;
 }
 
 /* "alias4k FN VARIANT:NS,...", each variant once, in the file's order. */

@@ -5,17 +5,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The alias4k cases: what (dst - src) mod 4096 = 16 adds, from 2 KiB */
+/* The alias4k cases: what (dst - src) mod 4096 in 1..63 adds, from 2 KiB */
 
-#define ALIAS_MAX 256
+#define ALIAS_MAX 1024
 
-/* One variant's alias4k medians at one size: in the window (4k+16) and the
- * unaffected reference (4k+2048). */
+/* One variant's alias4k median at one size and one distance: in the window
+ * (4k+1 .. 4k+63), or the unaffected reference (4k+2048). */
 struct alias_case {
 	int fn;
 	char variant[24];
 	size_t size;
-	double near_ns, reference_ns;
+	int distance;
+	double ns;
 };
 
 struct alias_cases {
@@ -23,7 +24,7 @@ struct alias_cases {
 	struct alias_case c[ALIAS_MAX];
 };
 
-/* A bench CSV line's alias4k median (where: its alignment column) into a. */
+/* A bench CSV line's alias4k median (where: its alignment column, "4k+16") into a. */
 void take_alias(struct alias_cases *a, int fn, const char *variant, size_t size, const char *where,
 		double median);
 /* "alias4k FN VARIANT:NS,...", each variant once, in the file's order. */
