@@ -226,7 +226,7 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 	}
 	if (alias && alias->count)
 		fprintf(f, "# alias4k: the ns a byte that (dst - src) mod 4096 in 1..63 adds to each variant's copies\n"
-			   "# from 2 KiB (bench's alias4k and hazard cases against 4k+2048, the median over the sizes\n"
+			   "# from 2 KiB (bench's alias4k and hazard cases against 4k+2048, the mean over the sizes\n"
 			   "# and distances).\n");
 	for (int fn = FN_MEMCPY; alias && fn <= FN_MEMMOVE; fn++)
 		write_alias(f, alias, fn);
