@@ -351,17 +351,6 @@ static void print_alias(const struct function_histogram *f, uint64_t calls, uint
 
 /* ---- the hazard, at the top ---- */
 
-/* fn's recorded time in ns: its timed calls' total, else the profile's
- * time inside it; 0 without either. */
-static double recorded_ns(const struct dump *d, enum base_function fn)
-{
-	struct cpu_share c;
-	double timed = timing_total_ns(d, fn, 0, UINT64_MAX);
-	if (timed > 0)
-		return timed;
-	return d->profile.processes && profile_fn_share(&d->profile, fn, &c) ? c.ns : 0;
-}
-
 /* fn's hazard, as a fraction of its recorded time where the row gives its
  * cost and there is one, else of its bytes; 0 where the row measured this
  * CPU and rep movsb is not slow there. */
@@ -386,9 +375,16 @@ static void print_hazard_cost(const struct dump *d, enum base_function fn, const
 	double ns = alias_hazard_ns(&d->hist.fn[fn], list, "glibc");
 	printf("    under glibc on this CPU about %s more (%.3f ns a byte, row %s)", human_duration(ns, cost, sizeof cost),
 	       alias_extra_ns(list, "glibc"), row->file);
-	if (timing_range(&d->timing, fn, HIST_ALIAS_LARGE, UINT64_MAX, &large))
-		printf(", %.0f%% of %s's timed time", 100 * ns / timing_total_ns(d, fn, 0, UINT64_MAX),
-		       base_function_names[fn]);
+	/* a share only of a run that paid it: under another variant the time
+	 * timed is not glibc's, and the extra may exceed it all */
+	bool ran_glibc = strcmp(d->variant[fn], "glibc") == 0;
+	double timed = timing_range(&d->timing, fn, HIST_ALIAS_LARGE, UINT64_MAX, &large)
+			       ? timing_total_ns(d, fn, 0, UINT64_MAX) : 0;
+	if (timed > 0 && ran_glibc)
+		printf(", %.0f%% of %s's timed time", 100 * ns / timed, base_function_names[fn]);
+	else if (timed > 0)
+		printf(", %.1fx all of %s's timed time under %s here", ns / timed, base_function_names[fn],
+		       d->variant[fn][0] ? d->variant[fn] : "?");
 	config_default_bands(fn, &bands, &why);
 	printf(";\n    %s\n", alias_hazard_remedy(fn, list, &bands, remedy, sizeof remedy));
 }

@@ -1,6 +1,7 @@
 #include "tools/util/timing_stats.h"
 
 #include "tools/util/paired_stats.h"
+#include "tools/util/profile_stats.h"
 #include "tools/util/units_shares.h"
 
 #include <math.h>
@@ -122,4 +123,13 @@ double timing_overhead_ns(const struct dump_timing *t)
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
 			calls += (double)t->calls[fn][b];
 	return calls ? t->subtracted_ns / calls : (double)t->overhead_ps / 1000;
+}
+
+double recorded_ns(const struct dump *d, enum base_function fn)
+{
+	struct cpu_share c;
+	double timed = timing_total_ns(d, fn, 0, UINT64_MAX);
+	if (timed > 0)
+		return timed;
+	return d->profile.processes && profile_fn_share(&d->profile, fn, &c) ? c.ns : 0;
 }

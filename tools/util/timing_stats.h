@@ -46,4 +46,8 @@ double timing_per_call(const struct dump *d, uint64_t lo, uint64_t hi);
 /* The timer's cost subtracted, in ns per timed call (over every process). */
 double timing_overhead_ns(const struct dump_timing *t);
 
+/* fn's recorded time in ns: its timed calls' total, else the profile's
+ * time inside it; 0 without either. */
+double recorded_ns(const struct dump *d, enum base_function fn);
+
 #endif
