@@ -332,12 +332,18 @@ struct bench_lines {
  * then (bench files since the ratio's interval was kept) ratio_low,
  * ratio_high, then (since bench wrote them) the rep thresholds auto_movsb,
  * auto_stosb, then (since bench --read-back) read_back, then (since the
- * rep band had a stop) auto_movsb_stop, then pairs and the A/A arm. */
+ * rep band had a stop) auto_movsb_stop, then pairs and the A/A arm, the
+ * processes, whether they disagreed, and (since bench --in-use) in_use. */
 enum bench_column {
 	COL_FN, COL_VARIANT, COL_KIND, COL_SIZE, COL_WHERE, COL_PLACE, COL_MEDIAN,
 	COL_RATIO = 10, COL_LOW = 12, COL_HIGH, COL_AUTO_MOVSB, COL_AUTO_STOSB, COL_READ_BACK, COL_STOP,
-	COL_AA = 19, COL_READ = COL_AA + 3
+	COL_AA = 19, COL_IN_USE = COL_AA + 5, COL_READ
 };
+
+/* The small classes, to 256 B, are judged in use as well (bench --in-use:
+ * each source written just before its call, each destination read after
+ * it, as programs use them): a cell takes the worse of the two. */
+#define IN_USE_CLASSES 3
 
 /* A CSV line's fields, cut in place at its commas; how many of the
  * first COL_READ are there, each read by the one checked parser: the
@@ -384,7 +390,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 	const char *fn_name = text[COL_FN], *variant = text[COL_VARIANT], *kind = text[COL_KIND],
 		   *size = text[COL_SIZE], *where = text[COL_WHERE], *place = text[COL_PLACE];
 	double median = real[COL_MEDIAN], ratio = real[COL_RATIO], low = ratio, high = ratio;
-	for (int i = 0; got == COL_READ && i < 3; i++) /* the engine's A/A arm: its resolution there */
+	for (int i = 0; got > COL_AA + 2 && i < 3; i++) /* the engine's A/A arm: its resolution there */
 		file->aa_deviation = fmax(file->aa_deviation, fabs(1 - real[COL_AA + i]));
 	if (got > COL_AUTO_STOSB)
 		take_thresholds(c, whole[COL_AUTO_MOVSB], whole[COL_AUTO_STOSB], got > COL_STOP ? whole[COL_STOP] : 0);
@@ -398,6 +404,9 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 	int fn = -1, k = -1;
 	for (int i = 0; i < FN_COUNT; i++)
 		fn = strcmp(fn_name, base_function_names[i]) == 0 ? i : fn;
+	bool in_use = got > COL_IN_USE && real[COL_IN_USE] == 1;
+	if (in_use && strcmp(kind, "class") != 0 && strcmp(kind, "class-overlap") != 0)
+		return; /* hazards and distributions are judged as bench times them plain */
 	if (fn >= 0 && strcmp(kind, "alias4k") == 0)
 		take_alias(alias, fn, variant, alias_size(size), where, median);
 	if (fn >= 0 && strcmp(kind, "hazard") == 0 && strncmp(where, "alias4k:", 8) == 0)
@@ -412,11 +421,13 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 	for (int i = 0; class_case && i < CHOICE_CLASS_COUNT; i++)
 		k = strcmp(size, choice_classes[i].name) == 0 || strcmp(size, earlier_bench_classes[i]) == 0 ? i : k;
 	k = fleet_case ? CHOICE_FLEET : k;
+	if (in_use && k >= IN_USE_CLASSES)
+		return;
 	struct band_ratios *r = fn >= 0 && k >= 0 && p >= 0 ? ratios_of(c, (enum base_function)fn, variant) : NULL;
 	if (!r)
 		return;
 	if (r->ratio[k][p] > 0 && r->ratio[k][p] >= ratio)
-		return; /* the other of class and class-overlap was worse */
+		return; /* the other of class and class-overlap, or of plain and in use, was worse */
 	r->ratio[k][p] = ratio;
 	r->low[k][p] = low;
 	r->high[k][p] = high;
