@@ -54,20 +54,32 @@ def row_csvs(measured):
     return [os.path.basename(m) for m in re.findall(r"[\w./-]*measurements/[\w.-]+\.csv", ratios_part)]
 
 
+# The classes cpu-row also judges in use (bench --in-use lines): the worse of the two.
+IN_USE_CLASSES = ("0-16 B", "17-64 B", "65-256 B")
+
+
 def cells(paths):
     """{(function, variant, size, placement): median ratio over the files}, the
     class and fleet-distribution cases only, each cell the median of the files'
-    ratios as `memshim cpu-row --from-bench` takes it."""
-    got, sizes = {}, {}
+    ratios as `memshim cpu-row --from-bench` takes it; a small class timed in
+    use too takes the worse of the two."""
+    got, in_use, sizes = {}, {}, {}
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 if r["case"] not in ("class", "dist"):
                     continue
                 key = (r["function"], r["variant"], r["size"], PLACEMENT[r["placement"]])
+                if r.get("in_use") == "1":
+                    if r["size"] in IN_USE_CLASSES:
+                        in_use.setdefault(key, []).append(float(r["ratio_to_glibc"]))
+                    continue
                 got.setdefault(key, []).append(float(r["ratio_to_glibc"]))
                 sizes.setdefault(r["function"], {}).setdefault(r["size"], None)
-    return {k: statistics.median(v) for k, v in got.items()}, {k: list(v) for k, v in sizes.items()}
+    ratio = {k: statistics.median(v) for k, v in got.items()}
+    for k, v in in_use.items():
+        ratio[k] = max(ratio.get(k, 0), statistics.median(v))
+    return ratio, {k: list(v) for k, v in sizes.items()}
 
 
 def page(srcdir, name, title):
