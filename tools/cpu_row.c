@@ -647,7 +647,7 @@ static void bench_provenance(struct row_cpu *cpu, const struct options *o, bool 
 			 100 * o->aa_deviation);
 	}
 	snprintf(cpu->measured, sizeof cpu->measured,
-		 "%s family %u model %u (%s); memshim bench's class, fleet distribution and alias4k cases from %s, "
+		 "%s family %u model %u (%s); memshim bench's class, fleet distribution, alias4k and hazard cases (those the files have) from %s, "
 		 "made on that machine, "
 		 "%s%s%s%s%s; " ROW_TEXT_FROM_BENCH ", memshim %s at commit %s, %s",
 		 cpu->vendor, cpu->family, cpu->model, cpu->features, files,
