@@ -143,10 +143,57 @@ void choose_variants(const struct cpu_features *f, const struct calibration_choi
 		variant_resolve(&in, &all, (enum base_function)fn, &choice[fn]);
 }
 
-const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *value,
+/* The value of the word "NAME=VALUE" of a line of such words (as tune
+ * prints a setting) into out; false where the line has none, or it does
+ * not fit.  Written without the C library: a resolver may call it. */
+static bool word_value(const char *line, const char *name, char *out, size_t size)
+{
+	for (const char *w = line; *w;) {
+		const char *n = name, *p = w;
+		for (; *n && *p == *n; n++, p++)
+			;
+		bool named = !*n && *p == '=';
+		size_t len = 0;
+		for (p += named; named && p[len] && p[len] != ' '; len++)
+			;
+		if (named && len < size) {
+			for (size_t i = 0; i < len; i++)
+				out[i] = p[i];
+			out[len] = '\0';
+			return len > 0;
+		}
+		while (*w && *w != ' ')
+			w++;
+		while (*w == ' ')
+			w++;
+	}
+	return false;
+}
+
+/* fn's part of value: in a line of variables as tune prints a setting
+ * ("MEMSHIM_MEMCPY=avx2 MEMSHIM_MEMMOVE=evex ..."), its function's word,
+ * else MEMSHIM_IMPL's, else the default policy (the thresholds' words are
+ * the process's, not the setting's); any other value whole. */
+static const char *function_part(const char *value, enum base_function fn, char *out, size_t size)
+{
+	const char *prefix = "MEMSHIM_";
+	bool line = true;
+	for (unsigned i = 0; prefix[i]; i++)
+		line = line && value[i] == prefix[i];
+	if (!line)
+		return value;
+	if (word_value(value, setting_keys(function_setting(fn))->variable, out, size) ||
+	    word_value(value, setting_keys(S_IMPL)->variable, out, size))
+		return out;
+	return "default";
+}
+
+const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *whole,
                            enum base_function fn, struct band_list *out)
 {
 	static struct line words; /* the problem's text lives here */
+	char part[BAND_TEXT_MAX];
+	const char *value = function_part(whole, fn, part, sizeof part);
 	const struct policy_inputs in = { f, file };
 	struct selection s = { .policy = policy_named(value) };
 	const char *problem = s.policy ? NULL : selection_problem(value, &s.bands, &words);

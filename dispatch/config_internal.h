@@ -39,7 +39,9 @@ void choose_variants(const struct cpu_features *f, const struct calibration_choi
                      struct function_choice choice[FN_COUNT]);
 
 /* choose_variants.c: the bands fn gets where MEMSHIM_IMPL is `value`, as
- * choose_variants() would choose them; NULL, or the problem in words. */
+ * choose_variants() would choose them; NULL, or the problem in words.
+ * value may also be a line of variables as tune prints a setting
+ * ("MEMSHIM_MEMCPY=avx2 MEMSHIM_MEMMOVE=evex"): fn's word counts. */
 const char *choose_setting(const struct cpu_features *f, const struct calibration_choices *file, const char *value,
                            enum base_function fn, struct band_list *out);
 

@@ -115,6 +115,21 @@ expect_eq "a bad --block: status 2" "$rc" 2
 "$T_MEMSHIM_TOOL" ab --block 64 --impl glibc,sse2 -- true >/dev/null 2>&1
 expect_eq "--block without --in-process: status 2" "$?" 2
 
+# An arm as tune suggests a setting: a variant per function, and thresholds,
+# which both arms share (the process's), so they may differ only from glibc's.
+ab --impl glibc --env 'MEMSHIM_MEMCPY=sse2 MEMSHIM_MEMSET=glibc MEMSHIM_NT_THRESHOLD=33554432' -- "$program" threads 2000
+expect_eq "an --env arm of variables per function against glibc: runs" "$rc:$(cat "$scratch/err")" "0:"
+expect_match "and names it" "$(sed -n 1p "$scratch/out")" '^memshim ab --in-process: A = glibc, B = env1, '
+ab --impl sse2 --env 'MEMSHIM_MEMCPY=avx2 MEMSHIM_NT_THRESHOLD=1000000' -- "$program" small 10
+expect_eq "thresholds unlike the other arm's, which is not glibc's: status 2, one line" \
+	"$rc $(wc -l <"$scratch/err")" "2 1"
+expect_match "and why" "$(cat "$scratch/err")" "the arms' thresholds differ"
+ab --impl glibc --env 'MEMSHIM_MEMCPY=avx22' -- "$program" small 10
+expect_eq "a function's misspelt variant: status 2" "$rc" 2
+expect_match "... named" "$(cat "$scratch/err")" '^memshim ab: --env MEMSHIM_MEMCPY=avx22: is not a variant'
+ab --impl glibc --env 'FOO=1' -- "$program" small 10
+expect_eq "an arm with another variable: status 2, one line" "$rc $(wc -l <"$scratch/err")" "2 1"
+
 # The library alone: a bad MEMSHIM_AB is said once, and the program runs.
 MEMSHIM_HIST="$scratch/h.%p" MEMSHIM_AB=glibc run "$program" small 10
 expect_eq "MEMSHIM_AB without '/': the program runs" "$rc" 0

@@ -152,7 +152,7 @@ expect_match "timed at 3x the model: no best setting, and why" "$(cat "$scratch/
 	'^No best setting: the check below measured the model more than 2x off where the time is \(memcpy: its timed calls are more than 2x off the model in size classes holding 100% of its timed time\)\.$'
 expect_eq "timed at 3x the model: no environment line of its own" "$(grep -c '^MEMSHIM_\|^Best setting' "$scratch/out")" 0
 expect_match "timed at 3x the model: the measurement to make" "$(cat "$scratch/out")" \
-	"^  measure it: memshim ab --timing --runs auto --impl glibc --env 'MEMSHIM_MEMCPY=scalar' -- fake "
+	"^  measure it in one run: memshim ab --in-process --impl glibc --env 'MEMSHIM_MEMCPY=scalar' -- fake "
 printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
 	"bucket 96 104 1000 100000" "bucket 192 208 1000 200000" "profile 1000 20000 20000000000 20000000000 20000000000 0" \
 	"function memcpy" "cpu 96 104 15000 15000000000" "end" >"$scratch/profiled.hist"

@@ -12,6 +12,8 @@
 #include "tools/ab/ab.h"
 
 #include "dispatch/config.h"
+#include "dispatch/settings.h"
+#include "dispatch/variants.h"
 #include "dispatch/cpu_features.h"
 #include "tools/ab/weighed.h"
 #include "tools/measure/round_stats.h"
@@ -61,14 +63,86 @@ struct cell {
 #define HEADLINE AB_PAIR_CLASSES
 #define EVERY_CLASS ((1u << AB_PAIR_CLASSES) - 1)
 
+/* Whether word ("NAME=VALUE") sets a function's variant (MEMSHIM_IMPL,
+ * MEMSHIM_MEMCPY, ...): an arm's own; the other variables are thresholds,
+ * the process's, which both arms run under. */
+static bool selects_variant(const char *word)
+{
+	size_t len = strcspn(word, "=");
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (strlen(setting_keys(function_setting((enum base_function)fn))->variable) == len &&
+		    strncmp(word, setting_keys(function_setting((enum base_function)fn))->variable, len) == 0)
+			return true;
+	return strlen(setting_keys(S_IMPL)->variable) == len && strncmp(word, setting_keys(S_IMPL)->variable, len) == 0;
+}
+
+/* An arm as the library's MEMSHIM_AB takes it: --impl's setting, or an
+ * --env line of variables (tune's suggestion: a variant per function)
+ * with its variant words only; its threshold words into thresholds. */
+static void arm_text(const struct setting *s, char *arm, size_t size, char *thresholds, size_t tsize)
+{
+	arm[0] = thresholds[0] = '\0';
+	if (s->kind == KIND_IMPL) {
+		snprintf(arm, size, "%s", s->label);
+		return;
+	}
+	for (unsigned i = 0; s->vars[i]; i++) {
+		char *out = selects_variant(s->vars[i]) ? arm : thresholds;
+		size_t room = out == arm ? size : tsize, len = strlen(out);
+		snprintf(out + len, room - len, "%s%s", len ? " " : "", s->vars[i]);
+	}
+}
+
+/* Whether the arm gives glibc's own to every function. */
+static bool all_glibc(const char *arm)
+{
+	for (int fn = 0; fn < FN_COUNT; fn++) {
+		struct band_list bands;
+		if (config_setting_bands(arm, (enum base_function)fn, &bands) || bands.count != 1 ||
+		    bands.variant[0] != VARIANT(glibc))
+			return false;
+	}
+	return true;
+}
+
+/* An --env arm: MEMSHIM_ variables only (a variant per function, and
+ * thresholds), and thresholds unlike the other arm's only where that one is
+ * glibc's own: the two arms share one process and its thresholds. */
+static int check_arms(const struct ab *a)
+{
+	char arm[2][BAND_TEXT_MAX], thresholds[2][512];
+	for (int i = 0; i < 2; i++) {
+		const struct setting *s = &a->settings[i];
+		for (unsigned w = 0; s->kind == KIND_ENV && s->vars[w]; w++)
+			if (strncmp(s->vars[w], "MEMSHIM_", 8) != 0) {
+				fprintf(stderr, "memshim ab: --in-process: --env %s: an arm takes MEMSHIM_ variables only\n",
+					s->vars[w]);
+				return 2;
+			}
+		arm_text(s, arm[i], sizeof arm[i], thresholds[i], sizeof thresholds[i]);
+	}
+	if (strcmp(thresholds[0], thresholds[1]) != 0 && !all_glibc(arm[0]) && !all_glibc(arm[1])) {
+		fprintf(stderr, "memshim ab: --in-process: the arms' thresholds differ (\"%s\", \"%s\"); both arms run in "
+				"one process under one set: give both the same, or compare with glibc\n",
+			thresholds[0], thresholds[1]);
+		return 2;
+	}
+	return 0;
+}
+
 /* The problem with the two settings, said in one line; 0 if none. */
 static int check_settings(const struct ab *a)
 {
-	if (a->count != 2 || a->settings[0].kind != KIND_IMPL || a->settings[1].kind != KIND_IMPL ||
-	    !a->settings[0].preload || !a->settings[1].preload) {
-		fprintf(stderr, "memshim ab: --in-process compares two settings of the library: --impl A,B\n");
+	bool library = a->count == 2;
+	for (unsigned i = 0; library && i < 2; i++)
+		library = (a->settings[i].kind == KIND_IMPL || a->settings[i].kind == KIND_ENV) && a->settings[i].preload;
+	if (!library) {
+		fprintf(stderr, "memshim ab: --in-process compares two settings of the library: --impl A,B, or --impl A\n"
+				"with --env 'MEMSHIM_MEMCPY=... MEMSHIM_MEMMOVE=...' (tune's suggestion)\n");
 		return 2;
 	}
+	if (check_arms(a))
+		return 2;
 	if (a->profile || a->timing || a->auto_runs) {
 		fprintf(stderr, "memshim ab: --in-process times every call itself: no --profile, --timing or "
 				"--runs auto\n");
@@ -77,9 +151,12 @@ static int check_settings(const struct ab *a)
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		struct band_list bands[2];
 		for (int i = 0; i < 2; i++) {
-			const char *problem = config_setting_bands(a->settings[i].label, fn, &bands[i]);
+			char arm[BAND_TEXT_MAX], thresholds[512];
+			arm_text(&a->settings[i], arm, sizeof arm, thresholds, sizeof thresholds);
+			const char *problem = config_setting_bands(arm, fn, &bands[i]);
 			if (problem) {
-				fprintf(stderr, "memshim ab: --impl %s: %s\n", a->settings[i].label, problem);
+				fprintf(stderr, "memshim ab: %s %s: %s\n", a->settings[i].kind == KIND_IMPL ? "--impl" : "--env",
+					arm, problem);
 				return 2;
 			}
 		}
@@ -95,9 +172,15 @@ static int check_settings(const struct ab *a)
 /* The child: the library with both settings, its dumps into dir. */
 static void child(const struct ab *a, const char *dir)
 {
-	char hist[4200], both[400];
+	char hist[4200], both[2 * BAND_TEXT_MAX + 2], arm[2][BAND_TEXT_MAX], thresholds[2][512];
 	snprintf(hist, sizeof hist, "%s/h.%%p", dir);
-	snprintf(both, sizeof both, "%s/%s", a->settings[0].label, a->settings[1].label);
+	for (int i = 0; i < 2; i++) {
+		arm_text(&a->settings[i], arm[i], sizeof arm[i], thresholds[i], sizeof thresholds[i]);
+		for (unsigned w = 0; a->settings[i].kind == KIND_ENV && a->settings[i].vars[w]; w++)
+			if (!selects_variant(a->settings[i].vars[w]))
+				putenv(a->settings[i].vars[w]); /* check_arms: the same in both, or the other glibc's */
+	}
+	snprintf(both, sizeof both, "%s/%s", arm[0], arm[1]);
 	setenv("LD_PRELOAD", a->preload, 1);
 	setenv("MEMSHIM_HIST", hist, 1);
 	setenv("MEMSHIM_AB", both, 1);
