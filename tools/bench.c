@@ -413,19 +413,6 @@ static int run_plan(const struct plan *p, struct measure_settings *s, unsigned p
 	return ok ? 0 : 1;
 }
 
-/* Gives the file its name if the run succeeded (rc 0), else removes it:
- * a failed run leaves the file of an earlier one as it was. */
-static int close_output(struct output_file *out, int rc)
-{
-	if (!out->f)
-		return rc;
-	if (rc) {
-		output_discard(out);
-		return rc;
-	}
-	return output_finish(out, "bench", true) ? 0 : 1;
-}
-
 static int print_draws(const struct bench_options *o, struct distributions *d)
 {
 	if (!o->distribution_count)
@@ -444,7 +431,7 @@ static int print_paths(const struct bench_options *o, const struct measure_varia
 	FILE *csv = open_output(&out, o->csv, &failed);
 	if (failed)
 		return CLI_USAGE;
-	return close_output(&out, bench_path(variants, count, o->functions, csv));
+	return output_close(&out, "bench", bench_path(variants, count, o->functions, csv));
 }
 
 static int replay_with(const struct bench_options *o, struct measure_settings *s)
@@ -454,7 +441,7 @@ static int replay_with(const struct bench_options *o, struct measure_settings *s
 	FILE *csv = open_output(&out, o->csv, &failed);
 	if (failed)
 		return CLI_USAGE;
-	return close_output(&out, bench_replay(o->replay, s, o->functions, csv));
+	return output_close(&out, "bench", bench_replay(o->replay, s, o->functions, csv));
 }
 
 static int bench_with(const struct bench_options *o, struct measure_settings *s, struct distributions *d)
@@ -469,8 +456,8 @@ static int bench_with(const struct bench_options *o, struct measure_settings *s,
 	FILE *csv = open_output(&csv_out, o->csv, &failed);
 	FILE *svg = open_output(&svg_out, o->svg, &failed);
 	int rc = failed ? CLI_USAGE : run_plan(&p, s, o->processes ? o->processes : o->quick ? 1 : DEFAULT_PROCESSES, csv, svg);
-	rc = close_output(&csv_out, rc);
-	return close_output(&svg_out, rc);
+	rc = output_close(&csv_out, "bench", rc);
+	return output_close(&svg_out, "bench", rc);
 }
 
 /* When each column stops adding pairs (struct measure_stop). */

@@ -84,16 +84,12 @@ static void print_hazards(const struct cpu_features *f, const struct config *c)
 			       "variant's time in any case is no default):\n", HAZARD_LOSS_RATIO);
 		double glibc = hazard_multiple(list, "glibc", where, sizeof where);
 		for (unsigned i = 0; i < variant_count; i++) {
-			char unused[64];
-			if (hazard_multiple(list, variant_table[i].name, unused, sizeof unused) > HAZARD_LOSS_RATIO)
+			if (hazard_multiple(list, variant_table[i].name, NULL, 0) > HAZARD_LOSS_RATIO)
 				snprintf(names + strlen(names), sizeof names - strlen(names), " %s", variant_table[i].name);
 		}
 		bool avoids = true;
-		for (unsigned b = 0; b < c->choice[fn].bands.count; b++) {
-			char unused[64];
-			avoids &= hazard_multiple(list, c->choice[fn].bands.variant[b]->name, unused, sizeof unused) <=
-				  HAZARD_LOSS_RATIO;
-		}
+		for (unsigned b = 0; b < c->choice[fn].bands.count; b++)
+			avoids &= hazard_multiple(list, c->choice[fn].bands.variant[b]->name, NULL, 0) <= HAZARD_LOSS_RATIO;
 		printf("  %-7s glibc %.1fx the best variant's time at its worst (%s); over %.1fx:%s; the default %s\n",
 		       base_function_names[fn], glibc, where, HAZARD_LOSS_RATIO, names[0] ? names : " none",
 		       avoids ? "avoids them" : "does NOT avoid them");

@@ -486,20 +486,6 @@ static FILE *open_csv(const struct ab *a, struct output_file *out, int *rc)
 	return f;
 }
 
-/* As bench's --csv (tools/bench.c): the file takes its name, an earlier
- * one's included, only after a run that succeeded (rc 0); a failed run
- * leaves what was there as it was. */
-static int close_csv(struct output_file *out, int rc)
-{
-	if (!out->f)
-		return rc;
-	if (rc) {
-		output_discard(out);
-		return rc;
-	}
-	return output_finish(out, "ab", true) ? 0 : 1;
-}
-
 int ab_in_process(struct ab *a)
 {
 	static struct run runs[MAX_IN_PROCESS_RUNS];
@@ -511,5 +497,5 @@ int ab_in_process(struct ab *a)
 	FILE *csv = rc ? NULL : open_csv(a, &out, &rc);
 	if (rc)
 		return rc;
-	return close_csv(&out, run_and_report(a, runs, count, csv));
+	return output_close(&out, "ab", run_and_report(a, runs, count, csv));
 }

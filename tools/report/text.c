@@ -396,7 +396,7 @@ static bool print_hazard(const struct dump *d, enum base_function fn, const stru
 	const char *list = row ? row->alias4k[fn] : NULL;
 	double part = hazard_share(d, fn, list);
 	char size[32];
-	if (part <= 0.01)
+	if (part <= ALIAS_HAZARD_NOTICEABLE)
 		return false;
 	if (!said)
 		printf("4 KiB-aliasing hazard: copies from 2 KiB with (dst - src) mod 4096 in 1..63, where rep movsb\n"

@@ -69,9 +69,6 @@ static const char class_alone[] =
 	"a timed call runs alone, fenced, and takes its latency, where the curves time a stream of\n"
 	"      calls that overlap (doc/decisions.md, D36, has that difference by size class)";
 
-/* A share of fn's bytes above which its hazard copies are named first. */
-#define HAZARD_NOTICEABLE 0.01
-
 /* The share of fn's bytes in hazard copies, where that is noticeable and
  * the row does not show rep movsb fast there; else 0.  *counted: whether
  * the prediction holds their cost (the row measured it). */
@@ -82,7 +79,7 @@ static double hazard_bytes(const struct dump *d, enum base_function fn, bool *co
 	const struct function_histogram *f = &d->hist.fn[fn];
 	double part = (double)f->alias_near_large_bytes / fmax((double)sum_buckets(f->bytes), 1);
 	*counted = list != NULL;
-	return part > HAZARD_NOTICEABLE && (!list || alias_hazard_measured(list)) ? part : 0;
+	return part > ALIAS_HAZARD_NOTICEABLE && (!list || alias_hazard_measured(list)) ? part : 0;
 }
 
 /* The hazard's ns on w's copies under the variant that ran: w's bytes from

@@ -3,6 +3,7 @@
 
 #include "dispatch/settings.h"
 #include "dispatch/variants.h"
+#include "tools/util/hazards.h"
 #include "tools/util/units_shares.h"
 
 #include <errno.h>
@@ -20,11 +21,8 @@ static const char *next_entry(const char *p)
 
 double alias_extra_ns(const char *list, const char *variant)
 {
-	size_t len = strlen(variant);
-	for (const char *p = list; p && *p; p = next_entry(p))
-		if (strncmp(p, variant, len) == 0 && p[len] == ':')
-			return strtod(p + len + 1, NULL);
-	return -1;
+	const char *entry = row_list_entry(list, variant);
+	return entry ? strtod(entry, NULL) : -1;
 }
 
 /* Whether one of the bands (NULL: none) runs the variant of that name. */
@@ -62,12 +60,12 @@ static double best_in(const char *list, const struct band_list *bands, char *nam
  * holds only the extras, so this is the time they add to when the rule
  * "more than 1.5x the best variant's time" is applied to a list. */
 #define ALIAS_BASE_NS_PER_BYTE 0.0125
-#define ALIAS_SLOW_RATIO 1.5
 
-/* Whether an extra of ns a byte makes a copy more than 1.5x as slow as best does. */
+/* Whether an extra of ns a byte makes a copy more than the hazard rule's
+ * HAZARD_LOSS_RATIO as slow as best does. */
 static bool slower_than(double ns, double best)
 {
-	return ALIAS_BASE_NS_PER_BYTE + ns > ALIAS_SLOW_RATIO * (ALIAS_BASE_NS_PER_BYTE + best);
+	return ALIAS_BASE_NS_PER_BYTE + ns > HAZARD_LOSS_RATIO * (ALIAS_BASE_NS_PER_BYTE + best);
 }
 
 bool alias_hazard_measured(const char *list)

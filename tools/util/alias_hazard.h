@@ -39,6 +39,10 @@ const char *alias_hazard_remedy(enum base_function fn, const char *list, const s
 				size_t size);
 
 /* The command that measures the hazard on this CPU, for where no row has. */
+/* Above this share (of a function's recorded time, or of its bytes) the
+ * hazard is named first: report's top lines, tune's check. */
+#define ALIAS_HAZARD_NOTICEABLE 0.01
+
 #define ALIAS_HAZARD_MEASURE "memshim bench --cases hazard"
 
 /* Lines, each starting with indent, about fn's copies from 2 KiB in the

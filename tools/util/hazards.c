@@ -71,16 +71,24 @@ const struct hazard *hazard_of_column(const char *column, bool *judged)
 	return h;
 }
 
+const char *row_list_entry(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, name, len) == 0 && p[len] == ':')
+			return p + len + 1;
+	return NULL;
+}
+
 double hazard_multiple(const char *list, const char *variant, char *where, size_t size)
 {
-	size_t len = strlen(variant);
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-		if (strncmp(p, variant, len) != 0 || p[len] != ':')
-			continue;
-		char *end;
-		double x = strtod(p + len + 1, &end);
-		snprintf(where, size, "%.*s", (int)strcspn(end + (*end == ':'), ","), end + (*end == ':'));
-		return x;
-	}
-	return -1;
+	const char *entry = row_list_entry(list, variant);
+	char *end;
+	if (!entry)
+		return -1;
+	double x = strtod(entry, &end);
+	end += *end == ':';
+	if (where)
+		snprintf(where, size, "%.*s", (int)strcspn(end, ","), end);
+	return x;
 }

@@ -59,9 +59,13 @@ void hazard_where_text(const struct hazard *h, enum base_function fn, int where,
  * for a column that is not one. */
 const struct hazard *hazard_of_column(const char *column, bool *judged);
 
+/* The text after "NAME:" of name's entry in a row's comma-separated list
+ * ("glibc:0.094,avx2:0.000" or the hazards line's), or NULL. */
+const char *row_list_entry(const char *list, const char *name);
+
 /* A variant's multiple in a row's hazards list ("glibc:27.55:alias4k:4096:
- * 4k+16,avx2:1.00:..."), and its case ("alias4k:4096:4k+16") into where;
- * -1 where the list does not name it. */
+ * 4k+16,avx2:1.00:..."), and its case ("alias4k:4096:4k+16") into where
+ * (NULL: not wanted); -1 where the list does not name it. */
 double hazard_multiple(const char *list, const char *variant, char *where, size_t size);
 
 #endif

@@ -66,6 +66,17 @@ void output_discard(struct output_file *o)
 	*o = (struct output_file){ 0 };
 }
 
+int output_close(struct output_file *o, const char *command, int rc)
+{
+	if (!o->f)
+		return rc;
+	if (rc) {
+		output_discard(o);
+		return rc;
+	}
+	return output_finish(o, command, true) ? 0 : 1;
+}
+
 /* path with its folder resolved (links, "..", "."), into buf; path itself
  * when the folder cannot be resolved. */
 static const char *resolved(const char *path, char *buf, size_t size)

@@ -27,6 +27,11 @@ bool output_finish(struct output_file *o, const char *command, bool replace);
 /* Closes and removes the file: the command failed. */
 void output_discard(struct output_file *o);
 
+/* After a run whose exit status is rc: the file (if open) takes its name,
+ * an earlier one's included, where rc is 0, else it is discarded, so that
+ * a failed run leaves what was there as it was; the status to exit with. */
+int output_close(struct output_file *o, const char *command, int rc);
+
 /* Whether the two paths name one file, there already or not. */
 bool output_same_file(const char *a, const char *b);
 
