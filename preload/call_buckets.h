@@ -1,11 +1,11 @@
-/* A call's size bucket, as the byte offset of its counters in calls[] and
- * bytes[] (bucket * 8), which the counters' addresses take as it is.
- * Below CALL_BUCKETS_LOOKED_UP it is looked up in a table that
- * record_entries fills (call_buckets_fill) before any wrapper runs: one
- * load and no branch in place of hist_bucket's tests, bit scan and shifts.
- * Every instruction the wrapper adds counts: in a loop of mixed sizes,
- * whose copies mispredict, each lengthens the mispredicted calls, and after
- * a rep movsb they wait for the microcode to finish. */
+/* A call's size bucket (preload/histogram.h's hist_bucket), for the
+ * recording wrappers.  Below CALL_BUCKETS_LOOKED_UP it is looked up in a
+ * byte table that record_entries fills (call_buckets_fill) before any
+ * wrapper runs: one load in place of hist_bucket's tests, bit scan and
+ * shifts.  Every instruction the wrapper adds counts: where the copies'
+ * data is cold the core holds fewer calls in flight the more instructions
+ * each takes, and a bucket worked out (about a dozen more) cost a cold
+ * 8-byte copy twice what the load does. */
 #ifndef MEMSHIM_CALL_BUCKETS_H
 #define MEMSHIM_CALL_BUCKETS_H
 
@@ -14,15 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CALL_BUCKETS_LOOKED_UP 8192
+/* Below the size from which 4 KiB aliasing is counted: the calls that take
+ * the table take no test of it either (preload/record.c). */
+#define CALL_BUCKETS_LOOKED_UP HIST_ALIAS_LARGE
 
-extern uint16_t bucket_offset_table[CALL_BUCKETS_LOOKED_UP] __attribute__((visibility("hidden")));
+extern uint8_t call_bucket_table[CALL_BUCKETS_LOOKED_UP] __attribute__((visibility("hidden")));
 
-static inline __attribute__((always_inline)) unsigned call_bucket_offset(size_t n)
+static inline __attribute__((always_inline)) unsigned call_bucket(size_t n)
 {
 	if (__builtin_expect(n < CALL_BUCKETS_LOOKED_UP, 1))
-		return bucket_offset_table[n];
-	return hist_bucket(n) * sizeof(uint64_t);
+		return call_bucket_table[n];
+	return hist_bucket(n);
 }
 
 /* Fills the table, once (later calls find it filled). */

@@ -35,10 +35,15 @@ enum entry_point { MEMSHIM_ENTRY_POINTS(ENTRY_POINT_ID, ) E_COUNT };
 extern const char *const entry_point_names[E_COUNT];
 extern const enum base_function entry_point_base[E_COUNT];
 
+/* Since dump version 9 the alignment counts (dst_mod64, delta_mod64) are
+ * those of one call in this many of each size bucket: every call's would
+ * cost a recorded program two more counters written a call. */
+#define HIST_ALIGN_EVERY 256
+
 struct function_histogram {
 	uint64_t calls[HIST_BUCKETS], bytes[HIST_BUCKETS];
-	uint64_t dst_mod64[64];        /* destination address mod 64 */
-	uint64_t delta_mod64[64];      /* copies: (dst - src) mod 64 */
+	uint64_t dst_mod64[64];        /* destination address mod 64: the calls sampled */
+	uint64_t delta_mod64[64];      /* copies: (dst - src) mod 64: the calls sampled */
 	/* copies whose (dst - src) mod 4096 is 0; 1 to HIST_ALIAS_WINDOW - 1, and
 	 * of those the ones of HIST_ALIAS_LARGE bytes or more; and, read from
 	 * dumps before version 4, the whole window not told apart */

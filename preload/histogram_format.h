@@ -12,8 +12,8 @@
  *   entry __memcpy_chk 17                  calls per exported name
  *   function memcpy                        the records below are memcpy's
  *   bucket 17 18 5 85                      sizes [lo,hi): calls bytes
- *   dst_mod64 8 120                        destination mod 64: calls
- *   delta_mod64 0 99                       copies: (dst-src) mod 64: calls
+ *   dst_mod64 8 120                        destination mod 64: calls sampled
+ *   delta_mod64 0 99                       copies: (dst-src) mod 64: calls sampled
  *   alias4k_same 3 12288                   copies: (dst-src) mod 4096 = 0: calls bytes
  *   alias4k_near 5 20480 4 20000           copies: (dst-src) mod 4096 in 1..63: calls bytes,
  *                                          and the calls and bytes of those from 2 KiB
@@ -72,7 +72,9 @@
  * recording_cpu, version 6 made a callsite record the whole stack, up to
  * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
  * readers refused), where before it was three frames, version 7 added
- * sequences, window and seq, version 8 ab, ab_dropped and ab_pair; older dumps are
+ * sequences, window and seq, version 8 ab, ab_dropped and ab_pair, version 9 made
+ * dst_mod64 and delta_mod64 count one call in HIST_ALIGN_EVERY of each size
+ * bucket (preload/histogram.h), where before they counted every call; older dumps are
  * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
  * wrapper's (an older profile reads as recording_apart 0).
@@ -107,8 +109,8 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 8
-#define HIST_FORMAT_VERSION_TEXT "8"
+#define HIST_FORMAT_VERSION 9
+#define HIST_FORMAT_VERSION_TEXT "9"
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 #define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
 /* The longest line readers take: a callsite record of HIST_STACK_MAX frames

@@ -9,6 +9,16 @@
  * instructions, so no update is lost and no lock is taken.  Past MAX_SLOTS
  * threads, later threads share one slot with atomic adds: slower, still exact.
  *
+ * A call writes one counter: its entry point's word for its size bucket,
+ * calls and bytes together (the slot's front).  Each counter a call writes
+ * holds a store-buffer entry behind the copy's own stores; where the copy's
+ * lines are cold those wait for memory, and a call that wrote five counters
+ * (calls, bytes, two alignments, the entry point) cost a cold 8-byte copy
+ * half as much again.  Alignment is counted for one call in
+ * HIST_ALIGN_EVERY of each counter, the aliasing and overlap hazards for
+ * every call: they write only where they occur.  The bucket is arithmetic,
+ * not a table, which took cache lines from the program's data.
+ *
  * The common path takes one branch for all that is rare: the thread's slot
  * for the common path is NULL where every call must take the slow path
  * (the first call of a thread, the shared slot, call-site sampling,
@@ -98,27 +108,74 @@ HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
 	callsites_sample(fn, n);
 }
 
-/* The entry point named like its function (memcpy, memmove, memset): its
- * calls are not counted but worked out at the dump (preload/record_dump.c). */
-static inline bool main_entry(enum entry_point e)
+/* A front word's bytes move to the histogram at a sampled call from 2^54
+ * on: the 256 calls to the next add less than 2^42, so the bytes never
+ * reach the calls' part. */
+#define FRONT_BYTES_FULL (1ull << 54)
+_Static_assert(HIST_ALIGN_EVERY == 1ull << (64 - 56), "a sample each time a word's calls wrap");
+
+/* Adds inc to *p in one instruction (a signal cannot split it); true when
+ * the word's calls wrapped, as the carry out of it says: no load after it
+ * and no test, which cost a cold copy more than the add itself. */
+HOT bool add_wraps(bool shared, uint64_t *p, uint64_t inc)
 {
-	return e == E_MEMCPY || e == E_MEMMOVE || e == E_MEMSET;
+	if (__builtin_expect(shared, 0))
+		return __atomic_fetch_add(p, inc, __ATOMIC_RELAXED) / FRONT_CALL == HIST_ALIGN_EVERY - 1;
+	bool carry;
+	__asm__("addq %2, %0" : "+m"(*p), "=@ccc"(carry) : "r"(inc));
+	return carry;
 }
 
-/* What every call records: the size (its bucket's counters at byte offset
- * `at`), the destination's alignment, the entry point.  The main entry
- * points' calls are left to the dump: one read-modify-write less on the
- * commonest calls. */
-HOT struct function_histogram *record_call(struct slot *s, bool shared, enum base_function fn,
-                                           enum entry_point e, const void *d, size_t n, unsigned at)
+/* A call of a size past the front's buckets: straight into the histogram;
+ * sampled as a front word's call would be, by the bucket's count. */
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static bool
+count_huge(struct slot *s, enum entry_point e, bool zero, unsigned b, size_t n)
 {
-	struct function_histogram *f = &s->hist.fn[fn];
-	bump(shared, (uint64_t *)((char *)f->calls + at), 1);
-	bump(shared, (uint64_t *)((char *)f->bytes + at), n);
-	bump(shared, &f->dst_mod64[(uintptr_t)d & 63], 1);
-	if (!main_entry(e))
-		bump(shared, &s->hist.entry_calls[e], 1);
-	return f;
+	struct function_histogram *f = &s->hist.fn[entry_point_base[e]];
+	uint64_t calls = __atomic_add_fetch(&f->calls[b], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&f->bytes[b], n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&s->hist.entry_calls[e], 1, __ATOMIC_RELAXED);
+	if (zero) {
+		__atomic_fetch_add(&f->zero_calls, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&f->zero_bytes, n, __ATOMIC_RELAXED);
+	}
+	return calls % HIST_ALIGN_EVERY == 0;
+}
+
+/* What every call records: its size, entry point and (memset) whether it
+ * writes zeros, in one front word (or the histogram, past the front).
+ * True when the call is sampled: record_sampled's part is left to do. */
+HOT bool count_call(struct slot *s, bool shared, enum entry_point e, bool zero, size_t n, unsigned b)
+{
+	if (__builtin_expect(b >= FRONT_BUCKETS, 0))
+		return count_huge(s, e, zero, b, n);
+	return __builtin_expect(add_wraps(shared, &s->front[zero][e][b], FRONT_CALL + n), 0);
+}
+
+/* A sampled call's part: its alignment counted, and for a front word the
+ * calls its wrap stands for, and its bytes when they are many, moved to
+ * the histogram.  Out of line, so that the common path saves no register
+ * for it. */
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static void
+record_sampled(struct slot *s, enum entry_point e, bool zero, unsigned b, const void *d, const void *src)
+{
+	struct function_histogram *f = &s->hist.fn[entry_point_base[e]];
+	bump(s->shared, &f->dst_mod64[(uintptr_t)d & 63], 1);
+	if (entry_point_base[e] != FN_MEMSET)
+		bump(s->shared, &f->delta_mod64[((uintptr_t)d - (uintptr_t)src) & 63], 1);
+	if (b >= FRONT_BUCKETS)
+		return; /* counted already */
+	bump(s->shared, &f->calls[b], HIST_ALIGN_EVERY);
+	bump(s->shared, &s->hist.entry_calls[e], HIST_ALIGN_EVERY);
+	if (zero)
+		bump(s->shared, &f->zero_calls, HIST_ALIGN_EVERY);
+	uint64_t *word = &s->front[zero][e][b];
+	if ((__atomic_load_n(word, __ATOMIC_RELAXED) & FRONT_BYTES) < FRONT_BYTES_FULL)
+		return;
+	uint64_t bytes = __atomic_fetch_and(word, ~FRONT_BYTES, __ATOMIC_RELAXED) & FRONT_BYTES;
+	bump(s->shared, &f->bytes[b], bytes);
+	if (zero)
+		bump(s->shared, &f->zero_bytes, bytes);
 }
 
 /* A copy within the 4 KiB-aliasing window: where in it, and how large. */
@@ -138,14 +195,15 @@ static inline void record_alias(bool shared, struct function_histogram *f,
 	}
 }
 
-HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum entry_point e,
-                        const void *d, const void *src, size_t n, unsigned at)
+/* Records a copy but for a sampled call's part: true when it is one. */
+HOT bool record_copy_in(struct slot *s, bool shared, enum base_function fn, enum entry_point e, const void *d,
+                        const void *src, size_t n, unsigned b)
 {
-	struct function_histogram *f = record_call(s, shared, fn, e, d, n, at);
+	struct function_histogram *f = &s->hist.fn[fn];
 	uintptr_t delta = (uintptr_t)d - (uintptr_t)src;
-	if (__builtin_expect((delta & 4095) < HIST_ALIAS_WINDOW, 0))
+	bool sampled = count_call(s, shared, e, false, n, b);
+	if (__builtin_expect(n >= HIST_ALIAS_LARGE && (delta & 4095) < HIST_ALIAS_WINDOW, 0))
 		record_alias(shared, f, delta & 4095, n);
-	bump(shared, &f->delta_mod64[delta & 63], 1);
 	/* one test, not taken when the copies do not overlap */
 	if (fn == FN_MEMMOVE && __builtin_expect(delta != 0 && (delta < n || -delta < n), 0)) {
 		if (delta < n)
@@ -153,6 +211,13 @@ HOT void record_copy_in(struct slot *s, bool shared, enum base_function fn, enum
 		else
 			bump(shared, &f->overlap_dst_before, 1);
 	}
+	return sampled;
+}
+
+/* Records a memset but for a sampled call's part: true when it is one. */
+HOT bool record_set_in(struct slot *s, bool shared, enum entry_point e, int c, size_t n, unsigned b)
+{
+	return count_call(s, shared, e, (unsigned char)c == 0, n, b);
 }
 
 /* Whether every call of this thread takes the slow path: the shared slot,
@@ -222,15 +287,13 @@ static bool after_slow_call(struct slot *s, bool counted_down, bool timeable, en
  * every counter), call-site sampling and timing.  The slot if this call is
  * to be timed, else NULL. */
 RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
-record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n, unsigned at,
+record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const void *src, size_t n, unsigned b,
 		 bool timeable)
 {
 	bool counted_down = my_fast_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
-	if (s->shared)
-		record_copy_in(s, true, fn, e, d, src, n, at);
-	else
-		record_copy_in(s, false, fn, e, d, src, n, at);
+	if (s->shared ? record_copy_in(s, true, fn, e, d, src, n, b) : record_copy_in(s, false, fn, e, d, src, n, b))
+		record_sampled(s, e, false, b, d, src);
 	maybe_sample(s, fn, n);
 	return after_slow_call(s, counted_down, timeable, fn, d, src, n) ? s : NULL;
 }
@@ -242,7 +305,7 @@ record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const
  * process with the stack's random start, and moved a small copy's timed
  * latency by a large share of it from one run to the next (D37). */
 #define STACK_PHASE 32
-#define TIMED_CALL(s, fn, at, n, call)                                                                 \
+#define TIMED_CALL(s, fn, b, n, call)                                                                  \
 	({                                                                                             \
 		uintptr_t sp_;                                                                         \
 		__asm__("mov %%rsp, %0" : "=r"(sp_));                                                  \
@@ -251,51 +314,39 @@ record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const
 		uint64_t start_ = timing_start();                                                      \
 		__typeof__(call) result_ = (call);                                                     \
 		uint64_t ticks_ = timing_end() - start_;                                               \
-		timing_count(&(s)->timed, (s)->shared, fn, (at) / sizeof(uint64_t), n, ticks_,         \
+		timing_count(&(s)->timed, (s)->shared, fn, b, n, ticks_,                               \
 		             sample_every ? __builtin_return_address(0) : NULL);                       \
 		result_;                                                                               \
 	})
 
 HOT void record_copy(bool timed, enum base_function fn, enum entry_point e, const void *d, const void *src,
-		     size_t n, unsigned at)
+		     size_t n, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
-	if (__builtin_expect(s != NULL, 1))
-		record_copy_in(s, false, fn, e, d, src, n, at);
-	else
-		record_copy_slow(fn, e, d, src, n, at, false);
-}
-
-HOT void record_set_in(struct slot *s, bool shared, enum entry_point e, const void *d, int c, size_t n,
-                       unsigned at)
-{
-	struct function_histogram *f = record_call(s, shared, FN_MEMSET, e, d, n, at);
-	if ((unsigned char)c == 0) {
-		bump(shared, &f->zero_calls, 1);
-		bump(shared, &f->zero_bytes, n);
-	}
+	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
+		record_copy_slow(fn, e, d, src, n, b, false);
+	else if (record_copy_in(s, false, fn, e, d, src, n, b))
+		record_sampled(s, e, false, b, d, src);
 }
 
 RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
-record_set_slow(enum entry_point e, const void *d, int c, size_t n, unsigned at, bool timeable)
+record_set_slow(enum entry_point e, const void *d, int c, size_t n, unsigned b, bool timeable)
 {
 	bool counted_down = my_fast_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
-	if (s->shared)
-		record_set_in(s, true, e, d, c, n, at);
-	else
-		record_set_in(s, false, e, d, c, n, at);
+	if (s->shared ? record_set_in(s, true, e, c, n, b) : record_set_in(s, false, e, c, n, b))
+		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL);
 	maybe_sample(s, FN_MEMSET, n);
 	return after_slow_call(s, counted_down, timeable, FN_MEMSET, d, NULL, n) ? s : NULL;
 }
 
-HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t n, unsigned at)
+HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t n, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
-	if (__builtin_expect(s != NULL, 1))
-		record_set_in(s, false, e, d, c, n, at);
-	else
-		record_set_slow(e, d, c, n, at, false);
+	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
+		record_set_slow(e, d, c, n, b, false);
+	else if (record_set_in(s, false, e, c, n, b))
+		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL);
 }
 
 /* ---- record, then jump to the variant ----
@@ -317,80 +368,107 @@ static memmove_chk_fn *copy_chk_target(enum entry_point e)
 	return e == E_MEMCPY_CHK ? target.memcpy_chk : e == E_MEMPCPY_CHK ? target.mempcpy_chk : target.memmove_chk;
 }
 
-RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
-copy_then_slow(enum entry_point e, void *d, const void *src, size_t n, unsigned at)
+/* After a sampled call (recorded but for record_sampled's part): that
+ * part, then the variant. */
+#define COLD_THEN RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
+COLD_THEN copy_then_sampled(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
+{
+	record_sampled(my_slot, e, false, b, d, src);
+	return copy_target(e)(d, src, n);
+}
+
+COLD_THEN copy_chk_then_sampled(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
+{
+	record_sampled(my_slot, e, false, b, d, src);
+	return copy_chk_target(e)(d, src, n, room);
+}
+
+COLD_THEN set_then_sampled(enum entry_point e, void *d, int c, size_t n, unsigned b)
+{
+	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL);
+	return target.memset(d, c, n);
+}
+
+COLD_THEN set_chk_then_sampled(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
+{
+	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL);
+	return target.memset_chk(d, c, n, room);
+}
+
+COLD_THEN copy_then_slow(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
 {
 	enum base_function fn = entry_point_base[e];
-	struct slot *timed = record_copy_slow(fn, e, d, src, n, at, true);
+	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
 	if (timed)
-		return TIMED_CALL(timed, fn, at, n, copy_target(e)(d, src, n));
+		return TIMED_CALL(timed, fn, b, n, copy_target(e)(d, src, n));
 	return copy_target(e)(d, src, n);
 }
 
 HOT void *copy_then(bool timed, memmove_fn *t, enum base_function fn, enum entry_point e, void *d,
-		    const void *src, size_t n, unsigned at)
+		    const void *src, size_t n, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
-	if (__builtin_expect(s == NULL, 0))
-		return copy_then_slow(e, d, src, n, at);
-	record_copy_in(s, false, fn, e, d, src, n, at);
+	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
+		return copy_then_slow(e, d, src, n, b);
+	if (record_copy_in(s, false, fn, e, d, src, n, b))
+		return copy_then_sampled(e, d, src, n, b);
 	return t(d, src, n);
 }
 
-RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
-copy_chk_then_slow(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned at)
+COLD_THEN copy_chk_then_slow(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
 {
 	enum base_function fn = entry_point_base[e];
-	struct slot *timed = record_copy_slow(fn, e, d, src, n, at, true);
+	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
 	if (timed)
-		return TIMED_CALL(timed, fn, at, n, copy_chk_target(e)(d, src, n, room));
+		return TIMED_CALL(timed, fn, b, n, copy_chk_target(e)(d, src, n, room));
 	return copy_chk_target(e)(d, src, n, room);
 }
 
 HOT void *copy_chk_then(bool timed, memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d,
-			const void *src, size_t n, size_t room, unsigned at)
+			const void *src, size_t n, size_t room, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
-	if (__builtin_expect(s == NULL, 0))
-		return copy_chk_then_slow(e, d, src, n, room, at);
-	record_copy_in(s, false, fn, e, d, src, n, at);
+	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
+		return copy_chk_then_slow(e, d, src, n, room, b);
+	if (record_copy_in(s, false, fn, e, d, src, n, b))
+		return copy_chk_then_sampled(e, d, src, n, room, b);
 	return t(d, src, n, room);
 }
 
-RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
-set_then_slow(enum entry_point e, void *d, int c, size_t n, unsigned at)
+COLD_THEN set_then_slow(enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
-	struct slot *timed = record_set_slow(e, d, c, n, at, true);
+	struct slot *timed = record_set_slow(e, d, c, n, b, true);
 	if (timed)
-		return TIMED_CALL(timed, FN_MEMSET, at, n, target.memset(d, c, n));
+		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset(d, c, n));
 	return target.memset(d, c, n);
 }
 
-HOT void *set_then(bool timed, memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned at)
+HOT void *set_then(bool timed, memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
-	if (__builtin_expect(s == NULL, 0))
-		return set_then_slow(e, d, c, n, at);
-	record_set_in(s, false, e, d, c, n, at);
+	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
+		return set_then_slow(e, d, c, n, b);
+	if (record_set_in(s, false, e, c, n, b))
+		return set_then_sampled(e, d, c, n, b);
 	return t(d, c, n);
 }
 
-RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
-set_chk_then_slow(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned at)
+COLD_THEN set_chk_then_slow(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
-	struct slot *timed = record_set_slow(e, d, c, n, at, true);
+	struct slot *timed = record_set_slow(e, d, c, n, b, true);
 	if (timed)
-		return TIMED_CALL(timed, FN_MEMSET, at, n, target.memset_chk(d, c, n, room));
+		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset_chk(d, c, n, room));
 	return target.memset_chk(d, c, n, room);
 }
 
 HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room,
-		       unsigned at)
+		       unsigned b)
 {
 	struct slot *s = fast_slot(timed);
-	if (__builtin_expect(s == NULL, 0))
-		return set_chk_then_slow(e, d, c, n, room, at);
-	record_set_in(s, false, e, d, c, n, at);
+	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
+		return set_chk_then_slow(e, d, c, n, room, b);
+	if (record_set_in(s, false, e, c, n, b))
+		return set_chk_then_sampled(e, d, c, n, room, b);
 	return t(d, c, n, room);
 }
 
@@ -444,13 +522,13 @@ HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d
 
 const struct entry_set *record_entries(enum base_function fn, const struct entry_set *chosen)
 {
-	call_buckets_fill();
 	/* the entry points that follow fn (shim/memshim.h's list) call chosen's */
 #define TARGET_IF_FOLLOWS(v, entry, symbol, base, ...)                                             \
 	if (fn == base)                                                                            \
 		target.entry = chosen->entry;
 	MEMSHIM_ENTRY_POINTS(TARGET_IF_FOLLOWS, )
 #undef TARGET_IF_FOLLOWS
+	call_buckets_fill();
 	const struct config *c = config_get();
 	if (c->timing_every || c->sequence_length) /* the wrappers that count down to a detour */
 		return c->profile_hz ? &timed_profiling_entries : &timed_recording_entries;

@@ -1,6 +1,6 @@
-/* The recording's counts, for the dump: every thread's slot added up, the
- * figures the wrappers leave to the dump worked out, the counts forgotten
- * in a forked child.  The wrappers that count are in preload/record.c. */
+/* The recording's counts, for the dump: every thread's slot added up, its
+ * front words (preload/record_slots.h) with its histogram, the counts
+ * forgotten in a forked child.  The wrappers that count are in preload/record.c. */
 #include "preload/record.h"
 
 #include "preload/callsites.h"
@@ -19,32 +19,38 @@ static unsigned slots_used(void)
 	return claimed < MAX_SLOTS ? claimed : MAX_SLOTS + 1;
 }
 
-/* What the wrappers leave to the dump: the calls of the main entry points
- * (memcpy, memmove, memset), in h, the sum of the slots, as the function's
- * calls less those of its other entry points.  (Read while other threads
- * run, such a figure may miss a call in flight, as any counter may; it
- * never goes below zero.) */
-static void count_main_entries(struct histogram *h)
+void front_add(struct histogram *h, enum entry_point e, bool zero, unsigned b, uint64_t v)
 {
-	for (int fn = 0; fn < FN_COUNT; fn++) {
-		uint64_t calls = 0, others = 0;
-		for (unsigned b = 0; b < HIST_BUCKETS; b++)
-			calls += h->fn[fn].calls[b];
-		enum entry_point main = fn == FN_MEMCPY ? E_MEMCPY : fn == FN_MEMMOVE ? E_MEMMOVE : E_MEMSET;
-		for (int e = 0; e < E_COUNT; e++)
-			if ((int)entry_point_base[e] == fn && e != (int)main)
-				others += h->entry_calls[e];
-		h->entry_calls[main] = calls > others ? calls - others : 0;
+	if (v == 0)
+		return;
+	uint64_t calls = v / FRONT_CALL, bytes = v & FRONT_BYTES;
+	struct function_histogram *f = &h->fn[entry_point_base[e]];
+	__atomic_fetch_add(&f->calls[b], calls, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&f->bytes[b], bytes, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&h->entry_calls[e], calls, __ATOMIC_RELAXED);
+	if (zero) {
+		__atomic_fetch_add(&f->zero_calls, calls, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&f->zero_bytes, bytes, __ATOMIC_RELAXED);
 	}
+}
+
+/* A slot's front words, added to h. */
+static void add_front(struct histogram *h, const struct slot *s)
+{
+	for (int zero = 0; zero < 2; zero++)
+		for (int e = 0; e < E_COUNT; e++)
+			for (unsigned b = 0; b < FRONT_BUCKETS; b++)
+				front_add(h, e, zero, b, __atomic_load_n(&s->front[zero][e][b], __ATOMIC_RELAXED));
 }
 
 void record_sum(struct histogram *out)
 {
 	unsigned used = slots_used();
-	for (unsigned i = 0; i < used; i++)
+	for (unsigned i = 0; i < used; i++) {
 		add_counters((uint64_t *)out, (const uint64_t *)&record_slots[i].hist,
 		             sizeof *out / sizeof(uint64_t));
-	count_main_entries(out);
+		add_front(out, &record_slots[i]);
+	}
 }
 
 void record_sum_timing(struct timing_counts *out)
@@ -66,6 +72,7 @@ void record_reset(void)
 	for (unsigned i = 0; i < used; i++) {
 		struct slot *s = &record_slots[i];
 		zero_counters((uint64_t *)&s->hist, sizeof s->hist / sizeof(uint64_t));
+		zero_counters(&s->front[0][0][0], sizeof s->front / sizeof(uint64_t));
 		if (record_timing_counted) /* untouched otherwise: no page of them is made */
 			zero_counters((uint64_t *)&s->timed, sizeof s->timed / sizeof(uint64_t));
 		if (s->seq)

@@ -12,8 +12,18 @@
 
 #define MAX_SLOTS 512
 
+/* The common path's counters (preload/record.c says why): calls of
+ * sizes in the first FRONT_BUCKETS buckets (below 14 GiB), by entry point,
+ * memset's of value 0 apart, and size bucket; each word the calls mod 256
+ * in its top 8 bits, the bytes in its low 56.  Each time the calls' part
+ * wraps, record_sampled adds 256 calls to the histogram. */
+#define FRONT_BUCKETS 256
+#define FRONT_CALL (1ull << 56)
+#define FRONT_BYTES (FRONT_CALL - 1)
+
 struct slot {
-	struct histogram hist;
+	uint64_t front[2][E_COUNT][FRONT_BUCKETS]; /* [1]: memset's calls of value 0 */
+	struct histogram hist;                       /* the rest, and the front's words when they fill */
 	unsigned sample_countdown; /* call sites: calls until the next sample */
 	unsigned detour;           /* timed wrappers: calls until the common path next takes the slow one */
 	bool shared;               /* the overflow slot: atomic adds */
@@ -25,5 +35,10 @@ struct slot {
 extern struct slot record_slots[MAX_SLOTS + 1]; /* the last is the shared overflow slot */
 extern unsigned record_slots_claimed;
 extern bool record_timing_counted; /* the slots hold timed calls: timing was on */
+
+/* Adds what a front word `v` holds (entry point e, value 0 or not, bucket b)
+ * to h, with atomic adds: h may be a slot's, counted into meanwhile. */
+void front_add(struct histogram *h, enum entry_point e, bool zero, unsigned b, uint64_t v)
+	__attribute__((visibility("hidden")));
 
 #endif

@@ -1,6 +1,6 @@
 /* One set of recording wrappers, included five times by preload/record.c.
  *
- * A wrapper finds the call's size bucket (as its counters' offset, `at`),
+ * A wrapper finds the call's size bucket (`b`),
  * records the call and then jumps to the variant (a tail call: nothing is
  * added after the count; see copy_then in preload/record.c for why most go
  * through it).  With AB 1 it records, then calls arm A's or arm B's
@@ -13,114 +13,114 @@
  * WRAPPED(name) names this set's functions. */
 
 #if AB
-#define COPY_THEN(m, fn, e, d, s, n, at) (record_copy(false, fn, e, d, s, n, at), AB_CALL(fn, n, m, (d, s, n)))
-#define COPY_CHK_THEN(m, fn, e, d, s, n, room, at)                                                  \
-	(record_copy(false, fn, e, d, s, n, at), AB_CALL(fn, n, m, (d, s, n, room)))
-#define SET_THEN(m, e, d, c, n, at) (record_set(false, e, d, c, n, at), AB_CALL(FN_MEMSET, n, m, (d, c, n)))
-#define SET_CHK_THEN(m, e, d, c, n, room, at)                                                       \
-	(record_set(false, e, d, c, n, at), AB_CALL(FN_MEMSET, n, m, (d, c, n, room)))
+#define COPY_THEN(m, fn, e, d, s, n, b) (record_copy(false, fn, e, d, s, n, b), AB_CALL(fn, n, m, (d, s, n)))
+#define COPY_CHK_THEN(m, fn, e, d, s, n, room, b)                                                  \
+	(record_copy(false, fn, e, d, s, n, b), AB_CALL(fn, n, m, (d, s, n, room)))
+#define SET_THEN(m, e, d, c, n, b) (record_set(false, e, d, c, n, b), AB_CALL(FN_MEMSET, n, m, (d, c, n)))
+#define SET_CHK_THEN(m, e, d, c, n, room, b)                                                       \
+	(record_set(false, e, d, c, n, b), AB_CALL(FN_MEMSET, n, m, (d, c, n, room)))
 #define CALL_VOID(fn, n, m, args) AB_CALL_VOID(fn, n, m, args)
 #define RECORD_TIMED false
 #else
-#define COPY_THEN(m, fn, e, d, s, n, at) copy_then(TIMED, target.m, fn, e, d, s, n, at)
-#define COPY_CHK_THEN(m, fn, e, d, s, n, room, at) copy_chk_then(TIMED, target.m, fn, e, d, s, n, room, at)
-#define SET_THEN(m, e, d, c, n, at) set_then(TIMED, target.m, e, d, c, n, at)
-#define SET_CHK_THEN(m, e, d, c, n, room, at) set_chk_then(TIMED, target.m, e, d, c, n, room, at)
+#define COPY_THEN(m, fn, e, d, s, n, b) copy_then(TIMED, target.m, fn, e, d, s, n, b)
+#define COPY_CHK_THEN(m, fn, e, d, s, n, room, b) copy_chk_then(TIMED, target.m, fn, e, d, s, n, room, b)
+#define SET_THEN(m, e, d, c, n, b) set_then(TIMED, target.m, e, d, c, n, b)
+#define SET_CHK_THEN(m, e, d, c, n, room, b) set_chk_then(TIMED, target.m, e, d, c, n, room, b)
 #define CALL_VOID(fn, n, m, args) target.m args
 #define RECORD_TIMED TIMED
 #endif
 
 #if PROFILED
-#define MARK(fn, at) profile_mark(fn, (at) / sizeof(uint64_t), __builtin_dwarf_cfa(), __builtin_return_address(0))
+#define MARK(fn, b) profile_mark(fn, b, __builtin_dwarf_cfa(), __builtin_return_address(0))
 #else
-#define MARK(fn, at) ((void)0)
+#define MARK(fn, b) ((void)0)
 #endif
 
 RECORDING_CODE(memcpy) static void *WRAPPED(memcpy)(void *restrict d, const void *restrict s, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMCPY, at);
-	return COPY_THEN(memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMCPY, b);
+	return COPY_THEN(memcpy, FN_MEMCPY, E_MEMCPY, d, s, n, b);
 }
 
 RECORDING_CODE(memcpy) static void *WRAPPED(mempcpy)(void *restrict d, const void *restrict s, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMCPY, at);
-	return COPY_THEN(mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMCPY, b);
+	return COPY_THEN(mempcpy, FN_MEMCPY, E_MEMPCPY, d, s, n, b);
 }
 
 RECORDING_CODE(memcpy) static void *WRAPPED(memcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMCPY, at);
-	return COPY_CHK_THEN(memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMCPY, b);
+	return COPY_CHK_THEN(memcpy_chk, FN_MEMCPY, E_MEMCPY_CHK, d, s, n, room, b);
 }
 
 RECORDING_CODE(memcpy) static void *WRAPPED(mempcpy_chk)(void *restrict d, const void *restrict s, size_t n, size_t room)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMCPY, at);
-	return COPY_CHK_THEN(mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMCPY, b);
+	return COPY_CHK_THEN(mempcpy_chk, FN_MEMCPY, E_MEMPCPY_CHK, d, s, n, room, b);
 }
 
 RECORDING_CODE(memmove) static void *WRAPPED(memmove)(void *d, const void *s, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMMOVE, at);
-	return COPY_THEN(memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMMOVE, b);
+	return COPY_THEN(memmove, FN_MEMMOVE, E_MEMMOVE, d, s, n, b);
 }
 
 RECORDING_CODE(memmove) static void *WRAPPED(memmove_chk)(void *d, const void *s, size_t n, size_t room)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMMOVE, at);
-	return COPY_CHK_THEN(memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMMOVE, b);
+	return COPY_CHK_THEN(memmove_chk, FN_MEMMOVE, E_MEMMOVE_CHK, d, s, n, room, b);
 }
 
 RECORDING_CODE(memmove) static void WRAPPED(bcopy)(const void *s, void *d, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMMOVE, at);
-	record_copy(RECORD_TIMED, FN_MEMMOVE, E_BCOPY, d, s, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMMOVE, b);
+	record_copy(RECORD_TIMED, FN_MEMMOVE, E_BCOPY, d, s, n, b);
 	CALL_VOID(FN_MEMMOVE, n, bcopy, (s, d, n));
 }
 
 RECORDING_CODE(memset) static void *WRAPPED(memset)(void *d, int c, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMSET, at);
-	return SET_THEN(memset, E_MEMSET, d, c, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMSET, b);
+	return SET_THEN(memset, E_MEMSET, d, c, n, b);
 }
 
 RECORDING_CODE(memset) static void *WRAPPED(memset_chk)(void *d, int c, size_t n, size_t room)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMSET, at);
-	return SET_CHK_THEN(memset_chk, E_MEMSET_CHK, d, c, n, room, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMSET, b);
+	return SET_CHK_THEN(memset_chk, E_MEMSET_CHK, d, c, n, room, b);
 }
 
 RECORDING_CODE(memset) static void WRAPPED(bzero)(void *d, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMSET, at);
-	record_set(RECORD_TIMED, E_BZERO, d, 0, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(RECORD_TIMED, E_BZERO, d, 0, n, b);
 	CALL_VOID(FN_MEMSET, n, bzero, (d, n));
 }
 
 RECORDING_CODE(memset) static void WRAPPED(explicit_bzero)(void *d, size_t n)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMSET, at);
-	record_set(RECORD_TIMED, E_EXPLICIT_BZERO, d, 0, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(RECORD_TIMED, E_EXPLICIT_BZERO, d, 0, n, b);
 	CALL_VOID(FN_MEMSET, n, explicit_bzero, (d, n));
 }
 
 RECORDING_CODE(memset) static void WRAPPED(explicit_bzero_chk)(void *d, size_t n, size_t room)
 {
-	unsigned at = call_bucket_offset(n);
-	MARK(FN_MEMSET, at);
-	record_set(RECORD_TIMED, E_EXPLICIT_BZERO_CHK, d, 0, n, at);
+	unsigned b = call_bucket(n);
+	MARK(FN_MEMSET, b);
+	record_set(RECORD_TIMED, E_EXPLICIT_BZERO_CHK, d, 0, n, b);
 	CALL_VOID(FN_MEMSET, n, explicit_bzero_chk, (d, n, room));
 }
 
