@@ -14,8 +14,8 @@
  *   bucket 17 18 5 85                      sizes [lo,hi): calls bytes
  *   dst_mod64 8 120                        destination mod 64: calls sampled
  *   delta_mod64 0 99                       copies: (dst-src) mod 64: calls sampled
- *   alias4k_same 3 12288                   copies: (dst-src) mod 4096 = 0: calls bytes
- *   alias4k_near 5 20480 4 20000           copies: (dst-src) mod 4096 in 1..63: calls bytes,
+ *   alias4k_same 3 12288                   copies from 2 KiB: (dst-src) mod 4096 = 0: calls bytes
+ *   alias4k_near 5 20480 4 20000           copies from 2 KiB: (dst-src) mod 4096 in 1..63: calls bytes,
  *                                          and the calls and bytes of those from 2 KiB
  *   alias4k 3 12288                        before version 4: (dst-src) mod 4096 < 64 (0 and
  *                                          1..63 not told apart): calls bytes
@@ -73,8 +73,9 @@
  * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
  * readers refused), where before it was three frames, version 7 added
  * sequences, window and seq, version 8 ab, ab_dropped and ab_pair, version 9 made
- * dst_mod64 and delta_mod64 count one call in HIST_ALIGN_EVERY of each size
- * bucket (preload/histogram.h), where before they counted every call; older dumps are
+ * dst_mod64 and delta_mod64 count one call in HIST_ALIGN_EVERY of each
+ * thread's size bucket and entry point (preload/histogram.h), and alias4k_same
+ * and alias4k_near the copies from 2 KiB, where before they counted every call; older dumps are
  * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
  * wrapper's (an older profile reads as recording_apart 0).

@@ -58,9 +58,10 @@ def recorded(fn):
     calls = fn["calls"]
     sizes = {(b["bytes"] + b["calls"] // 2) // b["calls"]: b["calls"] / calls for b in fn["buckets"] if b["calls"]}
     aligns = {1 << a: 0.0 for a in range(7)}
+    sampled = sum(fn["dst_mod64"])  # the calls sampled for alignment
     for m, n in enumerate(fn["dst_mod64"]):
         a = 64 if m == 0 else m & -m
-        aligns[a] += n / calls
+        aligns[a] += n / sampled
     overlap = (fn["overlap"]["dst_before_src"] + fn["overlap"]["dst_after_src"]) / calls
     return sizes, aligns, overlap
 

@@ -55,10 +55,11 @@
  *                   and whether the kernel shows TERM caught
  *
  * One sequence: memcpy 100 and 4096 bytes, mempcpy 17, memmove 200 bytes
- * overlapping with the destination after and before the source and 50
+ * overlapping with the destination after and before the source and 2050
  * bytes not overlapping, memset 1000 bytes of 0, 33 of 7 and 20000 of 1
  * (past the sizes the recording looks its bucket up for), bzero 5.  Every
- * copy but the second memmove has (dst - src) mod 4096 in 1..63.
+ * copy but the second memmove has (dst - src) mod 4096 in 1..63; the
+ * recording looks at that from 2 KiB (the 4096- and 2050-byte copies).
  * It prints "pid P" first. */
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -93,7 +94,7 @@ void sequence(long times)
 		mempcpy(dst, src, 17);
 		memmove(overlap + 8, overlap, 200);
 		memmove(overlap, overlap + 8, 200);
-		memmove(dst + 4096, src, 50);
+		memmove(dst + 4096, src, 2050);
 		memset(dst, 0, 1000);
 		memset(dst, 7, 33);
 		memset(big, 1, sizeof big);

@@ -44,12 +44,13 @@ int write_fleetbench(const struct dump *d, const char *prefix, bool replace)
 		uint64_t overlapping = f->overlap_dst_before + f->overlap_dst_after;
 		fprintf(out, "\n0:%.9g,1:%.9g\n", calls ? 1 - share(overlapping, calls) / 100 : 1,
 		        share(overlapping, calls) / 100);
-		/* alignment: the largest power of two (up to 64) dividing the destination */
-		uint64_t by_alignment[7] = { 0 };
+		/* alignment: the largest power of two (up to 64) dividing the
+		   destination, of the calls sampled for it (preload/record.c) */
+		uint64_t by_alignment[7] = { 0 }, sampled = sum_mod64(f->dst_mod64);
 		for (unsigned m = 0; m < 64; m++)
 			by_alignment[m ? __builtin_ctz(m) : 6] += f->dst_mod64[m];
 		for (int a = 0; a < 7; a++)
-			fprintf(out, "%s%d:%.9g", a ? "," : "", 1 << a, share(by_alignment[a], calls) / 100);
+			fprintf(out, "%s%d:%.9g", a ? "," : "", 1 << a, share(by_alignment[a], sampled) / 100);
 		fprintf(out, "\n");
 		if (!output_finish(&o, "report", replace))
 			return -1;

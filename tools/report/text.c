@@ -309,11 +309,36 @@ static void print_chart(const struct function_histogram *f, uint64_t calls, uint
 }
 
 /* The most common offsets in a mod-64 table. */
+/* A share of the calls sampled for alignment: exact where every call was
+ * (dumps before version 9), else with its 95% interval (Wilson's). */
+static const char *sampled_share(uint64_t k, uint64_t sampled, uint64_t calls, char *buf, size_t size)
+{
+	double p = sampled ? (double)k / (double)sampled : 0, m = (double)sampled, z = 1.96;
+	if (sampled >= calls) {
+		snprintf(buf, size, "%.1f%%", 100 * p);
+		return buf;
+	}
+	double centre = (p + z * z / (2 * m)) / (1 + z * z / m);
+	double half = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / (1 + z * z / m);
+	snprintf(buf, size, "%.1f%% (%.1f..%.1f)", 100 * p, 100 * (centre - half), 100 * (centre + half));
+	return buf;
+}
+
+/* Alignment, counted since dump version 9 for one call in HIST_ALIGN_EVERY
+ * of each size bucket and entry point (preload/record.c): shares of the
+ * calls sampled, which the line says when they are not all. */
 static void print_mod64(const char *title, const uint64_t *table, uint64_t calls)
 {
 	unsigned order[64];
-	for (unsigned i = 0; i < 64; i++)
+	uint64_t sampled = sum_mod64(table), aligned8 = 0;
+	for (unsigned i = 0; i < 64; i++) {
 		order[i] = i;
+		aligned8 += i % 8 ? 0 : table[i];
+	}
+	if (sampled == 0) {
+		printf("  %s: no call sampled (one in %d calls of a size)\n", title, HIST_ALIGN_EVERY);
+		return;
+	}
 	for (unsigned i = 0; i < 64; i++)
 		for (unsigned j = i + 1; j < 64; j++)
 			if (table[order[j]] > table[order[i]]) {
@@ -321,32 +346,43 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 				order[i] = order[j];
 				order[j] = t;
 			}
-	uint64_t aligned8 = 0;
-	for (unsigned i = 0; i < 64; i += 8)
-		aligned8 += table[i];
-	printf("  %s: multiple of 64 %.1f%%, of 8 %.1f%%; top:", title, share(table[0], calls),
-	       share(aligned8, calls));
+	char of64[48], of8[48];
+	printf("  %s: multiple of 64 %s, of 8 %s; top:", title, sampled_share(table[0], sampled, calls, of64, sizeof of64),
+	       sampled_share(aligned8, sampled, calls, of8, sizeof of8));
 	for (unsigned i = 0; i < 6 && table[order[i]]; i++)
-		printf(" %u (%.1f%%)", order[i], share(table[order[i]], calls));
+		printf(" %u (%.1f%%)", order[i], share(table[order[i]], sampled));
+	if (sampled < calls)
+		printf("; estimated from %" PRIu64 " calls sampled (95%%)", sampled);
 	printf("\n");
 }
 
-/* 4 KiB aliasing: distance 0 apart from 1..63, and of those the copies
- * from 2 KiB, where rep movsb can be slow (what they cost is said at the
- * top, by print_hazards, where it matters). */
+/* The calls and bytes of fn's copies from 2 KiB (the buckets from there). */
+static void large_copies(const struct function_histogram *f, uint64_t *calls, uint64_t *bytes)
+{
+	*calls = *bytes = 0;
+	for (unsigned b = hist_bucket(HIST_ALIAS_LARGE); b < HIST_BUCKETS; b++) {
+		*calls += f->calls[b];
+		*bytes += f->bytes[b];
+	}
+}
+
+/* 4 KiB aliasing, counted since dump version 9 in the copies from 2 KiB,
+ * where rep movsb can be slow (what it costs is said at the top, by
+ * print_hazards); earlier dumps counted every copy. */
 static void print_alias(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
 {
-	char size[32];
-	printf("  4 KiB aliasing, (dst - src) mod 4096: 0 in %.2f%% of calls, %.2f%% of bytes; 1..%d in %.2f%% of "
+	const char *of = "";
+	if (f->alias_near_calls == f->alias_near_large_calls && !f->alias_unsplit_calls) {
+		large_copies(f, &calls, &bytes);
+		of = " in the copies from 2 KiB";
+	}
+	printf("  4 KiB aliasing%s, (dst - src) mod 4096: 0 in %.2f%% of calls, %.2f%% of bytes; 1..%d in %.2f%% of "
 	       "calls, %.2f%% of bytes\n",
-	       share(f->alias_same_calls, calls), share(f->alias_same_bytes, bytes), HIST_ALIAS_WINDOW - 1,
+	       of, share(f->alias_same_calls, calls), share(f->alias_same_bytes, bytes), HIST_ALIAS_WINDOW - 1,
 	       share(f->alias_near_calls, calls), share(f->alias_near_bytes, bytes));
 	if (f->alias_unsplit_calls)
 		printf("    and below %d, from dumps before version 4 (not told apart): %.2f%% of calls, %.2f%% of bytes\n",
 		       HIST_ALIAS_WINDOW, share(f->alias_unsplit_calls, calls), share(f->alias_unsplit_bytes, bytes));
-	if (f->alias_near_large_calls)
-		printf("    of those from 2 KiB, where rep movsb can be slow: %" PRIu64 " calls, %s\n",
-		       f->alias_near_large_calls, human_size(f->alias_near_large_bytes, size, sizeof size));
 }
 
 /* ---- the hazard, at the top ---- */

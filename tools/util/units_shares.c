@@ -58,13 +58,17 @@ const char *human_duration(double ns, char *buf, size_t size)
 	return buf;
 }
 
-uint64_t sum_buckets(const uint64_t *counts)
+static uint64_t sum(const uint64_t *counts, unsigned n)
 {
 	uint64_t t = 0;
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		t += counts[b];
+	for (unsigned i = 0; i < n; i++)
+		t += counts[i];
 	return t;
 }
+
+uint64_t sum_buckets(const uint64_t *counts) { return sum(counts, HIST_BUCKETS); }
+
+uint64_t sum_mod64(const uint64_t *counts) { return sum(counts, 64); }
 
 const char *dump_title(const struct dump *d, char *buf, size_t size)
 {

@@ -32,6 +32,10 @@ const char *human_duration(double ns, char *buf, size_t size);
 
 uint64_t sum_buckets(const uint64_t *counts);
 
+/* The calls a dst_mod64 or delta_mod64 table counts: those sampled for
+ * alignment (preload/histogram.h). */
+uint64_t sum_mod64(const uint64_t *counts);
+
 /* "zstd, 3 processes" or "make, cc1 and 2 more, 14 processes". */
 const char *dump_title(const struct dump *d, char *buf, size_t size);
 
