@@ -2,14 +2,11 @@
 # What recording (MEMSHIM_HIST) and profiling (MEMSHIM_PROFILE) add to a
 # memcpy call.
 #
-# First, paired inside a process: memshim bench --default under
-# MEMSHIM_HIST times the exported memcpy (the recording wrapper, calling
-# glibc's) against glibc's own function on the same calls (bench's engine,
-# tools/measure, in three processes), at 8, 64, 512 and 4096 bytes (L1 and cold) and
-# on Memcpy_Fleet (L1, L2, L3, cold), and prints what the wrapper adds: the
-# ratio's excess times glibc's median ns, with the interval's ends.  A
-# process's speed drifts from run to run by more than the wrapper costs,
-# so this is the figure; the separate processes below add what the engine
+# First, paired inside a process: bench/record-cost.sh (the recording
+# wrapper against glibc's own function on the same calls, by the engine, in
+# three processes, at 8, 64, 512 and 4096 bytes and on Memcpy_Fleet, each in
+# L1, L2, the L3 and cold).  A process's speed drifts from run to run by
+# more than the wrapper costs, so this is the figure; the separate processes below add what the engine
 # cannot set (marking, sampling, timing, windows, a baseline build).
 #
 # Then bench/record_overhead with the library preloaded in these settings,
@@ -71,23 +68,8 @@ run() {
 	esac | sed "s/^/$2 $1 /" >>"$work/results"
 }
 # In one process: the recording wrapper against the glibc function it calls.
-MEMSHIM_IMPL=glibc MEMSHIM_HIST="$work/bench.%p" "$top/tools/memshim" bench --default --variants glibc \
-	--functions memcpy --cases sweep,dist --sizes 8,64,512,4096 \
-	--distribution "$top/data/distributions/fleetbench/Memcpy_Fleet.csv" --csv "$work/bench.csv" >/dev/null
-echo "recording, paired in a process (memshim bench --default under MEMSHIM_HIST, calling glibc's memcpy; 3 processes):"
-python3 - "$work/bench.csv" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-base = {(r["size"], r["placement"]): float(r["median"]) for r in rows if r["variant"] == "glibc"}
-print("size          place  glibc ns  recording x glibc (95%)  | ns added a call (95%)")
-for r in rows:
-    if r["variant"] != "default":
-        continue
-    ns = base[(r["size"], r["placement"])]
-    ratio, low, high = (float(r[k]) for k in ("ratio_to_glibc", "ratio_low", "ratio_high"))
-    print(f"{r['size']:<13} {r['placement']:<5} {ns:9.2f}  {ratio:6.3f} ({low:.3f}..{high:.3f})"
-          f"  | {(ratio - 1) * ns:+6.2f} ({(low - 1) * ns:+.2f}..{(high - 1) * ns:+.2f})")
-PY
+echo "recording, paired in a process (bench/record-cost.sh, 3 processes):"
+"$top/bench/record-cost.sh" 3 "$lib"
 echo
 for round in $(seq "$rounds"); do
 	for setting in off record mark profile timed every windows ${baseline:+baseline}; do
