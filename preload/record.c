@@ -72,6 +72,7 @@ RECORDING_CODE(shared) static struct slot *claim_slot(void)
 	s->shared = i >= MAX_SLOTS;
 	s->sample_countdown = sample_every;
 	s->detour = 1;
+	s->draws = (uintptr_t)s; /* any start: the draws only need to be unrelated to the program's copies */
 	my_slot = s;
 	profile_thread_start(); /* after my_slot: it may call malloc, whose copies count here */
 	return s;
@@ -109,21 +110,23 @@ HOT void maybe_sample(struct slot *s, enum base_function fn, size_t n)
 }
 
 /* A front word's bytes move to the histogram at a sampled call from 2^54
- * on: the 256 calls to the next add less than 2^42, so the bytes never
- * reach the calls' part. */
+ * on: a group's 256 calls add less than 2^42, so the bytes never reach the
+ * calls' part. */
 #define FRONT_BYTES_FULL (1ull << 54)
-_Static_assert(HIST_ALIGN_EVERY == 1ull << (64 - 56), "a sample each time a word's calls wrap");
+_Static_assert(HIST_ALIGN_EVERY == 1ull << (64 - 56), "a sample each group of a word's calls");
 
-/* Adds inc to *p in one instruction (a signal cannot split it); true when
- * the word's calls wrapped, as the carry out of it says: no load after it
- * and no test, which cost a cold copy more than the add itself. */
-HOT bool add_wraps(bool shared, uint64_t *p, uint64_t inc)
+/* Counts a call into *p in one instruction (a signal cannot split it): its
+ * bytes up, its group's calls to come down; true when none were to come,
+ * as the borrow (no carry out of the word) says: no load after the add
+ * and no test of a value, which cost a cold copy more than the add. */
+HOT bool count_down_group(bool shared, uint64_t *p, size_t n)
 {
+	uint64_t inc = n - FRONT_CALL; /* mod 2^64 */
 	if (__builtin_expect(shared, 0))
-		return __atomic_fetch_add(p, inc, __ATOMIC_RELAXED) / FRONT_CALL == HIST_ALIGN_EVERY - 1;
+		return __atomic_fetch_add(p, inc, __ATOMIC_RELAXED) / FRONT_CALL == 0;
 	bool carry;
 	__asm__("addq %2, %0" : "+m"(*p), "=@ccc"(carry) : "r"(inc));
-	return carry;
+	return !carry;
 }
 
 /* A call of a size past the front's buckets: straight into the histogram;
@@ -149,27 +152,54 @@ HOT bool count_call(struct slot *s, bool shared, enum entry_point e, bool zero, 
 {
 	if (__builtin_expect(b >= FRONT_BUCKETS, 0))
 		return count_huge(s, e, zero, b, n);
-	return __builtin_expect(add_wraps(shared, &s->front[zero][e][b], FRONT_CALL + n), 0);
+	return __builtin_expect(count_down_group(shared, &s->front[zero][e][b], n), 0);
 }
 
-/* A sampled call's part: its alignment counted, and for a front word the
- * calls its wrap stands for, and its bytes when they are many, moved to
- * the histogram.  Out of line, so that the common path saves no register
- * for it. */
+/* A number drawn for the thread (splitmix64 over the slot's own state):
+ * where a word's groups begin, which nothing in the program then sets. */
+static unsigned draw(struct slot *s)
+{
+	uint64_t z = s->draws += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (unsigned)(z ^ (z >> 31));
+}
+
+/* The calls of a group, counted in the histogram when it begins (the dump
+ * takes off those still to come: preload/record_dump.c). */
+static void count_group(struct slot *s, struct function_histogram *f, enum entry_point e, bool zero, unsigned b,
+                        uint64_t calls)
+{
+	bump(s->shared, &f->calls[b], calls);
+	bump(s->shared, &s->hist.entry_calls[e], calls);
+	if (zero)
+		bump(s->shared, &f->zero_calls, calls);
+}
+
+/* A sampled call's part.  A word's first call (it finds no bytes: a word
+ * of empty calls finds none ever, and its calls go unsampled) starts its
+ * groups at a phase drawn at random, so that every call, of a size called
+ * once or a million times, is sampled with chance 1 in HIST_ALIGN_EVERY;
+ * the first call of each later group has its alignment counted.  The
+ * word's bytes move to the histogram when they are many.  Out of line, so
+ * that the common path saves no register for it. */
 RECORDING_CODE(shared) __attribute__((noinline, cold)) static void
-record_sampled(struct slot *s, enum entry_point e, bool zero, unsigned b, const void *d, const void *src)
+record_sampled(struct slot *s, enum entry_point e, bool zero, unsigned b, const void *d, const void *src, size_t n)
 {
 	struct function_histogram *f = &s->hist.fn[entry_point_base[e]];
+	uint64_t *word = &s->front[zero][e][b];
+	if (b < FRONT_BUCKETS && (__atomic_load_n(word, __ATOMIC_RELAXED) & FRONT_BYTES) == n) {
+		unsigned to_come = draw(s) % HIST_ALIGN_EVERY;
+		__atomic_fetch_sub(word, (HIST_ALIGN_EVERY - 1 - to_come) * FRONT_CALL, __ATOMIC_RELAXED);
+		count_group(s, f, e, zero, b, to_come + 1);
+		return;
+	}
 	bump(s->shared, &f->dst_mod64[(uintptr_t)d & 63], 1);
 	if (entry_point_base[e] != FN_MEMSET)
 		bump(s->shared, &f->delta_mod64[((uintptr_t)d - (uintptr_t)src) & 63], 1);
 	if (b >= FRONT_BUCKETS)
 		return; /* counted already */
-	bump(s->shared, &f->calls[b], HIST_ALIGN_EVERY);
-	bump(s->shared, &s->hist.entry_calls[e], HIST_ALIGN_EVERY);
-	if (zero)
-		bump(s->shared, &f->zero_calls, HIST_ALIGN_EVERY);
-	uint64_t *word = &s->front[zero][e][b];
+	count_group(s, f, e, zero, b, HIST_ALIGN_EVERY);
 	if ((__atomic_load_n(word, __ATOMIC_RELAXED) & FRONT_BYTES) < FRONT_BYTES_FULL)
 		return;
 	uint64_t bytes = __atomic_fetch_and(word, ~FRONT_BYTES, __ATOMIC_RELAXED) & FRONT_BYTES;
@@ -293,7 +323,7 @@ record_copy_slow(enum base_function fn, enum entry_point e, const void *d, const
 	bool counted_down = my_fast_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
 	if (s->shared ? record_copy_in(s, true, fn, e, d, src, n, b) : record_copy_in(s, false, fn, e, d, src, n, b))
-		record_sampled(s, e, false, b, d, src);
+		record_sampled(s, e, false, b, d, src, n);
 	maybe_sample(s, fn, n);
 	return after_slow_call(s, counted_down, timeable, fn, d, src, n) ? s : NULL;
 }
@@ -326,7 +356,7 @@ HOT void record_copy(bool timed, enum base_function fn, enum entry_point e, cons
 	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
 		record_copy_slow(fn, e, d, src, n, b, false);
 	else if (record_copy_in(s, false, fn, e, d, src, n, b))
-		record_sampled(s, e, false, b, d, src);
+		record_sampled(s, e, false, b, d, src, n);
 }
 
 RECORDING_CODE(shared) __attribute__((noinline, cold)) static struct slot *
@@ -335,7 +365,7 @@ record_set_slow(enum entry_point e, const void *d, int c, size_t n, unsigned b, 
 	bool counted_down = my_fast_slot != NULL;
 	struct slot *s = my_slot ? my_slot : claim_slot();
 	if (s->shared ? record_set_in(s, true, e, c, n, b) : record_set_in(s, false, e, c, n, b))
-		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL);
+		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL, n);
 	maybe_sample(s, FN_MEMSET, n);
 	return after_slow_call(s, counted_down, timeable, FN_MEMSET, d, NULL, n) ? s : NULL;
 }
@@ -346,7 +376,7 @@ HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t
 	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
 		record_set_slow(e, d, c, n, b, false);
 	else if (record_set_in(s, false, e, c, n, b))
-		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL);
+		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL, n);
 }
 
 /* ---- record, then jump to the variant ----
@@ -373,25 +403,25 @@ static memmove_chk_fn *copy_chk_target(enum entry_point e)
 #define COLD_THEN RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
 COLD_THEN copy_then_sampled(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
 {
-	record_sampled(my_slot, e, false, b, d, src);
+	record_sampled(my_slot, e, false, b, d, src, n);
 	return copy_target(e)(d, src, n);
 }
 
 COLD_THEN copy_chk_then_sampled(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
 {
-	record_sampled(my_slot, e, false, b, d, src);
+	record_sampled(my_slot, e, false, b, d, src, n);
 	return copy_chk_target(e)(d, src, n, room);
 }
 
 COLD_THEN set_then_sampled(enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
-	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL);
+	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL, n);
 	return target.memset(d, c, n);
 }
 
 COLD_THEN set_chk_then_sampled(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
-	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL);
+	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL, n);
 	return target.memset_chk(d, c, n, room);
 }
 

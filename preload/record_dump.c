@@ -19,18 +19,22 @@ static unsigned slots_used(void)
 	return claimed < MAX_SLOTS ? claimed : MAX_SLOTS + 1;
 }
 
-void front_add(struct histogram *h, enum entry_point e, bool zero, unsigned b, uint64_t v)
+static void less(uint64_t *counter, uint64_t n) { *counter -= n < *counter ? n : *counter; }
+
+/* Adds a front word `v` (entry point e, value 0 or not, bucket b) to h,
+ * whose calls the slot's histogram already counts a whole group ahead:
+ * the calls of the group still to come are taken off.  (A dump in a signal
+ * handler between a group's first call and its count may find fewer.) */
+static void front_add(struct histogram *h, enum entry_point e, bool zero, unsigned b, uint64_t v)
 {
-	if (v == 0)
-		return;
-	uint64_t calls = v / FRONT_CALL, bytes = v & FRONT_BYTES;
+	uint64_t to_come = v / FRONT_CALL, bytes = v & FRONT_BYTES;
 	struct function_histogram *f = &h->fn[entry_point_base[e]];
-	__atomic_fetch_add(&f->calls[b], calls, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&f->bytes[b], bytes, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&h->entry_calls[e], calls, __ATOMIC_RELAXED);
+	less(&f->calls[b], to_come);
+	less(&h->entry_calls[e], to_come);
+	f->bytes[b] += bytes;
 	if (zero) {
-		__atomic_fetch_add(&f->zero_calls, calls, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&f->zero_bytes, bytes, __ATOMIC_RELAXED);
+		less(&f->zero_calls, to_come);
+		f->zero_bytes += bytes;
 	}
 }
 

@@ -14,9 +14,11 @@
 
 /* The common path's counters (preload/record.c says why): calls of
  * sizes in the first FRONT_BUCKETS buckets (below 14 GiB), by entry point,
- * memset's of value 0 apart, and size bucket; each word the calls mod 256
- * in its top 8 bits, the bytes in its low 56.  Each time the calls' part
- * wraps, record_sampled adds 256 calls to the histogram. */
+ * memset's of value 0 apart, and size bucket.  Each word holds the bytes in
+ * its low 56 bits and in its top 8 the calls still to come of its current
+ * group of 256, which a call counts down: the first call of a group (one
+ * that finds 0) is sampled and adds the group's 256 calls to the
+ * histogram beforehand. */
 #define FRONT_BUCKETS 256
 #define FRONT_CALL (1ull << 56)
 #define FRONT_BYTES (FRONT_CALL - 1)
@@ -30,15 +32,12 @@ struct slot {
 	struct timing_counts timed; /* MEMSHIM_TIMING */
 	struct seq_state *seq;      /* MEMSHIM_SEQUENCES: the thread's windows; NULL: none yet */
 	bool seq_failed;            /* no memory for them: none for this thread */
+	uint64_t draws;             /* record_sampled's random phases */
 };
 
 extern struct slot record_slots[MAX_SLOTS + 1]; /* the last is the shared overflow slot */
 extern unsigned record_slots_claimed;
 extern bool record_timing_counted; /* the slots hold timed calls: timing was on */
 
-/* Adds what a front word `v` holds (entry point e, value 0 or not, bucket b)
- * to h, with atomic adds: h may be a slot's, counted into meanwhile. */
-void front_add(struct histogram *h, enum entry_point e, bool zero, unsigned b, uint64_t v)
-	__attribute__((visibility("hidden")));
 
 #endif

@@ -320,7 +320,7 @@ static const char *sampled_share(uint64_t k, uint64_t sampled, uint64_t calls, c
 	}
 	double centre = (p + z * z / (2 * m)) / (1 + z * z / m);
 	double half = z * sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / (1 + z * z / m);
-	snprintf(buf, size, "%.1f%% (%.1f..%.1f)", 100 * p, 100 * (centre - half), 100 * (centre + half));
+	snprintf(buf, size, "%.1f%% (%.1f..%.1f)", 100 * p, fmax(0, 100 * (centre - half)), fmin(100, 100 * (centre + half)));
 	return buf;
 }
 
@@ -336,7 +336,7 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 		aligned8 += i % 8 ? 0 : table[i];
 	}
 	if (sampled == 0) {
-		printf("  %s: no call sampled (one in %d calls of a size)\n", title, HIST_ALIGN_EVERY);
+		printf("  %s: no call sampled (one in %d of each size is)\n", title, HIST_ALIGN_EVERY);
 		return;
 	}
 	for (unsigned i = 0; i < 64; i++)
@@ -352,7 +352,7 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 	for (unsigned i = 0; i < 6 && table[order[i]]; i++)
 		printf(" %u (%.1f%%)", order[i], share(table[order[i]], sampled));
 	if (sampled < calls)
-		printf("; estimated from %" PRIu64 " calls sampled (95%%)", sampled);
+		printf("; estimated from %" PRIu64 " call%s sampled (95%%)", sampled, sampled == 1 ? "" : "s");
 	printf("\n");
 }
 
