@@ -9,18 +9,21 @@
  * instructions, so no update is lost and no lock is taken.  Past MAX_SLOTS
  * threads, later threads share one slot with atomic adds: slower, still exact.
  *
- * A call writes one counter: its entry point's word for its size bucket,
- * calls and bytes together (the slot's front).  Each counter a call writes
- * holds a store-buffer entry behind the copy's own stores; where the copy's
- * lines are cold those wait for memory, and a call that wrote five counters
- * (calls, bytes, two alignments, the entry point) cost a cold 8-byte copy
- * half as much again.  Alignment is counted for one call in
- * HIST_ALIGN_EVERY of each counter, the aliasing and overlap hazards for
- * every call: they write only where they occur.  The bucket is arithmetic,
- * not a table, which took cache lines from the program's data.
+ * A call writes one counter: its entry point's word for its size bucket
+ * (the slot's front), its bytes and its group's calls together, and tests
+ * nothing of it but the add's carry.  Where the copies' data is cold the
+ * core overlaps as many calls' misses as its window holds calls, and every
+ * instruction, counter and unpredictable branch the wrapper adds shrinks
+ * that: so the alignments are counted for one call in HIST_ALIGN_EVERY
+ * (the first of each group of a word's calls, from a phase drawn at
+ * random), 4 KiB aliasing for the copies from 2 KiB, which find their
+ * bucket by arithmetic anyway, and the size bucket below that is one load
+ * from a small table (preload/call_buckets.h).  The CPU pages
+ * (data/cpu-rows/measurements/) give what each part cost.
  *
- * The common path takes one branch for all that is rare: the thread's slot
- * for the common path is NULL where every call must take the slow path
+ * Besides the size against the table's end and the carry, the common path
+ * takes one branch for all that is rare: the thread's slot for the common
+ * path is NULL where every call must take the slow path
  * (the first call of a thread, the shared slot, call-site sampling,
  * start-up not done).  Where calls are timed (MEMSHIM_TIMING, one in N),
  * the wrappers are another set, which also counts down the calls to the
