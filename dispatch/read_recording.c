@@ -15,7 +15,7 @@
 #define HIST_INTERVAL_MAX 1000000
 #define CALLSITES_MAX 1073741824
 #define PROBLEMS_FD_MAX 1048576
-#define STACK_DEPTH_MAX 64 /* preload/histogram_format.h's HIST_STACK_MAX */
+#define STACK_DEPTH_MAX 64 /* dump/format.h's HIST_STACK_MAX */
 #define TEXT_OF(number) TEXT_OF_(number)
 #define TEXT_OF_(number) #number
 

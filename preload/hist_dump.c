@@ -22,7 +22,7 @@
 #include "shim/thresholds.h"
 #include "preload/ab.h"
 #include "preload/callsites.h"
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/profile.h"
 #include "preload/record.h"
 

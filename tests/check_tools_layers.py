@@ -17,7 +17,14 @@ them, whose graph and circle finder this uses):
 Each graph must have no circle and no edge against the layers; and a module
 that uses another's symbols includes a header that may declare them: that
 module's own, its folder's (tools/bench/bench.h), or for a command
-tools/commands.h.  One "ok: ..." or "FAIL: ..." line per check.
+tools/commands.h.
+
+The dump is the contract between the library and the tool (dump/README.md):
+each reaches the other only through dump/.  No file of the tool includes the
+library's (preload/), none of the library's (preload/, dispatch/, shim/)
+includes the tool's, and dump/ includes neither preload/ nor, on the side
+the library builds (DUMP_LIBRARY_SIDE), tools/.
+One "ok: ..." or "FAIL: ..." line per check.
 
 usage: check_tools_layers.py SRCDIR [BUILDDIR]  (BUILDDIR: where the objects are)
 """
@@ -61,6 +68,30 @@ def allowed(a, b):
     if ra in (1, 2):  # a command or its folder: that folder
         return rb == 2 and fb == fa
     return False
+
+
+# What the library builds of dump/ (Makefile.am's libdump_write); the rest,
+# dump/reader/, is the tool's reader, which may use the tool's lowest layer
+# (tools/util/).
+DUMP_LIBRARY_SIDE = {'dump/format.h', 'dump/counts.h', 'dump/size_classes.h', 'dump/write.c'}
+LIBRARY = ['preload', 'dispatch', 'shim']
+
+
+def dump_bypasses(top):
+    """Includes that reach across the dump boundary: 'file -> included'."""
+    def forbidden(path, target):
+        side = path.split('/')[0]
+        if side == 'tools':
+            return target.startswith('preload/')
+        if side in LIBRARY:
+            return target.startswith('tools/')
+        if path in DUMP_LIBRARY_SIDE:
+            return target.startswith(('preload/', 'tools/'))
+        return target.startswith('preload/') or (target.startswith('tools/') and
+                                                 not target.startswith('tools/util/'))
+    return ['%s -> %s' % (path, target)
+            for path in sorted(sources(top, ['tools', 'dump'] + LIBRARY))
+            for target in includes(top, path) if forbidden(path, target)]
 
 
 def include_graph(top):
@@ -148,6 +179,8 @@ def main():
     top = sys.argv[1]
     includes_graph = include_graph(top)
     check_graph('includes', includes_graph)
+    bypasses = dump_bypasses(top)
+    check('the library and the tool reach each other only through dump/', not bypasses, '; '.join(bypasses))
     if len(sys.argv) == 3:
         links = link_graph(top, sys.argv[2])
         check_graph('links', links)

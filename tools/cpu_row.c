@@ -33,7 +33,7 @@
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "dispatch/settings.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 #include "shim/thresholds.h"
 #include "tools/calibrate/measure_classes.h"
 #include "tools/calibrate/calibrate.h"

@@ -6,7 +6,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
-#include "tools/util/dump_merge.h"
+#include "dump/reader/merge.h"
 #include "tools/util/launch.h"
 
 #include <dirent.h>

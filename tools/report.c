@@ -13,7 +13,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/output_file.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/report/symbolize.h"
 #include "tools/util/sort.h"
 

@@ -13,8 +13,8 @@
 #include "tools/util/cli_options.h"
 #include "tools/util/default_source.h"
 #include "tools/util/output_file.h"
-#include "tools/util/dump_load.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/load.h"
+#include "dump/reader/read.h"
 #include "tools/measure/replay.h"
 #include "tools/util/units_shares.h"
 

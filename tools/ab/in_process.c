@@ -18,7 +18,7 @@
 #include "tools/ab/weighed.h"
 #include "tools/measure/round_stats.h"
 #include "tools/util/cli_options.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/util/output_file.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"

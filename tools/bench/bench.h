@@ -86,7 +86,7 @@ void bench_load_builtin_distributions(bool quick, struct distributions *d);
 void bench_free_distributions(struct distributions *d);
 
 
-/* Reads a histogram dump (preload/histogram_format.h): a distribution for
+/* Reads a histogram dump (dump/format.h): a distribution for
  * each function with calls, named "memcpy:FILE" and for that function
  * only, one size per bucket (its mean) weighted by its calls.  Puts up to
  * FN_COUNT in out and returns how many; 0 and a message on failure. */

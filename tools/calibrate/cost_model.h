@@ -102,7 +102,7 @@ double cm_best_value(cm_objective *objective, const void *context, double *const
 double cm_worst_placement_sum(const struct cm_term *a, const struct cm_term *b, unsigned n);
 
 /* The thresholds worth trying: every bucket boundary of the histogram
- * format (preload/histogram.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
+ * format (dump/counts.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
  * many (at most max). */
 unsigned cm_threshold_candidates(double *out, unsigned max);
 

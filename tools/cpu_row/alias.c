@@ -4,7 +4,7 @@
 #include "tools/cpu_row/cpu_row.h"
 
 #include "dispatch/variants.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <math.h>
 #include <stdbool.h>

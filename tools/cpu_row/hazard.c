@@ -5,7 +5,7 @@
 #include "tools/cpu_row/cpu_row.h"
 
 #include "dispatch/variants.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 #include "tools/calibrate/curves.h"
 #include "tools/calibrate/measure_classes.h"
 #include "tools/util/hazards.h"

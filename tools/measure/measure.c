@@ -14,7 +14,7 @@
  * difference. */
 #include "config.h"
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "tools/measure/caches.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/round_stats.h"

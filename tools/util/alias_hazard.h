@@ -9,7 +9,7 @@
 
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <stdio.h>
 

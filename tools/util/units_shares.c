@@ -1,7 +1,7 @@
 #include "tools/util/units_shares.h"
 
 #include "tools/util/glibc_info.h"
-#include "preload/size_classes.h"
+#include "dump/size_classes.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,10 +1,10 @@
 /* The records of a dump's section, each line checked: the header's, the
  * profile's and timed calls', call sites, and a function's buckets and
  * tables. */
-#include "tools/util/histogram_records.h"
+#include "dump/reader/records.h"
 
 #include "dispatch/config.h"
-#include "tools/util/histogram_add.h"
+#include "dump/reader/add.h"
 #include "tools/util/parse_number.h"
 
 #include <inttypes.h>

@@ -1,7 +1,7 @@
 /* Writing dumps: formatted by hand into a stack buffer and written with
  * write(2), so a dump can run in a signal handler, in a forked child, or
  * while the program's malloc or stdio lock is held. */
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include "dispatch/message.h"
 

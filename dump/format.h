@@ -1,5 +1,5 @@
-/* The histogram dump format: the one module that writes it (the library)
- * and reads it (every tool).  Documented in README.md, "Dump file format".
+/* The dump format: the one module that writes it (the library)
+ * and reads it (every tool).  Documented in doc/dump-format.md; dump/README.md lists this folder.
  *
  * A dump is text, one record per line, words separated by single spaces:
  *
@@ -61,7 +61,7 @@
  *                                          (longer than 2 us + 1 ns a byte)
  *   ab_pair 40 120 38 90 ...               one pair of blocks of one thread: for each
  *                                          function (memcpy, memmove, memset) and size
- *                                          class (preload/size_classes.h, then above
+ *                                          class (dump/size_classes.h, then above
  *                                          16 MiB) A's calls and ns, then B's; the
  *                                          timer's cost subtracted
  *   end                                    the dump is complete
@@ -97,11 +97,11 @@
  *
  * Only non-zero counters are written.  Readers reject an unknown major
  * version, a missing "end" (a truncated file), and malformed lines. */
-#ifndef MEMSHIM_HISTOGRAM_FORMAT_H
-#define MEMSHIM_HISTOGRAM_FORMAT_H
+#ifndef MEMSHIM_DUMP_FORMAT_H
+#define MEMSHIM_DUMP_FORMAT_H
 
-#include "preload/histogram.h"
-#include "preload/size_classes.h"
+#include "dump/counts.h"
+#include "dump/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -199,7 +199,7 @@ bool hist_write_window(int fd, enum base_function fn, const struct seq_call *cal
 
 /* In-process A/B (MEMSHIM_AB): one pair of blocks of a thread, by arm
  * (0: A, 1: B), function and size class (the nine of
- * preload/size_classes.h, then above 16 MiB). */
+ * dump/size_classes.h, then above 16 MiB). */
 #define AB_PAIR_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)
 #define AB_PAIR_NUMBERS (4 * FN_COUNT * AB_PAIR_CLASSES) /* of an ab_pair record */
 struct ab_pair {
