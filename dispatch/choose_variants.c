@@ -60,6 +60,8 @@ static bool read_selection(const char *name, const char *fallback, struct select
 	if (!value)
 		return false;
 	const struct policy *p = policy_named(value);
+	if (p && !same_string(p->name, value)) /* an old name (auto): one line naming the new */
+		warn_bad_value(name, value, "is an old name", p->name, 0);
 	struct line words;
 	const char *problem = p ? NULL : selection_problem(value, &s->bands, &words);
 	if (problem) {

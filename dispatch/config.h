@@ -22,7 +22,7 @@ struct function_choice {
 	struct band_list bands;      /* one band: a single variant */
 	char text[BAND_TEXT_MAX];    /* the bands' text form ("glibc:256,avx2") */
 	const char *why; /* "CPU has FSRM", or the variable that chose (dispatch/settings.h) */
-	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
+	/* When a variable named a preset (MEMSHIM_IMPL=kernel): the variable and
 	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
 	const char *variable, *policy;
 	/* Where the choice came from (variant_resolve): the environment (the
@@ -114,7 +114,7 @@ void config_default_bands(enum base_function fn, struct band_list *out, const ch
 const char *config_setting_bands(const char *value, enum base_function fn, struct band_list *out);
 
 /* dispatch/names.c: whether `name` is something MEMSHIM_IMPL may name: a
- * variant or a policy ("kernel", "auto"). */
+ * variant or a preset ("kernel", "default"; "auto", the old name of default). */
 bool config_name_known(const char *name);
 
 /* The variant or policy that `name` spells in another case ("AVX2":
