@@ -99,7 +99,7 @@ def page(srcdir, name, title):
         fn, bands, why = choice.split(" ", 2)
         out.append("| %s | `%s` | %s |" % (fn, bands, why))
     for t in row.get("thresholds", []):
-        out += ["", "Rep thresholds of the `*_erms` variants on this class: `%s`." % t]
+        out += ["", "Rep thresholds on this class (erms and the `*_erms` variants alike): `%s`." % t]
     # The 4K-aliasing extra the row carries (from its bench's alias4k cases).
     for a in row.get("alias4k", []):
         fn, costs = a.split(" ", 1)
@@ -192,7 +192,7 @@ def variant_places(srcdir):
     its best cell over every row's data."""
     variants = source_names(srcdir, "shim/memshim_variants.h", r"(?m)^MEMSHIM_VARIANT\((\w+),")
     retired = dict(source_names(srcdir, "dispatch/variants.c", r'\{ "(\w+)", "(\w+)" \}'))
-    start = set(source_names(srcdir, "dispatch/auto_policy.c", r"\{ VARIANT\((\w+)\), \""))
+    start = set(source_names(srcdir, "dispatch/builtin.c", r"\{ VARIANT\((\w+)\), \""))
     chosen, best, wins, spreads = {}, {}, {}, []
     for name, (pagename, title) in sorted(PAGES.items()):
         row = row_lines(os.path.join(srcdir, "data/cpu-rows", name + ".row"))

@@ -3,7 +3,7 @@
  * dispatch/config_internal.h); and the policies as this process sees them. */
 #include "dispatch/config_internal.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_rows.h"
 #include "dispatch/early_env.h"
 #include "dispatch/policies.h"
@@ -21,7 +21,7 @@ extern struct thresholds memshim_thresholds __attribute__((weak));
 static void resolve_thresholds(struct config *c, const struct thresholds *file)
 {
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
+	builtin_thresholds(cpu_features(), &builtin);
 	const struct threshold_sources from = { file, cpu_row_for(cpu_features()), &builtin };
 	c->thresholds = builtin; /* set_stosb_beyond_nt, which no variable sets */
 	for (int t = 0; t < T_ALL; t++)

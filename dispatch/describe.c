@@ -94,7 +94,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 	line_add(l, "thresholds:");
 	for (int t = 0; t < T_ALL; t++) {
 		size_t value = threshold_value(&c->thresholds, (enum threshold_name)t);
-		if (t == T_AUTO_MOVSB_STOP && value == 0)
+		if (t == T_MOVSB_STOP && value == 0)
 			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
 		line_add(l, threshold_keys((enum threshold_name)t)->name);

@@ -45,7 +45,7 @@ static void describe_erms(enum base_function fn, const struct thresholds *t, str
 	if (fn == FN_MEMSET)
 		add_threshold(l, "rep stosb", t->stosb);
 	else
-		add_threshold(l, "rep movsb", t->erms);
+		add_threshold(l, "rep movsb", t->movsb);
 	line_add(l, ")");
 }
 
@@ -61,12 +61,12 @@ static void describe_vector_erms(enum base_function fn, const struct thresholds 
 {
 	line_add(l, " (");
 	if (fn == FN_MEMSET)
-		add_threshold(l, "rep stosb", t->auto_stosb);
+		add_threshold(l, "rep stosb", t->stosb);
 	else
-		add_threshold(l, "rep movsb", t->auto_movsb);
-	if (fn != FN_MEMSET && t->auto_movsb_stop) {
+		add_threshold(l, "rep movsb", t->movsb);
+	if (fn != FN_MEMSET && t->movsb_stop) {
 		line_add(l, " to ");
-		line_add_number(l, t->auto_movsb_stop);
+		line_add_number(l, t->movsb_stop);
 		line_add(l, " B");
 	}
 	line_add(l, ", ");

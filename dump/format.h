@@ -8,7 +8,7 @@
  *   program zstd
  *   reason exit                            exit | interval | signal | exec
  *   variant memcpy fsrm                    what the functions resolved to
- *   threshold erms 2048                    the erms thresholds in force
+ *   threshold movsb 2048                   the rep thresholds in force
  *   entry __memcpy_chk 17                  calls per exported name
  *   function memcpy                        the records below are memcpy's
  *   bucket 17 18 5 85                      sizes [lo,hi): calls bytes
@@ -72,7 +72,9 @@
  * recording_cpu, version 6 made a callsite record the whole stack, up to
  * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
  * readers refused), where before it was three frames, version 7 added
- * sequences, window and seq, version 8 ab, ab_dropped and ab_pair; older dumps are
+ * sequences, window and seq, version 8 ab, ab_dropped and ab_pair, version 9
+ * named the rep movsb threshold movsb, which every variant that uses rep
+ * movsb reads (before: erms, the erms variant's alone, read as movsb); older dumps are
  * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
  * wrapper's (an older profile reads as recording_apart 0).
@@ -107,7 +109,7 @@
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
-#define HIST_FORMAT_VERSION 8
+#define HIST_FORMAT_VERSION 9
 #define HIST_FORMAT_VERSION_TEXT "8"
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 #define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
@@ -122,7 +124,7 @@ struct dump_header {
 	const char *program;
 	const char *reason;
 	const char *variant[FN_COUNT];
-	uint64_t erms_threshold, stosb_threshold;
+	uint64_t movsb_threshold, stosb_threshold;
 };
 
 /* A sampled call site: its return addresses, the caller's first, which
@@ -305,7 +307,7 @@ struct dump {
 	struct dump_program *programs; /* by program name, in the order first seen */
 	size_t program_count;
 	char variant[FN_COUNT][32];    /* from the last file; "mixed" if files disagree */
-	uint64_t erms_threshold, stosb_threshold;
+	uint64_t movsb_threshold, stosb_threshold;
 	struct dump_site *callsites;
 	size_t callsite_count;
 	struct dump_profile profile;

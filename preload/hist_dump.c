@@ -204,7 +204,7 @@ static void fill_header(struct dump_header *h, const char *reason)
 	h->reason = reason;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		h->variant[fn] = c->choice[fn].text;
-	h->erms_threshold = memshim_thresholds.erms;
+	h->movsb_threshold = memshim_thresholds.movsb;
 	h->stosb_threshold = memshim_thresholds.stosb;
 }
 

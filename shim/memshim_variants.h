@@ -37,7 +37,8 @@ MEMSHIM_VARIANT(movsq, shim, 0, 0, movsq, movsq, NULL, NULL,
 MEMSHIM_VARIANT(glibc, libc, 0, 0, glibc, glibc, NULL, NULL,
 		"the C library's own functions (the next definition after this library)")
 /* The vector variants (shim/vector_pieces.h); the *_erms variants add a rep
- * movsb band and are what the auto policy picks on ERMS CPUs. */
+ * movsb band, and the calibration starts from the widest of them on ERMS
+ * CPUs (dispatch/builtin.c). */
 MEMSHIM_VARIANT(sse2, shim, 16, 0, sse2, sse2, NULL, describe_vector,
 		"16-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(avx2, shim, 32, 0, avx2, avx2, has_avx2, describe_vector,

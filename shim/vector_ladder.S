@@ -58,15 +58,15 @@
  *   MASKED_COPY_VEC    (optional) the same below V in one masked move of
  *                      VEC(0) (needs MASK_OF_LAST_N too, which sets %k1 to
  *                      the last %rdx bytes)
- *   REP_BAND           (optional) rep movsb / stosb from auto_movsb /
- *                      auto_stosb bytes on, below nt (the *_erms twins) */
+ *   REP_BAND           (optional) rep movsb / stosb from the movsb /
+ *                      stosb thresholds on, below nt (the *_erms twins) */
 
 #include "shim/thresholds.h"
 
 /* memshim_thresholds' members (checked against the struct in shim/thresholds.h). */
 #define NT_THRESHOLD (memshim_thresholds + THRESHOLDS_NT)(%rip)
-#define AUTO_MOVSB (memshim_thresholds + THRESHOLDS_AUTO_MOVSB)(%rip)
-#define AUTO_STOSB (memshim_thresholds + THRESHOLDS_AUTO_STOSB)(%rip)
+#define MOVSB_FROM (memshim_thresholds + THRESHOLDS_MOVSB)(%rip)
+#define STOSB_FROM (memshim_thresholds + THRESHOLDS_STOSB)(%rip)
 
 #define LADDER_CAT(a, b) a##b
 #define LADDER_XCAT(a, b) LADDER_CAT(a, b)
@@ -167,7 +167,7 @@ L(fn##_above_8vec):                                                          \
 	LEAVE_FOR_BACKWARD_##fn;                                             \
 	cmp NT_THRESHOLD, %rdx;                                              \
 	jae long;                                                            \
-	LEAVE_FOR_REP_BAND(AUTO_MOVSB, long);                                \
+	LEAVE_FOR_REP_BAND(MOVSB_FROM, long);                                \
 	/* The first vector (VEC(0), loaded at the entry, not again: D6) and  \
 	   the last four, kept for the end; the loop on a 16-byte boundary    \
 	   and those four stored from the top down, as in glibc. */          \
@@ -435,7 +435,7 @@ ENTRY_NAME(memset):
  * all that follows lies where the base variant's code does. */
 	SET_ABOVE_2VEC_ALIGN
 L(set_above_2vec):
-	LEAVE_FOR_REP_BAND(AUTO_STOSB, LADDER_XCAT(memshim_set_long_, VARIANT))
+	LEAVE_FOR_REP_BAND(STOSB_FROM, LADDER_XCAT(memshim_set_long_, VARIANT))
 	VMOVU VEC(0), (%rdi)
 	VMOVU VEC(0), VEC_SIZE(%rdi)
 	cmp $(4 * VEC_SIZE), %rdx

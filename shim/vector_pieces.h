@@ -26,14 +26,14 @@
  * a copy larger than most of the last-level cache would evict everything
  * else to keep data the caller is unlikely to read back soon (folly's and
  * glibc's large-copy paths do the same).  The *_erms variants copy the band
- * [auto_movsb, nt) of such copies with rep movsb instead of the loop.
+ * [movsb, nt) of such copies with rep movsb instead of the loop.
  * Overlapping memmove never takes non-temporal stores, which are weakly
  * ordered; it takes rep movsb only forward, with the destination at least
  * 64 bytes before the source, as glibc 2.36 does.
  *
  * memset has the same loop with a broadcast vector, its own threshold
- * auto_stosb for rep stosb, and the same non-temporal threshold, from
- * which a CPU row of dispatch/auto_policy.c may ask for rep stosb instead
+ * stosb for rep stosb, and the same non-temporal threshold, from
+ * which a CPU row (dispatch/builtin.c) may ask for rep stosb instead
  * of non-temporal stores (set_beyond_cache).
  *
  * The compiler inserts vzeroupper on the paths that used the upper halves
@@ -139,11 +139,11 @@ PIECE void rep_movsb_to_line(byte *d, const byte *s, size_t n)
 }
 
 /* Whether the rep band of the *_erms twins, which the ladder leaves for
- * from auto_movsb on, has ended at n bytes: from auto_movsb_stop on (where
+ * from movsb on, has ended at n bytes: from movsb_stop on (where
  * one is set) the cached loop copies again, up to nt. */
 PIECE bool past_rep_band(size_t n)
 {
-	return memshim_thresholds.auto_movsb_stop && n >= memshim_thresholds.auto_movsb_stop;
+	return memshim_thresholds.movsb_stop && n >= memshim_thresholds.movsb_stop;
 }
 
 /* memcpy above 8V bytes, past the cached loop: from nt bytes on

@@ -23,7 +23,7 @@ could fall behind them:
 - the literal argument of every getenv, secure_getenv and early_getenv
   call, whatever its name (HOME, LD_PRELOAD, ...).
 A name followed by "/" is an abbreviation of two names
-("MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD" in a variant's summary), and is left
+("MEMSHIM_MOVSB/STOSB_THRESHOLD" in a variant's summary), and is left
 out: each of the two is a literal of its own where it is read."""
 
 import os

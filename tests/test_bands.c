@@ -2,7 +2,7 @@
  * bad input (dispatch/bands.c), and which bands the default and auto
  * policies give CPUs described here rather than read from CPUID (the
  * policies take the features as a parameter; no environment reaches it). */
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
 #include "dispatch/default_policy.h"
@@ -131,13 +131,13 @@ static void shipped_rows(void)
 		struct cpu_features unserved = f;
 		unserved.model = 0xfff;
 		struct thresholds t, builtin;
-		auto_default_thresholds(&f, &t);
-		auto_default_thresholds(&unserved, &builtin);
+		builtin_thresholds(&f, &t);
+		builtin_thresholds(&unserved, &builtin);
 		snprintf(what, sizeof what, "%s: its rep thresholds where it gives them (%zu, %zu), else the built-in ones",
-			 r->file, r->auto_movsb, r->auto_stosb);
+			 r->file, r->movsb, r->stosb);
 		check(what, !cpu_row_for(&unserved) &&
-			      t.auto_movsb == (r->auto_movsb ? r->auto_movsb : builtin.auto_movsb) &&
-			      t.auto_stosb == (r->auto_stosb ? r->auto_stosb : builtin.auto_stosb) && t.nt == builtin.nt);
+			      t.movsb == (r->movsb ? r->movsb : builtin.movsb) &&
+			      t.stosb == (r->stosb ? r->stosb : builtin.stosb) && t.nt == builtin.nt);
 	}
 }
 

@@ -188,14 +188,14 @@ preloaded env MEMSHIM_CALIBRATION="$long_dir/calibration" MEMSHIM_VERBOSE=1 /bin
 expect_eq "MEMSHIM_VERBOSE: the same reason, whole" "$(printf '%s\n' "$err" | grep -c -F "$long_why]")" 1
 write_cal 1 >"$scratch/v1"
 preloaded env MEMSHIM_CALIBRATION="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
-expect_match "a version 1 file: its thresholds are read" "$err" 'auto_stosb 8192 B \[calibration file\]'
+expect_match "a version 1 file, with the old keys (auto_movsb, auto_stosb): its thresholds are read" "$err" ' stosb 8192 B \[calibration file\]'
 expect_eq "a version 1 file: no warning" "$(printf '%s\n' "$err" | grep -vc -e '-> ' -e 'thresholds:')" 0
 env MEMSHIM_CALIBRATION="$scratch/v1" "$tool" info >"$scratch/out"
 expect_eq "a version 1 file: the built-in default variants" "$(grep -c 'calibration file ".*v1":' "$scratch/out")" 0
 write_cal 2 nosuchvariant movsq glibc >"$scratch/bad-choice"
 preloaded env MEMSHIM_CALIBRATION="$scratch/bad-choice" MEMSHIM_VERBOSE=1 /bin/true
 expect_eq "an unknown variant in the file: one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file .*names bands this memshim or CPU cannot run')" 1
-expect_match "an unknown variant in the file: built-in thresholds" "$err" 'auto_stosb [0-9]+ B \[(built-in|CPU row)\]'
+expect_match "an unknown variant in the file: built-in thresholds" "$err" ' stosb [0-9]+ B \[(built-in|CPU row)\]'
 "$tool" tune --calibration "$scratch/hand" "$scratch"/h.* >/dev/null 2>"$scratch/err"
 expect_eq "tune reads a version 2 file it did not write" "$?:$(cat "$scratch/err")" "0:"
 sed 's/^choice memmove movsq /choice memmove/' "$scratch/hand" >"$scratch/cut-choice"

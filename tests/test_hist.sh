@@ -114,7 +114,7 @@ expect_match "fleetbench CSV sizes" "$(head -1 "$scratch/fb_Memcpy.csv")" '^17:0
 
 # Bad dump files are named and left out, with status 1.
 printf 'memshim-histogram 1\npid 1\n' >"$dir/truncated"
-printf 'memshim-histogram 9\nend\n' >"$dir/future"
+printf 'memshim-histogram 10\nend\n' >"$dir/future"
 : >"$dir/empty"
 report_json "$dir/truncated"
 expect_eq "truncated dump: status 1" "$rc_report" 1

@@ -28,7 +28,7 @@ expect_bindings() {
 for case in "-avx512f:avx512" "-avx512:avx512" "-avx2:avx2" "-erms:erms" "-fsrm:fsrm" \
 	"-avx512f,-fsrm,-erms:avx512 fsrm erms" "-AVX512F,-ERMS:avx512 erms"; do
 	mask=${case%%:*} without=${case#*:}
-	for policy in default auto kernel; do
+	for policy in default kernel; do
 		# shellcheck disable=SC2086
 		expected=$("$described" $policy $without)
 		impl=MEMSHIM_IMPL=$policy

@@ -21,7 +21,7 @@ preloaded env MEMSHIM_HIST="$dir/p.%p" MEMSHIM_SEQUENCES=8 "$program" period 400
 dump=$(ls "$dir"/p.* 2>/dev/null | head -1)
 expect_eq "period program: exits 0" "$rc" 0
 expect_eq "period program: nothing on stderr" "$err" ""
-expect_match "the dump is version 8" "$(head -1 "$dump")" '^memshim-histogram 8$'
+expect_match "the dump is version 9" "$(head -1 "$dump")" '^memshim-histogram 9$'
 expect_match "a sequences record: length 8" "$(grep '^sequences ' "$dump")" '^sequences 8 [0-9]+$'
 windows=$(grep -c '^window memcpy ' "$dump")
 # A thread keeps up to 512 windows, about half as many just after it thins
@@ -158,7 +158,7 @@ expect_match "tune --impl names the bands and thresholds it runs with" "$(cat "$
 expect_match "tune --impl takes bands" "$?:$(cat "$scratch/out")" 'runs as: memcpy glibc:1K,scalar'
 "$tool" tune --impl "MEMSHIM_MEMCPY=scalar MEMSHIM_MOVSB_THRESHOLD=4K" "$scratch/synthetic" >"$scratch/out" 2>&1
 expect_match "tune --impl takes an environment line" "$(cat "$scratch/out")" 'runs as: memcpy scalar, memmove'
-expect_match "tune --impl takes an environment line's thresholds" "$(cat "$scratch/out")" 'thresholds: erms 4 KiB,'
+expect_match "tune --impl takes an environment line's thresholds" "$(cat "$scratch/out")" 'thresholds: movsb 4 KiB,'
 cal=$scratch/calibration
 "$tool" tune --calibrate --tiny --calibration "$cal" >/dev/null 2>&1
 "$tool" tune --impl scalar --calibration "$cal" "$scratch/v5" >"$scratch/out" 2>"$scratch/err"

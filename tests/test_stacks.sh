@@ -56,7 +56,7 @@ record() {
 
 record whole
 expect_eq "recording: status, stderr" "$rc:$err" "0:"
-expect_eq "the dump is version 8" "$(head -1 "$scratch/whole")" "memshim-histogram 8"
+expect_eq "the dump is version 9" "$(head -1 "$scratch/whole")" "memshim-histogram 9"
 "$tool" report --folded "$scratch/whole" >"$scratch/whole.folded" 2>"$scratch/err"
 expect_eq "report --folded: status, stderr" "$?:$(cat "$scratch/err")" "0:"
 expect_match "folded: main and all six functions, root to leaf" "$(cat "$scratch/whole.folded")" \

@@ -306,7 +306,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	       c->count, c->unit, c->clock);
 	printf("  wrote %s; the rep and non-temporal thresholds for this machine: rep movsb from %s,\n"
 	       "  rep stosb from %s, non-temporal from %s (the library reads them at start-up)\n",
-	       path, human_size(c->auto_movsb, movsb, sizeof movsb), human_size(c->auto_stosb, stosb, sizeof stosb),
+	       path, human_size(c->movsb, movsb, sizeof movsb), human_size(c->stosb, stosb, sizeof stosb),
 	       human_size(c->nt, nt, sizeof nt));
 	if (others >= BUSY_LOAD)
 		printf("  the machine was busy: other work kept %.1f CPUs of %ld busy while it measured, so its\n"

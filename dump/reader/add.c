@@ -250,7 +250,7 @@ static bool merge_counts(struct dump *to, const struct dump *from)
 		else if (strcmp(to->variant[fn], from->variant[fn]) != 0)
 			strcpy(to->variant[fn], "mixed");
 	}
-	to->erms_threshold = from->erms_threshold;
+	to->movsb_threshold = from->movsb_threshold;
 	to->stosb_threshold = from->stosb_threshold;
 	merge_profile(&to->profile, &from->profile);
 	merge_timing(&to->timing, &from->timing);

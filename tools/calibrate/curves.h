@@ -108,8 +108,8 @@ struct named_curve {
 struct calibration {
 	char vendor[16];
 	unsigned family, model;
-	size_t auto_movsb, auto_stosb, nt; /* the library's part */
-	size_t auto_movsb_stop;            /* memshim cpu-row's: the stop its bench files ran under */
+	size_t movsb, stosb, nt; /* the library's part */
+	size_t movsb_stop;            /* memshim cpu-row's: the stop its bench files ran under */
 	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default policy's bands per function */
 	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
 	unsigned ratio_count;

@@ -23,7 +23,7 @@
  * The ratios go to tools/calibrate/choose_bands.c, which picks the bands. */
 #include "config.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "shim/thresholds.h"
@@ -86,10 +86,9 @@ static const struct thresholds *picked_thresholds(const struct calibration *c)
 {
 	static struct thresholds picked;
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
-	picked = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
-				      .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb, .nt = c->nt,
-				      .auto_movsb_stop = config_get()->thresholds.auto_movsb_stop,
+	builtin_thresholds(cpu_features(), &builtin);
+	picked = (struct thresholds){ .movsb = c->movsb, .stosb = c->stosb, .nt = c->nt,
+				      .movsb_stop = config_get()->thresholds.movsb_stop,
 				      .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
 	return &picked;
 }
@@ -99,7 +98,7 @@ static const struct thresholds *picked_thresholds(const struct calibration *c)
  * non-temporal threshold, which the vector code tests first. */
 static bool runs_twin_code(const struct calibration *c, enum base_function fn, int k)
 {
-	size_t threshold = fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+	size_t threshold = fn == FN_MEMSET ? c->stosb : c->movsb;
 	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
 }
 

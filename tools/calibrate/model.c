@@ -2,11 +2,11 @@
  * thresholds) costs a recorded workload, composed from a calibration's
  * measured curves (tools/calibrate/cost_model.h) the way each variant's code
  * chooses its pieces by size; and the thresholds that cost it least.  Both
- * tune's prediction and the calibration (picking the auto policy's
- * thresholds) ask it. */
+ * tune's prediction and the calibration (picking the thresholds of the
+ * calibration file) ask it. */
 #include "tools/calibrate/model.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_features.h"
 #include "tools/measure/caches.h"
 
@@ -25,11 +25,9 @@ const struct cm_curve *calibrate_curve(const struct calibration *c, enum base_fu
 void calibrate_builtin_thresholds(double t[T_COUNT])
 {
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
-	t[T_ERMS] = ERMS_THRESHOLD_DEFAULT;
-	t[T_STOSB] = STOSB_THRESHOLD_DEFAULT;
-	t[T_AUTO_MOVSB] = (double)builtin.auto_movsb;
-	t[T_AUTO_STOSB] = (double)builtin.auto_stosb;
+	builtin_thresholds(cpu_features(), &builtin);
+	t[T_MOVSB] = (double)builtin.movsb;
+	t[T_STOSB] = (double)builtin.stosb;
 	t[T_NT] = (double)builtin.nt;
 }
 
@@ -46,14 +44,13 @@ static bool has_band(const char *variant)
 	return v && v->rep_band;
 }
 
-/* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
+/* The threshold a variant's rep band starts at, for fn (erms's and the
+ * *_erms variants' alike); T_COUNT if none. */
 enum threshold_name calibrate_band_threshold(enum base_function fn, const char *variant)
 {
 	if (!has_band(variant))
 		return T_COUNT;
-	if (!vector_width(variant)) /* erms: MEMSHIM_ERMS/STOSB_THRESHOLD */
-		return fn == FN_MEMSET ? T_STOSB : T_ERMS;
-	return fn == FN_MEMSET ? T_AUTO_STOSB : T_AUTO_MOVSB;
+	return fn == FN_MEMSET ? T_STOSB : T_MOVSB;
 }
 
 enum threshold_name calibrate_above_threshold(const char *variant)

@@ -184,13 +184,13 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
 	}
 }
 
-/* The thresholds the run had: erms and stosb as the dump records them, the
+/* The thresholds the run had: movsb and stosb as the dump records them, the
  * others (not recorded) as built in. */
 static void thresholds_that_ran(const struct dump *d, double t[T_COUNT])
 {
 	calibrate_builtin_thresholds(t);
-	if (d->erms_threshold)
-		t[T_ERMS] = (double)d->erms_threshold;
+	if (d->movsb_threshold)
+		t[T_MOVSB] = (double)d->movsb_threshold;
 	if (d->stosb_threshold)
 		t[T_STOSB] = (double)d->stosb_threshold;
 }
@@ -459,7 +459,7 @@ bool tune_check_refutes(const struct calibration *c, const struct dump *d, const
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT])
 {
 	printf("\nCheck: the model's time for the calls recorded, under the variant that ran (thresholds:\n"
-	       "erms and stosb as recorded, the others built in), against the time measured inside:\n");
+	       "movsb and stosb as recorded, the others built in), against the time measured inside:\n");
 	if (!d->profile.processes && !d->timing.processes) {
 		printf("  no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside\n"
 		       "  MEMSHIM_HIST to measure the time inside, and to know what share of the program's CPU\n"

@@ -77,7 +77,7 @@ static int by_cost(const void *a, const void *b)
 	return (u > v) - (u < v);
 }
 
-/* "auto_movsb 3 KiB, nt 22 KiB": the thresholds variant reads in fn. */
+/* "movsb 3 KiB, nt 22 KiB": the thresholds variant reads in fn. */
 static void thresholds_text(enum base_function fn, const char *variant, const double t[T_COUNT], char *out,
 			    size_t size)
 {
@@ -294,8 +294,8 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 		if (!w[fn].count || calibrate_above_threshold(variant[fn]) == T_COUNT)
 			continue;
 		enum threshold_name band = calibrate_band_threshold((enum base_function)fn, variant[fn]);
-		movsb |= band == T_AUTO_MOVSB;
-		stosb |= band == T_AUTO_STOSB;
+		movsb |= band == T_MOVSB;
+		stosb |= band == T_STOSB;
 		nt |= fn != FN_MEMSET; /* glibc 2.36's memset has no non-temporal path */
 	}
 	if (!movsb && !stosb && !nt)
@@ -303,10 +303,10 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 	const char *sep = "=";
 	printf("GLIBC_TUNABLES");
 	if (movsb)
-		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_AUTO_MOVSB], GLIBC_MIN_REP_MOVSB)),
+		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_MOVSB], GLIBC_MIN_REP_MOVSB)),
 			sep = ":";
 	if (stosb)
-		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_AUTO_STOSB], 1)), sep = ":";
+		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_STOSB], 1)), sep = ":";
 	if (nt)
 		printf("%sglibc.cpu.x86_non_temporal_threshold=%.0f", sep, at_least(t[T_NT], GLIBC_MIN_NON_TEMPORAL));
 	printf("\n  (without the library: glibc's own functions with this setting's thresholds;\n"
