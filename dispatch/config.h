@@ -57,7 +57,7 @@ struct config {
 	bool verbose;
 	bool direct_binding; /* MEMSHIM_BIND: one-band functions bound without the stub */
 	bool secure; /* AT_SECURE: variables naming files were ignored */
-	/* Recording (MEMSHIM_HIST...): on when hist_path is not empty. */
+	/* Recording (MEMSHIM_DUMP...): on when hist_path is not empty. */
 	char hist_path[HIST_PATH_MAX]; /* with %p and %e not yet expanded */
 	unsigned hist_interval;        /* seconds between dumps; 0: none */
 	int hist_signal;               /* the signal that asks for a dump; 0: none */

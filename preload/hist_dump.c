@@ -1,4 +1,4 @@
-/* Dumps: writing the recorded counts to the MEMSHIM_HIST file.
+/* Dumps: writing the recorded counts to the MEMSHIM_DUMP file.
  *
  * Each dump is written whole to a temporary file in the directory of its
  * name, .memshim-PID.tmp (readers skip hidden and *.tmp files), created
@@ -88,7 +88,7 @@ static void warn_dump(const char *path, const char *problem, int err)
 		return; /* one warning per process */
 	struct line l;
 	line_start(&l);
-	line_add(&l, "MEMSHIM_HIST: ");
+	line_add(&l, "MEMSHIM_DUMP: ");
 	line_add(&l, problem);
 	line_add(&l, " ");
 	line_add_quoted(&l, path, 200);
@@ -428,7 +428,7 @@ static void check_dump_directory(void)
 		return;
 	struct line l;
 	line_start(&l);
-	line_add(&l, "MEMSHIM_HIST=");
+	line_add(&l, "MEMSHIM_DUMP=");
 	line_add_quoted(&l, config_get()->hist_path, 200);
 	line_add(&l, ": cannot write dumps there: ");
 	add_reason(&l, err);

@@ -44,7 +44,7 @@ fi
 samples=$((ns / 1000000))
 printf '%s\n' "memshim-histogram 2" "pid $$" "program fake" "reason exit" "variant memcpy glibc" \
 	"function memcpy" "bucket 96 104 1000000 100000000" "profile 1000 3000 3000000000 3000000000 3000000000 0" \
-	"function memcpy" "cpu 96 104 $samples $ns" "recording_cpu 7 7000000" "end" >"${MEMSHIM_HIST%/*}/fake.$$"
+	"function memcpy" "cpu 96 104 $samples $ns" "recording_cpu 7 7000000" "end" >"${MEMSHIM_DUMP%/*}/fake.$$"
 EOF
 # --runs auto decides on the in-function time with --profile: twice the
 # made-up time is resolved at the first look.

@@ -216,6 +216,10 @@ for pair in ERMS_THRESHOLD:MOVSB_THRESHOLD:memcpy AUTO_STOSB_THRESHOLD:STOSB_THR
 	[ "$old" = MEMSHIM_CONFIG ] && err=$(printf '%s\n' "$err" | grep -v 'calibration file')
 	expect_eq "$old listed in MEMSHIM_WARNED: unsaid" "$err" ""
 done
+# The dump's old name: the program records there, with one line naming the new.
+preloaded env MEMSHIM_HIST="$scratch/old-name.%p" "$now"
+expect_eq "MEMSHIM_HIST: one line naming MEMSHIM_DUMP" "$err" "memshim: MEMSHIM_HIST is read as MEMSHIM_DUMP, its new name"
+expect_eq "MEMSHIM_HIST: the dump is written there" "$(ls "$scratch" | grep -c '^old-name\.')" 1
 
 # The non-temporal threshold: 0, or below glibc's least (16448 B), is said too.
 nt_of() { env "$@" "$tool" info 2>/dev/null | sed -n 's/.*, nt \([0-9]*\) B \[environment\].*/\1/p'; }
@@ -356,7 +360,7 @@ for form in "--impl=scalar" "--impl scalar"; do
 	"$tool" run $form --movsb-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_MOVSB_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
 	expect_eq "memshim run $form: status, variables, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" "0:scalar 4K:"
 done
-MEMSHIM_HIST=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null
+MEMSHIM_DUMP=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null
 for form in "--top=3 --svg=$scratch/a.svg" "--top 3 --svg $scratch/b.svg"; do
 	# shellcheck disable=SC2086
 	"$tool" report "$scratch/dump" $form >"$scratch/out" 2>"$scratch/err"
@@ -404,17 +408,17 @@ expect_eq "memshim run -- CMD --help runs CMD" "$?:$(cat "$scratch/out")" "0:--h
 expect_eq "memshim run keeps the command's exit status" "$?" 3
 
 # The recording variables are for the programs the tool runs: its own
-# process neither warns that they need MEMSHIM_HIST (record sets it for its
+# process neither warns that they need MEMSHIM_DUMP (record sets it for its
 # command) nor says a bad one's problem twice.
 hist_program=$top_builddir/tests/hist_program
-MEMSHIM_HIST_INTERVAL=1 "$tool" record -o "$scratch/rec-interval" --report "$scratch/report" -- "$hist_program" calls 3 \
+MEMSHIM_DUMP_INTERVAL=1 "$tool" record -o "$scratch/rec-interval" --report "$scratch/report" -- "$hist_program" calls 3 \
 	>/dev/null 2>"$scratch/err"
-expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim record: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
-MEMSHIM_HIST_INTERVAL=1 "$tool" info >/dev/null 2>"$scratch/err"
-expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim info: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
-MEMSHIM_HIST_INTERVAL=x "$tool" record -o "$scratch/rec-bad" --report "$scratch/report2" -- "$hist_program" calls 3 \
+expect_eq "MEMSHIM_DUMP_INTERVAL=1 memshim record: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_DUMP_INTERVAL=1 "$tool" info >/dev/null 2>"$scratch/err"
+expect_eq "MEMSHIM_DUMP_INTERVAL=1 memshim info: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_DUMP_INTERVAL=x "$tool" record -o "$scratch/rec-bad" --report "$scratch/report2" -- "$hist_program" calls 3 \
 	>/dev/null 2>"$scratch/err"
-expect_match "MEMSHIM_HIST_INTERVAL=x memshim record: one line, from the program" "$(wc -l <"$scratch/err"):$(cat "$scratch/err")" \
-	'^1:memshim: MEMSHIM_HIST_INTERVAL="x" is not a whole number'
+expect_match "MEMSHIM_DUMP_INTERVAL=x memshim record: one line, from the program" "$(wc -l <"$scratch/err"):$(cat "$scratch/err")" \
+	'^1:memshim: MEMSHIM_DUMP_INTERVAL="x" is not a whole number'
 
 finish

@@ -97,7 +97,7 @@ done
 
 # ---- tune on a machine without a calibration file ----
 # It calibrates only when asked, on a terminal too: one line says how.
-preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+preloaded env MEMSHIM_DUMP="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 asks="^memshim tune: no calibration at $scratch/fresh/memshim/calibration.measured; measure one with memshim tune --calibrate \(10-45 s; --quick: about 10 s\), then run this again\$"
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
 expect_eq "tune without a calibration file: status 1" "$?" 1
@@ -271,7 +271,7 @@ expect_match "the calibration's choice ranked slower than glibc for these calls:
 # whether the default avoids it: the default its saving is against (after
 # --calibrate, the new file's), not the one before it.  hist_program copies
 # 4 KiB 16 bytes past its source.
-MEMSHIM_HIST="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
+MEMSHIM_DUMP="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
 env MEMSHIM_CALIBRATION="$scratch/alias-cal" "$tool" tune --calibrate --tiny --calibration "$scratch/alias-cal" \
 	"$scratch"/alias.* >"$scratch/out" 2>&1
 here=$(sed -n 's/^  the default here (\(.*\) from 2 KiB) .*/\1/p' "$scratch/out" | head -n 1)

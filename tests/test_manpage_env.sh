@@ -14,12 +14,12 @@ need_python "the man page's variables"
 check=$top_srcdir/tests/check_manpage_env.py
 run_checker "variables" "$PYTHON" "$check" "$top_srcdir"
 
-# A man page without MEMSHIM_HIST_INTERVAL.
-sed '/MEMSHIM_HIST_INTERVAL/d' "$top_srcdir/doc/memshim.1" >"$scratch/memshim.1"
+# A man page without MEMSHIM_DUMP_INTERVAL.
+sed '/MEMSHIM_DUMP_INTERVAL/d' "$top_srcdir/doc/memshim.1" >"$scratch/memshim.1"
 out=$("$PYTHON" "$check" "$top_srcdir" "$scratch/memshim.1" 2>&1)
 expect_eq "a man page without one variable fails the check" "$?" 1
 expect_match "the missing variable is named" "$out" \
-	'^FAIL: man page, ENVIRONMENT: MEMSHIM_HIST_INTERVAL \(named in [a-z/_]+\.[ch]\): missing$'
+	'^FAIL: man page, ENVIRONMENT: MEMSHIM_DUMP_INTERVAL \(named in [a-z/_]+\.[ch]\): missing$'
 expect_eq "and only that one" "$(printf '%s\n' "$out" | grep -c '^FAIL')" 1
 
 # A README whose table lacks MEMSHIM_BIND's row.

@@ -12,7 +12,7 @@ program=$top_builddir/tests/hist_program
 bad=$scratch/bad
 mkdir "$bad"
 
-preloaded env MEMSHIM_HIST="$scratch/good" MEMSHIM_CALLSITES=1 "$program" calls 10
+preloaded env MEMSHIM_DUMP="$scratch/good" MEMSHIM_CALLSITES=1 "$program" calls 10
 "$T_MEMSHIM_TOOL" report "$scratch/good" >/dev/null 2>&1
 expect_eq "the good dump is read" "$?" 0
 

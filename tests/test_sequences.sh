@@ -17,7 +17,7 @@ dir=$scratch/dumps
 mkdir "$dir"
 
 # ---- windows of a program whose calls cycle with period 64 ----
-preloaded env MEMSHIM_HIST="$dir/p.%p" MEMSHIM_SEQUENCES=8 "$program" period 400000
+preloaded env MEMSHIM_DUMP="$dir/p.%p" MEMSHIM_SEQUENCES=8 "$program" period 400000
 dump=$(ls "$dir"/p.* 2>/dev/null | head -1)
 expect_eq "period program: exits 0" "$rc" 0
 expect_eq "period program: nothing on stderr" "$err" ""
@@ -43,18 +43,18 @@ broken=$(awk '$1 == "window" { fn = $2; last = 0; next }
 expect_eq "each memcpy window holds consecutive calls, in order" "$broken" 0
 expect_eq "memcpy's recorded offsets and distance are the program's" \
 	"$(awk '$1 == "window" { fn = $2 } $1 == "seq" && fn == "memcpy" { print $3 - $4, $5 % 4096 }' "$dump" | sort -u)" "16 16"
-preloaded env MEMSHIM_HIST="$dir/o.%p" MEMSHIM_SEQUENCES=8 "$program" overlap 20000
+preloaded env MEMSHIM_DUMP="$dir/o.%p" MEMSHIM_SEQUENCES=8 "$program" overlap 20000
 expect_match "memmove's windows keep the overlap: distance 8, size 100" \
 	"$(awk '$1 == "window" { fn = $2 } $1 == "seq" && fn == "memmove" { print $2, $5 }' "$dir"/o.* | sort -u)" '^100 8$'
 rm -f "$dir"/o.*
 # With timed calls too: one countdown serves both, and neither loses its rate.
-preloaded env MEMSHIM_HIST="$dir/t.%p" MEMSHIM_SEQUENCES=on MEMSHIM_TIMING=16 "$program" period 320000
+preloaded env MEMSHIM_DUMP="$dir/t.%p" MEMSHIM_SEQUENCES=on MEMSHIM_TIMING=16 "$program" period 320000
 timed=$(awk '$1 == "timed" { n += $4 + $7 } END { print n + 0 }' "$dir"/t.*)
 if [ "$timed" -ge 17000 ] && [ "$timed" -le 23000 ]; then pass "with MEMSHIM_TIMING=16 too: $timed of 320000 calls timed"
 else fail "with MEMSHIM_TIMING=16 too: $timed of 320000 calls timed, expected about 20000"; fi
 expect_match "with MEMSHIM_TIMING too: windows of 64" "$(grep -c '^window memcpy 64$' "$dir"/t.*)" '^[1-9][0-9]*$'
 rm -f "$dir"/t.*
-preloaded env MEMSHIM_HIST="$dir/q.%p" "$program" period 1000
+preloaded env MEMSHIM_DUMP="$dir/q.%p" "$program" period 1000
 expect_eq "without MEMSHIM_SEQUENCES: no windows" "$(cat "$dir"/q.* | grep -c '^window')" 0
 rm -f "$dir"/q.*
 
@@ -181,7 +181,7 @@ expect_match "--fenced: each call fenced" "$?:$(cat "$scratch/out" | tr '\n' ' '
 # timed calls of another variant, leave every class placed by its size.
 expect_eq "no timed calls: no class placed by them" "$(grep -c 'placed by the timed calls' "$scratch/out")" 0
 for ran in glibc scalar; do
-	preloaded env MEMSHIM_IMPL=$ran MEMSHIM_HIST="$dir/pt-$ran.%p" MEMSHIM_SEQUENCES=on MEMSHIM_TIMING=16 "$program" period 320000
+	preloaded env MEMSHIM_IMPL=$ran MEMSHIM_DUMP="$dir/pt-$ran.%p" MEMSHIM_SEQUENCES=on MEMSHIM_TIMING=16 "$program" period 320000
 	"$tool" tune --impl scalar --basis replay "$dir"/pt-$ran.* >"$scratch/out" 2>&1
 	placed=$(grep -c 'of its calls placed by the timed calls' "$scratch/out")
 	if [ $ran = glibc ]; then
@@ -198,7 +198,7 @@ expect_eq "--placement without --impl: exit 2, one line" "$?:$(wc -l <"$scratch/
 expect_eq "--impl nosuch: exit 2, one line" "$?:$(wc -l <"$scratch/err")" "2:1"
 
 # ---- bad values ----
-preloaded env MEMSHIM_HIST="$dir/b.%p" MEMSHIM_SEQUENCES=2000 "$program" calls 1
+preloaded env MEMSHIM_DUMP="$dir/b.%p" MEMSHIM_SEQUENCES=2000 "$program" calls 1
 expect_match "MEMSHIM_SEQUENCES=2000: one line" "$(printf '%s\n' "$err" | wc -l):$err" '^1:.*MEMSHIM_SEQUENCES.*no windows'
 expect_eq "MEMSHIM_SEQUENCES=2000: no windows" "$(cat "$dir"/b.* | grep -c '^window')" 0
 "$tool" record --sequences=0 -o "$scratch/r0" -- true >/dev/null 2>"$scratch/err"

@@ -51,7 +51,7 @@ chain='main;depth1;depth2;depth3;depth4;depth5;depth6;memcpy'
 record() {
 	name=$1
 	shift
-	preloaded env MEMSHIM_HIST="$scratch/$name" MEMSHIM_CALLSITES=1 "$@" "$scratch/stacks"
+	preloaded env MEMSHIM_DUMP="$scratch/$name" MEMSHIM_CALLSITES=1 "$@" "$scratch/stacks"
 }
 
 record whole
@@ -87,7 +87,7 @@ expect_eq "merge: the same folded stacks" "$(cat "$scratch/merged.folded")" "$(c
 
 # frames FILE: the frames of the recursion's folded line (its ';'s).
 frames() { grep ';recurse;depth6;memcpy ' "$1" | tr -cd ';' | wc -c; }
-preloaded env MEMSHIM_HIST="$scratch/deep" MEMSHIM_CALLSITES=1 "$scratch/stacks" 100
+preloaded env MEMSHIM_DUMP="$scratch/deep" MEMSHIM_CALLSITES=1 "$scratch/stacks" 100
 "$tool" report --folded "$scratch/deep" >"$scratch/deep.folded"
 expect_eq "a stack 100 calls deep keeps 64 frames" "$(frames "$scratch/deep.folded")" 64
 expect_eq "... the leaf's end of it" "$(grep -c ';recurse;recurse;depth6;memcpy ' "$scratch/deep.folded")" 1

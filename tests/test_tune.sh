@@ -22,7 +22,7 @@ expect_match "and the bands' rule" "$(tr '\n' ' ' <"$scratch/out")" 'the variant
 expect_eq "the man page states both" \
 	"$(tr '\n' ' ' <"$man" | grep -c 'at most 1\.03 times glibc.s time in every size class.*if it *beats glibc by more than 5%')" 1
 
-preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+preloaded env MEMSHIM_DUMP="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 tune --calibration "$cal" "$scratch"/h.*
 expect_eq "tune on a dump runs" "$rc" 0
 # The line is the best setting, or indented under "No best setting" where

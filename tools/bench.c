@@ -50,7 +50,7 @@ static const char bench_help[] =
 	"  --cases LIST          of sweep,align,alias4k,class,dist,hazard (default: all)\n"
 	"  --sizes LIST          sweep sizes instead of the default ones (e.g. 64,4K,1M)\n"
 	"  --distribution FILE   a call-size CSV (either format of data/distributions/README.md)\n"
-	"                        or a histogram dump (MEMSHIM_HIST: each function its own\n"
+	"                        or a dump (MEMSHIM_DUMP: each function its own\n"
 	"                        sizes) instead of the built-in ones; may be repeated; a\n"
 	"                        file named after a function (Memcpy_Fleet.csv) is for it\n"
 	"  --seconds S           the most time one variant may take in one case (default\n"

@@ -27,13 +27,13 @@
 #include <unistd.h>
 
 static const char tune_help[] =
-	"usage: memshim tune [--calibration FILE] HIST...\n"
+	"usage: memshim tune [--calibration FILE] DUMP...\n"
 	"       memshim tune --impl SETTING [--basis replay|histogram]\n"
 	"                        [--placement WHERE] [--fenced] [--calibration FILE]\n"
-	"                        HIST...\n"
+	"                        DUMP...\n"
 	"       memshim tune --calibrate [--quick] [--install | --calibration FILE]\n"
-	"                        [HIST...]\n"
-	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
+	"                        [DUMP...]\n"
+	"Predicts, from dumps (MEMSHIM_DUMP) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
 	"memset: sum over size buckets of calls x cost(variant, size).  Prints the\n"
 	"best setting as an environment line, and its predicted saving against the\n"
@@ -77,7 +77,7 @@ static const char tune_help[] =
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
 	"hold windows of calls, the best setting is also replayed on them against the\n"
 	"default, and no best setting is named unless that replay puts it below 1.\n"
-	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
+	"A DUMP may be a directory (every dump in it); a dump that cannot be read is\n"
 	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {

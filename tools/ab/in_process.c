@@ -18,6 +18,7 @@
 #include "tools/ab/weighed.h"
 #include "tools/measure/round_stats.h"
 #include "tools/util/cli_options.h"
+#include "tools/util/launch.h"
 #include "dump/reader/read.h"
 #include "tools/util/output_file.h"
 #include "tools/util/quantile.h"
@@ -182,7 +183,7 @@ static void child(const struct ab *a, const char *dir)
 	}
 	snprintf(both, sizeof both, "%s/%s", arm[0], arm[1]);
 	setenv("LD_PRELOAD", a->preload, 1);
-	setenv("MEMSHIM_HIST", hist, 1);
+	launch_set_dump(hist);
 	setenv("MEMSHIM_AB", both, 1);
 	if (a->block[0])
 		setenv("MEMSHIM_AB_BLOCK", a->block, 1);

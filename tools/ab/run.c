@@ -5,6 +5,7 @@
 #include "tools/ab/ab.h"
 
 #include "dispatch/config.h"
+#include "tools/util/launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,7 @@ static void set_environment(const struct ab *a, const struct setting *s)
 	if ((a->profile || a->timing) && s->preload) {
 		char path[4200];
 		snprintf(path, sizeof path, "%s/h.%%p", a->dump_dir);
-		setenv("MEMSHIM_HIST", path, 1);
+		launch_set_dump(path);
 		if (a->profile)
 			setenv("MEMSHIM_PROFILE", a->profile, 1);
 		if (a->timing)

@@ -462,7 +462,7 @@ void tune_check(const struct calibration *c, const struct dump *d, const struct 
 	       "movsb and stosb as recorded, the others built in), against the time measured inside:\n");
 	if (!d->profile.processes && !d->timing.processes) {
 		printf("  no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside\n"
-		       "  MEMSHIM_HIST to measure the time inside, and to know what share of the program's CPU\n"
+		       "  MEMSHIM_DUMP to measure the time inside, and to know what share of the program's CPU\n"
 		       "  time a saving is; with MEMSHIM_TIMING=on to check the model size class by size class\n");
 		return;
 	}
