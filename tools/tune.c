@@ -341,14 +341,6 @@ static int load_calibration(const char *path, bool default_path, struct calibrat
 	return 1;
 }
 
-/* The file tune reads and writes when no --calibration names one.  The
- * library's default file (calibration_path: MEMSHIM_CALIBRATION, else the
- * cache's memshim/calibration) sets the default of every preloaded
- * program, so a calibration goes there only with --install, or where
- * MEMSHIM_CALIBRATION names it; else to the measured file beside it, which a
- * prediction reads unless the default file is newer (installed since).  *named:
- * MEMSHIM_CALIBRATION or --install chose the file, so no quick calibration is
- * written there unasked.  False when there is no path. */
 #define MEASURED_SUFFIX ".measured"
 
 /* Whether file a exists and b does not, or is older (a calibration
@@ -361,6 +353,15 @@ static bool newer(const char *a, const char *b)
 	return stat(b, &sb) != 0 || sa.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
 	       (sa.st_mtim.tv_sec == sb.st_mtim.tv_sec && sa.st_mtim.tv_nsec > sb.st_mtim.tv_nsec);
 }
+
+/* The file tune reads and writes when no --calibration names one.  The
+ * library's default file (calibration_path: MEMSHIM_CALIBRATION, else the
+ * cache's memshim/calibration) sets the default of every preloaded
+ * program, so a calibration goes there only with --install, or where
+ * MEMSHIM_CALIBRATION names it; else to the measured file beside it, which a
+ * prediction reads unless the default file is newer (installed since).  *named:
+ * MEMSHIM_CALIBRATION or --install chose the file, so no quick calibration is
+ * written there unasked.  False when there is no path. */
 static bool tune_path(const struct options *o, char *path, size_t size, bool *named)
 {
 	if (!calibration_path(path, size, named))
