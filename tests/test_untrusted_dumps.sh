@@ -122,7 +122,7 @@ expect_eq "and no (null) in that message" "$(printf '%s' "$err" | grep -c null)"
 refused "a bucket with bytes but no calls" 'bytes but no calls' report "$corpus/regress-bytes-no-calls"
 
 # 6. Messages.
-refused "a later version is named with the versions read" 'versions 1 to 8' report "$corpus/regress-version-9"
+refused "a later version is named with the versions read" 'versions 1 to 9' report "$corpus/regress-version-10"
 refused "two dumps joined into one file" 'more sections than its first says' report "$corpus/regress-concatenated"
 
 # 7. A memcpy recorded on overlapping ranges (distance -1) is replayed on
