@@ -16,7 +16,7 @@ tree() {
 	mkdir -p "$scratch/tree/dispatch" "$scratch/tree/tools/bench"
 	cp "$top_srcdir/dispatch/settings.c" "$top_srcdir/dispatch/cpu_rows.awk" "$scratch/tree/dispatch/"
 	cp "$top_srcdir/tools/bench.c" "$scratch/tree/tools/"
-	cp "$top_srcdir/tools/bench/output.c" "$scratch/tree/tools/bench/"
+	cp "$top_srcdir/tools/bench/csv.h" "$scratch/tree/tools/bench/"
 }
 tree
 sed 's/threshold_c\["stosb"\]/threshold_c["auto_setsb"]/' "$top_srcdir/dispatch/cpu_rows.awk" \

@@ -49,6 +49,7 @@
 #include "tools/measure/library.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
+#include "tools/bench/csv.h"
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
@@ -326,48 +327,10 @@ struct bench_lines {
 	double aa_deviation; /* how far glibc against itself read from 1 at worst (0: not timed) */
 };
 
-/* The columns of a bench CSV line take_line reads (the others, which
- * must not be empty, are skipped), in the CSV's order: function,variant,
- * case,size,alignment,placement,median,p10,p90,unit,ratio,bytes_per_unit,
- * then (bench files since the ratio's interval was kept) ratio_low,
- * ratio_high, then (since bench wrote them) the rep thresholds movsb,
- * stosb, then (since bench --read-back) read_back, then (since the
- * rep band had a stop) movsb_stop, then pairs and the A/A arm, the
- * processes, whether they disagreed, and (since bench --in-use) in_use. */
-enum bench_column {
-	COL_FN, COL_VARIANT, COL_KIND, COL_SIZE, COL_WHERE, COL_PLACE, COL_MEDIAN,
-	COL_RATIO = 10, COL_LOW = 12, COL_HIGH, COL_MOVSB, COL_STOSB, COL_READ_BACK, COL_STOP,
-	COL_AA = 19, COL_IN_USE = COL_AA + 5, COL_READ
-};
-
 /* The small classes, to 256 B, are judged in use as well (bench --in-use:
  * each source written just before its call, each destination read after
  * it, as programs use them): a cell takes the worse of the two. */
 #define IN_USE_CLASSES 3
-
-/* A CSV line's fields, cut in place at its commas; how many of the
- * first COL_READ are there, each read by the one checked parser: the
- * line is taken up to its first field that is empty or not a number
- * where one belongs (an earlier bench's line ends sooner). */
-static unsigned read_fields(char *line, char *text[COL_READ], double real[COL_READ], uint64_t whole[COL_READ])
-{
-	line[strcspn(line, "\r\n")] = '\0';
-	unsigned n = 0;
-	for (char *p = line; p && n < COL_READ; n++) {
-		text[n] = p;
-		if ((p = strchr(p, ',')) != NULL)
-			*p++ = '\0';
-		const char *at = text[n];
-		bool is_whole = n >= COL_MOVSB && n <= COL_STOP;
-		bool is_real = n == COL_MEDIAN || n == COL_RATIO || n == COL_LOW || n == COL_HIGH || n >= COL_AA;
-		bool ok = is_whole ? parse_u64(&at, &whole[n]) && *at == '\0'
-			: is_real ? parse_real(&at, &real[n]) && *at == '\0'
-				  : *at != '\0' && strlen(at) < 24;
-		if (!ok)
-			break;
-	}
-	return n;
-}
 
 /* An alias4k case's size column; 0, a size take_alias passes over, if
  * it is not a whole number. */
@@ -384,7 +347,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 	char *text[COL_READ];
 	double real[COL_READ];
 	uint64_t whole[COL_READ];
-	unsigned got = read_fields(line, text, real, whole);
+	unsigned got = bench_csv_fields(line, text, real, whole);
 	if (got <= COL_RATIO)
 		return;
 	const char *fn_name = text[COL_FN], *variant = text[COL_VARIANT], *kind = text[COL_KIND],

@@ -15,6 +15,7 @@
 #include "tools/util/output_file.h"
 #include "dump/reader/load.h"
 #include "dump/reader/read.h"
+#include "tools/measure/load.h"
 #include "tools/measure/replay.h"
 #include "tools/util/units_shares.h"
 
@@ -225,47 +226,6 @@ static void default_after_calibration(struct tune_default *d, const char *path)
 static enum calibration_level level_of(const struct options *o)
 {
 	return o->tiny ? CALIBRATE_TINY : o->quick ? CALIBRATE_QUICK : CALIBRATE_FULL;
-}
-
-/* What the rest of the machine did while the calibration measured: the
- * CPU time /proc/stat counts busy (all but idle and iowait; steal too: a
- * vCPU the host took away is as much of a disturbance) less this
- * process's own, taken at the start and at the end. */
-struct machine_time {
-	struct timespec wall;
-	double busy, own; /* seconds; busy < 0: /proc/stat unreadable */
-};
-
-static double seconds(struct timespec t) { return (double)t.tv_sec + t.tv_nsec / 1e9; }
-
-static struct machine_time machine_time_now(void)
-{
-	struct machine_time m = { .busy = -1 };
-	clock_gettime(CLOCK_MONOTONIC, &m.wall);
-	struct timespec own;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
-	m.own = seconds(own);
-	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
-	FILE *f = fopen("/proc/stat", "r");
-	if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq,
-			&softirq, &steal) == 8)
-		m.busy = (double)(user + nice + sys + irq + softirq + steal) / (double)sysconf(_SC_CLK_TCK);
-	if (f)
-		fclose(f);
-	return m;
-}
-
-/* The CPUs that other work kept busy on average between a and b; where
- * /proc/stat cannot be read, the one-minute load average beyond this
- * process. */
-static double others_busy(struct machine_time a, struct machine_time b)
-{
-	double wall = seconds(b.wall) - seconds(a.wall), load[1];
-	if (a.busy >= 0 && b.busy >= 0 && wall > 0) {
-		double others = (b.busy - a.busy - (b.own - a.own)) / wall;
-		return others > 0 ? others : 0;
-	}
-	return getloadavg(load, 1) == 1 && load[0] > 1 ? load[0] - 1 : 0;
 }
 
 /* Where other work ran beside the calibration, its thresholds and choices

@@ -4,6 +4,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/bench/bench.h"
+#include "tools/bench/csv.h"
 #include "tools/util/hazards.h"
 #include "tools/measure/caches.h"
 #include "tools/util/units_shares.h"
@@ -589,8 +590,7 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,"
-		     "ratio_low,ratio_high,movsb,stosb,read_back,movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree,in_use\n");
+	fputs(BENCH_CSV_HEADER, out);
 	/* bench's variants are the library's, and read its thresholds */
 	size_t movsb = 0, stosb = 0, movsb_stop = 0;
 	bench_library_thresholds(&movsb, &stosb, &movsb_stop);
