@@ -110,7 +110,9 @@
 
 #define HIST_FORMAT_NAME "memshim-histogram"
 #define HIST_FORMAT_VERSION 9
-#define HIST_FORMAT_VERSION_TEXT "8"
+#define HIST_TEXT_OF(n) #n
+#define HIST_NUMBER_TEXT(n) HIST_TEXT_OF(n) /* the number n expands to, as text */
+#define HIST_FORMAT_VERSION_TEXT HIST_NUMBER_TEXT(HIST_FORMAT_VERSION)
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 #define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
 /* The longest line readers take: a callsite record of HIST_STACK_MAX frames
