@@ -10,7 +10,7 @@ For each data/cpu-rows/CLASS.row it writes data/cpu-rows/measurements/PAGE.md
 to glibc's time of every variant measured, size class by size class.  What
 follows the NOTES marker on an existing page is written by hand and kept as
 it is.  It also writes, between two markers in doc/variants.md, why each
-variant stays: the rows and policies that choose it and the cells of the
+variant stays: the rows and presets that choose it and the cells of the
 rows' data where it is the fastest by more than the data's A/A spread
 (D50), and the same figures for the variants retired on them.  --check
 writes nothing: it prints what differs and exits 1, which is how the test

@@ -10,13 +10,13 @@
  *   movsb 4096                    MEMSHIM_MOVSB_THRESHOLD's value (auto_movsb: its old key, still read)
  *   stosb 2048                    MEMSHIM_STOSB_THRESHOLD's value (auto_stosb, likewise)
  *   nt 25165824                   MEMSHIM_NT_THRESHOLD's value
- *   choice memcpy glibc:64,evex WHY...   the default policy's bands for
+ *   choice memcpy glibc:64,evex WHY...   the default's bands for
  *   choice memmove evex WHY...    memcpy, memmove and memset (dispatch/bands.h),
  *   choice memset glibc WHY...    and why (free text to the end of the line)
  *
  * A version 2 file has the same lines with one variant per function.  A
  * version 1 file (written before calibration chose variants) has the first
- * five lines only: its thresholds are read, and the default policy keeps
+ * five lines only: its thresholds are read, and the default keeps
  * its built-in choice. */
 #ifndef MEMSHIM_CALIBRATION_H
 #define MEMSHIM_CALIBRATION_H
@@ -37,7 +37,7 @@
  * to 100 characters), so that none is cut on its way to a message. */
 #define CALIBRATION_DESCRIBED_MAX (CALIBRATION_WHY_MAX + 128)
 
-/* The bands the file chose for the default policy; bands[fn].count 0
+/* The bands the file chose for the default; bands[fn].count 0
  * where it chose none (a version 1 file). */
 struct calibration_choices {
 	struct band_list bands[FN_COUNT];

@@ -1,5 +1,5 @@
 /* The shipped CPU rows: for each measured CPU class, the bands the default
- * policy gives memcpy, memmove and memset there.  Each row is a file in
+ * gives memcpy, memmove and memset there.  Each row is a file in
  * data/cpu-rows/ that `memshim tune` wrote from measurements made on that
  * class (its provenance is in the file); the build compiles them into
  * cpu_rows_table.c (dispatch/cpu_rows.awk), so nothing is read at start-up. */

@@ -33,10 +33,10 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 	line_add(l, " -> ");
 	config_describe_bands(&c->choice[fn].bands, fn, &c->thresholds, l);
 	line_add(l, " [");
-	if (c->choice[fn].policy) {
+	if (c->choice[fn].preset) {
 		line_add(l, c->choice[fn].variable);
 		line_add(l, "=");
-		line_add(l, c->choice[fn].policy);
+		line_add(l, c->choice[fn].preset);
 		line_add(l, ": ");
 	}
 	line_add(l, c->choice[fn].why);

@@ -1,6 +1,6 @@
 /* The in-process A/B's settings: MEMSHIM_AB=A/B and MEMSHIM_AB_BLOCK
  * (dispatch/config_internal.h).  A and B are what MEMSHIM_IMPL takes (a
- * variant, bands or a policy); '/' parts them because bands use ',' and ':'. */
+ * variant, bands or a preset); '/' parts them because bands use ',' and ':'. */
 #include "dispatch/config_internal.h"
 
 #include "dispatch/early_env.h"

@@ -1,6 +1,6 @@
 /* The renamed variables (dispatch/renamed.h).  The rep thresholds were one
  * pair per family of variants (MEMSHIM_ERMS_THRESHOLD for erms,
- * MEMSHIM_AUTO_MOVSB_THRESHOLD for the *_erms ones, named after a policy
+ * MEMSHIM_AUTO_MOVSB_THRESHOLD for the *_erms ones, named after a preset
  * that governs neither); one pair now serves every variant that uses rep
  * movsb and rep stosb.  MEMSHIM_CONFIG named the calibration file.  The
  * recording's file was the histogram (MEMSHIM_HIST...); it is the dump, in

@@ -119,7 +119,7 @@ const struct variant *variant_named(const char *name)
 	return NULL;
 }
 
-/* Variants retired for being chosen by no row or policy and fastest in no
+/* Variants retired for being chosen by no row or preset and fastest in no
  * cell of any row's data (D50), and the variant that remains nearest to
  * each: it runs the retired one's code and more. */
 static const struct {

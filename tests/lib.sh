@@ -48,8 +48,8 @@ finish() {
 	[ "$failed" -eq 0 ]
 }
 
-# The variant or bands (text form) policy $1 picks for function $2 (default
-# memcpy) on this CPU, as `memshim info` lists the policies.
+# The variant or bands (text form) preset $1 picks for function $2 (default
+# memcpy) on this CPU, as `memshim info` lists the presets.
 picked_by() {
 	"$T_MEMSHIM_TOOL" info | awk -v p="$1" -v f="${2:-memcpy}" \
 		'$1 == p && $2 == "memcpy" { for (i = 2; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v } }'

@@ -27,7 +27,7 @@ default=$(picked_by default memcpy)
 default_memset=$(picked_by default memset)
 expect_match "memshim info names a default variant or bands" "$default" '^[a-z0-9_]+(:[0-9]+[KMG]?,[a-z0-9_]+)*$'
 # What a bad MEMSHIM_IMPL falls back to, as the message says it.
-default_all="the default policy ($("$tool" info | awk '$1 == "default" && $2 == "memcpy" { sub(/^ *default +/, ""); sub(/ \(.*$/, ""); print }'))"
+default_all="the default ($("$tool" info | awk '$1 == "default" && $2 == "memcpy" { sub(/^ *default +/, ""); sub(/ \(.*$/, ""); print }'))"
 
 ten_k=$(head -c 10240 /dev/zero | tr '\0' 'x')
 ten_k_digits=$(head -c 10240 /dev/zero | tr '\0' '7')

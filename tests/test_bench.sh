@@ -66,7 +66,7 @@ expect_match "few variants: their names head the columns" "$(cat "$scratch/out")
 bench --rounds 3 --functions memcpy --cases sweep,class --sizes 64,4K --svg "$scratch/all.svg"
 expect_eq "every variant: bench runs" "$rc" 0
 expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scratch/out")" ""
-variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
+variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Presets/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
 expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
 expect_eq "every variant: a summary line per size class" \
 	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (L1|cold) ')" 9

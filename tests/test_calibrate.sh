@@ -3,7 +3,7 @@
 # line (on a terminal only), Ctrl-C, tune calibrating only when asked
 # (--calibrate), a calibration that leaves the default of preloaded programs alone
 # unless installed (--install), the variant choice in the calibration file (followed by the
-# default policy, shown by memshim info) and the GLIBC_TUNABLES line.
+# default, shown by memshim info) and the GLIBC_TUNABLES line.
 # Checks behaviour and what is printed, never a timing.
 . "${top_srcdir:-.}/tests/lib.sh"
 tool=$T_MEMSHIM_TOOL
@@ -147,7 +147,7 @@ source_named=$(env MEMSHIM_CALIBRATION="$cons/memshim/calibration.measured" "$to
 expect_eq "MEMSHIM_CALIBRATION=FILE: info names the file and why" "$source_named" \
 	"Default source: the calibration file $cons/memshim/calibration.measured (MEMSHIM_CALIBRATION names it)"
 
-# ---- the file's choice: the default policy follows it, memshim info says why ----
+# ---- the file's choice: the default follows it, memshim info says why ----
 write_cal() { # VERSION MEMCPY MEMMOVE MEMSET
 	printf 'memshim-calibration %s\ncpu %s\nauto_movsb 4096\nauto_stosb 8192\nnt 33554432\n' "$1" "$cpu"
 	[ "$1" = 1 ] || printf 'choice memcpy %s chosen by hand A\nchoice memmove %s chosen by hand B\nchoice memset %s chosen by hand C\n' "$2" "$3" "$4"
@@ -160,7 +160,7 @@ expect_match "info: memcpy from the file, which file, why" "$(cat "$scratch/out"
 	"^  memcpy -> scalar \\[calibration file \"$scratch/hand\": chosen by hand A\\]"
 expect_match "info: memmove from the file" "$(cat "$scratch/out")" "^  memmove -> movsq \\[calibration file .*: chosen by hand B\\]"
 expect_match "info: memset from the file" "$(cat "$scratch/out")" "^  memset -> glibc \\[calibration file .*: chosen by hand C\\]"
-expect_match "info: the default policy's line follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
+expect_match "info: the default's line follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
 preloaded env MEMSHIM_CALIBRATION="$scratch/hand" "$top_builddir/tests/show_binding_now"
 expect_eq "a program's memcpy is the file's choice" "$(bound memcpy)" memshim_memcpy_scalar
 expect_eq "a program's memmove is the file's choice" "$(bound memmove)" memshim_memmove_movsq
@@ -170,7 +170,7 @@ preloaded env MEMSHIM_CALIBRATION="$scratch/hand" MEMSHIM_IMPL=default "$top_bui
 expect_eq "MEMSHIM_IMPL=default is the file's choice too" "$(bound memcpy)" memshim_memcpy_scalar
 # A reason as long as the calibration writes (199 characters), from a file
 # with a long path, comes whole through info and MEMSHIM_VERBOSE: never cut
-# mid-word.  The Policies line gives each function its own reason.
+# mid-word.  The Presets line gives each function its own reason.
 long_why="glibc at every size: in no size class did a variant beat it by the margin without losing to it in a placement; then some more words to make it as long as a choice line may be, in all a hundred and 99"
 [ ${#long_why} = 199 ] || fail "the long reason is ${#long_why} characters, not 199"
 long_dir=$scratch/a-directory-with-a-rather-long-name-as-a-cache-may-have/and-another-level-below-it
@@ -178,7 +178,7 @@ mkdir -p "$long_dir"
 write_cal 2 scalar movsq glibc | sed "s/chosen by hand A\$/$long_why/" >"$long_dir/calibration"
 env MEMSHIM_CALIBRATION="$long_dir/calibration" "$tool" info >"$scratch/out" 2>"$scratch/err"
 expect_eq "info: a 199-character reason, whole" "$(grep -c -F "$long_why]" "$scratch/out")" 1
-expect_eq "info's Policies line: each function's own reason, under it" \
+expect_eq "info's Presets line: each function's own reason, under it" \
 	"$(grep -A3 '^  default ' "$scratch/out" | sed 's|calibration file "[^"]*"|calibration file P|')" \
 	"  default  memcpy scalar, memmove movsq, memset glibc
            memcpy: calibration file P: $long_why

@@ -29,7 +29,7 @@ expect_eq "tune on a dump runs" "$rc" 0
 # the tiny calibration's rounds spread across zero.
 line=$(sed -n '/^Best setting:$/{n;p}; /^The model.s pick, no suggestion/{n;s/^  //p}' "$scratch/out")
 expect_match "tune prints an environment line" "$line" '^MEMSHIM_[A-Z_]+=[a-z0-9_]+( MEMSHIM_[A-Z_]+=[a-z0-9_]+)*$'
-variants=$("$tool" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on { print $1 }')
+variants=$("$tool" info | awk '/^Variants:/ { on = 1; next } /^Presets/ { on = 0 } on { print $1 }')
 bad=""
 for word in $line; do
 	case ${word%%=*} in

@@ -67,7 +67,7 @@
 static const char cpu_row_help[] =
 	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
 	"       memshim cpu-row --from-bench CSV [--from-bench CSV...] --cpu 'VENDOR FAMILY MODEL FEATURES' -o FILE\n"
-	"Writes a CPU row: the size bands the default policy gives memcpy, memmove and\n"
+	"Writes a CPU row: the size bands the default gives memcpy, memmove and\n"
 	"memset on this CPU class, chosen from measurements made on it, with the rep\n"
 	"movsb and rep stosb thresholds they were made under, the CPUs it serves and\n"
 	"where it came from.  A row file in data/cpu-rows/ of the source\n"

@@ -58,7 +58,7 @@ static const char tune_help[] =
 	"                       variants and thresholds become their default\n"
 	"  --quick              with --calibrate: fewer sizes and rounds (about 10 s)\n"
 	"  --impl SETTING       instead: predict SETTING against glibc, in MEMSHIM_IMPL's\n"
-	"                       syntax (a variant, bands such as glibc:1K,avx2, a policy)\n"
+	"                       syntax (a variant, bands such as glibc:1K,avx2, a preset)\n"
 	"                       or an environment line as tune prints it, with the\n"
 	"                       thresholds a program started here would have (the\n"
 	"                       calibration file's, the variables'), from the replay of\n"
@@ -128,7 +128,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	else if (id == TUNE_INSTALL)
 		o->install = true;
 	else if (id == TUNE_IMPL && !value[0])
-		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a policy)");
+		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a preset)");
 	else if (id == TUNE_IMPL)
 		o->impl = value;
 	else if (id == TUNE_BASIS && strcmp(value, "replay") != 0 && strcmp(value, "histogram") != 0)
@@ -278,7 +278,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	       "  fleet distribution, below 1 beyond its interval; where none is, size bands: in each class\n"
 	       "  the variant that loses in no placement, if it beats glibc by more than 5%%, else glibc\n",
 	       100 * c->aa_deviation);
-	printf("  the default policy's variants for this machine:\n");
+	printf("  the default's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
 	say_whose_default(path);

@@ -110,7 +110,7 @@ struct calibration {
 	unsigned family, model;
 	size_t movsb, stosb, nt; /* the library's part */
 	size_t movsb_stop;            /* memshim cpu-row's: the stop its bench files ran under */
-	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default policy's bands per function */
+	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default's bands per function */
 	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
 	unsigned ratio_count;
 	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];

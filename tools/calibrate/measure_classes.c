@@ -1,5 +1,5 @@
 /* memshim tune --calibrate: the measurements from which the size bands the
- * default policy gives each function on this machine are chosen
+ * default gives each function on this machine are chosen
  * (tools/calibrate/choose_bands.c), and the variant that serves each band.
  *
  * Each candidate (glibc's own functions, and every vector variant this CPU
