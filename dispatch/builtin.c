@@ -4,7 +4,7 @@
 #include "dispatch/cpu_rows.h"
 #include "dispatch/early_env.h"
 
-/* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb band
+/* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb range
  * on ERMS CPUs (their usable predicates require ERMS). */
 static const struct {
 	const struct variant *variant;
@@ -32,7 +32,7 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 	return widest_preference[last].variant;
 }
 
-/* Where rep movsb / rep stosb start (erms, and the band of the *_erms
+/* Where rep movsb / rep stosb start (erms, and the rep range of the *_erms
  * variants), by CPU:
  * the first entry whose vendor matches (NULL: any) and whose family is at
  * least first_family.  Starting points, not measurements: for rep movsb

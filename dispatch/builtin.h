@@ -10,7 +10,7 @@
 #include "dispatch/cpu_features.h"
 #include "shim/thresholds.h"
 
-/* The widest vectors the CPU runs, with a rep movsb band where it has
+/* The widest vectors the CPU runs, with a rep movsb range where it has
  * ERMS, and why. */
 const struct variant *widest_vector_variant(const struct cpu_features *f, const char **why);
 

@@ -13,7 +13,7 @@
 
 /* The size thresholds, one each, which every variant that uses it reads.
  * T_COUNT: the thresholds memshim tune models and chooses.  After them,
- * the rep band's stop, a variable and a row's only (T_ALL: every threshold). */
+ * the rep range's stop, a variable and a row's only (T_ALL: every threshold). */
 enum threshold_name { T_MOVSB, T_STOSB, T_NT, T_COUNT, T_MOVSB_STOP = T_COUNT, T_ALL };
 
 /* Every setting: the variant of all functions, of each function (in

@@ -102,8 +102,8 @@ static const struct entry_set *glibc_entries(void)
 
 #define ENTRIES_OF_shim(name) name##_entries
 #define ENTRIES_OF_libc(name) glibc_entries
-#define MEMSHIM_VARIANT(name, code, vector_bytes, rep_band, twin, unmasked, usable, describe, summary)  \
-	[VARIANT_ID_##name] = { #name, summary, usable, ENTRIES_OF_##code(name), describe, vector_bytes, rep_band, \
+#define MEMSHIM_VARIANT(name, code, vector_bytes, rep_range, twin, unmasked, usable, describe, summary)  \
+	[VARIANT_ID_##name] = { #name, summary, usable, ENTRIES_OF_##code(name), describe, vector_bytes, rep_range, \
 				VARIANT_ID_##twin, VARIANT_ID_##unmasked },
 const struct variant variant_table[VARIANT_COUNT] = {
 #include "shim/memshim_variants.h"

@@ -2,7 +2,7 @@
  * memmove and memset of variant VARIANT, in assembly so that which class
  * falls through and which branch is taken is written here, not left to a
  * compiler's block layout (doc/design.md says why).  What the loop does not
- * do (memmove backwards, non-temporal stores, the rep band) is a jump to C
+ * do (memmove backwards, non-temporal stores, the rep range) is a jump to C
  * (MEMSHIM_VECTOR_VARIANT, shim/vector_pieces.h).
  *
  * The shape is glibc's memmove-vec-unaligned-erms.S and
@@ -58,7 +58,7 @@
  *   MASKED_COPY_VEC    (optional) the same below V in one masked move of
  *                      VEC(0) (needs MASK_OF_LAST_N too, which sets %k1 to
  *                      the last %rdx bytes)
- *   REP_BAND           (optional) rep movsb / stosb from the movsb /
+ *   REP_RANGE           (optional) rep movsb / stosb from the movsb /
  *                      stosb thresholds on, below nt (the *_erms twins) */
 
 #include "shim/thresholds.h"
@@ -167,7 +167,7 @@ L(fn##_above_8vec):                                                          \
 	LEAVE_FOR_BACKWARD_##fn;                                             \
 	cmp NT_THRESHOLD, %rdx;                                              \
 	jae long;                                                            \
-	LEAVE_FOR_REP_BAND(MOVSB_FROM, long);                                \
+	LEAVE_FOR_REP_RANGE(MOVSB_FROM, long);                                \
 	/* The first vector (VEC(0), loaded at the entry, not again: D6) and  \
 	   the last four, kept for the end; the loop on a 16-byte boundary    \
 	   and those four stored from the top down, as in glibc. */          \
@@ -211,7 +211,7 @@ L(fn##_loop):                                                                \
  * destination (it reads only source bytes past all it has written, so it
  * is memmove too when the destination lies before the source); what it
  * does not do is left to C: non-temporal stores from nt bytes on, and the
- * rep band of the *_erms variants.  memmove whose destination overlaps
+ * rep range of the *_erms variants.  memmove whose destination overlaps
  * after the source (d - s < n, unsigned: glibc's test) runs the loop's
  * mirror image at any size, before those tests. */
 #define LEAVE_FOR_BACKWARD_memcpy
@@ -391,14 +391,14 @@ L(fn##_below_16_ladder):
 #define COPY_BELOW_32(fn) COPY_16_TO_31(fn)
 #endif
 
-#ifdef REP_BAND
-#define LEAVE_FOR_REP_BAND(threshold, long) cmp threshold, %rdx; jae long
+#ifdef REP_RANGE
+#define LEAVE_FOR_REP_RANGE(threshold, long) cmp threshold, %rdx; jae long
 /* That test's bytes: a compare with a %rip-relative operand (7) and a jae
  * to another file's symbol, always rel32 (6). */
-#define REP_BAND_TEST_BYTES 13
-#define SET_ABOVE_2VEC_ALIGN .p2align 6; .nops (64 - REP_BAND_TEST_BYTES)
+#define REP_RANGE_TEST_BYTES 13
+#define SET_ABOVE_2VEC_ALIGN .p2align 6; .nops (64 - REP_RANGE_TEST_BYTES)
 #else
-#define LEAVE_FOR_REP_BAND(threshold, long)
+#define LEAVE_FOR_REP_RANGE(threshold, long)
 #define SET_ABOVE_2VEC_ALIGN .p2align 6
 #endif
 
@@ -427,15 +427,15 @@ ENTRY_NAME(memset):
 /* Above 2V the first two vectors are stored before the size is tested
  * against 4V, and the next two before it is tested against 8V, as glibc's
  * memset does: a test that mispredicts then finds stores under way (D7).
- * The rep band leaves before any store, as in
+ * The rep range leaves before any store, as in
  * glibc, so that rep stosb finds no line fetched for those stores (a cost
  * there with the destination cold); non-temporal fills, far larger, leave
  * after them and fill the first four vectors again.  The block starts a
- * line, and a rep band's test ends one (SET_ABOVE_2VEC_ALIGN), so that
+ * line, and a rep range's test ends one (SET_ABOVE_2VEC_ALIGN), so that
  * all that follows lies where the base variant's code does. */
 	SET_ABOVE_2VEC_ALIGN
 L(set_above_2vec):
-	LEAVE_FOR_REP_BAND(STOSB_FROM, LADDER_XCAT(memshim_set_long_, VARIANT))
+	LEAVE_FOR_REP_RANGE(STOSB_FROM, LADDER_XCAT(memshim_set_long_, VARIANT))
 	VMOVU VEC(0), (%rdi)
 	VMOVU VEC(0), VEC_SIZE(%rdi)
 	cmp $(4 * VEC_SIZE), %rdx
@@ -562,8 +562,8 @@ L(set_16_to_31):
 #undef COPY_BELOW_32
 #undef COPY_BELOW_VEC_MASKED
 #undef COPY_HEAD_TAIL
-#undef LEAVE_FOR_REP_BAND
-#undef REP_BAND_TEST_BYTES
+#undef LEAVE_FOR_REP_RANGE
+#undef REP_RANGE_TEST_BYTES
 #undef SET_ABOVE_2VEC_ALIGN
 #undef LEAVE_FOR_BACKWARD_memcpy
 #undef LEAVE_FOR_BACKWARD_memmove

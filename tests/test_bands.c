@@ -110,7 +110,7 @@ static void classes(void)
 	const char *why;
 	check("the widest vectors with ERMS (Intel AVX-512)", widest_vector_variant(&spr, &why) == VARIANT(avx512_erms));
 	check("AVX2 only: avx2_erms", widest_vector_variant(&intel_avx2, &why) == VARIANT(avx2_erms));
-	check("without ERMS: avx2, no rep band", widest_vector_variant(&no_erms, &why) == VARIANT(avx2));
+	check("without ERMS: avx2, no rep range", widest_vector_variant(&no_erms, &why) == VARIANT(avx2));
 	struct cpu_features old = cpu("GenuineIntel", 6, 0x1a, false, false, false, false);
 	check("a CPU with neither: sse2", widest_vector_variant(&old, &why) == VARIANT(sse2));
 }

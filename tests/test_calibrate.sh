@@ -231,7 +231,7 @@ curve() { # FN NAME A B: cost A + size / B at a few sizes
 	echo end
 } >"$scratch/curves"
 # A row that measured no 4 KiB aliasing: what the curves say decides, not
-# what this CPU's shipped row charges a rep band (tests/test_tune.sh has that).
+# what this CPU's shipped row charges a rep range (tests/test_tune.sh has that).
 echo "memshim-cpu-row 1" >"$scratch/no-alias.row"
 MEMSHIM_CPU_ROW=$scratch/no-alias.row "$tool" tune --calibration "$scratch/curves" "$scratch"/h.* >"$scratch/out" \
 	2>"$scratch/err"
@@ -239,9 +239,9 @@ expect_eq "tune on hand-made curves runs" "$?:$(cat "$scratch/err")" "0:"
 env_line=$(grep '^MEMSHIM_' "$scratch/out")
 glibc_line=$(grep '^GLIBC_TUNABLES=' "$scratch/out")
 if [ "$(usable ${width}_erms)" != usable ]; then
-	skip "the GLIBC_TUNABLES line of a vector setting with a rep band: this CPU runs no ${width}_erms (no ERMS)"
+	skip "the GLIBC_TUNABLES line of a vector setting with a rep range: this CPU runs no ${width}_erms (no ERMS)"
 else
-	expect_match "the best setting is a vector variant with a rep band" "$env_line" "${width}_erms"
+	expect_match "the best setting is a vector variant with a rep range" "$env_line" "${width}_erms"
 	expect_match "a GLIBC_TUNABLES line" "$glibc_line" \
 		'^GLIBC_TUNABLES=glibc\.cpu\.x86_rep_movsb_threshold=[0-9]+:glibc\.cpu\.x86_rep_stosb_threshold=[0-9]+:glibc\.cpu\.x86_non_temporal_threshold=[0-9]+$'
 	movsb=$(printf '%s\n' "$env_line" | tr ' ' '\n' | sed -n 's/^MEMSHIM_MOVSB_THRESHOLD=//p')

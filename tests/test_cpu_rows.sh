@@ -76,7 +76,7 @@ expect_match "a row without thresholds: the built-in ones (0)" "$out" '^	  0, 0,
 printf 'thresholds movsb=16384 stosb=8192\n' >>"$good"
 expect_match "a row's rep thresholds" "$(awk_rows "$good")" '^	  16384, 8192, 0 },$'
 sed 's/^thresholds .*/thresholds movsb=16384 stosb=8192 movsb_stop=1048576/' "$good" >"$scratch/stop.row"
-expect_match "a row's stop of the rep band" "$(awk_rows "$scratch/stop.row")" '^	  16384, 8192, 1048576 },$'
+expect_match "a row's stop of the rep range" "$(awk_rows "$scratch/stop.row")" '^	  16384, 8192, 1048576 },$'
 expect_eq "and it compiles" "$(compile_rows "$good" >/dev/null && echo compiles)" compiles
 bad_row() { # WHAT SED-EXPRESSION EXPECTED-MESSAGE
 	sed "$2" "$good" >"$scratch/bad.row"

@@ -192,7 +192,7 @@ expect_match "0.5% of the functions' time: the in-process A/B cannot either" "$o
 tune() { "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 
 # "Against the default" names the default's variants and where its
-# thresholds come from, as memshim info does.  The rep bands' thresholds
+# thresholds come from, as memshim info does.  The rep ranges' thresholds
 # are read by the *_erms variants, which need ERMS.
 if usable_here sse2_erms; then
 	by_hand=sse2_erms rep='movsb 4 KiB \[calibration file\], stosb 4 KiB \[calibration file\], '

@@ -19,7 +19,7 @@
  * placement,median,p10,p90,unit,ratio,bytes_per_unit, then (bench files
  * since the ratio's interval was kept) ratio_low, ratio_high, then (since
  * bench wrote them) the rep thresholds movsb, stosb, then (since bench
- * --read-back) read_back, then (since the rep band had a stop) movsb_stop,
+ * --read-back) read_back, then (since the rep range had a stop) movsb_stop,
  * then pairs and the A/A arm, the processes, whether they disagreed, and
  * (since bench --in-use) in_use. */
 enum bench_column {

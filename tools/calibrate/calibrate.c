@@ -95,12 +95,12 @@ static bool is_unmasked(const char *name)
 	return !v || variant_unmasked(v) == v;
 }
 
-/* A vector variant without a rep band (those are composed from it), with
+/* A vector variant without a rep range (those are composed from it), with
  * code of its own above MASKED_COPY_MAX, where the later passes time. */
 static bool is_vector(const char *name)
 {
 	const struct variant *v = variant_named(name);
-	return v && v->vector_bytes && !v->rep_band && is_unmasked(name);
+	return v && v->vector_bytes && !v->rep_range && is_unmasked(name);
 }
 
 static bool any_variant(const char *name) { return (void)name, true; }
@@ -335,8 +335,8 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	static double round_times[MEASURE_MAX_VARIANTS * CM_MAX_ROUNDS];
 	static struct grid g;
 	const struct cpu_features *f = cpu_features();
-	/* no rep band and no non-temporal stores but where a pass asks; the
-	 * rep band's stop is not the calibration's to choose */
+	/* no rep range and no non-temporal stores but where a pass asks; the
+	 * rep range's stop is not the calibration's to choose */
 	static struct thresholds never;
 	never = (struct thresholds){ .movsb = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER, .nt = (size_t)CM_NEVER, .movsb_stop = config_get()->thresholds.movsb_stop };
 	g.count = 0;

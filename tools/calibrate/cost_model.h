@@ -7,7 +7,7 @@
  * copies run at a fixed bandwidth).  A setting composes up to three curves
  * by size, the way the variants choose between their pieces: erms is its
  * scalar part below its threshold and rep movsb above; a vector variant is
- * its cached loop, rep movsb from the band's threshold and non-temporal
+ * its cached loop, rep movsb from the rep range's threshold and non-temporal
  * stores from the NT threshold.  A workload's expected time is
  *
  *     total = sum over buckets of calls x cost(setting, mean size of the bucket)

@@ -3,7 +3,7 @@
  * (tools/calibrate/choose_bands.c), and the variant that serves each band.
  *
  * Each candidate (glibc's own functions, and every vector variant this CPU
- * runs, with and without its rep movsb band, at the thresholds just picked)
+ * runs, with and without its rep movsb range, at the thresholds just picked)
  * is timed against glibc's, interleaved, in each size class of
  * tools/calibrate/choose_bands.c (0-16 B up to 4-16 MiB), each in the four
  * placements of its data (tools/measure/placement.h).  Calls of 1 KiB and more are timed with a read of the
@@ -17,7 +17,7 @@
  * same placements: the default rule judges the variants on it.  A candidate that
  * would serve every size alone but for a few cells where it lost has
  * those cells timed again, longer (confirm_losses).  Where a variant runs
- * another's very code in a class (an *_erms variant below its rep band, a
+ * another's very code in a class (an *_erms variant below its rep range, a
  * *_mask one above 16 B), that one is timed for both (stand_in).
  *
  * The ratios go to tools/calibrate/choose_bands.c, which picks the bands. */
@@ -80,7 +80,7 @@ static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
 }
 
 /* The thresholds picked from the curves, which the candidates run with;
- * the rep band's stop is the configuration's (the CPU row's, or the
+ * the rep range's stop is the configuration's (the CPU row's, or the
  * environment's), which the library keeps too. */
 static const struct thresholds *picked_thresholds(const struct calibration *c)
 {

@@ -41,12 +41,12 @@ static unsigned vector_width(const char *variant)
 static bool has_band(const char *variant)
 {
 	const struct variant *v = variant_named(variant);
-	return v && v->rep_band;
+	return v && v->rep_range;
 }
 
-/* The threshold a variant's rep band starts at, for fn (erms's and the
+/* The threshold a variant's rep range starts at, for fn (erms's and the
  * *_erms variants' alike); T_COUNT if none. */
-enum threshold_name calibrate_band_threshold(enum base_function fn, const char *variant)
+enum threshold_name calibrate_rep_threshold(enum base_function fn, const char *variant)
 {
 	if (!has_band(variant))
 		return T_COUNT;
@@ -66,9 +66,9 @@ static bool compose_placed(const struct calibration *c, enum base_function fn, c
 			   const char *placed, const double t[T_COUNT], struct cm_setting *s)
 {
 	unsigned width = vector_width(variant);
-	enum threshold_name band = calibrate_band_threshold(fn, variant);
+	enum threshold_name band = calibrate_rep_threshold(fn, variant);
 	char below[32], rep[32], nt[32];
-	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
+	/* the measured curve: the variant without its rep range ("avx2_xmm_erms" -> "avx2_xmm") */
 	const struct variant *entry = variant_named(variant);
 	const char *base = width && entry ? variant_twin(entry)->name : variant;
 	snprintf(below, sizeof below, "%s%s", base, placed);
@@ -149,7 +149,7 @@ static unsigned fields_of(enum threshold_name t, const char *const variant[FN_CO
 {
 	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (calibrate_band_threshold((enum base_function)fns[i], variant[fns[i]]) == t)
+		if (calibrate_rep_threshold((enum base_function)fns[i], variant[fns[i]]) == t)
 			fields[k++] = &s[fns[i]].band_from;
 		if (calibrate_above_threshold(variant[fns[i]]) == t)
 			fields[k++] = &s[fns[i]].above_from;
