@@ -266,7 +266,7 @@ expect_match "the calibration's choice ranked slower than glibc for these calls:
 	"$(cat "$scratch/out")" "note: the calibration chose $width as memcpy's default; for these calls it ranks
   [0-9.]+% slower than glibc"
 
-# ---- tune --calibrate on copies in the 4 KiB-aliasing window ----
+# ---- tune --calibrate on copies at a near 4 KiB-aliasing distance ----
 # Where the CPU's row measured rep movsb slow there (Zen 3), tune says
 # whether the default avoids it: the default its saving is against (after
 # --calibrate, the new file's), not the one before it.  hist_program copies
@@ -287,6 +287,6 @@ against=$(sed -n 's/^  against the default (memcpy \([^ ]*\), memmove .*/\1/p' "
 if [ -n "$here" ]; then
 	expect_eq "tune --calibrate: the aliasing hazard's default is the one the saving is against" "$here" "$against"
 else
-	skip "the aliasing hazard's default in tune: this CPU's row does not measure rep movsb slow in the window"
+	skip "the aliasing hazard's default in tune: this CPU's row does not measure rep movsb slow at a near distance"
 fi
 finish

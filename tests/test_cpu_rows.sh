@@ -167,7 +167,7 @@ expect_eq "avx2 1.6x the best in a hazard case: no default, though it wins every
 	"$({ bench_csv 1.01 1.0; hazard_lines 1.0 1.0 0.62; } | hazard_row hz-slow.row)" glibc
 expect_eq "an alias4k case of the old kind counts (4k+16 from 2 KiB)" \
 	"$({ tie_csv; hazard_lines 1.0 0.05 0.06 alias4k 4k+16; } | hazard_row hz-old.row)" avx2
-expect_eq "but not below 2 KiB, nor outside the window" \
+expect_eq "but not below 2 KiB, nor beyond the near distances" \
 	"$({ tie_csv; hazard_lines 1.0 0.05 0.06 alias4k 4k+64; } | hazard_row hz-far.row)" glibc
 # Several bench files, runs of bench in processes of their own: each cell
 # the median of theirs.  avx2 losing 1.5x at 1-4 KiB in one file of three

@@ -323,7 +323,7 @@ expect_eq "said once: the aliasing table keeps only the counts" "$(grep -c 'rep 
 report slow hazard-glibc few
 expect_eq "under 1% of the bytes: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
 "$tool" report "$scratch/two.hist" >"$scratch/out" 2>&1
-expect_eq "no copies in the window: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+expect_eq "no copies at a near distance: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
 tune() { env MEMSHIM_CALIBRATION="$scratch/hazard-glibc" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 MEMSHIM_CPU_ROW=$scratch/unmeasured.row tune --calibration "$scratch/hazard-glibc" "$scratch/near.hist"
 expect_eq "tune, the hazard not measured: glibc, the faster away from it" "$rc:$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" \

@@ -236,7 +236,7 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		hazards |= c->ratios[i].hazard > 0;
 	if (hazards)
 		fprintf(f, "# hazards: each variant's time in its worst case of the hazard catalogue (bench's hazard\n"
-		   "# cases, and alias4k ones from 2 KiB in the window) as a multiple of the best variant's\n"
+		   "# cases, and alias4k ones from 2 KiB at a near distance) as a multiple of the best variant's\n"
 		   "# there; over %.1f it is no default.\n", HAZARD_LOSS_RATIO);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		write_hazards(f, c, fn);

@@ -33,8 +33,8 @@ static const char reason_above[] =
 	"the data was probably cold: the model assumes buffers in the cache, and a copy from or to\n"
 	"    memory not touched lately, or a first touch of new pages (their faults count inside the\n"
 	"    function), costs more";
-/* Named before cold data where the dumps hold copies in the 4 KiB-aliasing
- * window from 2 KiB (tools/util/alias_hazard.h): the curves copy away from
+/* Named before cold data where the dumps hold copies at a near 4 KiB-aliasing
+ * distance from 2 KiB (tools/util/alias_hazard.h): the curves copy away from
  * it.  Arguments: the lines' indent, the share of bytes, the cold reason. */
 static const char reason_hazard_counted[] =
 	"4 KiB aliasing: %2$.0f%% of its bytes are copies from 2 KiB with (dst - src) mod 4096 in\n"
