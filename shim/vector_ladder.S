@@ -74,7 +74,7 @@
 #define L(name) LADDER_XCAT(LADDER_XCAT(.L, VARIANT), _##name)
 
 /* Each block a size test's branch lands on starts where up to 32 bytes of
- * it lie in one 64-byte fetch window, since a block straddling two takes a
+ * it lie in one 64-byte fetch unit, since a block straddling two takes a
  * cycle more to reach after a mispredict; no more padding than that (D4).
  * Each follows a return, so its padding is never run. */
 #define ALIGN_TARGET .p2align 6,,31
@@ -315,21 +315,21 @@ L(memmove_in_place):                                                         \
 #define COPY_PIECES_BELOW_VEC(fn) COPY_32_TO_63_PIECE(fn); COPY_16_TO_31_PIECE(fn)
 
 /* Below 32 bytes with MASKED_COPY: 0..16 bytes in one masked move of a
- * 16-byte window, no branch on the size (D10).  16 bytes, not a vector, so
+ * 16-byte span, no branch on the size (D10).  16 bytes, not a vector, so
  * that a cold copy touches at most one line its bytes do not; 0 bytes take
  * the move too, since a test for them cost the fleet distributions more
- * than it saved (D11).  Where either window could cross a page, the ladder:
+ * than it saved (D11).  Where either span could cross a page, the ladder:
  * a masked access reaching a page not present takes a microcode assist;
  * the test is glibc's memcmp-evex-movbe.S one on the OR of both offsets
  * (D10). */
 /* Below V with MASKED_COPY_VEC: 0..V-1 bytes in one masked load and one
- * masked store of a V-byte window, no branch on the size (D45).  A masked
+ * masked store of a V-byte span, no branch on the size (D45).  A masked
  * access whose masked-off bytes reach a page not present takes an assist
  * of hundreds of ns, and the page after a program's bytes is often not
  * present where its heap grows; the page before them almost never is (D51).
- * So the windows end where the bytes end, and reach no page the bytes do
+ * So the spans end where the bytes end, and reach no page the bytes do
  * not unless a pointer lies within V bytes of its page's start: such calls
- * take windows starting at the pointers, or the ladder where one of those
+ * take spans starting at the pointers, or the ladder where one of those
  * would cross into the next page or a pointer lies in the first page (the
  * null pointer with size 0, D47).  The lines of the bytes' ends are
  * requested first, since cold masked accesses wait for their lines one
@@ -484,7 +484,7 @@ L(set_last_4vec):
 	.p2align 6
 L(set_below_vec):
 #ifdef MASKED_SET
-	/* One masked store of the n bytes, its window placed where it touches
+	/* One masked store of the n bytes, its span placed where it touches
 	   no line the bytes do not: at the vector-aligned block that holds them
 	   where one does, else at the destination (the bytes then touch both
 	   blocks it covers).  At the destination alone, as in glibc, it would
