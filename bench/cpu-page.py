@@ -10,7 +10,7 @@ For each data/cpu-rows/CLASS.row it writes data/cpu-rows/measurements/PAGE.md
 to glibc's time of every variant measured, size class by size class.  What
 follows the NOTES marker on an existing page is written by hand and kept as
 it is.  It also writes, between two markers in doc/variants.md, why each
-variant stays: the rows and policies that choose it and the cells of the
+variant stays: the rows and presets that choose it and the cells of the
 rows' data where it is the fastest by more than the data's A/A spread
 (D50), and the same figures for the variants retired on them.  --check
 writes nothing: it prints what differs and exits 1, which is how the test
@@ -99,7 +99,7 @@ def page(srcdir, name, title):
         fn, bands, why = choice.split(" ", 2)
         out.append("| %s | `%s` | %s |" % (fn, bands, why))
     for t in row.get("thresholds", []):
-        out += ["", "Rep thresholds of the `*_erms` variants on this class: `%s`." % t]
+        out += ["", "Rep thresholds on this class (erms and the `*_erms` variants alike): `%s`." % t]
     # The 4K-aliasing extra the row carries (from its bench's alias4k cases).
     for a in row.get("alias4k", []):
         fn, costs = a.split(" ", 1)
@@ -192,7 +192,7 @@ def variant_places(srcdir):
     its best cell over every row's data."""
     variants = source_names(srcdir, "shim/memshim_variants.h", r"(?m)^MEMSHIM_VARIANT\((\w+),")
     retired = dict(source_names(srcdir, "dispatch/variants.c", r'\{ "(\w+)", "(\w+)" \}'))
-    start = set(source_names(srcdir, "dispatch/auto_policy.c", r"\{ VARIANT\((\w+)\), \""))
+    start = set(source_names(srcdir, "dispatch/builtin.c", r"\{ VARIANT\((\w+)\), \""))
     chosen, best, wins, spreads = {}, {}, {}, []
     for name, (pagename, title) in sorted(PAGES.items()):
         row = row_lines(os.path.join(srcdir, "data/cpu-rows", name + ".row"))

@@ -3,7 +3,7 @@
 # glibc against each SETTING in one run with memshim ab --in-process, and
 # beside it the out-of-process verdict of memshim ab --timing --runs auto
 # (BUDGET seconds, default 60), which must agree wherever it resolves.
-# SETTINGS: a comma-separated list of variants or policies; `tune` in it
+# SETTINGS: a comma-separated list of variants or presets; `tune` in it
 # stands for memshim tune's suggestion for the program, from a recording
 # under glibc and the calibration file CALIBRATION (made with
 # tune --calibrate --calibration CALIBRATION beforehand: this script never

@@ -19,7 +19,7 @@ shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 perf record -q -N -e cpu-clock -F 4000 -o "$work/perf.data" -- env MEMSHIM_IMPL="$variant" \
-	MEMSHIM_PROFILE=on MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$top/.libs/libmemshim.so" "$@" >/dev/null
+	MEMSHIM_PROFILE=on MEMSHIM_DUMP="$work/dump.%p" LD_PRELOAD="$top/.libs/libmemshim.so" "$@" >/dev/null
 # The library's recording code: every symbol perf may name in its sections.
 objdump -t "$top/.libs/libmemshim.so" | awk '$4 ~ /^memshim_recording_/ { print $NF }' >"$work/recording-symbols"
 cat >"$work/perf_share.py" <<'PY'

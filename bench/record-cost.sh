@@ -1,6 +1,6 @@
 #!/bin/sh
-# What recording (MEMSHIM_HIST) adds to a memcpy call, measured as the
-# engine measures: memshim bench --default under MEMSHIM_HIST times the
+# What recording (MEMSHIM_DUMP) adds to a memcpy call, measured as the
+# engine measures: memshim bench --default under MEMSHIM_DUMP times the
 # exported memcpy (the recording wrapper, calling glibc's) against glibc's
 # own function on the same calls, paired in one process, at 8, 64, 512 and
 # 4096 bytes and on Memcpy_Fleet, each in L1, L2, the L3 and cold.  The L3
@@ -12,7 +12,8 @@
 # Prints per case glibc's ns a call and, per library, the ns the recording
 # adds (the median ratio's excess times glibc's ns): the median over the
 # processes, their least and greatest, and the widest 95% interval within a
-# process.  Writes only in a temporary folder, removed at the end.
+# process.  Both names of the dump's variable are set: a build from before
+# MEMSHIM_DUMP reads MEMSHIM_HIST.  Writes only in a temporary folder, removed at the end.
 # usage: bench/record-cost.sh [PROCESSES] [LIBRARY...]    (after make; default 3, this build)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +31,7 @@ for p in $(seq "$processes"); do
 	i=0
 	for lib in "$@"; do
 		i=$((i + 1))
-		MEMSHIM_LIBRARY=$lib MEMSHIM_IMPL=glibc MEMSHIM_HIST="$work/dump.%p" "$top/tools/memshim" bench \
+		MEMSHIM_LIBRARY=$lib MEMSHIM_IMPL=glibc MEMSHIM_DUMP="$work/dump.%p" MEMSHIM_HIST="$work/dump.%p" "$top/tools/memshim" bench \
 			--default --variants glibc --functions memcpy --cases dist --processes 1 --seconds 1 \
 			--distribution "$work/Memcpy_8B.csv" --distribution "$work/Memcpy_64B.csv" \
 			--distribution "$work/Memcpy_512B.csv" --distribution "$work/Memcpy_4096B.csv" \

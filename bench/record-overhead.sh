@@ -1,5 +1,5 @@
 #!/bin/sh
-# What recording (MEMSHIM_HIST) and profiling (MEMSHIM_PROFILE) add to a
+# What recording (MEMSHIM_DUMP) and profiling (MEMSHIM_PROFILE) add to a
 # memcpy call.
 #
 # First, paired inside a process: bench/record-cost.sh (the recording
@@ -12,15 +12,15 @@
 # Then bench/record_overhead with the library preloaded in these settings,
 # interleaved, ROUNDS times each (default 9):
 #   off      the variant alone
-#   record   MEMSHIM_HIST: the recording wrapper
-#   mark     MEMSHIM_HIST and MEMSHIM_PROFILE=2: the wrapper marks the call
+#   record   MEMSHIM_DUMP: the recording wrapper
+#   mark     MEMSHIM_DUMP and MEMSHIM_PROFILE=2: the wrapper marks the call
 #            in progress; 2 samples a second cost nothing measurable
-#   profile  MEMSHIM_HIST and MEMSHIM_PROFILE=on: marking and sampling at
+#   profile  MEMSHIM_DUMP and MEMSHIM_PROFILE=on: marking and sampling at
 #            the default rate
-#   timed    MEMSHIM_HIST and MEMSHIM_TIMING=on: one call in 64 timed
-#   every    MEMSHIM_HIST and MEMSHIM_TIMING=1: every call timed
-#   windows  MEMSHIM_HIST and MEMSHIM_SEQUENCES=on: windows of 64 calls kept
-#   baseline MEMSHIM_HIST with the library BASELINE (another build: what a
+#   timed    MEMSHIM_DUMP and MEMSHIM_TIMING=on: one call in 64 timed
+#   every    MEMSHIM_DUMP and MEMSHIM_TIMING=1: every call timed
+#   windows  MEMSHIM_DUMP and MEMSHIM_SEQUENCES=on: windows of 64 calls kept
+#   baseline MEMSHIM_DUMP with the library BASELINE (another build: what a
 #            change to the recording path costs), when it is given
 # and prints, for 8, 64, 512 and 4096-byte copies and for mixed sizes
 # (0-512 B), the median ns per call of each and the medians (min..max) of
@@ -57,14 +57,14 @@ run() {
 	rm -f "$work"/dump.*
 	case $1 in
 	off) env MEMSHIM_IMPL=$variant LD_PRELOAD="$lib" "$program" "$calls" ;;
-	record) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$lib" "$program" "$calls" ;;
-	mark) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_PROFILE=2 LD_PRELOAD="$lib" "$program" "$calls" ;;
-	profile) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/profiles/dump.%p" MEMSHIM_PROFILE=on \
+	record) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/dump.%p" LD_PRELOAD="$lib" "$program" "$calls" ;;
+	mark) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/dump.%p" MEMSHIM_PROFILE=2 LD_PRELOAD="$lib" "$program" "$calls" ;;
+	profile) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/profiles/dump.%p" MEMSHIM_PROFILE=on \
 		LD_PRELOAD="$lib" "$program" "$calls" ;;
-	timed) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_TIMING=on LD_PRELOAD="$lib" "$program" "$calls" ;;
-	every) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_TIMING=1 LD_PRELOAD="$lib" "$program" "$calls" ;;
-	windows) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" MEMSHIM_SEQUENCES=on LD_PRELOAD="$lib" "$program" "$calls" ;;
-	baseline) env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$work/dump.%p" LD_PRELOAD="$baseline" "$program" "$calls" ;;
+	timed) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/dump.%p" MEMSHIM_TIMING=on LD_PRELOAD="$lib" "$program" "$calls" ;;
+	every) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/dump.%p" MEMSHIM_TIMING=1 LD_PRELOAD="$lib" "$program" "$calls" ;;
+	windows) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/dump.%p" MEMSHIM_SEQUENCES=on LD_PRELOAD="$lib" "$program" "$calls" ;;
+	baseline) env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$work/dump.%p" LD_PRELOAD="$baseline" "$program" "$calls" ;;
 	esac | sed "s/^/$2 $1 /" >>"$work/results"
 }
 # In one process: the recording wrapper against the glibc function it calls.

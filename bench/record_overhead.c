@@ -3,7 +3,7 @@
  * own, and for mixed sizes (0 to 512 bytes, drawn at random beforehand):
  * a loop of one size bumps the same counters call after call, mixed sizes
  * spread the bumps over many.  Run by record-overhead.sh with and without
- * MEMSHIM_HIST to show what recording adds per call.  Each loop is timed in
+ * MEMSHIM_DUMP to show what recording adds per call.  Each loop is timed in
  * BATCHES batches, and the fastest is taken: on a shared machine a
  * preemption or a tick only ever adds time, and the difference asked for
  * is a fraction of a nanosecond.

@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 for round in $(seq "$rounds"); do
 	mkdir -p "$work/$round/dumps"
 	env MEMSHIM_IMPL="$variant" LD_PRELOAD="$lib" "$top/bench/timing_bias" "$seconds" "$function" >"$work/$round/own"
-	env MEMSHIM_IMPL="$variant" MEMSHIM_TIMING=8 MEMSHIM_HIST="$work/$round/dumps/d.%p" LD_PRELOAD="$lib" \
+	env MEMSHIM_IMPL="$variant" MEMSHIM_TIMING=8 MEMSHIM_DUMP="$work/$round/dumps/d.%p" LD_PRELOAD="$lib" \
 		"$top/bench/timing_bias" "$seconds" "$function" >/dev/null
 	"$top/tools/memshim" report --json "$work/$round/dumps" >"$work/$round/report.json"
 done

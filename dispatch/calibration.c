@@ -118,7 +118,7 @@ static const char *check_cpu(const struct calibration_head *h)
 }
 
 /* The thresholds of lines 3-5, whose keys the settings' table gives. */
-static const enum threshold_name in_file[3] = { T_AUTO_MOVSB, T_AUTO_STOSB, T_NT };
+static const enum threshold_name in_file[3] = { T_MOVSB, T_STOSB, T_NT };
 
 /* "choice FN BANDS WHY": NULL with the bands and the reason, else the problem. */
 static const char *parse_choice(char *line, enum base_function fn, struct calibration_head *h)
@@ -166,11 +166,13 @@ const char *calibration_parse_head(char *text, struct calibration_head *h)
 		return problem;
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned long long n;
-		const char *key = threshold_keys(in_file[i])->file_key;
-		const char *value = (line = take_line(&text, h)) ? after_word(line, key) : NULL;
+		const struct setting_keys *k = threshold_keys(in_file[i]);
+		const char *value = (line = take_line(&text, h)) ? after_word(line, k->file_key) : NULL;
+		if (line && !value && k->old_file_key) /* a file written before the key's rename */
+			value = after_word(line, k->old_file_key);
 		if (!value || parse_byte_count(value, 1ull << 40, &n))
-			return i == 0 ? "line 3: expected auto_movsb BYTES"
-			       : i == 1 ? "line 4: expected auto_stosb BYTES" : "line 5: expected nt BYTES";
+			return i == 0 ? "line 3: expected movsb BYTES"
+			       : i == 1 ? "line 4: expected stosb BYTES" : "line 5: expected nt BYTES";
 		h->values[i] = (size_t)n;
 	}
 	/* Unlike the variable, which is taken with a warning, a file is not
@@ -237,8 +239,8 @@ bool calibration_apply(const char *path, bool named, struct thresholds *t, struc
 		warn(path, problem);
 		return false;
 	}
-	t->auto_movsb = h.values[0];
-	t->auto_stosb = h.values[1];
+	t->movsb = h.values[0];
+	t->stosb = h.values[1];
 	t->nt = h.values[2];
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		choices->bands[fn].count = 0;

@@ -1,5 +1,5 @@
 /* The calibration file's part for the library: this machine's thresholds
- * for the auto policy, written by `memshim tune --calibrate` and read here
+ * for the default, written by `memshim tune --calibrate` and read here
  * by the resolvers at start-up, before the C library may be used.
  *
  * The library reads the file's first eight lines, which must fit in
@@ -7,16 +7,16 @@
  *
  *   memshim-calibration 3
  *   cpu AuthenticAMD 25 17        vendor, family, model it was measured on
- *   auto_movsb 4096               MEMSHIM_MOVSB_THRESHOLD's value
- *   auto_stosb 2048               MEMSHIM_STOSB_THRESHOLD's value
+ *   movsb 4096                    MEMSHIM_MOVSB_THRESHOLD's value (auto_movsb: its old key, still read)
+ *   stosb 2048                    MEMSHIM_STOSB_THRESHOLD's value (auto_stosb, likewise)
  *   nt 25165824                   MEMSHIM_NT_THRESHOLD's value
- *   choice memcpy glibc:64,evex WHY...   the default policy's bands for
+ *   choice memcpy glibc:64,evex WHY...   the default's bands for
  *   choice memmove evex WHY...    memcpy, memmove and memset (dispatch/bands.h),
  *   choice memset glibc WHY...    and why (free text to the end of the line)
  *
  * A version 2 file has the same lines with one variant per function.  A
  * version 1 file (written before calibration chose variants) has the first
- * five lines only: its thresholds are read, and the default policy keeps
+ * five lines only: its thresholds are read, and the default keeps
  * its built-in choice. */
 #ifndef MEMSHIM_CALIBRATION_H
 #define MEMSHIM_CALIBRATION_H
@@ -37,7 +37,7 @@
  * to 100 characters), so that none is cut on its way to a message. */
 #define CALIBRATION_DESCRIBED_MAX (CALIBRATION_WHY_MAX + 128)
 
-/* The bands the file chose for the default policy; bands[fn].count 0
+/* The bands the file chose for the default; bands[fn].count 0
  * where it chose none (a version 1 file). */
 struct calibration_choices {
 	struct band_list bands[FN_COUNT];
@@ -48,7 +48,7 @@ struct calibration_choices {
 struct calibration_head {
 	const char *vendor;
 	unsigned family, model;
-	size_t values[3];  /* auto_movsb, auto_stosb, nt */
+	size_t values[3];  /* movsb, stosb, nt */
 	bool has_choices;  /* false: a version 1 file */
 	struct band_list bands[FN_COUNT];
 	const char *choice[FN_COUNT]; /* the bands as the file writes them */
@@ -68,7 +68,7 @@ const char *calibration_parse_head(char *text, struct calibration_head *h);
  * False when there is none (no variable gives a path, or it is too long). */
 bool calibration_path(char *path, size_t size, bool *named);
 
-/* Sets t's auto_movsb, auto_stosb and nt from the file, and the choices
+/* Sets t's movsb, stosb and nt from the file, and the choices
  * it holds.  A missing file is reported only when `named`; a malformed one,
  * or one measured on another CPU, in one line.  False (and t and choices
  * untouched) when nothing was applied. */

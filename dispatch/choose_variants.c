@@ -1,32 +1,32 @@
 /* Choosing each function's variant: the variables that name one, bands or
- * a policy (the settings' table's S_IMPL, then each function's), else the
- * default policy (dispatch/config_internal.h). */
+ * a preset (the settings' table's S_IMPL, then each function's), else the
+ * default (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
 #include "dispatch/settings.h"
 #include "dispatch/early_env.h"
-#include "dispatch/policies.h"
+#include "dispatch/presets.h"
 
-/* What a variable names: bands (a variant usable here is one band), or a policy. */
+/* What a variable names: bands (a variant usable here is one band), or a preset. */
 struct selection {
 	const char *variable;
 	struct band_list bands;
-	const struct policy *policy;
+	const struct preset *preset;
 };
 
-/* What a policy picks from. */
-struct policy_inputs {
+/* What a preset picks from. */
+struct preset_inputs {
 	const struct cpu_features *cpu;
 	const struct calibration_choices *file;
 };
 
-/* "is not a variant, band list or policy (see `memshim info`)", with the
+/* "is not a variant, band list or preset (see `memshim info`)", with the
  * name that value spells in another case, if any ("did you mean avx2?"). */
 static const char *not_a_name(const char *value, struct line *l)
 {
 	const char *meant = config_name_in_other_case(value);
 	line_start(l);
-	line_add(l, "is not a variant, band list or policy (");
+	line_add(l, "is not a variant, band list or preset (");
 	if (meant) {
 		line_add(l, "names are lower case: did you mean ");
 		line_add(l, meant);
@@ -37,7 +37,7 @@ static const char *not_a_name(const char *value, struct line *l)
 	return l->text;
 }
 
-/* The problem with a value that is neither a policy nor usable bands (its
+/* The problem with a value that is neither a preset nor usable bands (its
  * words in l where they are built). */
 static const char *selection_problem(const char *value, struct band_list *bands, struct line *l)
 {
@@ -53,13 +53,15 @@ static const char *selection_problem(const char *value, struct band_list *bands,
 }
 
 /* Reads variable `name`; false (and a bad value reported, `fallback` named
- * as what is used instead) unless it names usable bands or a policy. */
+ * as what is used instead) unless it names usable bands or a preset. */
 static bool read_selection(const char *name, const char *fallback, struct selection *s)
 {
 	const char *value = early_getenv(name);
 	if (!value)
 		return false;
-	const struct policy *p = policy_named(value);
+	const struct preset *p = preset_named(value);
+	if (p && !same_string(p->name, value)) /* an old name (auto): one line naming the new */
+		warn_bad_value(name, value, "is an old name", p->name, 0);
 	struct line words;
 	const char *problem = p ? NULL : selection_problem(value, &s->bands, &words);
 	if (problem) {
@@ -67,36 +69,36 @@ static bool read_selection(const char *name, const char *fallback, struct select
 		return false;
 	}
 	s->variable = name;
-	s->policy = p;
+	s->preset = p;
 	return true;
 }
 
-/* c from s; where its bands came from: the policy's source, or the
+/* c from s; where its bands came from: the preset's source, or the
  * environment where s named bands. */
-static enum setting_origin choose(const struct selection *s, const struct policy_inputs *in, enum base_function fn,
+static enum setting_origin choose(const struct selection *s, const struct preset_inputs *in, enum base_function fn,
                                   struct function_choice *c)
 {
 	enum setting_origin from = FROM_ENVIRONMENT;
 	c->bands = s->bands;
 	c->why = s->variable;
-	c->variable = c->policy = NULL;
-	if (s->policy) {
-		from = s->policy->pick(in->cpu, in->file, fn, &c->bands, &c->why);
+	c->variable = c->preset = NULL;
+	if (s->preset) {
+		from = s->preset->pick(in->cpu, in->file, fn, &c->bands, &c->why);
 		c->variable = s->variable;
-		c->policy = s->policy->name;
+		c->preset = s->preset->name;
 	}
 	band_list_format(&c->bands, c->text);
 	return from;
 }
 
-/* "the default policy (memcpy evex, memmove evex, memset glibc)", for the
+/* "the default (memcpy evex, memmove evex, memset glibc)", for the
  * message about a bad MEMSHIM_IMPL. */
-static const char *describe_default(const struct policy_inputs *in, struct line *l)
+static const char *describe_default(const struct preset_inputs *in, struct line *l)
 {
-	struct selection by_default = { .policy = policy_default() };
+	struct selection by_default = { .preset = preset_default() };
 	struct function_choice c;
 	line_start(l);
-	line_add(l, "the default policy (");
+	line_add(l, "the default (");
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		choose(&by_default, in, (enum base_function)fn, &c);
 		line_add(l, fn ? ", " : "");
@@ -110,10 +112,10 @@ static const char *describe_default(const struct policy_inputs *in, struct line 
 }
 
 /* THE ORDER OF A VARIANT SETTING: fn's own variable, else MEMSHIM_IMPL
- * (`all`, read once for every function), else the default policy's
+ * (`all`, read once for every function), else the default's
  * source (calibration file, CPU row, built-in: setting_fallback).  Fills
  * in c and returns where it came from, as threshold_resolve does. */
-static enum setting_origin variant_resolve(const struct policy_inputs *in, const struct selection *all,
+static enum setting_origin variant_resolve(const struct preset_inputs *in, const struct selection *all,
                                            enum base_function fn, struct function_choice *c)
 {
 	struct selection one;
@@ -125,8 +127,8 @@ static enum setting_origin variant_resolve(const struct policy_inputs *in, const
 		choose(&one, in, fn, c);
 		c->setting = own;
 	}
-	if (!all->variable && c->policy == policy_default()->name)
-		c->policy = NULL; /* the default, not a variable, decided */
+	if (!all->variable && c->preset == preset_default()->name)
+		c->preset = NULL; /* the default, not a variable, decided */
 	if (named || all->variable)
 		c->origin = FROM_ENVIRONMENT;
 	return c->origin;
@@ -135,8 +137,8 @@ static enum setting_origin variant_resolve(const struct policy_inputs *in, const
 void choose_variants(const struct cpu_features *f, const struct calibration_choices *file,
                      struct function_choice choice[FN_COUNT])
 {
-	const struct policy_inputs in = { f, file };
-	struct selection all = { .policy = policy_default() };
+	const struct preset_inputs in = { f, file };
+	struct selection all = { .preset = preset_default() };
 	struct line default_text;
 	read_selection(setting_keys(S_IMPL)->variable, describe_default(&in, &default_text), &all);
 	for (int fn = 0; fn < FN_COUNT; fn++)
@@ -172,7 +174,7 @@ static bool word_value(const char *line, const char *name, char *out, size_t siz
 
 /* fn's part of value: in a line of variables as tune prints a setting
  * ("MEMSHIM_MEMCPY=avx2 MEMSHIM_MEMMOVE=evex ..."), its function's word,
- * else MEMSHIM_IMPL's, else the default policy (the thresholds' words are
+ * else MEMSHIM_IMPL's, else the default (the thresholds' words are
  * the process's, not the setting's); any other value whole. */
 static const char *function_part(const char *value, enum base_function fn, char *out, size_t size)
 {
@@ -194,9 +196,9 @@ const char *choose_setting(const struct cpu_features *f, const struct calibratio
 	static struct line words; /* the problem's text lives here */
 	char part[BAND_TEXT_MAX];
 	const char *value = function_part(whole, fn, part, sizeof part);
-	const struct policy_inputs in = { f, file };
-	struct selection s = { .policy = policy_named(value) };
-	const char *problem = s.policy ? NULL : selection_problem(value, &s.bands, &words);
+	const struct preset_inputs in = { f, file };
+	struct selection s = { .preset = preset_named(value) };
+	const char *problem = s.preset ? NULL : selection_problem(value, &s.bands, &words);
 	struct function_choice c;
 	if (problem)
 		return problem;

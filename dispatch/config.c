@@ -1,12 +1,12 @@
 /* Reading the configuration once per process: the steps in their order,
  * each given what it reads and filling in what it produces (their files:
- * dispatch/config_internal.h); and the policies as this process sees them. */
+ * dispatch/config_internal.h); and the presets as this process sees them. */
 #include "dispatch/config_internal.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_rows.h"
 #include "dispatch/early_env.h"
-#include "dispatch/policies.h"
+#include "dispatch/presets.h"
 #include "shim/thresholds.h"
 
 /* Defined (true) by the memshim tool: its own process never records (it
@@ -21,7 +21,7 @@ extern struct thresholds memshim_thresholds __attribute__((weak));
 static void resolve_thresholds(struct config *c, const struct thresholds *file)
 {
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
+	builtin_thresholds(cpu_features(), &builtin);
 	const struct threshold_sources from = { file, cpu_row_for(cpu_features()), &builtin };
 	c->thresholds = builtin; /* set_stosb_beyond_nt, which no variable sets */
 	for (int t = 0; t < T_ALL; t++)
@@ -78,12 +78,12 @@ const struct config *config_get(void)
 void config_default_bands(enum base_function fn, struct band_list *out, const char **why)
 {
 	const struct config *c = config_get(); /* before cpu_features: the problems in their order */
-	policy_default()->pick(cpu_features(), &c->calibrated, fn, out, why);
+	preset_default()->pick(cpu_features(), &c->calibrated, fn, out, why);
 }
 
-const char *config_policy(unsigned i, enum base_function fn, struct band_list *picks, const char **why)
+const char *config_preset(unsigned i, enum base_function fn, struct band_list *picks, const char **why)
 {
-	const struct policy *p = policy_number(i);
+	const struct preset *p = preset_number(i);
 	if (!p)
 		return NULL;
 	const struct config *c = config_get();

@@ -22,9 +22,9 @@ struct function_choice {
 	struct band_list bands;      /* one band: a single variant */
 	char text[BAND_TEXT_MAX];    /* the bands' text form ("glibc:256,avx2") */
 	const char *why; /* "CPU has FSRM", or the variable that chose (dispatch/settings.h) */
-	/* When a variable named a policy (MEMSHIM_IMPL=auto): the variable and
-	 * the policy, and `why` is the policy's reason.  NULL otherwise. */
-	const char *variable, *policy;
+	/* When a variable named a preset (MEMSHIM_IMPL=kernel): the variable and
+	 * the preset, and `why` is the preset's reason.  NULL otherwise. */
+	const char *variable, *preset;
 	/* Where the choice came from (variant_resolve): the environment (the
 	 * variable of `setting`, S_IMPL or fn's own), the calibration file,
 	 * the CPU row, or built-in. */
@@ -57,7 +57,7 @@ struct config {
 	bool verbose;
 	bool direct_binding; /* MEMSHIM_BIND: one-band functions bound without the stub */
 	bool secure; /* AT_SECURE: variables naming files were ignored */
-	/* Recording (MEMSHIM_HIST...): on when hist_path is not empty. */
+	/* Recording (MEMSHIM_DUMP...): on when hist_path is not empty. */
 	char hist_path[HIST_PATH_MAX]; /* with %p and %e not yet expanded */
 	unsigned hist_interval;        /* seconds between dumps; 0: none */
 	int hist_signal;               /* the signal that asks for a dump; 0: none */
@@ -78,7 +78,7 @@ struct config {
 	struct thresholds thresholds; /* as resolved at start-up; the variants read memshim_thresholds */
 	enum setting_origin origin[T_ALL];
 	char calibration_path[HIST_PATH_MAX]; /* the calibration file applied; "" if none */
-	struct calibration_choices calibrated; /* its bands for the default policy */
+	struct calibration_choices calibrated; /* its bands for the default */
 };
 
 /* The process's configuration; the first call reads the environment and reports problems. */
@@ -104,25 +104,25 @@ void config_describe_bands(const struct band_list *b, enum base_function fn, con
 void config_describe_thresholds(const struct config *c, struct line *l);
 
 
-/* What fn gets when no variable names a variant, and why (the default
- * policy, on this CPU and its calibration file). */
+/* What fn gets when no variable names a variant, and why (the default,
+ * on this CPU and its calibration file). */
 void config_default_bands(enum base_function fn, struct band_list *out, const char **why);
 
 /* The bands fn gets where MEMSHIM_IMPL is `value` (a variant, bands or a
- * policy), as the library chooses them; NULL, or the problem in words that
+ * preset), as the library chooses them; NULL, or the problem in words that
  * follow the value. */
 const char *config_setting_bands(const char *value, enum base_function fn, struct band_list *out);
 
 /* dispatch/names.c: whether `name` is something MEMSHIM_IMPL may name: a
- * variant or a policy ("kernel", "auto"). */
+ * variant or a preset ("kernel", "default"; "auto", the old name of default). */
 bool config_name_known(const char *name);
 
-/* The variant or policy that `name` spells in another case ("AVX2":
+/* The variant or preset that `name` spells in another case ("AVX2":
  * "avx2"), for a message; NULL if none. */
 const char *config_name_in_other_case(const char *name);
 
-/* The name of policy number i (0, 1, ...), the bands it picks on this CPU
+/* The name of preset number i (0, 1, ...), the bands it picks on this CPU
  * and why; NULL past the last one. */
-const char *config_policy(unsigned i, enum base_function fn, struct band_list *picks, const char **why);
+const char *config_preset(unsigned i, enum base_function fn, struct band_list *picks, const char **why);
 
 #endif

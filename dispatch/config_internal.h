@@ -6,8 +6,8 @@
  *                        MEMSHIM_BIND
  *   read_calibration.c   the calibration file: thresholds and choices
  *   choose_variants.c    each function's variant, from the variables that
- *                        name one, else the default policy
- *                        (dispatch/policies.h, dispatch/default_policy.h)
+ *                        name one, else the default
+ *                        (dispatch/presets.h, dispatch/default_bands.h)
  *   read_thresholds.c    each threshold's value, in the settings' order
  *                        (dispatch/settings.h: every setting's names)
  *   read_recording.c     the recording settings

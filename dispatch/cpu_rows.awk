@@ -13,11 +13,11 @@
 #                                       optional: each variant's time in its worst
 #                                       case of the hazard catalogue as a multiple
 #                                       of the best variant's (tools/util/hazards.h)
-#   thresholds auto_movsb=N auto_stosb=N auto_movsb_stop=N
-#                                       optional: where the *_erms variants start
-#                                       rep movsb and rep stosb on this class, and
-#                                       where rep movsb stops, in bytes (any may
-#                                       be left out: the built-in value)
+#   thresholds movsb=N stosb=N movsb_stop=N
+#                                       optional: where rep movsb and rep stosb
+#                                       start on this class, and where the *_erms
+#                                       variants' rep movsb stops, in bytes (any
+#                                       may be left out: the built-in value)
 #   any other line: data for people (the measured ratios), skipped here.
 #
 # REQUIRES and EXCLUDES are comma-separated feature names, or "-".  BANDS
@@ -96,7 +96,7 @@ function finish_row(    name) {
 		"\t  { " why_c[0] ", " why_c[1] ", " why_c[2] " },\n\t  " measured_c ",\n" \
 		"\t  { " alias_c[0] ", " alias_c[1] ", " alias_c[2] " },\n" \
 		"\t  { " hazards_c[0] ", " hazards_c[1] ", " hazards_c[2] " },\n" \
-		"\t  " threshold_c["auto_movsb"] ", " threshold_c["auto_stosb"] ", " threshold_c["auto_movsb_stop"] " },\n"
+		"\t  " threshold_c["movsb"] ", " threshold_c["stosb"] ", " threshold_c["movsb_stop"] " },\n"
 	count++
 }
 BEGIN {
@@ -113,7 +113,7 @@ FNR == 1 {
 	match_seen = measured_seen = choices = 0
 	alias_c[0] = alias_c[1] = alias_c[2] = "NULL"
 	hazards_c[0] = hazards_c[1] = hazards_c[2] = "NULL"
-	threshold_c["auto_movsb"] = threshold_c["auto_stosb"] = threshold_c["auto_movsb_stop"] = 0
+	threshold_c["movsb"] = threshold_c["stosb"] = threshold_c["movsb_stop"] = 0
 	if ($0 != "memshim-cpu-row 1")
 		fail("not a memshim CPU row (line 1 must be \"memshim-cpu-row 1\")")
 	next
@@ -151,11 +151,11 @@ $1 == "hazards" {
 }
 $1 == "thresholds" {
 	if (NF < 2 || NF > 4)
-		fail("expected thresholds auto_movsb=BYTES auto_stosb=BYTES auto_movsb_stop=BYTES (any of them)")
+		fail("expected thresholds movsb=BYTES stosb=BYTES movsb_stop=BYTES (any of them)")
 	for (i = 2; i <= NF; i++) {
 		split($i, parts, "=")
 		if (!(parts[1] in threshold_c) || parts[2] !~ /^[1-9][0-9]*$/)
-			fail("\"" $i "\" is not auto_movsb=BYTES, auto_stosb=BYTES or auto_movsb_stop=BYTES (decimal, above 0)")
+			fail("\"" $i "\" is not movsb=BYTES, stosb=BYTES or movsb_stop=BYTES (decimal, above 0)")
 		threshold_c[parts[1]] = parts[2]
 	}
 	next

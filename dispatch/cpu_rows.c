@@ -1,5 +1,5 @@
 /* Finding the shipped row for a CPU (dispatch/cpu_rows.h).  No C library:
- * the default policy runs in the resolvers. */
+ * the default runs in the resolvers. */
 #include "dispatch/cpu_rows.h"
 
 #include "dispatch/early_env.h"

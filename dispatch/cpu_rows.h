@@ -1,5 +1,5 @@
 /* The shipped CPU rows: for each measured CPU class, the bands the default
- * policy gives memcpy, memmove and memset there.  Each row is a file in
+ * gives memcpy, memmove and memset there.  Each row is a file in
  * data/cpu-rows/ that `memshim tune` wrote from measurements made on that
  * class (its provenance is in the file); the build compiles them into
  * cpu_rows_table.c (dispatch/cpu_rows.awk), so nothing is read at start-up. */
@@ -28,10 +28,10 @@ struct cpu_row {
 	 * in its worst case of the hazard catalogue as a multiple of the best
 	 * variant's there; NULL if not measured (tools/util/hazards.h). */
 	const char *hazards[FN_COUNT];
-	/* Where the *_erms variants start rep movsb and rep stosb on this
-	 * class, and where rep movsb stops, measured there; 0: the built-in
-	 * value (dispatch/auto_policy.c). */
-	size_t auto_movsb, auto_stosb, auto_movsb_stop;
+	/* Where rep movsb and rep stosb start on this class, and where the
+	 * *_erms variants' rep movsb stops, measured there; 0: the built-in
+	 * value (dispatch/builtin.c). */
+	size_t movsb, stosb, movsb_stop;
 };
 
 extern const struct cpu_row cpu_rows[];

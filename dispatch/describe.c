@@ -33,10 +33,10 @@ void config_describe(const struct config *c, enum base_function fn, struct line 
 	line_add(l, " -> ");
 	config_describe_bands(&c->choice[fn].bands, fn, &c->thresholds, l);
 	line_add(l, " [");
-	if (c->choice[fn].policy) {
+	if (c->choice[fn].preset) {
 		line_add(l, c->choice[fn].variable);
 		line_add(l, "=");
-		line_add(l, c->choice[fn].policy);
+		line_add(l, c->choice[fn].preset);
 		line_add(l, ": ");
 	}
 	line_add(l, c->choice[fn].why);
@@ -94,7 +94,7 @@ void config_describe_thresholds(const struct config *c, struct line *l)
 	line_add(l, "thresholds:");
 	for (int t = 0; t < T_ALL; t++) {
 		size_t value = threshold_value(&c->thresholds, (enum threshold_name)t);
-		if (t == T_AUTO_MOVSB_STOP && value == 0)
+		if (t == T_MOVSB_STOP && value == 0)
 			continue; /* no stop: nothing to say */
 		line_add(l, t ? ", " : " ");
 		line_add(l, threshold_keys((enum threshold_name)t)->name);

@@ -1,13 +1,13 @@
 /* The names MEMSHIM_IMPL and the per-function variables take: a variant
- * or a policy (dispatch/config.h). */
+ * or a preset (dispatch/config.h). */
 #include "dispatch/config.h"
 
 #include "dispatch/early_env.h"
-#include "dispatch/policies.h"
+#include "dispatch/presets.h"
 
 bool config_name_known(const char *name)
 {
-	return variant_setting_named(name) || policy_named(name);
+	return variant_setting_named(name) || preset_named(name);
 }
 
 /* Whether a and b are the same text but for the case of ASCII letters. */
@@ -27,8 +27,8 @@ const char *config_name_in_other_case(const char *name)
 	for (unsigned i = 0; i < variant_count; i++)
 		if (same_but_case(variant_table[i].name, name))
 			return variant_table[i].name;
-	const struct policy *p;
-	for (unsigned i = 0; (p = policy_number(i)) != NULL; i++)
+	const struct preset *p;
+	for (unsigned i = 0; (p = preset_number(i)) != NULL; i++)
 		if (same_but_case(p->name, name))
 			return p->name;
 	return NULL;

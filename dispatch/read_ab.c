@@ -1,6 +1,6 @@
 /* The in-process A/B's settings: MEMSHIM_AB=A/B and MEMSHIM_AB_BLOCK
  * (dispatch/config_internal.h).  A and B are what MEMSHIM_IMPL takes (a
- * variant, bands or a policy); '/' parts them because bands use ',' and ':'. */
+ * variant, bands or a preset); '/' parts them because bands use ',' and ':'. */
 #include "dispatch/config_internal.h"
 
 #include "dispatch/early_env.h"
@@ -49,7 +49,7 @@ void read_ab(struct config *c, const struct cpu_features *f)
 	const char *value = early_getenv("MEMSHIM_AB");
 	if (!value)
 		return;
-	const char *problem = !c->hist_path[0] ? "needs recording (MEMSHIM_HIST), where its pairs are written"
+	const char *problem = !c->hist_path[0] ? "needs recording (MEMSHIM_DUMP), where its pairs are written"
 	                                       : read_arms(c, f, value);
 	if (problem) {
 		warn_bad_value("MEMSHIM_AB", value, problem, "no A/B", 0);

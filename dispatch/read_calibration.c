@@ -1,6 +1,6 @@
 /* Reading this machine's calibration file (dispatch/calibration.c): its
  * thresholds for the *_erms variants, over the built-in ones, and its choices
- * for the default policy (dispatch/config_internal.h). */
+ * for the default (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
 #include "dispatch/early_env.h"

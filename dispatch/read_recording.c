@@ -1,11 +1,12 @@
-/* The recording settings: MEMSHIM_HIST, MEMSHIM_HIST_INTERVAL,
- * MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_STACK_DEPTH,
+/* The recording settings: MEMSHIM_DUMP, MEMSHIM_DUMP_INTERVAL,
+ * MEMSHIM_DUMP_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_STACK_DEPTH,
  * MEMSHIM_PROFILE, MEMSHIM_TIMING and MEMSHIM_PROBLEMS_FD
  * (dispatch/config_internal.h). */
 #include "dispatch/config_internal.h"
 
 #include "dispatch/early_env.h"
 #include "dispatch/raw_syscall.h"
+#include "dispatch/renamed.h"
 
 #include <signal.h>
 #include <sys/syscall.h>
@@ -15,12 +16,12 @@
 #define HIST_INTERVAL_MAX 1000000
 #define CALLSITES_MAX 1073741824
 #define PROBLEMS_FD_MAX 1048576
-#define STACK_DEPTH_MAX 64 /* preload/histogram_format.h's HIST_STACK_MAX */
+#define STACK_DEPTH_MAX 64 /* dump/format.h's HIST_STACK_MAX */
 #define TEXT_OF(number) TEXT_OF_(number)
 #define TEXT_OF_(number) #number
 
 /* The working directory at start-up, with a trailing '/', into `out`; its
- * length, or 0 if it cannot be had.  A relative MEMSHIM_HIST is taken from
+ * length, or 0 if it cannot be had.  A relative MEMSHIM_DUMP is taken from
  * there, so a program that changes directory still dumps where asked. */
 static size_t start_directory(char *out, size_t size)
 {
@@ -44,7 +45,7 @@ static bool escapes_known(const char *path)
 
 static void read_hist_path(struct config *c)
 {
-	const char *value = early_getenv("MEMSHIM_HIST");
+	const char *value = renamed_getenv("MEMSHIM_DUMP");
 	c->hist_path[0] = '\0';
 	if (!value)
 		return;
@@ -60,7 +61,7 @@ static void read_hist_path(struct config *c)
 	                      : value[0] != '/' && start == 0 ? "is relative and the working directory is unknown"
 	                      : NULL;
 	if (problem) {
-		warn_bad_value("MEMSHIM_HIST", value, problem, "no recording", 0);
+		warn_bad_value("MEMSHIM_DUMP", value, problem, "no recording", 0);
 		c->hist_path[0] = '\0';
 		return;
 	}
@@ -148,7 +149,7 @@ static void read_timing_and_sequences(struct config *c)
 static bool read_count(const char *name, unsigned long long min, unsigned long long max,
                        const char *problem, const char *instead, unsigned long long *out)
 {
-	const char *value = early_getenv(name);
+	const char *value = renamed_getenv(name);
 	unsigned long long n;
 	if (!value)
 		return false;
@@ -170,19 +171,19 @@ void read_recording(struct config *c)
 	c->problems_fd = read_count("MEMSHIM_PROBLEMS_FD", 0, PROBLEMS_FD_MAX,
 	                            "is not a file descriptor number from 0 to " TEXT_OF(PROBLEMS_FD_MAX),
 	                            "dump problems go to stderr only", &n) ? (int)n : -1;
-	if (read_count("MEMSHIM_HIST_INTERVAL", 1, HIST_INTERVAL_MAX,
+	if (read_count("MEMSHIM_DUMP_INTERVAL", 1, HIST_INTERVAL_MAX,
 	               "is not a whole number of seconds from 1 to " TEXT_OF(HIST_INTERVAL_MAX),
 	               "no interval dumps", &n))
 		c->hist_interval = (unsigned)n;
 	/* SIGTERM, SIGINT and SIGHUP dump before they end a process, unless
-	 * MEMSHIM_HIST_SIGNAL=none */
+	 * MEMSHIM_DUMP_SIGNAL=none */
 	c->hist_end_signals = c->hist_path[0] != '\0';
-	if ((value = early_getenv("MEMSHIM_HIST_SIGNAL")) && same_string(value, "none")) {
+	if ((value = renamed_getenv("MEMSHIM_DUMP_SIGNAL")) && same_string(value, "none")) {
 		c->hist_end_signals = false;
 	} else if (value) {
 		c->hist_signal = signal_named(value);
 		if (!c->hist_signal)
-			warn_bad_value("MEMSHIM_HIST_SIGNAL", value,
+			warn_bad_value("MEMSHIM_DUMP_SIGNAL", value,
 			               "is not a signal a dump can be asked with (USR1, USR2, HUP, ..., or none)",
 			               "no signal dumps but those before TERM, INT or HUP ends the process", 0);
 	}
@@ -201,8 +202,8 @@ void read_recording(struct config *c)
 	                         c->timing_every || c->sequence_length)) {
 		struct line l;
 		line_start(&l);
-		line_add(&l, "MEMSHIM_HIST_INTERVAL, MEMSHIM_HIST_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_SEQUENCES,"
-		             " MEMSHIM_TIMING and MEMSHIM_PROFILE need MEMSHIM_HIST; ignored");
+		line_add(&l, "MEMSHIM_DUMP_INTERVAL, MEMSHIM_DUMP_SIGNAL, MEMSHIM_CALLSITES, MEMSHIM_SEQUENCES,"
+		             " MEMSHIM_TIMING and MEMSHIM_PROFILE need MEMSHIM_DUMP; ignored");
 		line_emit(&l);
 		c->hist_interval = 0;
 		c->hist_signal = 0;

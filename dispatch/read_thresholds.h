@@ -11,7 +11,7 @@
 
 /* Where a threshold's value may come from, in the order tried after its
  * variable: the calibration file's values (NULL: no file), the CPU row
- * (NULL: none), and the built-in values (auto_default_thresholds). */
+ * (NULL: none), and the built-in values (builtin_thresholds). */
 struct cpu_row;
 struct threshold_sources {
 	const struct thresholds *file;

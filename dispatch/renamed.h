@@ -12,4 +12,8 @@ const char *renamed_getenv(const char *name);
 /* Whether `name` is an old name still read. */
 bool renamed_old_name(const char *name);
 
+/* The (first) old name of variable `name`; NULL if it has none.  For the
+ * tools, which read and set the process's environment with the C library. */
+const char *renamed_old_of(const char *name);
+
 #endif

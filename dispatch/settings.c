@@ -15,36 +15,35 @@ static const char all_nt[] = "is 0: the vector variants store every size past 8 
 #define AT(member) offsetof(struct thresholds, member)
 #define ROW_AT(member) offsetof(struct cpu_row, member)
 /* Every field written out, which clang's -Wextra asks of initialisers. */
-#define NOT_A_THRESHOLD 0, 0, NULL, 0, NULL
+#define NOT_A_THRESHOLD NULL, 0, 0, NULL, 0, NULL
 #define NO_LEAST 0, NULL
 
 /* THE SETTINGS' TABLE: each name of every setting, written here only, and
  * where each threshold lives.  A new threshold is a line here, its member
- * in struct thresholds and its built-in value (dispatch/auto_policy.c); a
- * row key adds its struct cpu_row member and dispatch/cpu_rows.awk's key,
+ * in struct thresholds and its built-in value (dispatch/builtin.c);
+ * a row key adds its struct cpu_row member and dispatch/cpu_rows.awk's key,
  * a file key the calibration file's reader (dispatch/calibration.c) and
  * writer (tools/tune/file.c), as the file's lines are positional.
  * The calibration file and a CPU row give a function's bands on a line
- * "choice KEY BANDS WHY".  One pair of variables serves every variant that
- * uses rep movsb and rep stosb: erms's thresholds and the *_erms variants'
- * read the same two (their built-in values differ: dispatch/auto_policy.c). */
+ * "choice KEY BANDS WHY".  One variable, one threshold: every variant that
+ * uses rep movsb (erms and the *_erms vector variants) reads movsb, every
+ * one that uses rep stosb reads stosb.  A calibration file's old keys
+ * ("auto_movsb", of when the *_erms variants had thresholds of their own)
+ * are still read; the shipped rows were written again with the new. */
 static const struct setting_keys setting_table[S_ALL] = {
 	[S_IMPL] = { "MEMSHIM_IMPL", "impl", NULL, NULL, NOT_A_THRESHOLD },
 	[S_MEMCPY] = { "MEMSHIM_MEMCPY", "memcpy", "memcpy", "memcpy", NOT_A_THRESHOLD },
 	[S_MEMMOVE] = { "MEMSHIM_MEMMOVE", "memmove", "memmove", "memmove", NOT_A_THRESHOLD },
 	[S_MEMSET] = { "MEMSHIM_MEMSET", "memset", "memset", "memset", NOT_A_THRESHOLD },
-	[S_THRESHOLD + T_ERMS] = { "MEMSHIM_MOVSB_THRESHOLD", "erms", NULL, NULL, AT(erms), 0, copies_movsb, NO_LEAST },
-	[S_THRESHOLD + T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", NULL, NULL, AT(stosb), 0, sets_stosb, NO_LEAST },
-	[S_THRESHOLD + T_AUTO_MOVSB] = { "MEMSHIM_MOVSB_THRESHOLD", "auto_movsb", "auto_movsb", "auto_movsb",
-	                                 AT(auto_movsb), ROW_AT(auto_movsb), copies_movsb, NO_LEAST },
-	[S_THRESHOLD + T_AUTO_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "auto_stosb", "auto_stosb", "auto_stosb",
-	                                 AT(auto_stosb), ROW_AT(auto_stosb), sets_stosb, NO_LEAST },
-	[S_THRESHOLD + T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", "nt", NULL, AT(nt), 0, all_nt, NT_THRESHOLD_LEAST,
+	[S_THRESHOLD + T_MOVSB] = { "MEMSHIM_MOVSB_THRESHOLD", "movsb", "movsb", "movsb", "auto_movsb", AT(movsb),
+	                            ROW_AT(movsb), copies_movsb, NO_LEAST },
+	[S_THRESHOLD + T_STOSB] = { "MEMSHIM_STOSB_THRESHOLD", "stosb", "stosb", "stosb", "auto_stosb", AT(stosb),
+	                            ROW_AT(stosb), sets_stosb, NO_LEAST },
+	[S_THRESHOLD + T_NT] = { "MEMSHIM_NT_THRESHOLD", "nt", "nt", NULL, NULL, AT(nt), 0, all_nt, NT_THRESHOLD_LEAST,
 	                         "is below 16448 B, glibc's least: copies that small would bypass the caches" },
 	/* 0 is no slip here: it is the built-in "no stop" */
-	[S_THRESHOLD + T_AUTO_MOVSB_STOP] = { "MEMSHIM_MOVSB_STOP_THRESHOLD", "auto_movsb_stop", NULL,
-	                                      "auto_movsb_stop", AT(auto_movsb_stop), ROW_AT(auto_movsb_stop), NULL,
-	                                      NO_LEAST },
+	[S_THRESHOLD + T_MOVSB_STOP] = { "MEMSHIM_MOVSB_STOP_THRESHOLD", "movsb_stop", NULL, "movsb_stop",
+	                                 NULL, AT(movsb_stop), ROW_AT(movsb_stop), NULL, NO_LEAST },
 };
 
 const struct setting_keys *setting_keys(enum setting_id s)

@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The size thresholds.  T_COUNT: the thresholds memshim tune models and
- * chooses.  After them, the rep band's stop, a variable and a row's only
- * (T_ALL: every threshold). */
-enum threshold_name { T_ERMS, T_STOSB, T_AUTO_MOVSB, T_AUTO_STOSB, T_NT, T_COUNT, T_AUTO_MOVSB_STOP = T_COUNT, T_ALL };
+/* The size thresholds, one each, which every variant that uses it reads.
+ * T_COUNT: the thresholds memshim tune models and chooses.  After them,
+ * the rep range's stop, a variable and a row's only (T_ALL: every threshold). */
+enum threshold_name { T_MOVSB, T_STOSB, T_NT, T_COUNT, T_MOVSB_STOP = T_COUNT, T_ALL };
 
 /* Every setting: the variant of all functions, of each function (in
  * enum base_function's order), then the thresholds (in enum threshold_name's). */
@@ -27,13 +27,14 @@ enum setting_origin { FROM_BUILTIN, FROM_ROW, FROM_FILE, FROM_ENVIRONMENT };
 const char *setting_origin_name(enum setting_origin o);
 
 /* A setting's names: its variable ("MEMSHIM_MEMCPY"), its name in
- * descriptions ("memcpy", "auto_movsb"), its key in the calibration file
- * and in a CPU row (NULL: that source never gives it).  A threshold's
- * also: its member of struct thresholds and of struct cpu_row (0: a row
+ * descriptions ("memcpy", "movsb"), its key in the calibration file
+ * and in a CPU row (NULL: that source never gives it), and the key a
+ * calibration file used before (old_file_key, still read; NULL: none).
+ * A threshold's also: its member of struct thresholds and of struct cpu_row (0: a row
  * never gives it), the words that follow its variable's value when that
  * is 0 (NULL: 0 is a value meant) or below `least`, which it is taken with. */
 struct setting_keys {
-	const char *variable, *name, *file_key, *row_key;
+	const char *variable, *name, *file_key, *row_key, *old_file_key;
 	size_t member, row_member;
 	const char *zero;
 	size_t least;

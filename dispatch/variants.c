@@ -45,7 +45,7 @@ static void describe_erms(enum base_function fn, const struct thresholds *t, str
 	if (fn == FN_MEMSET)
 		add_threshold(l, "rep stosb", t->stosb);
 	else
-		add_threshold(l, "rep movsb", t->erms);
+		add_threshold(l, "rep movsb", t->movsb);
 	line_add(l, ")");
 }
 
@@ -61,12 +61,12 @@ static void describe_vector_erms(enum base_function fn, const struct thresholds 
 {
 	line_add(l, " (");
 	if (fn == FN_MEMSET)
-		add_threshold(l, "rep stosb", t->auto_stosb);
+		add_threshold(l, "rep stosb", t->stosb);
 	else
-		add_threshold(l, "rep movsb", t->auto_movsb);
-	if (fn != FN_MEMSET && t->auto_movsb_stop) {
+		add_threshold(l, "rep movsb", t->movsb);
+	if (fn != FN_MEMSET && t->movsb_stop) {
 		line_add(l, " to ");
-		line_add_number(l, t->auto_movsb_stop);
+		line_add_number(l, t->movsb_stop);
 		line_add(l, " B");
 	}
 	line_add(l, ", ");
@@ -102,8 +102,8 @@ static const struct entry_set *glibc_entries(void)
 
 #define ENTRIES_OF_shim(name) name##_entries
 #define ENTRIES_OF_libc(name) glibc_entries
-#define MEMSHIM_VARIANT(name, code, vector_bytes, rep_band, twin, unmasked, usable, describe, summary)  \
-	[VARIANT_ID_##name] = { #name, summary, usable, ENTRIES_OF_##code(name), describe, vector_bytes, rep_band, \
+#define MEMSHIM_VARIANT(name, code, vector_bytes, rep_range, twin, unmasked, usable, describe, summary)  \
+	[VARIANT_ID_##name] = { #name, summary, usable, ENTRIES_OF_##code(name), describe, vector_bytes, rep_range, \
 				VARIANT_ID_##twin, VARIANT_ID_##unmasked },
 const struct variant variant_table[VARIANT_COUNT] = {
 #include "shim/memshim_variants.h"
@@ -119,7 +119,7 @@ const struct variant *variant_named(const char *name)
 	return NULL;
 }
 
-/* Variants retired for being chosen by no row or policy and fastest in no
+/* Variants retired for being chosen by no row or preset and fastest in no
  * cell of any row's data (D50), and the variant that remains nearest to
  * each: it runs the retired one's code and more. */
 static const struct {

@@ -36,16 +36,16 @@ struct variant {
 	 * this entry reads for fn.  NULL when it reads none. */
 	void (*describe_thresholds)(enum base_function fn, const struct thresholds *t, struct line *l);
 	unsigned vector_bytes; /* bytes per vector register; 0: none */
-	bool rep_band;         /* from a threshold on: rep movsb / rep stosb */
-	enum variant_id twin;  /* the variant whose code it runs below that band */
+	bool rep_range;         /* from a threshold on: rep movsb / rep stosb */
+	enum variant_id twin;  /* the variant whose code it runs below that rep range */
 	enum variant_id unmasked; /* whose code it runs in memset and above 16 B */
 };
 
 extern const struct variant variant_table[VARIANT_COUNT];
 extern const unsigned variant_count;
 
-/* The variant whose code v runs below its rep band: avx2 for avx2_erms;
- * v itself when no other variant has that code (erms) or v has no band.
+/* The variant whose code v runs below its rep range: avx2 for avx2_erms;
+ * v itself when no other variant has that code (erms) or v has no rep range.
  * Calibration measures the twin and composes v from it. */
 static inline const struct variant *variant_twin(const struct variant *v)
 {

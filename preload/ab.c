@@ -40,7 +40,7 @@ void ab_set_arms(enum base_function fn, const struct entry_set *a, const struct 
 #undef ARMS_IF_FOLLOWS
 }
 
-/* The size class of n: preload/size_classes.h's, then one above them. */
+/* The size class of n: dump/size_classes.h's, then one above them. */
 static unsigned class_of(size_t n)
 {
 	static const size_t upper[] = {

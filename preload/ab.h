@@ -9,7 +9,7 @@
  * the process; when it fills, neighbouring pairs are added together and
  * blocks made twice as long, so a long run keeps a bounded store.  The
  * dump writes each pair by function and size class (preload/
- * histogram_format.h); memshim ab --in-process reads them.
+ * dump/format.h); memshim ab --in-process reads them.
  *
  * The wrappers are recording's (preload/record_wrappers.h with AB 1): the
  * call is recorded, then AB_CALL times arm A's or B's function.  Both arms
@@ -18,7 +18,7 @@
 #ifndef MEMSHIM_AB_H
 #define MEMSHIM_AB_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/timing.h"
 #include "shim/entry_set.h"
 

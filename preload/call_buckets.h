@@ -9,7 +9,7 @@
 #ifndef MEMSHIM_CALL_BUCKETS_H
 #define MEMSHIM_CALL_BUCKETS_H
 
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -156,7 +156,7 @@ void callsites_reset(void)
 
 /* "symbol+0xoff(/path/object+0xrel)" or "/path/object+0xrel", by hand: no
  * stdio here.  rel is the address from the object's first mapped page, which
- * the tools turn into function and file:line offline (histogram_format.h). */
+ * the tools turn into function and file:line offline (dump/format.h). */
 void callsites_describe(void *address, char *out, size_t size)
 {
 	Dl_info info;

@@ -2,7 +2,7 @@
 #ifndef MEMSHIM_CALLSITES_H
 #define MEMSHIM_CALLSITES_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,7 +20,7 @@ void callsites_sample(enum base_function fn, size_t n);
 void callsites_reset(void);
 
 /* A return address as text, "symbol+0xoff(/path/object+0xrel)" or
- * "/path/object+0xrel" (preload/histogram_format.h), naming the call
+ * "/path/object+0xrel" (dump/format.h), naming the call
  * instruction; at most size-1 characters. */
 void callsites_describe(void *address, char *out, size_t size);
 

@@ -125,21 +125,13 @@ MEMSHIM_EXPORT int memshim_variant_usable(unsigned i)
 	return i < variant_count && variant_usable(&variant_table[i]);
 }
 
-MEMSHIM_EXPORT void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb,
-                                           size_t *nt)
+MEMSHIM_EXPORT void memshim_get_threshold_values(struct memshim_threshold_values *t)
 {
 	config_get(); /* read at load; never before the configuration's thresholds */
-	*erms = memshim_thresholds.erms;
-	*stosb = memshim_thresholds.stosb;
-	*auto_movsb = memshim_thresholds.auto_movsb;
-	*auto_stosb = memshim_thresholds.auto_stosb;
-	*nt = memshim_thresholds.nt;
-}
-
-MEMSHIM_EXPORT size_t memshim_get_auto_movsb_stop(void)
-{
-	config_get(); /* read at load; never before the configuration's thresholds */
-	return memshim_thresholds.auto_movsb_stop;
+	const struct thresholds *now = &memshim_thresholds;
+	*t = (struct memshim_threshold_values){ .movsb = now->movsb, .stosb = now->stosb, .nt = now->nt,
+		                                .movsb_stop = now->movsb_stop,
+		                                .set_stosb_beyond_nt = now->set_stosb_beyond_nt };
 }
 
 /* The library's one write of the thresholds after start-up (shim/memshim.h). */
@@ -151,7 +143,6 @@ MEMSHIM_EXPORT void memshim_measure_thresholds(const struct memshim_threshold_va
 		return;
 	}
 	memshim_thresholds = (struct thresholds){
-		.erms = t->erms, .stosb = t->stosb, .auto_movsb = t->auto_movsb, .auto_stosb = t->auto_stosb,
-		.nt = t->nt, .auto_movsb_stop = t->auto_movsb_stop, .set_stosb_beyond_nt = t->set_stosb_beyond_nt != 0,
+		.movsb = t->movsb, .stosb = t->stosb, .nt = t->nt, .movsb_stop = t->movsb_stop, .set_stosb_beyond_nt = t->set_stosb_beyond_nt != 0,
 	};
 }

@@ -1,4 +1,4 @@
-/* Dumps: writing the recorded counts to the MEMSHIM_HIST file.
+/* Dumps: writing the recorded counts to the MEMSHIM_DUMP file.
  *
  * Each dump is written whole to a temporary file in the directory of its
  * name, .memshim-PID.tmp (readers skip hidden and *.tmp files), created
@@ -22,7 +22,7 @@
 #include "shim/thresholds.h"
 #include "preload/ab.h"
 #include "preload/callsites.h"
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/profile.h"
 #include "preload/record.h"
 
@@ -88,7 +88,7 @@ static void warn_dump(const char *path, const char *problem, int err)
 		return; /* one warning per process */
 	struct line l;
 	line_start(&l);
-	line_add(&l, "MEMSHIM_HIST: ");
+	line_add(&l, "MEMSHIM_DUMP: ");
 	line_add(&l, problem);
 	line_add(&l, " ");
 	line_add_quoted(&l, path, 200);
@@ -204,7 +204,7 @@ static void fill_header(struct dump_header *h, const char *reason)
 	h->reason = reason;
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		h->variant[fn] = c->choice[fn].text;
-	h->erms_threshold = memshim_thresholds.erms;
+	h->movsb_threshold = memshim_thresholds.movsb;
 	h->stosb_threshold = memshim_thresholds.stosb;
 }
 
@@ -428,7 +428,7 @@ static void check_dump_directory(void)
 		return;
 	struct line l;
 	line_start(&l);
-	line_add(&l, "MEMSHIM_HIST=");
+	line_add(&l, "MEMSHIM_DUMP=");
 	line_add_quoted(&l, config_get()->hist_path, 200);
 	line_add(&l, ": cannot write dumps there: ");
 	add_reason(&l, err);

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-/* Arms the dumps this file makes: every MEMSHIM_HIST_INTERVAL seconds, and
+/* Arms the dumps this file makes: every MEMSHIM_DUMP_INTERVAL seconds, and
  * a fresh file in each forked child (those at exit, on signals and before
  * exec are the callers': preload/exit_dump.c, signal_dump.c, exec_dump.c).
  * Called once, while recording, from record_start (preload/record_start.h). */

@@ -12,7 +12,7 @@
 
 #include "dispatch/message.h"
 #include "dispatch/next_symbol.h"
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/recording_code.h"
 #include "preload/site_table.h"
 

@@ -21,7 +21,7 @@
 #ifndef MEMSHIM_PROFILE_H
 #define MEMSHIM_PROFILE_H
 
-#include "preload/histogram.h"
+#include "dump/counts.h"
 #include "shim/entry_set.h"
 
 #include <stdbool.h>

@@ -7,7 +7,7 @@
 #define MEMSHIM_RECORD_H
 
 #include "shim/entry_set.h"
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/timing.h"
 
 /* The recording entry set for fn, calling `target`'s functions. */

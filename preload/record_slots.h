@@ -4,7 +4,7 @@
 #ifndef MEMSHIM_RECORD_SLOTS_H
 #define MEMSHIM_RECORD_SLOTS_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/sequences.h"
 #include "preload/timing.h"
 

@@ -16,7 +16,7 @@
 #ifndef MEMSHIM_SEQUENCES_H
 #define MEMSHIM_SEQUENCES_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 #include <stddef.h>

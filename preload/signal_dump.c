@@ -1,6 +1,6 @@
 /* Dumps on signals: before SIGTERM, SIGINT or SIGHUP ends a recording
  * process (a pool that stops its workers, systemd stopping a service,
- * Ctrl-C), and on MEMSHIM_HIST_SIGNAL.
+ * Ctrl-C), and on MEMSHIM_DUMP_SIGNAL.
  *
  * The library's handler sits under whatever the program asks for: while
  * recording, sigaction, signal and their kin are exported stubs
@@ -13,7 +13,7 @@
  * (Python installs its KeyboardInterrupt handler only over SIG_DFL).  An
  * ignored signal is really ignored: SIG_IGN goes to the kernel as it is, so
  * that an exec'ed program inherits it.  Without recording, or with
- * MEMSHIM_HIST_SIGNAL=none, the stubs jump straight to the C library's
+ * MEMSHIM_DUMP_SIGNAL=none, the stubs jump straight to the C library's
  * functions.
  *
  * The table is read in the handler, which may interrupt a sigaction call
@@ -225,7 +225,7 @@ void signal_dump_start(void)
 {
 	const struct config *c = config_get();
 	if (!watching())
-		return; /* MEMSHIM_HIST_SIGNAL=none */
+		return; /* MEMSHIM_DUMP_SIGNAL=none */
 	if (c->hist_end_signals) {
 		watch(SIGTERM);
 		watch(SIGINT);

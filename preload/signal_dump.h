@@ -3,7 +3,7 @@
 #define MEMSHIM_SIGNAL_DUMP_H
 
 /* The library's handler under SIGTERM, SIGINT, SIGHUP and
- * MEMSHIM_HIST_SIGNAL, whatever the program installs later. */
+ * MEMSHIM_DUMP_SIGNAL, whatever the program installs later. */
 void signal_dump_start(void);
 
 #endif

@@ -6,7 +6,7 @@
 #include "preload/timing.h"
 
 #include "dispatch/message.h"
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "preload/recording_code.h"
 #include "preload/site_table.h"
 

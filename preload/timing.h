@@ -29,7 +29,7 @@
 #ifndef MEMSHIM_TIMING_H
 #define MEMSHIM_TIMING_H
 
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -19,9 +19,9 @@
 #include "shim/vector_ladder.S"
 #undef VARIANT
 #define VARIANT avx2_erms
-#define REP_BAND
+#define REP_RANGE
 #include "shim/vector_ladder.S"
-#undef REP_BAND
+#undef REP_RANGE
 
 #define XMM_PAIRS
 #undef VARIANT
@@ -29,8 +29,8 @@
 #include "shim/vector_ladder.S"
 #undef VARIANT
 #define VARIANT avx2_xmm_erms
-#define REP_BAND
+#define REP_RANGE
 #include "shim/vector_ladder.S"
-#undef REP_BAND
+#undef REP_RANGE
 
 	.section .note.GNU-stack, "", @progbits

@@ -26,9 +26,9 @@
 #include "shim/vector_ladder.S"
 #undef VARIANT
 #define VARIANT avx512_erms
-#define REP_BAND
+#define REP_RANGE
 #include "shim/vector_ladder.S"
-#undef REP_BAND
+#undef REP_RANGE
 #undef VARIANT
 
 #define MASKED_COPY
@@ -36,17 +36,17 @@
 #include "shim/vector_ladder.S"
 #undef VARIANT
 #define VARIANT avx512_mask_erms
-#define REP_BAND
+#define REP_RANGE
 #include "shim/vector_ladder.S"
-#undef REP_BAND
+#undef REP_RANGE
 #undef VARIANT
 #undef MASKED_COPY
 
 #define MASKED_COPY_VEC
 #define VARIANT avx512_mask64_erms
-#define REP_BAND
+#define REP_RANGE
 #include "shim/vector_ladder.S"
-#undef REP_BAND
+#undef REP_RANGE
 #undef VARIANT
 #undef MASKED_COPY_VEC
 

@@ -2,7 +2,7 @@
  * encoding, in registers 16..31 only, which no legacy SSE instruction can
  * name, so no path needs a vzeroupper (glibc's EVEX functions do the same);
  * evex_mask_erms the same with copies of 0..16 bytes in one masked move and
- * a rep movsb band. */
+ * a rep movsb range. */
 #define VEC_SIZE 32
 #define VMOVU vmovdqu64
 #define VEC(i) EVEX_REG(ymm, i)
@@ -22,11 +22,11 @@
 #include "shim/vector_ladder.S"
 #undef VARIANT
 #define MASKED_COPY
-#define REP_BAND
+#define REP_RANGE
 #define VARIANT evex_mask_erms
 #include "shim/vector_ladder.S"
 #undef VARIANT
-#undef REP_BAND
+#undef REP_RANGE
 #undef MASKED_COPY
 
 	.section .note.GNU-stack, "", @progbits

@@ -14,8 +14,8 @@
 #include "shim/vector_ladder.S"
 #undef VARIANT
 #define VARIANT sse2_erms
-#define REP_BAND
+#define REP_RANGE
 #include "shim/vector_ladder.S"
-#undef REP_BAND
+#undef REP_RANGE
 
 	.section .note.GNU-stack, "", @progbits

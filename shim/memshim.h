@@ -28,11 +28,10 @@ int memshim_variant_usable(unsigned i);
 /* The size thresholds the variants read, in bytes (memshim info lists
  * them with the variables that set them). */
 struct memshim_threshold_values {
-	size_t erms, stosb;            /* erms: rep movsb / rep stosb from these sizes on */
-	size_t auto_movsb, auto_stosb; /* the *_erms variants: the same, past 8 vectors */
-	size_t nt;                     /* non-temporal stores from this size on */
-	size_t auto_movsb_stop;        /* the *_erms variants: rep movsb up to here; 0: up to nt */
-	int set_stosb_beyond_nt;       /* memset from nt on: rep stosb, not non-temporal stores */
+	size_t movsb, stosb;     /* rep movsb / rep stosb from these sizes on (erms; the *_erms variants past 8 vectors) */
+	size_t nt;               /* non-temporal stores from this size on */
+	size_t movsb_stop;       /* the *_erms variants: rep movsb up to here; 0: up to nt */
+	int set_stosb_beyond_nt; /* memset from nt on: rep stosb, not non-temporal stores */
 };
 
 /* For measurement only: every variant of this process reads t from now on,
@@ -42,15 +41,11 @@ struct memshim_threshold_values {
  * must not run while another thread copies). */
 void memshim_measure_thresholds(const struct memshim_threshold_values *t);
 
-/* The same five thresholds as the variants read them now: the process's
+/* The thresholds as the variants read them now, into *t: the process's
  * configuration (variables, calibration file, CPU row, built-in values),
  * or what memshim_measure_thresholds last set.  memshim bench writes them
  * beside its figures. */
-void memshim_get_thresholds(size_t *erms, size_t *stosb, size_t *auto_movsb, size_t *auto_stosb, size_t *nt);
-
-/* Where the *_erms variants' rep movsb band stops (MEMSHIM_MOVSB_STOP_THRESHOLD,
- * or the CPU row's), 0 for none, as the variants read it now. */
-size_t memshim_get_auto_movsb_stop(void);
+void memshim_get_threshold_values(struct memshim_threshold_values *t);
 
 /* The twelve entry points, in the order of struct entry_set
  * (shim/entry_set.h) and of the dumps.  MEMSHIM_ENTRY_POINTS(X, V) calls

@@ -2,16 +2,16 @@
  * table (`memshim info`, memshim_variant_name).  This file is a list, not a
  * header: whoever includes it first defines
  *
- *   MEMSHIM_VARIANT(name, code, vector_bytes, rep_band, twin, unmasked, usable, describe, summary)
+ *   MEMSHIM_VARIANT(name, code, vector_bytes, rep_range, twin, unmasked, usable, describe, summary)
  *
  *   name          the V of memshim_memcpy_V and the rest (memshim.h)
  *   code          shim: compiled here (shim/, its entry set memshim_entries_V);
  *                 libc: the C library's own functions, looked up at start
  *   vector_bytes  bytes per vector register it copies with; 0: none
- *   rep_band      1: from a threshold on it hands the call to rep movsb or
+ *   rep_range     1: from a threshold on it hands the call to rep movsb or
  *                 rep stosb (the *_erms variants and erms)
- *   twin          the variant whose code it runs below that band; itself
- *                 for one without a band, or whose code below it is its own
+ *   twin          the variant whose code it runs below that range; itself
+ *                 for one without a rep range, or whose code below it is its own
  *   unmasked      the variant whose code it runs in memset and in copies of
  *                 more than 16 bytes: the same without MASKED_COPY
  *                 (shim/vector_ladder.S); itself for all but the *_mask ones
@@ -37,7 +37,8 @@ MEMSHIM_VARIANT(movsq, shim, 0, 0, movsq, movsq, NULL, NULL,
 MEMSHIM_VARIANT(glibc, libc, 0, 0, glibc, glibc, NULL, NULL,
 		"the C library's own functions (the next definition after this library)")
 /* The vector variants (shim/vector_pieces.h); the *_erms variants add a rep
- * movsb band and are what the auto policy picks on ERMS CPUs. */
+ * movsb range, and the calibration starts from the widest of them on ERMS
+ * CPUs (dispatch/builtin.c). */
 MEMSHIM_VARIANT(sse2, shim, 16, 0, sse2, sse2, NULL, describe_vector,
 		"16-byte vectors, aligned 4-vector loop, non-temporal from MEMSHIM_NT_THRESHOLD")
 MEMSHIM_VARIANT(avx2, shim, 32, 0, avx2, avx2, has_avx2, describe_vector,

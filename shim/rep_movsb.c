@@ -8,9 +8,9 @@
  *        "x86/lib: Use REP MOVSB for large memcpy() on ERMS CPUs without
  *        FSRM" (LKML, 2026), where rep movsb from 32 bytes slowed short
  *        copies and from 2048 bytes won (D13).
- *        The thresholds are MEMSHIM_ERMS_THRESHOLD and
- *        MEMSHIM_STOSB_THRESHOLD, set once by the resolvers before any
- *        call can reach these functions.
+ *        The thresholds are MEMSHIM_MOVSB_THRESHOLD and
+ *        MEMSHIM_STOSB_THRESHOLD (those of the *_erms variants too), set
+ *        once by the resolvers before any call can reach these functions.
  *
  * memmove whose destination overlaps after its source: rep movsb would
  * need the direction flag set (std; rep movsb; cld), which runs the slow
@@ -49,7 +49,7 @@ MEMSHIM_DERIVED_ENTRIES(fsrm);
 
 void *memshim_memcpy_erms(void *restrict d, const void *restrict s, size_t n)
 {
-	if (n < memshim_thresholds.erms)
+	if (n < memshim_thresholds.movsb)
 		copy_forward(d, s, n);
 	else
 		rep_movsb(d, s, n);
@@ -60,7 +60,7 @@ void *memshim_memmove_erms(void *d, const void *s, size_t n)
 {
 	if (overlaps_after_source(d, s, n))
 		copy_backward(d, s, n);
-	else if (n < memshim_thresholds.erms)
+	else if (n < memshim_thresholds.movsb)
 		copy_forward(d, s, n);
 	else
 		rep_movsb(d, s, n);

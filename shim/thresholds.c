@@ -3,4 +3,6 @@
  * out (dispatch/config.c). */
 #include "shim/thresholds.h"
 
-struct thresholds memshim_thresholds = { .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT };
+/* Until the configuration sets them: rep movsb and rep stosb from 2 KiB,
+ * where the kernel starts rep movsb on ERMS CPUs without FSRM. */
+struct thresholds memshim_thresholds = { .movsb = 2048, .stosb = 2048 };

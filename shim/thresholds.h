@@ -7,45 +7,40 @@
 #define MEMSHIM_THRESHOLDS_H
 
 /* Where the members the vector ladders read lie (shim/vector_ladder.S). */
-#define THRESHOLDS_AUTO_MOVSB 16
-#define THRESHOLDS_AUTO_STOSB 24
-#define THRESHOLDS_NT 32
+#define THRESHOLDS_MOVSB 0
+#define THRESHOLDS_STOSB 8
+#define THRESHOLDS_NT 16
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The cutoff of "x86/lib: Use REP MOVSB for large memcpy() on ERMS CPUs
- * without FSRM" (LKML, 2026): rep movsb from there on, scalar below. */
-#define ERMS_THRESHOLD_DEFAULT 2048
-#define STOSB_THRESHOLD_DEFAULT 2048
 /* glibc's least non-temporal threshold (0x4040, sysdeps/x86/dl-cacheinfo.h):
  * below it, copies that fit in the caches would bypass them.  The
  * calibration never chooses one below it, and its file may not hold one. */
 #define NT_THRESHOLD_LEAST 16448
 
+/* Every variant that uses rep movsb or rep stosb (erms, and the *_erms
+ * vector variants, shim/vector_pieces.h) reads the same two thresholds;
+ * built-in values per CPU from dispatch/builtin.c.  Sizes up to
+ * 8 vectors never leave a vector variant's code, whatever these say. */
 struct thresholds {
-	size_t erms;  /* memcpy/memmove: rep movsb from this size on */
+	size_t movsb; /* memcpy/memmove: rep movsb from this size on */
 	size_t stosb; /* memset: rep stosb from this size on */
-	/* The vector variants (shim/vector_pieces.h); defaults per CPU from
-	 * dispatch/auto_policy.c.  Sizes up to 8 vectors never leave the
-	 * vector code, whatever these say. */
-	size_t auto_movsb; /* *_erms variants, memcpy/memmove: rep movsb from this size on */
-	size_t auto_stosb; /* *_erms variants, memset: rep stosb from this size on */
-	size_t nt;         /* non-temporal stores from this size on, when nothing overlaps */
+	size_t nt;    /* vector variants: non-temporal stores from this size on, when nothing overlaps */
 	/* *_erms variants, memcpy/memmove: the cached vector loop again from this
 	 * size on, below nt; 0: rep movsb up to nt.  glibc's
 	 * rep_movsb_stop_threshold, which it puts at the L2's size on AMD. */
-	size_t auto_movsb_stop;
+	size_t movsb_stop;
 	/* memset from nt on, in every vector variant: rep stosb in place of the
-	 * non-temporal loop.  Per CPU, from dispatch/auto_policy.c. */
+	 * non-temporal loop.  Per CPU, from dispatch/builtin.c. */
 	bool set_stosb_beyond_nt;
 };
 
 extern struct thresholds memshim_thresholds __attribute__((visibility("hidden")));
 
-_Static_assert(offsetof(struct thresholds, auto_movsb) == THRESHOLDS_AUTO_MOVSB, "shim/vector_ladder.S reads it there");
-_Static_assert(offsetof(struct thresholds, auto_stosb) == THRESHOLDS_AUTO_STOSB, "shim/vector_ladder.S reads it there");
+_Static_assert(offsetof(struct thresholds, movsb) == THRESHOLDS_MOVSB, "shim/vector_ladder.S reads it there");
+_Static_assert(offsetof(struct thresholds, stosb) == THRESHOLDS_STOSB, "shim/vector_ladder.S reads it there");
 _Static_assert(offsetof(struct thresholds, nt) == THRESHOLDS_NT, "shim/vector_ladder.S reads it there");
 #endif
 

@@ -2,7 +2,7 @@
  * memmove and memset of variant VARIANT, in assembly so that which class
  * falls through and which branch is taken is written here, not left to a
  * compiler's block layout (doc/design.md says why).  What the loop does not
- * do (memmove backwards, non-temporal stores, the rep band) is a jump to C
+ * do (memmove backwards, non-temporal stores, the rep range) is a jump to C
  * (MEMSHIM_VECTOR_VARIANT, shim/vector_pieces.h).
  *
  * The shape is glibc's memmove-vec-unaligned-erms.S and
@@ -58,15 +58,15 @@
  *   MASKED_COPY_VEC    (optional) the same below V in one masked move of
  *                      VEC(0) (needs MASK_OF_LAST_N too, which sets %k1 to
  *                      the last %rdx bytes)
- *   REP_BAND           (optional) rep movsb / stosb from auto_movsb /
- *                      auto_stosb bytes on, below nt (the *_erms twins) */
+ *   REP_RANGE           (optional) rep movsb / stosb from the movsb /
+ *                      stosb thresholds on, below nt (the *_erms twins) */
 
 #include "shim/thresholds.h"
 
 /* memshim_thresholds' members (checked against the struct in shim/thresholds.h). */
 #define NT_THRESHOLD (memshim_thresholds + THRESHOLDS_NT)(%rip)
-#define AUTO_MOVSB (memshim_thresholds + THRESHOLDS_AUTO_MOVSB)(%rip)
-#define AUTO_STOSB (memshim_thresholds + THRESHOLDS_AUTO_STOSB)(%rip)
+#define MOVSB_FROM (memshim_thresholds + THRESHOLDS_MOVSB)(%rip)
+#define STOSB_FROM (memshim_thresholds + THRESHOLDS_STOSB)(%rip)
 
 #define LADDER_CAT(a, b) a##b
 #define LADDER_XCAT(a, b) LADDER_CAT(a, b)
@@ -74,7 +74,7 @@
 #define L(name) LADDER_XCAT(LADDER_XCAT(.L, VARIANT), _##name)
 
 /* Each block a size test's branch lands on starts where up to 32 bytes of
- * it lie in one 64-byte fetch window, since a block straddling two takes a
+ * it lie in one 64-byte fetch unit, since a block straddling two takes a
  * cycle more to reach after a mispredict; no more padding than that (D4).
  * Each follows a return, so its padding is never run. */
 #define ALIGN_TARGET .p2align 6,,31
@@ -167,7 +167,7 @@ L(fn##_above_8vec):                                                          \
 	LEAVE_FOR_BACKWARD_##fn;                                             \
 	cmp NT_THRESHOLD, %rdx;                                              \
 	jae long;                                                            \
-	LEAVE_FOR_REP_BAND(AUTO_MOVSB, long);                                \
+	LEAVE_FOR_REP_RANGE(MOVSB_FROM, long);                                \
 	/* The first vector (VEC(0), loaded at the entry, not again: D6) and  \
 	   the last four, kept for the end; the loop on a 16-byte boundary    \
 	   and those four stored from the top down, as in glibc. */          \
@@ -211,7 +211,7 @@ L(fn##_loop):                                                                \
  * destination (it reads only source bytes past all it has written, so it
  * is memmove too when the destination lies before the source); what it
  * does not do is left to C: non-temporal stores from nt bytes on, and the
- * rep band of the *_erms variants.  memmove whose destination overlaps
+ * rep range of the *_erms variants.  memmove whose destination overlaps
  * after the source (d - s < n, unsigned: glibc's test) runs the loop's
  * mirror image at any size, before those tests. */
 #define LEAVE_FOR_BACKWARD_memcpy
@@ -315,21 +315,21 @@ L(memmove_in_place):                                                         \
 #define COPY_PIECES_BELOW_VEC(fn) COPY_32_TO_63_PIECE(fn); COPY_16_TO_31_PIECE(fn)
 
 /* Below 32 bytes with MASKED_COPY: 0..16 bytes in one masked move of a
- * 16-byte window, no branch on the size (D10).  16 bytes, not a vector, so
+ * 16-byte span, no branch on the size (D10).  16 bytes, not a vector, so
  * that a cold copy touches at most one line its bytes do not; 0 bytes take
  * the move too, since a test for them cost the fleet distributions more
- * than it saved (D11).  Where either window could cross a page, the ladder:
+ * than it saved (D11).  Where either span could cross a page, the ladder:
  * a masked access reaching a page not present takes a microcode assist;
  * the test is glibc's memcmp-evex-movbe.S one on the OR of both offsets
  * (D10). */
 /* Below V with MASKED_COPY_VEC: 0..V-1 bytes in one masked load and one
- * masked store of a V-byte window, no branch on the size (D45).  A masked
+ * masked store of a V-byte span, no branch on the size (D45).  A masked
  * access whose masked-off bytes reach a page not present takes an assist
  * of hundreds of ns, and the page after a program's bytes is often not
  * present where its heap grows; the page before them almost never is (D51).
- * So the windows end where the bytes end, and reach no page the bytes do
+ * So the spans end where the bytes end, and reach no page the bytes do
  * not unless a pointer lies within V bytes of its page's start: such calls
- * take windows starting at the pointers, or the ladder where one of those
+ * take spans starting at the pointers, or the ladder where one of those
  * would cross into the next page or a pointer lies in the first page (the
  * null pointer with size 0, D47).  The lines of the bytes' ends are
  * requested first, since cold masked accesses wait for their lines one
@@ -391,14 +391,14 @@ L(fn##_below_16_ladder):
 #define COPY_BELOW_32(fn) COPY_16_TO_31(fn)
 #endif
 
-#ifdef REP_BAND
-#define LEAVE_FOR_REP_BAND(threshold, long) cmp threshold, %rdx; jae long
+#ifdef REP_RANGE
+#define LEAVE_FOR_REP_RANGE(threshold, long) cmp threshold, %rdx; jae long
 /* That test's bytes: a compare with a %rip-relative operand (7) and a jae
  * to another file's symbol, always rel32 (6). */
-#define REP_BAND_TEST_BYTES 13
-#define SET_ABOVE_2VEC_ALIGN .p2align 6; .nops (64 - REP_BAND_TEST_BYTES)
+#define REP_RANGE_TEST_BYTES 13
+#define SET_ABOVE_2VEC_ALIGN .p2align 6; .nops (64 - REP_RANGE_TEST_BYTES)
 #else
-#define LEAVE_FOR_REP_BAND(threshold, long)
+#define LEAVE_FOR_REP_RANGE(threshold, long)
 #define SET_ABOVE_2VEC_ALIGN .p2align 6
 #endif
 
@@ -427,15 +427,15 @@ ENTRY_NAME(memset):
 /* Above 2V the first two vectors are stored before the size is tested
  * against 4V, and the next two before it is tested against 8V, as glibc's
  * memset does: a test that mispredicts then finds stores under way (D7).
- * The rep band leaves before any store, as in
+ * The rep range leaves before any store, as in
  * glibc, so that rep stosb finds no line fetched for those stores (a cost
  * there with the destination cold); non-temporal fills, far larger, leave
  * after them and fill the first four vectors again.  The block starts a
- * line, and a rep band's test ends one (SET_ABOVE_2VEC_ALIGN), so that
+ * line, and a rep range's test ends one (SET_ABOVE_2VEC_ALIGN), so that
  * all that follows lies where the base variant's code does. */
 	SET_ABOVE_2VEC_ALIGN
 L(set_above_2vec):
-	LEAVE_FOR_REP_BAND(AUTO_STOSB, LADDER_XCAT(memshim_set_long_, VARIANT))
+	LEAVE_FOR_REP_RANGE(STOSB_FROM, LADDER_XCAT(memshim_set_long_, VARIANT))
 	VMOVU VEC(0), (%rdi)
 	VMOVU VEC(0), VEC_SIZE(%rdi)
 	cmp $(4 * VEC_SIZE), %rdx
@@ -484,7 +484,7 @@ L(set_last_4vec):
 	.p2align 6
 L(set_below_vec):
 #ifdef MASKED_SET
-	/* One masked store of the n bytes, its window placed where it touches
+	/* One masked store of the n bytes, its span placed where it touches
 	   no line the bytes do not: at the vector-aligned block that holds them
 	   where one does, else at the destination (the bytes then touch both
 	   blocks it covers).  At the destination alone, as in glibc, it would
@@ -562,8 +562,8 @@ L(set_16_to_31):
 #undef COPY_BELOW_32
 #undef COPY_BELOW_VEC_MASKED
 #undef COPY_HEAD_TAIL
-#undef LEAVE_FOR_REP_BAND
-#undef REP_BAND_TEST_BYTES
+#undef LEAVE_FOR_REP_RANGE
+#undef REP_RANGE_TEST_BYTES
 #undef SET_ABOVE_2VEC_ALIGN
 #undef LEAVE_FOR_BACKWARD_memcpy
 #undef LEAVE_FOR_BACKWARD_memmove

@@ -1,6 +1,6 @@
 /* The vector variants' rare paths above eight vectors, written once for
  * any width: what shim/vector_ladder.S leaves to C (non-temporal stores,
- * the rep band of the *_erms twins).
+ * the rep range of the *_erms twins).
  *
  * A file that includes this header first defines, for its width:
  *   VEC_SIZE               16, 32 or 64 (bytes per vector register)
@@ -25,15 +25,15 @@
  * bytes on, use non-temporal stores in the loop (and an sfence after it):
  * a copy larger than most of the last-level cache would evict everything
  * else to keep data the caller is unlikely to read back soon (folly's and
- * glibc's large-copy paths do the same).  The *_erms variants copy the band
- * [auto_movsb, nt) of such copies with rep movsb instead of the loop.
+ * glibc's large-copy paths do the same).  The *_erms variants copy the range
+ * [movsb, nt) of such copies with rep movsb instead of the loop.
  * Overlapping memmove never takes non-temporal stores, which are weakly
  * ordered; it takes rep movsb only forward, with the destination at least
  * 64 bytes before the source, as glibc 2.36 does.
  *
  * memset has the same loop with a broadcast vector, its own threshold
- * auto_stosb for rep stosb, and the same non-temporal threshold, from
- * which a CPU row of dispatch/auto_policy.c may ask for rep stosb instead
+ * stosb for rep stosb, and the same non-temporal threshold, from
+ * which a CPU row (dispatch/builtin.c) may ask for rep stosb instead
  * of non-temporal stores (set_beyond_cache).
  *
  * The compiler inserts vzeroupper on the paths that used the upper halves
@@ -138,22 +138,22 @@ PIECE void rep_movsb_to_line(byte *d, const byte *s, size_t n)
 		vec_store(d + i * VEC_SIZE, head[i]);
 }
 
-/* Whether the rep band of the *_erms twins, which the ladder leaves for
- * from auto_movsb on, has ended at n bytes: from auto_movsb_stop on (where
+/* Whether the rep range of the *_erms twins, which the ladder leaves for
+ * from movsb on, has ended at n bytes: from movsb_stop on (where
  * one is set) the cached loop copies again, up to nt. */
-PIECE bool past_rep_band(size_t n)
+PIECE bool past_rep_range(size_t n)
 {
-	return memshim_thresholds.auto_movsb_stop && n >= memshim_thresholds.auto_movsb_stop;
+	return memshim_thresholds.movsb_stop && n >= memshim_thresholds.movsb_stop;
 }
 
 /* memcpy above 8V bytes, past the cached loop: from nt bytes on
- * non-temporal stores, else (the *_erms twins) rep movsb, or past its band
+ * non-temporal stores, else (the *_erms twins) rep movsb, or past its rep range
  * the cached loop. */
 PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 {
 	if (n >= memshim_thresholds.nt)
 		vec_copy_long_forward(d, s, n, STREAMING_STORES);
-	else if (past_rep_band(n))
+	else if (past_rep_range(n))
 		vec_copy_long_forward(d, s, n, CACHED_STORES);
 	else
 		rep_movsb_to_line(d, s, n);
@@ -167,14 +167,14 @@ PIECE void vec_copy_beyond_loop(byte *d, const byte *s, size_t n)
 /* memmove above 8V bytes that the ladder's loops do not take: one past
  * their thresholds whose destination does not overlap after the source
  * (the ladder copies those backward).  One that overlaps before the source
- * runs forward: by rep movsb below nt (only the rep band of the *_erms
+ * runs forward: by rep movsb below nt (only the rep range of the *_erms
  * twins leaves such a copy below nt), else in the loop's way. */
 PIECE void vec_move_long(byte *d, const byte *s, size_t n)
 {
 	size_t ahead = (uintptr_t)s - (uintptr_t)d;
 	if (ahead >= n)
 		vec_copy_beyond_loop(d, s, n);
-	else if (n < memshim_thresholds.nt && !past_rep_band(n) && ahead >= REP_MOVSB_LEAST_DISTANCE)
+	else if (n < memshim_thresholds.nt && !past_rep_range(n) && ahead >= REP_MOVSB_LEAST_DISTANCE)
 		rep_movsb_to_line(d, s, n);
 	else
 		vec_copy_long_forward(d, s, n, CACHED_STORES);
@@ -198,7 +198,7 @@ PIECE void vec_set_long(byte *d, vec v, size_t n, enum store_kind kind)
 
 /* At least memshim_thresholds.nt bytes: where the CPU's row says so, rep
  * stosb (glibc 2.36 fills every size above its rep_stosb_threshold so),
- * else non-temporal stores.  Unlike the *_erms band below nt, this is no
+ * else non-temporal stores.  Unlike the *_erms rep range below nt, this is no
  * choice of the variant but of the CPU (D16). */
 PIECE void set_beyond_cache(byte *d, int c, size_t n)
 {
@@ -209,7 +209,7 @@ PIECE void set_beyond_cache(byte *d, int c, size_t n)
 }
 
 /* memset past the ladder's loop: from nt bytes on set_beyond_cache, else
- * (the *_erms twins) rep stosb.  The twins' rep band leaves the ladder
+ * (the *_erms twins) rep stosb.  The twins' rep range leaves the ladder
  * above 2V, before its test against 8V, and set_beyond_cache's loop needs
  * more than 8V: a calibration file may put both thresholds that low. */
 PIECE void vec_set_beyond_loop(byte *d, int c, size_t n)

@@ -14,7 +14,7 @@ keys, so that a setting read from a row or a file has its place in the one
 table.
 
 The variables are collected from the sources themselves (every .c, .h and
-.cc under TOP's shim/, dispatch/, preload/ and tools/), not from a list that
+.cc under TOP's shim/, dispatch/, dump/, preload/ and tools/), not from a list that
 could fall behind them:
 - every MEMSHIM_* name inside a string literal of the code, comments left
   out (the library reads its variables with early_getenv("MEMSHIM_..."),
@@ -23,7 +23,7 @@ could fall behind them:
 - the literal argument of every getenv, secure_getenv and early_getenv
   call, whatever its name (HOME, LD_PRELOAD, ...).
 A name followed by "/" is an abbreviation of two names
-("MEMSHIM_AUTO_MOVSB/STOSB_THRESHOLD" in a variant's summary), and is left
+("MEMSHIM_MOVSB/STOSB_THRESHOLD" in a variant's summary), and is left
 out: each of the two is a literal of its own where it is read."""
 
 import os
@@ -33,7 +33,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_lines import check, status  # noqa: E402
 
-FOLDERS = ("shim", "dispatch", "preload", "tools")
+FOLDERS = ("shim", "dispatch", "dump", "preload", "tools")
 SOURCE = re.compile(r"\.(c|h|cc)$")
 MEMSHIM_NAME = re.compile(r"MEMSHIM_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_/])")
 GETENV = re.compile(r'\b(?:secure_|early_)?getenv\s*\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)')

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_lines import check, status  # noqa: E402
 from include_cycles import find_cycle  # noqa: E402
 
-FOLDERS = ('shim', 'dispatch', 'preload')
+FOLDERS = ('shim', 'dispatch', 'dump', 'preload')
 SUFFIXES = ('.c', '.S', '.cc')
 
 

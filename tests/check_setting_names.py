@@ -8,7 +8,7 @@ settings' table (dispatch/settings.c):
   messages) must be the table's threshold row keys, all of them, and its
   "choice" lines' function names, in order, the variant settings' row keys;
 - memshim bench --help (tools/bench.c): every threshold column of the CSV
-  (tools/bench/output.c's header) that the table names must be in the help,
+  (tools/bench/csv.h's header) that the table names must be in the help,
   every auto_* word of the help a threshold's name, and every MEMSHIM_*
   variable it gives for a variant setting one of the table's."""
 
@@ -55,10 +55,10 @@ def check_bench_help(top, rows):
     text = help_text(top)
     check("tools/bench.c has bench_help", text != "", "not found")
     names = {r[2] for r in rows if "T_" in r[0]}
-    header = re.search(r'fprintf\(out, ("function,variant,(?:[^;]*?))\);', read(top, "tools/bench/output.c"), re.S)
+    header = re.search(r'#define BENCH_CSV_HEADER((?:[^\n]*\\\n)*[^\n]*)', read(top, "tools/bench/csv.h"))
     joined = "".join(re.findall(r'"([^"]*)"', header.group(1))) if header else ""
     columns = set(joined.replace("\\n", "").split(",")) - {""}
-    check("tools/bench/output.c has the CSV header", columns != set(), "not found")
+    check("tools/bench/csv.h has the CSV header", columns != set(), "not found")
     for column in sorted(columns & names):
         check("bench --help names the CSV's threshold column %s" % column,
               re.search(r"\b%s\b" % column, text) is not None, "missing")

@@ -4,7 +4,8 @@ own (tools/bench/ ...), then the engines that several commands drive, each a
 folder ranked by what it uses: the calibration (tools/calibrate/) over the
 measuring engine (tools/measure/) over what two commands share (tools/util/).
 Dependencies go one way: table -> commands -> their folder -> calibrate ->
-measure -> util, and never back.
+measure -> util, and never back; a command reaches another's folder only
+for a file format the other writes (FORMATS: the bench CSV).
 
 Two graphs are checked, each at the level of modules (a .c or .cc file and
 the .h of the same name are one module, as tests/include_cycles.py counts
@@ -17,7 +18,14 @@ them, whose graph and circle finder this uses):
 Each graph must have no circle and no edge against the layers; and a module
 that uses another's symbols includes a header that may declare them: that
 module's own, its folder's (tools/bench/bench.h), or for a command
-tools/commands.h.  One "ok: ..." or "FAIL: ..." line per check.
+tools/commands.h.
+
+The dump is the contract between the library and the tool (dump/README.md):
+each reaches the other only through dump/.  No file of the tool includes the
+library's (preload/), none of the library's (preload/, dispatch/, shim/)
+includes the tool's, and dump/ includes neither preload/ nor, on the side
+the library builds (DUMP_LIBRARY_SIDE), tools/.
+One "ok: ..." or "FAIL: ..." line per check.
 
 usage: check_tools_layers.py SRCDIR [BUILDDIR]  (BUILDDIR: where the objects are)
 """
@@ -37,6 +45,11 @@ def generated(path):
 # The engines, lowest first: each may use those before it, none after.
 ENGINES = ['util', 'measure', 'calibrate']
 
+# Modules of a command's folder that the other commands may use too: a file
+# one command writes and another reads, the contract between them (bench
+# writes its CSV, cpu-row reads it), kept beside its writer.
+FORMATS = {'tools/bench/csv'}
+
 
 def layer_of(module):
     """(rank, folder): 0 the table, 1 a command, 2 a command's folder, then
@@ -54,6 +67,8 @@ def allowed(a, b):
     (ra, fa), (rb, fb) = layer_of(a), layer_of(b)
     if b == 'tools/commands':  # the commands' declarations: for the table and the command files
         return ra <= 1
+    if b in FORMATS:  # a file format: for every command and command's folder
+        return ra in (1, 2)
     if rb >= 3:  # an engine: for anything above it, and itself
         return rb > ra or fb == fa
     if ra == 0:
@@ -61,6 +76,30 @@ def allowed(a, b):
     if ra in (1, 2):  # a command or its folder: that folder
         return rb == 2 and fb == fa
     return False
+
+
+# What the library builds of dump/ (Makefile.am's libdump_write); the rest,
+# dump/reader/, is the tool's reader, which may use the tool's lowest layer
+# (tools/util/).
+DUMP_LIBRARY_SIDE = {'dump/format.h', 'dump/counts.h', 'dump/size_classes.h', 'dump/write.c'}
+LIBRARY = ['preload', 'dispatch', 'shim']
+
+
+def dump_bypasses(top):
+    """Includes that reach across the dump boundary: 'file -> included'."""
+    def forbidden(path, target):
+        side = path.split('/')[0]
+        if side == 'tools':
+            return target.startswith('preload/')
+        if side in LIBRARY:
+            return target.startswith('tools/')
+        if path in DUMP_LIBRARY_SIDE:
+            return target.startswith(('preload/', 'tools/'))
+        return target.startswith('preload/') or (target.startswith('tools/') and
+                                                 not target.startswith('tools/util/'))
+    return ['%s -> %s' % (path, target)
+            for path in sorted(sources(top, ['tools', 'dump'] + LIBRARY))
+            for target in includes(top, path) if forbidden(path, target)]
 
 
 def include_graph(top):
@@ -148,6 +187,8 @@ def main():
     top = sys.argv[1]
     includes_graph = include_graph(top)
     check_graph('includes', includes_graph)
+    bypasses = dump_bypasses(top)
+    check('the library and the tool reach each other only through dump/', not bypasses, '; '.join(bypasses))
     if len(sys.argv) == 3:
         links = link_graph(top, sys.argv[2])
         check_graph('links', links)

@@ -78,7 +78,7 @@
 #include "tests/hist_program.h"
 
 /* The destination starts 16 bytes past the source in the page, so that the
- * copies between them fall in the 4 KiB-aliasing window at 1..63. */
+ * copies between them fall at a near distance for 4 KiB aliasing (1..63). */
 static struct {
 	char src[8192], dst[8192 + 16];
 } buffers __attribute__((aligned(4096)));
@@ -148,7 +148,7 @@ static volatile int stop_signalling;
 static void copy_in_handler(int sig)
 {
 	static struct {
-		char a[64], b[64]; /* 4032 apart mod 4096: out of the aliasing window */
+		char a[64], b[64]; /* 4032 apart mod 4096: not a near distance */
 	} h;
 	(void)sig;
 	memcpy(h.a, h.b, 24);
@@ -200,7 +200,7 @@ static int handled_all;
 static void copy_in_handler_counted(int sig)
 {
 	static struct {
-		char a[64], b[64]; /* 4032 apart mod 4096: out of the aliasing window */
+		char a[64], b[64]; /* 4032 apart mod 4096: not a near distance */
 	} h;
 	(void)sig;
 	memcpy(h.a, h.b, 24);

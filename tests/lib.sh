@@ -34,13 +34,13 @@ preloaded() {
 	err=$(cat "$scratch/err")
 }
 
-# The symbol a call to FUNCTION was bound to, in the last output.
 # The seconds one run of a program under test may take (T_MEMSHIM_TIMEOUT
 # overrides); run ENV... PROGRAM ARGS... runs it preloaded under that limit.
 limit=${T_MEMSHIM_TIMEOUT:-60}
 run() { preloaded timeout -k 5 "$limit" env "$@"; }
 # have_config NAME: whether the build found NAME (config.h defines it to 1).
 have_config() { grep -q "^#define $1 1" "$top_builddir/config.h"; }
+# The symbol a call to FUNCTION was bound to, in the last output.
 bound() { printf '%s\n' "$out" | awk -v f="$1" '$1 == f { print $2 }'; }
 
 finish() {
@@ -48,8 +48,8 @@ finish() {
 	[ "$failed" -eq 0 ]
 }
 
-# The variant or bands (text form) policy $1 picks for function $2 (default
-# memcpy) on this CPU, as `memshim info` lists the policies.
+# The variant or bands (text form) preset $1 picks for function $2 (default
+# memcpy) on this CPU, as `memshim info` lists the presets.
 picked_by() {
 	"$T_MEMSHIM_TOOL" info | awk -v p="$1" -v f="${2:-memcpy}" \
 		'$1 == p && $2 == "memcpy" { for (i = 2; i < NF; i++) if ($i == f) { v = $(i + 1); sub(/,$/, "", v); print v } }'

@@ -26,36 +26,49 @@ ab --runs 2 --impl none,glibc -- sh -c 'exit 3'
 expect_eq "a failing command: status 1" "$rc" 1
 expect_match "a failing command is reported" "$(cat "$scratch/err")" 'glibc \(the library with MEMSHIM_IMPL=glibc\): the command failed in 2 of 2 runs \(exit status 3\)'
 
-# Work that takes tens of ms: $WORK loop turns; with ALTERNATE (a counter
-# file), three times that and a third of it in turn.
-cat >"$scratch/work.sh" <<'EOF'
-n=$WORK
+# A command that writes a made-up dump beside the library's: NS ns inside
+# 1000000 memcpy calls of 100 B, and 7 ms in memshim's recording; with
+# ALTERNATE (a counter file), three times NS and a third of it in turn.  Its
+# sleep makes every run long enough to time (sleep waits no less), so that
+# what ab decides rests on these made-up figures, never on this machine's
+# clock (no test asserts a time).
+cat >"$scratch/fake.sh" <<'EOF'
+echo "profile=$MEMSHIM_PROFILE"
+sleep 0.03
+ns=$NS
 if [ -n "$ALTERNATE" ]; then
 	k=$(cat "$ALTERNATE" 2>/dev/null || echo 0)
 	echo $((k + 1)) >"$ALTERNATE"
-	if [ $((k % 2)) -eq 0 ]; then n=$((n * 3)); else n=$((n / 3)); fi
+	if [ $((k % 2)) -eq 0 ]; then ns=$((ns * 3)); else ns=$((ns / 3)); fi
 fi
-exec awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) s += i }'
+samples=$((ns / 1000000))
+printf '%s\n' "memshim-histogram 2" "pid $$" "program fake" "reason exit" "variant memcpy glibc" \
+	"function memcpy" "bucket 96 104 1000000 100000000" "profile 1000 3000 3000000000 3000000000 3000000000 0" \
+	"function memcpy" "cpu 96 104 $samples $ns" "recording_cpu 7 7000000" "end" >"${MEMSHIM_DUMP%/*}/fake.$$"
 EOF
-ab --runs auto --budget 60 --env WORK=3000000 --env WORK=6000000 -- sh "$scratch/work.sh"
+# --runs auto decides on the in-function time with --profile: twice the
+# made-up time is resolved at the first look.
+ab --runs auto --profile --budget 60 --env NS=1000000000 --env NS=2000000000 -- sh "$scratch/fake.sh"
 expect_eq "ab --runs auto: status" "$rc" 0
-expect_match "--runs auto: at its first look, the smallest difference the budget would resolve" \
-	"$(sed -n 1,2p "$scratch/out")" "^memshim ab: --runs auto: at the spread of the first 3 rounds, the budget.s [0-9]+ rounds would resolve
-  a difference of [0-9.]+% or more \((wall|cpu)\)$"
-expect_match "a verdict line per measure" "$(cat "$scratch/out")" '^  WORK=6000000: wall [0-9.]+ \([0-9.]+\.\.[0-9.]+\): [a-z]'
-expect_match "twice the work: slower" "$(cat "$scratch/out")" '^  WORK=6000000: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): slower$'
-expect_eq "one basis: the table's cpu ratio is the verdict's" \
-	"$(awk '/^WORK=6000000 / { print $7 }' "$scratch/out")" \
-	"$(sed -n 's/^  WORK=6000000: cpu \([0-9.]*\) .*/\1/p' "$scratch/out")"
+expect_match "a verdict line per measure" "$(cat "$scratch/out")" '^  NS=2000000000: wall [0-9.]+ \([0-9.]+\.\.[0-9.]+\): [a-z]'
+expect_match "twice the made-up in-function time: slower" "$(cat "$scratch/out")" \
+	'^  NS=2000000000: in-function per call 2\.00[0-9] \([0-9.]+\.\.[0-9.]+\): slower$'
+expect_eq "one basis: the table's in-function ratio is the verdict's" \
+	"$(awk '/^NS=2000000000 / { print $NF }' "$scratch/out")" \
+	"$(sed -n 's/^  NS=2000000000: in-function per call \([0-9.]*\) .*/\1/p' "$scratch/out")"
 expect_match "the basis is stated once, in the header" "$(cat "$scratch/out")" \
-	'^  over the same round.s run of WORK=3000000, the geometric mean of those ratios$'
+	'^  over the same round.s run of NS=1000000000, the geometric mean of those ratios$'
 expect_match "--runs auto stops once resolved, and says so" "$(cat "$scratch/out")" \
 	'--runs auto: stopped after [0-9]+ rounds \([0-9.]+ s\): every verdict is resolved'
-ab --runs auto --budget 1 --env WORK=3000000 --env "WORK=3000000 ALTERNATE=$scratch/count" -- sh "$scratch/work.sh"
+# Made-up times three times apart in turn, and a budget no round fits in.
+ab --runs auto --profile --budget 0.01 --env NS=100000000 --env "NS=100000000 ALTERNATE=$scratch/count" -- sh "$scratch/fake.sh"
+expect_match "--runs auto: at its first look, the smallest difference the budget would resolve" \
+	"$(sed -n 1,2p "$scratch/out")" "^memshim ab: --runs auto: at the spread of the first 3 rounds, the budget.s [0-9]+ rounds would resolve
+  a difference of [0-9.]+% or more \(in-function\)$"
 expect_match "--runs auto: a budget that runs out stops it" "$(cat "$scratch/out")" \
 	'--runs auto: stopped after [0-9]+ rounds \([0-9.]+ s\): the rounds to the next look would overrun the budget'
 expect_match "an unresolved verdict says how many runs would resolve it" "$(cat "$scratch/out")" \
-	'^  env2: cpu [0-9.]+ \([0-9.]+\.\.[0-9.]+\): no difference resolvable with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
+	'^  env2: in-function per call [0-9.]+ \([0-9.]+\.\.[0-9.]+\): no difference resolvable with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
 
 # A run of true is too short to time (under 20 ms) unless a busy machine
 # kept every one of its runs waiting that long: then only its CPU time,
@@ -86,16 +99,7 @@ if "$loader" --list-tunables >/dev/null 2>&1; then
 		'^2 memshim ab: --tunables glibc does not know the tunable glibc\.cpu\.x86_rep_movsb_threshol \('
 fi
 
-# --profile: each run's dumps are read back.  The command writes one of its
-# own beside the library's: NS ns inside 1000000 memcpy calls of 100 B, and
-# 7 ms in memshim's recording.
-cat >"$scratch/fake.sh" <<'EOF'
-echo "profile=$MEMSHIM_PROFILE"
-samples=$((NS / 1000000))
-printf '%s\n' "memshim-histogram 2" "pid $$" "program fake" "reason exit" "variant memcpy glibc" \
-	"function memcpy" "bucket 96 104 1000000 100000000" "profile 1000 3000 3000000000 3000000000 3000000000 0" \
-	"function memcpy" "cpu 96 104 $samples $NS" "recording_cpu 7 7000000" "end" >"${MEMSHIM_HIST%/*}/fake.$$"
-EOF
+# --profile: each run's dumps are read back (fake.sh's beside the library's).
 before=$(ls "${TMPDIR:-/tmp}" | grep -c '^memshim-ab\.')
 ab --runs 3 --profile=500 --show-output --impl none --env NS=1000000000 --env NS=2000000000 -- sh "$scratch/fake.sh"
 expect_eq "--profile: status" "$rc" 0

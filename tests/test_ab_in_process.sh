@@ -83,7 +83,7 @@ seq 1 30000 | sort -r >"$scratch/expected"
 	>"$scratch/out" 2>"$scratch/err"
 expect_eq "the program's output, byte for byte, before the table" \
 	"$(head -30000 "$scratch/out" | cmp - "$scratch/expected" && echo same)" same
-MEMSHIM_HIST="$scratch/quiet.%p" MEMSHIM_AB=glibc/sse2 run true
+MEMSHIM_DUMP="$scratch/quiet.%p" MEMSHIM_AB=glibc/sse2 run true
 expect_eq "a program that never calls them: nothing on its stderr" "$err" ""
 
 # --runs: several runs, combined, each process's pairs its own.
@@ -131,7 +131,7 @@ ab --impl glibc --env 'FOO=1' -- "$program" small 10
 expect_eq "an arm with another variable: status 2, one line" "$rc $(wc -l <"$scratch/err")" "2 1"
 
 # The library alone: a bad MEMSHIM_AB is said once, and the program runs.
-MEMSHIM_HIST="$scratch/h.%p" MEMSHIM_AB=glibc run "$program" small 10
+MEMSHIM_DUMP="$scratch/h.%p" MEMSHIM_AB=glibc run "$program" small 10
 expect_eq "MEMSHIM_AB without '/': the program runs" "$rc" 0
 expect_match "MEMSHIM_AB without '/': said" "$err" "MEMSHIM_AB=\"glibc\" has no '/'"
 MEMSHIM_AB=glibc/sse2 run "$program" small 10

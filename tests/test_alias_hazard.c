@@ -1,6 +1,6 @@
 /* Naming the 4 KiB-aliasing hazard (tools/util/alias_hazard.c): the row's list
  * read, and what report and tune print for a recording's copies from 2 KiB
- * in the window, on the shipped Zen 3 row (where rep movsb is measured slow
+ * at a near distance (1..63), on the shipped Zen 3 row (where rep movsb is measured slow
  * there) and on a row where it is not. */
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
@@ -69,6 +69,6 @@ int main(void)
 	check("without a row: how to measure it", strstr(text, ALIAS_HAZARD_MEASURE) != NULL &&
 							  strstr(text, "slow for those on this CPU (") == NULL);
 	f.alias_near_large_calls = f.alias_near_large_bytes = 0;
-	check("nothing from 2 KiB in the window: nothing said", *printed(&f, zen3, "glibc") == '\0');
+	check("nothing from 2 KiB at a near distance: nothing said", *printed(&f, zen3, "glibc") == '\0');
 	return checks_finish();
 }

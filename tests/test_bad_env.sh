@@ -27,7 +27,7 @@ default=$(picked_by default memcpy)
 default_memset=$(picked_by default memset)
 expect_match "memshim info names a default variant or bands" "$default" '^[a-z0-9_]+(:[0-9]+[KMG]?,[a-z0-9_]+)*$'
 # What a bad MEMSHIM_IMPL falls back to, as the message says it.
-default_all="the default policy ($("$tool" info | awk '$1 == "default" && $2 == "memcpy" { sub(/^ *default +/, ""); sub(/ \(.*$/, ""); print }'))"
+default_all="the default ($("$tool" info | awk '$1 == "default" && $2 == "memcpy" { sub(/^ *default +/, ""); sub(/ \(.*$/, ""); print }'))"
 
 ten_k=$(head -c 10240 /dev/zero | tr '\0' 'x')
 ten_k_digits=$(head -c 10240 /dev/zero | tr '\0' '7')
@@ -152,17 +152,20 @@ threshold_of() { # threshold_of memcpy|memset ENV...: the threshold memshim info
 	env MEMSHIM_IMPL=erms "$@" "$tool" info 2>/dev/null |
 		awk -v f="$fn" '$1 == f && $2 == "->" { sub(/ B\).*/, ""); sub(/.* from /, ""); print }'
 }
-expect_eq "erms copy threshold default" "$(threshold_of memcpy)" 2048
-expect_eq "erms set threshold default" "$(threshold_of memset)" 2048
+# The defaults are this CPU's (its row's, else built in): what a bad value
+# leaves in place.
+movsb_default=$(threshold_of memcpy) stosb_default=$(threshold_of memset)
+expect_match "erms copy threshold default: a size" "$movsb_default" '^[0-9]+$'
+expect_match "erms set threshold default: a size" "$stosb_default" '^[0-9]+$'
 for name in MEMSHIM_MOVSB_THRESHOLD MEMSHIM_STOSB_THRESHOLD; do
-	fn=memcpy
-	[ $name = MEMSHIM_STOSB_THRESHOLD ] && fn=memset
+	fn=memcpy kept=$movsb_default
+	[ $name = MEMSHIM_STOSB_THRESHOLD ] && fn=memset kept=$stosb_default
 	for value in '' -1 -0 - "$huge" 18446744073709551616 abc 2048x 2048K5 4KB 4k0 2kk 0x10 \
 		' 2048' '2048 ' +5 1.5K 1e3 2T 1025G 1048577M 1099511627777 "$ten_k_digits" "$ten_k" \
 		"$(printf '20\n48')"; do
-		bad $name "$value" 2048 MEMSHIM_IMPL=erms
-		expect_eq "$name=\"$(shown "$value" | cut -c1-24)\": threshold stays 2048" \
-			"$(threshold_of $fn "$name=$value")" 2048
+		bad $name "$value" "$kept" MEMSHIM_IMPL=erms
+		expect_eq "$name=\"$(shown "$value" | cut -c1-24)\": threshold stays $kept" \
+			"$(threshold_of $fn "$name=$value")" "$kept"
 	done
 	# The good ones around the limit really apply (so the checks above can fail).
 	for pair in 4k:4096 4K:4096 1m:1048576 1T:1099511627776 1024G:1099511627776 \
@@ -213,6 +216,10 @@ for pair in ERMS_THRESHOLD:MOVSB_THRESHOLD:memcpy AUTO_STOSB_THRESHOLD:STOSB_THR
 	[ "$old" = MEMSHIM_CONFIG ] && err=$(printf '%s\n' "$err" | grep -v 'calibration file')
 	expect_eq "$old listed in MEMSHIM_WARNED: unsaid" "$err" ""
 done
+# The dump's old name: the program records there, with one line naming the new.
+preloaded env MEMSHIM_HIST="$scratch/old-name.%p" "$now"
+expect_eq "MEMSHIM_HIST: one line naming MEMSHIM_DUMP" "$err" "memshim: MEMSHIM_HIST is read as MEMSHIM_DUMP, its new name"
+expect_eq "MEMSHIM_HIST: the dump is written there" "$(ls "$scratch" | grep -c '^old-name\.')" 1
 
 # The non-temporal threshold: 0, or below glibc's least (16448 B), is said too.
 nt_of() { env "$@" "$tool" info 2>/dev/null | sed -n 's/.*, nt \([0-9]*\) B \[environment\].*/\1/p'; }
@@ -353,7 +360,7 @@ for form in "--impl=scalar" "--impl scalar"; do
 	"$tool" run $form --movsb-threshold=4K -- sh -c 'echo "$MEMSHIM_IMPL $MEMSHIM_MOVSB_THRESHOLD"' >"$scratch/out" 2>"$scratch/err"
 	expect_eq "memshim run $form: status, variables, stderr" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" "0:scalar 4K:"
 done
-MEMSHIM_HIST=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null
+MEMSHIM_DUMP=$scratch/dump LD_PRELOAD=$MEMSHIM_LIBRARY "$now" >/dev/null
 for form in "--top=3 --svg=$scratch/a.svg" "--top 3 --svg $scratch/b.svg"; do
 	# shellcheck disable=SC2086
 	"$tool" report "$scratch/dump" $form >"$scratch/out" 2>"$scratch/err"
@@ -401,17 +408,17 @@ expect_eq "memshim run -- CMD --help runs CMD" "$?:$(cat "$scratch/out")" "0:--h
 expect_eq "memshim run keeps the command's exit status" "$?" 3
 
 # The recording variables are for the programs the tool runs: its own
-# process neither warns that they need MEMSHIM_HIST (record sets it for its
+# process neither warns that they need MEMSHIM_DUMP (record sets it for its
 # command) nor says a bad one's problem twice.
 hist_program=$top_builddir/tests/hist_program
-MEMSHIM_HIST_INTERVAL=1 "$tool" record -o "$scratch/rec-interval" --report "$scratch/report" -- "$hist_program" calls 3 \
+MEMSHIM_DUMP_INTERVAL=1 "$tool" record -o "$scratch/rec-interval" --report "$scratch/report" -- "$hist_program" calls 3 \
 	>/dev/null 2>"$scratch/err"
-expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim record: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
-MEMSHIM_HIST_INTERVAL=1 "$tool" info >/dev/null 2>"$scratch/err"
-expect_eq "MEMSHIM_HIST_INTERVAL=1 memshim info: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
-MEMSHIM_HIST_INTERVAL=x "$tool" record -o "$scratch/rec-bad" --report "$scratch/report2" -- "$hist_program" calls 3 \
+expect_eq "MEMSHIM_DUMP_INTERVAL=1 memshim record: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_DUMP_INTERVAL=1 "$tool" info >/dev/null 2>"$scratch/err"
+expect_eq "MEMSHIM_DUMP_INTERVAL=1 memshim info: nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
+MEMSHIM_DUMP_INTERVAL=x "$tool" record -o "$scratch/rec-bad" --report "$scratch/report2" -- "$hist_program" calls 3 \
 	>/dev/null 2>"$scratch/err"
-expect_match "MEMSHIM_HIST_INTERVAL=x memshim record: one line, from the program" "$(wc -l <"$scratch/err"):$(cat "$scratch/err")" \
-	'^1:memshim: MEMSHIM_HIST_INTERVAL="x" is not a whole number'
+expect_match "MEMSHIM_DUMP_INTERVAL=x memshim record: one line, from the program" "$(wc -l <"$scratch/err"):$(cat "$scratch/err")" \
+	'^1:memshim: MEMSHIM_DUMP_INTERVAL="x" is not a whole number'
 
 finish

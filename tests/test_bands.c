@@ -1,11 +1,11 @@
 /* Size bands and the shipped CPU rows, in process: the band syntax and its
  * bad input (dispatch/bands.c), and which bands the default and auto
- * policies give CPUs described here rather than read from CPUID (the
- * policies take the features as a parameter; no environment reaches it). */
-#include "dispatch/auto_policy.h"
+ * presets give CPUs described here rather than read from CPUID (the
+ * presets take the features as a parameter; no environment reaches it). */
+#include "dispatch/builtin.h"
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
-#include "dispatch/default_policy.h"
+#include "dispatch/default_bands.h"
 #include "tests/unit_check.h"
 
 #include <stdint.h>
@@ -47,8 +47,8 @@ static struct cpu_features cpu(const char *vendor, unsigned family, unsigned mod
 	return f;
 }
 
-/* "memcpy memmove memset" bands of a policy for f. */
-static const char *policy_text(enum setting_origin (*pick)(const struct cpu_features *, const struct calibration_choices *,
+/* "memcpy memmove memset" bands of a preset for f. */
+static const char *preset_text(enum setting_origin (*pick)(const struct cpu_features *, const struct calibration_choices *,
 					    enum base_function, struct band_list *, const char **),
 			       const struct cpu_features *f)
 {
@@ -92,25 +92,25 @@ static void classes(void)
 	struct cpu_features intel_avx2 = cpu("GenuineIntel", 6, 0x55, true, false, true, false);
 	struct cpu_features no_erms = cpu("AuthenticAMD", 0x17, 0x01, false, false, true, false);
 	const char *zen4_row = row_text(&zen4);
-	printf("Zen 4: row %s; default %s;", zen4_row, policy_text(default_policy_bands, &zen4));
+	printf("Zen 4: row %s; default %s;", zen4_row, preset_text(default_bands, &zen4));
 	check("Zen 4 has a row, and the default gives its bands", cpu_row_for(&zen4) &&
-	      strcmp(policy_text(default_policy_bands, &zen4), zen4_row) == 0);
+	      strcmp(preset_text(default_bands, &zen4), zen4_row) == 0);
 	const struct cpu_row *z3 = cpu_row_for(&zen3);
-	printf("Zen 3: row %s; default %s\n", z3 ? z3->file : "none", policy_text(default_policy_bands, &zen3));
+	printf("Zen 3: row %s; default %s\n", z3 ? z3->file : "none", preset_text(default_bands, &zen3));
 	check("Zen 3 (no AVX-512) does not get the Zen 4 row", !z3 || strcmp(z3->file, cpu_row_for(&zen4)->file) != 0);
 	check("its default is its row, or glibc's own without one",
-	      strcmp(policy_text(default_policy_bands, &zen3), z3 ? row_text(&zen3) : "glibc glibc glibc") == 0);
+	      strcmp(preset_text(default_bands, &zen3), z3 ? row_text(&zen3) : "glibc glibc glibc") == 0);
 	for (const struct cpu_features *f = &spr; f; f = f == &spr ? &intel_avx2 : f == &intel_avx2 ? &no_erms : NULL) {
 		const struct cpu_row *r = cpu_row_for(f);
 		printf("%s family %u model %#x: row %s; default %s;", f->vendor, f->family, f->model,
-		       r ? r->file : "none", policy_text(default_policy_bands, f));
+		       r ? r->file : "none", preset_text(default_bands, f));
 		check("without a row the default is glibc's own, with one its bands",
-		      strcmp(policy_text(default_policy_bands, f), r ? row_text(f) : "glibc glibc glibc") == 0);
+		      strcmp(preset_text(default_bands, f), r ? row_text(f) : "glibc glibc glibc") == 0);
 	}
 	const char *why;
 	check("the widest vectors with ERMS (Intel AVX-512)", widest_vector_variant(&spr, &why) == VARIANT(avx512_erms));
 	check("AVX2 only: avx2_erms", widest_vector_variant(&intel_avx2, &why) == VARIANT(avx2_erms));
-	check("without ERMS: avx2, no rep band", widest_vector_variant(&no_erms, &why) == VARIANT(avx2));
+	check("without ERMS: avx2, no rep range", widest_vector_variant(&no_erms, &why) == VARIANT(avx2));
 	struct cpu_features old = cpu("GenuineIntel", 6, 0x1a, false, false, false, false);
 	check("a CPU with neither: sse2", widest_vector_variant(&old, &why) == VARIANT(sse2));
 }
@@ -131,17 +131,17 @@ static void shipped_rows(void)
 		struct cpu_features unserved = f;
 		unserved.model = 0xfff;
 		struct thresholds t, builtin;
-		auto_default_thresholds(&f, &t);
-		auto_default_thresholds(&unserved, &builtin);
+		builtin_thresholds(&f, &t);
+		builtin_thresholds(&unserved, &builtin);
 		snprintf(what, sizeof what, "%s: its rep thresholds where it gives them (%zu, %zu), else the built-in ones",
-			 r->file, r->auto_movsb, r->auto_stosb);
+			 r->file, r->movsb, r->stosb);
 		check(what, !cpu_row_for(&unserved) &&
-			      t.auto_movsb == (r->auto_movsb ? r->auto_movsb : builtin.auto_movsb) &&
-			      t.auto_stosb == (r->auto_stosb ? r->auto_stosb : builtin.auto_stosb) && t.nt == builtin.nt);
+			      t.movsb == (r->movsb ? r->movsb : builtin.movsb) &&
+			      t.stosb == (r->stosb ? r->stosb : builtin.stosb) && t.nt == builtin.nt);
 	}
 }
 
-/* The default policy takes the calibration file's choices it is given
+/* The default takes the calibration file's choices it is given
  * where they name bands, and the row's (or glibc's) elsewhere. */
 static void file_choices(void)
 {
@@ -152,11 +152,11 @@ static void file_choices(void)
 	snprintf(file.why[FN_MEMCPY], sizeof file.why[FN_MEMCPY], "chosen by hand");
 	struct band_list b, without;
 	const char *why, *why_without;
-	default_policy_bands(&zen4, &file, FN_MEMCPY, &b, &why);
+	default_bands(&zen4, &file, FN_MEMCPY, &b, &why);
 	check("default with a file's choice for memcpy: that choice, and its reason",
 	      b.count == 1 && b.variant[0] == VARIANT(scalar) && strcmp(why, "chosen by hand") == 0);
-	default_policy_bands(&zen4, &file, FN_MEMMOVE, &b, &why);
-	default_policy_bands(&zen4, NULL, FN_MEMMOVE, &without, &why_without);
+	default_bands(&zen4, &file, FN_MEMMOVE, &b, &why);
+	default_bands(&zen4, NULL, FN_MEMMOVE, &without, &why_without);
 	char text[BAND_TEXT_MAX], text_without[BAND_TEXT_MAX];
 	band_list_format(&b, text);
 	band_list_format(&without, text_without);

@@ -19,7 +19,7 @@ expect_match "the header names the clock" "$(cat "$scratch/out")" '^clock: +(CPU
 expect_match "the clock line says why in words" "$(grep '^clock:' "$scratch/out")" \
 	'^clock: +(CPU cycles .*|.*\(no core-cycle counter: (none on this CPU or VM|perf events not allowed \(perf_event_paranoid\)|this kernel has no perf events|perf_event_open cannot open one here)\))$'
 expect_eq "CSV columns" "$(head -n 1 "$scratch/b.csv")" \
-	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree,in_use"
+	"function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,ratio_low,ratio_high,movsb,stosb,read_back,movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree,in_use"
 # 3 sizes in L1 and cold, each function's alignment pairs at 2 sizes, one distribution each
 # in four placements.
 for variant in fsrm scalar glibc; do
@@ -66,7 +66,7 @@ expect_match "few variants: their names head the columns" "$(cat "$scratch/out")
 bench --rounds 3 --functions memcpy --cases sweep,class --sizes 64,4K --svg "$scratch/all.svg"
 expect_eq "every variant: bench runs" "$rc" 0
 expect_eq "every variant: the text fits 100 columns" "$(awk 'length > 100' "$scratch/out")" ""
-variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
+variants=$("$T_MEMSHIM_TOOL" info | awk '/^Variants:/ { on = 1; next } /^Presets/ { on = 0 } on && $2 == "usable" { print $1 }' | wc -l)
 expect_match "every variant: a summary for memcpy" "$(sed -n '/^Summary:/,$p' "$scratch/out")" '^memcpy$'
 expect_eq "every variant: a summary line per size class" \
 	"$(sed -n '/^Summary:/,$p' "$scratch/out" | grep -cE '^  [0-9]+( [BKM]i?B?)?-[0-9]+ [KM]?i?B (L1|cold) ')" 9

@@ -3,7 +3,7 @@
 # line (on a terminal only), Ctrl-C, tune calibrating only when asked
 # (--calibrate), a calibration that leaves the default of preloaded programs alone
 # unless installed (--install), the variant choice in the calibration file (followed by the
-# default policy, shown by memshim info) and the GLIBC_TUNABLES line.
+# default, shown by memshim info) and the GLIBC_TUNABLES line.
 # Checks behaviour and what is printed, never a timing.
 . "${top_srcdir:-.}/tests/lib.sh"
 tool=$T_MEMSHIM_TOOL
@@ -97,7 +97,7 @@ done
 
 # ---- tune on a machine without a calibration file ----
 # It calibrates only when asked, on a terminal too: one line says how.
-preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+preloaded env MEMSHIM_DUMP="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 asks="^memshim tune: no calibration at $scratch/fresh/memshim/calibration.measured; measure one with memshim tune --calibrate \(10-45 s; --quick: about 10 s\), then run this again\$"
 env XDG_CACHE_HOME="$scratch/fresh" "$tool" tune --tiny "$scratch"/h.* >"$scratch/out" 2>"$scratch/err"
 expect_eq "tune without a calibration file: status 1" "$?" 1
@@ -147,7 +147,7 @@ source_named=$(env MEMSHIM_CALIBRATION="$cons/memshim/calibration.measured" "$to
 expect_eq "MEMSHIM_CALIBRATION=FILE: info names the file and why" "$source_named" \
 	"Default source: the calibration file $cons/memshim/calibration.measured (MEMSHIM_CALIBRATION names it)"
 
-# ---- the file's choice: the default policy follows it, memshim info says why ----
+# ---- the file's choice: the default follows it, memshim info says why ----
 write_cal() { # VERSION MEMCPY MEMMOVE MEMSET
 	printf 'memshim-calibration %s\ncpu %s\nauto_movsb 4096\nauto_stosb 8192\nnt 33554432\n' "$1" "$cpu"
 	[ "$1" = 1 ] || printf 'choice memcpy %s chosen by hand A\nchoice memmove %s chosen by hand B\nchoice memset %s chosen by hand C\n' "$2" "$3" "$4"
@@ -160,7 +160,7 @@ expect_match "info: memcpy from the file, which file, why" "$(cat "$scratch/out"
 	"^  memcpy -> scalar \\[calibration file \"$scratch/hand\": chosen by hand A\\]"
 expect_match "info: memmove from the file" "$(cat "$scratch/out")" "^  memmove -> movsq \\[calibration file .*: chosen by hand B\\]"
 expect_match "info: memset from the file" "$(cat "$scratch/out")" "^  memset -> glibc \\[calibration file .*: chosen by hand C\\]"
-expect_match "info: the default policy's line follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
+expect_match "info: the default's line follows the file" "$(cat "$scratch/out")" '^  default +memcpy scalar, memmove movsq, memset glibc'
 preloaded env MEMSHIM_CALIBRATION="$scratch/hand" "$top_builddir/tests/show_binding_now"
 expect_eq "a program's memcpy is the file's choice" "$(bound memcpy)" memshim_memcpy_scalar
 expect_eq "a program's memmove is the file's choice" "$(bound memmove)" memshim_memmove_movsq
@@ -170,7 +170,7 @@ preloaded env MEMSHIM_CALIBRATION="$scratch/hand" MEMSHIM_IMPL=default "$top_bui
 expect_eq "MEMSHIM_IMPL=default is the file's choice too" "$(bound memcpy)" memshim_memcpy_scalar
 # A reason as long as the calibration writes (199 characters), from a file
 # with a long path, comes whole through info and MEMSHIM_VERBOSE: never cut
-# mid-word.  The Policies line gives each function its own reason.
+# mid-word.  The Presets line gives each function its own reason.
 long_why="glibc at every size: in no size class did a variant beat it by the margin without losing to it in a placement; then some more words to make it as long as a choice line may be, in all a hundred and 99"
 [ ${#long_why} = 199 ] || fail "the long reason is ${#long_why} characters, not 199"
 long_dir=$scratch/a-directory-with-a-rather-long-name-as-a-cache-may-have/and-another-level-below-it
@@ -178,7 +178,7 @@ mkdir -p "$long_dir"
 write_cal 2 scalar movsq glibc | sed "s/chosen by hand A\$/$long_why/" >"$long_dir/calibration"
 env MEMSHIM_CALIBRATION="$long_dir/calibration" "$tool" info >"$scratch/out" 2>"$scratch/err"
 expect_eq "info: a 199-character reason, whole" "$(grep -c -F "$long_why]" "$scratch/out")" 1
-expect_eq "info's Policies line: each function's own reason, under it" \
+expect_eq "info's Presets line: each function's own reason, under it" \
 	"$(grep -A3 '^  default ' "$scratch/out" | sed 's|calibration file "[^"]*"|calibration file P|')" \
 	"  default  memcpy scalar, memmove movsq, memset glibc
            memcpy: calibration file P: $long_why
@@ -188,14 +188,14 @@ preloaded env MEMSHIM_CALIBRATION="$long_dir/calibration" MEMSHIM_VERBOSE=1 /bin
 expect_eq "MEMSHIM_VERBOSE: the same reason, whole" "$(printf '%s\n' "$err" | grep -c -F "$long_why]")" 1
 write_cal 1 >"$scratch/v1"
 preloaded env MEMSHIM_CALIBRATION="$scratch/v1" MEMSHIM_VERBOSE=1 /bin/true
-expect_match "a version 1 file: its thresholds are read" "$err" 'auto_stosb 8192 B \[calibration file\]'
+expect_match "a version 1 file, with the old keys (auto_movsb, auto_stosb): its thresholds are read" "$err" ' stosb 8192 B \[calibration file\]'
 expect_eq "a version 1 file: no warning" "$(printf '%s\n' "$err" | grep -vc -e '-> ' -e 'thresholds:')" 0
 env MEMSHIM_CALIBRATION="$scratch/v1" "$tool" info >"$scratch/out"
 expect_eq "a version 1 file: the built-in default variants" "$(grep -c 'calibration file ".*v1":' "$scratch/out")" 0
 write_cal 2 nosuchvariant movsq glibc >"$scratch/bad-choice"
 preloaded env MEMSHIM_CALIBRATION="$scratch/bad-choice" MEMSHIM_VERBOSE=1 /bin/true
 expect_eq "an unknown variant in the file: one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file .*names bands this memshim or CPU cannot run')" 1
-expect_match "an unknown variant in the file: built-in thresholds" "$err" 'auto_stosb [0-9]+ B \[(built-in|CPU row)\]'
+expect_match "an unknown variant in the file: built-in thresholds" "$err" ' stosb [0-9]+ B \[(built-in|CPU row)\]'
 "$tool" tune --calibration "$scratch/hand" "$scratch"/h.* >/dev/null 2>"$scratch/err"
 expect_eq "tune reads a version 2 file it did not write" "$?:$(cat "$scratch/err")" "0:"
 sed 's/^choice memmove movsq /choice memmove/' "$scratch/hand" >"$scratch/cut-choice"
@@ -231,7 +231,7 @@ curve() { # FN NAME A B: cost A + size / B at a few sizes
 	echo end
 } >"$scratch/curves"
 # A row that measured no 4 KiB aliasing: what the curves say decides, not
-# what this CPU's shipped row charges a rep band (tests/test_tune.sh has that).
+# what this CPU's shipped row charges a rep range (tests/test_tune.sh has that).
 echo "memshim-cpu-row 1" >"$scratch/no-alias.row"
 MEMSHIM_CPU_ROW=$scratch/no-alias.row "$tool" tune --calibration "$scratch/curves" "$scratch"/h.* >"$scratch/out" \
 	2>"$scratch/err"
@@ -239,9 +239,9 @@ expect_eq "tune on hand-made curves runs" "$?:$(cat "$scratch/err")" "0:"
 env_line=$(grep '^MEMSHIM_' "$scratch/out")
 glibc_line=$(grep '^GLIBC_TUNABLES=' "$scratch/out")
 if [ "$(usable ${width}_erms)" != usable ]; then
-	skip "the GLIBC_TUNABLES line of a vector setting with a rep band: this CPU runs no ${width}_erms (no ERMS)"
+	skip "the GLIBC_TUNABLES line of a vector setting with a rep range: this CPU runs no ${width}_erms (no ERMS)"
 else
-	expect_match "the best setting is a vector variant with a rep band" "$env_line" "${width}_erms"
+	expect_match "the best setting is a vector variant with a rep range" "$env_line" "${width}_erms"
 	expect_match "a GLIBC_TUNABLES line" "$glibc_line" \
 		'^GLIBC_TUNABLES=glibc\.cpu\.x86_rep_movsb_threshold=[0-9]+:glibc\.cpu\.x86_rep_stosb_threshold=[0-9]+:glibc\.cpu\.x86_non_temporal_threshold=[0-9]+$'
 	movsb=$(printf '%s\n' "$env_line" | tr ' ' '\n' | sed -n 's/^MEMSHIM_MOVSB_THRESHOLD=//p')
@@ -266,12 +266,12 @@ expect_match "the calibration's choice ranked slower than glibc for these calls:
 	"$(cat "$scratch/out")" "note: the calibration chose $width as memcpy's default; for these calls it ranks
   [0-9.]+% slower than glibc"
 
-# ---- tune --calibrate on copies in the 4 KiB-aliasing window ----
+# ---- tune --calibrate on copies at a near 4 KiB-aliasing distance ----
 # Where the CPU's row measured rep movsb slow there (Zen 3), tune says
 # whether the default avoids it: the default its saving is against (after
 # --calibrate, the new file's), not the one before it.  hist_program copies
 # 4 KiB 16 bytes past its source.
-MEMSHIM_HIST="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
+MEMSHIM_DUMP="$scratch/alias.%p" LD_PRELOAD=$MEMSHIM_LIBRARY "$top_builddir/tests/hist_program" calls 50 >/dev/null
 env MEMSHIM_CALIBRATION="$scratch/alias-cal" "$tool" tune --calibrate --tiny --calibration "$scratch/alias-cal" \
 	"$scratch"/alias.* >"$scratch/out" 2>&1
 here=$(sed -n 's/^  the default here (\(.*\) from 2 KiB) .*/\1/p' "$scratch/out" | head -n 1)
@@ -287,6 +287,6 @@ against=$(sed -n 's/^  against the default (memcpy \([^ ]*\), memmove .*/\1/p' "
 if [ -n "$here" ]; then
 	expect_eq "tune --calibrate: the aliasing hazard's default is the one the saving is against" "$here" "$against"
 else
-	skip "the aliasing hazard's default in tune: this CPU's row does not measure rep movsb slow in the window"
+	skip "the aliasing hazard's default in tune: this CPU's row does not measure rep movsb slow at a near distance"
 fi
 finish

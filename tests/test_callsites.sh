@@ -44,7 +44,7 @@ for build in plain debug; do
 		fail "building the C++ program: $(cat "$scratch/err")"
 		continue
 	fi
-	preloaded env MEMSHIM_HIST="$scratch/$build.dump" MEMSHIM_CALLSITES=1 "$scratch/shop-$build" 50
+	preloaded env MEMSHIM_DUMP="$scratch/$build.dump" MEMSHIM_CALLSITES=1 "$scratch/shop-$build" 50
 	"$tool" report "$scratch/$build.dump" >"$scratch/$build.txt" 2>"$scratch/err"
 	expect_eq "$build: report runs" "$?:$(cat "$scratch/err")" "0:"
 	small=$(site "$build" "1000 B") large=$(site "$build" "2.9 KiB")

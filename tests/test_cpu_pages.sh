@@ -16,7 +16,7 @@ mkdir -p "$scratch/tree/data" "$scratch/tree/doc" "$scratch/tree/shim" "$scratch
 cp -R "$top_srcdir/data/cpu-rows" "$scratch/tree/data/"
 cp "$top_srcdir/doc/variants.md" "$scratch/tree/doc/"
 cp "$top_srcdir/shim/memshim_variants.h" "$scratch/tree/shim/"
-cp "$top_srcdir/dispatch/variants.c" "$top_srcdir/dispatch/auto_policy.c" "$scratch/tree/dispatch/"
+cp "$top_srcdir/dispatch/variants.c" "$top_srcdir/dispatch/builtin.c" "$scratch/tree/dispatch/"
 page=$scratch/tree/data/cpu-rows/measurements/amd-zen4-model17.md
 # One figure of the generated part, as a hand might "correct" it.
 awk '!done && /^\| `avx512` \|/ { sub(/\| [0-9.]+ \|/, "| 0.50 |"); done = 1 } { print }' \

@@ -73,10 +73,10 @@ expect_match "a row naming a variant that does not exist stops the build" "$(com
 	"VARIANT_ID_avx521"
 expect_match "a good row: its CPUs" "$out" '"good.row", "GenuineIntel", 6, 6, 143, 207, "avx512 erms", ""'
 expect_match "a row without thresholds: the built-in ones (0)" "$out" '^	  0, 0, 0 },$'
-printf 'thresholds auto_movsb=16384 auto_stosb=8192\n' >>"$good"
+printf 'thresholds movsb=16384 stosb=8192\n' >>"$good"
 expect_match "a row's rep thresholds" "$(awk_rows "$good")" '^	  16384, 8192, 0 },$'
-sed 's/^thresholds .*/thresholds auto_movsb=16384 auto_stosb=8192 auto_movsb_stop=1048576/' "$good" >"$scratch/stop.row"
-expect_match "a row's stop of the rep band" "$(awk_rows "$scratch/stop.row")" '^	  16384, 8192, 1048576 },$'
+sed 's/^thresholds .*/thresholds movsb=16384 stosb=8192 movsb_stop=1048576/' "$good" >"$scratch/stop.row"
+expect_match "a row's stop of the rep range" "$(awk_rows "$scratch/stop.row")" '^	  16384, 8192, 1048576 },$'
 expect_eq "and it compiles" "$(compile_rows "$good" >/dev/null && echo compiles)" compiles
 bad_row() { # WHAT SED-EXPRESSION EXPECTED-MESSAGE
 	sed "$2" "$good" >"$scratch/bad.row"
@@ -92,9 +92,9 @@ bad_row "a broken band list" '5s/glibc:64,avx512/glibc:,avx512/' '".*" is not a 
 bad_row "bounds that do not ascend" '5s/4M/32/' '".*": band bounds do not ascend'
 bad_row "a bound on the last band" '6s/glibc why/glibc:64 why/' '".*": the last band has no bound'
 bad_row "no memset choice" '6d' "incomplete row"
-bad_row "a threshold of 0" '$s/auto_stosb=8192/auto_stosb=0/' '"auto_stosb=0" is not auto_movsb=BYTES'
-bad_row "a threshold rows do not carry" '$s/auto_stosb=8192/nt=1000000/' '"nt=1000000" is not auto_movsb=BYTES'
-bad_row "a thresholds line with nothing" '$s/ .*//' 'expected thresholds auto_movsb=BYTES'
+bad_row "a threshold of 0" '$s/stosb=8192/stosb=0/' '"stosb=0" is not movsb=BYTES'
+bad_row "a threshold rows do not carry" '$s/stosb=8192/nt=1000000/' '"nt=1000000" is not movsb=BYTES'
+bad_row "a thresholds line with nothing" '$s/ .*//' 'expected thresholds movsb=BYTES'
 
 # memshim cpu-row --from-bench on a bench file with the stub probe, avx2
 # taking 0.6 of glibc's time above 1 KiB.  Where it ties glibc to 1 KiB it
@@ -167,7 +167,7 @@ expect_eq "avx2 1.6x the best in a hazard case: no default, though it wins every
 	"$({ bench_csv 1.01 1.0; hazard_lines 1.0 1.0 0.62; } | hazard_row hz-slow.row)" glibc
 expect_eq "an alias4k case of the old kind counts (4k+16 from 2 KiB)" \
 	"$({ tie_csv; hazard_lines 1.0 0.05 0.06 alias4k 4k+16; } | hazard_row hz-old.row)" avx2
-expect_eq "but not below 2 KiB, nor outside the window" \
+expect_eq "but not below 2 KiB, nor beyond the near distances" \
 	"$({ tie_csv; hazard_lines 1.0 0.05 0.06 alias4k 4k+64; } | hazard_row hz-far.row)" glibc
 # Several bench files, runs of bench in processes of their own: each cell
 # the median of theirs.  avx2 losing 1.5x at 1-4 KiB in one file of three
@@ -197,7 +197,7 @@ expect_eq "six files are a usage error, and no row" "$? $(test -e "$scratch/six.
 # The rep thresholds a bench ran under (its CSV's last two columns) go
 # into the row; files that ran under different ones make no row.
 with_thresholds() { # MOVSB STOSB < CSV
-	awk -F, -v m="$1" -v s="$2" 'NR == 1 { print $0 ",ratio_low,ratio_high,auto_movsb,auto_stosb"; next }
+	awk -F, -v m="$1" -v s="$2" 'NR == 1 { print $0 ",ratio_low,ratio_high,movsb,stosb"; next }
 		{ print $0 "," $11 "," $11 "," m "," s }' OFS=,
 }
 with_thresholds 16384 8192 <"$scratch/clean.csv" >"$scratch/t1.csv"
@@ -205,7 +205,7 @@ with_thresholds 16384 8192 <"$scratch/clean.csv" >"$scratch/t2.csv"
 with_thresholds 4096 8192 <"$scratch/clean.csv" >"$scratch/t3.csv"
 from_benches thresholds.row t1.csv t2.csv >/dev/null
 expect_eq "a bench's rep thresholds go into the row" "$(grep '^thresholds' "$scratch/thresholds.row")" \
-	"thresholds auto_movsb=16384 auto_stosb=8192"
+	"thresholds movsb=16384 stosb=8192"
 expect_eq "a bench file without them: no thresholds line" "$(from_benches plain.row clean.csv >/dev/null;
 	grep -c '^thresholds' "$scratch/plain.row")" 0
 rm -f "$scratch/mixed.row"

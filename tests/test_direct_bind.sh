@@ -37,7 +37,7 @@ for program in "$now" "$lazy"; do
 		"$(printf '%s\n' "$out" | awk '$1 == "slot" { print $3 }' | sort -u)" stub
 	expect_eq "$name MEMSHIM_BIND=stub: calls still reach sse2" "$(bound memset)" memshim_memset_sse2
 
-	preloaded env MEMSHIM_IMPL=sse2 MEMSHIM_HIST="$scratch/h.%p" "$program"
+	preloaded env MEMSHIM_IMPL=sse2 MEMSHIM_DUMP="$scratch/h.%p" "$program"
 	expect_eq "$name recording: the memcpy slot holds the recording wrapper" "$(slot memcpy)" direct
 	expect_match "$name recording: a dump was written" "$(ls "$scratch")" '^h\.[0-9]+'
 	rm -f "$scratch"/h.*

@@ -30,7 +30,7 @@ round_trip() {
 
 # Known calls: memcpy 100, 4096 and 17 bytes, memmove 200 bytes overlapping
 # both ways and 50 not, memset 1000, 33 and 5 (tests/hist_program.c).
-preloaded env MEMSHIM_HIST="$scratch/known" "$top_builddir/tests/hist_program" calls 1000
+preloaded env MEMSHIM_DUMP="$scratch/known" "$top_builddir/tests/hist_program" calls 1000
 round_trip known known
 expect_match "known: memmove's overlap line says 2 calls in 3" "$(sed -n 2p known-Memmove.csv)" '^0:0\.33[0-9]*,1:0\.66[0-9]*$'
 "$tool" bench --distribution known-Memmove.csv --draws 0 >/dev/null 2>err
@@ -60,7 +60,7 @@ int main(void) { static char a[64], b[64]; volatile size_t n = 40; memcpy(a, b, 
 C
 if ${CC:-cc} -O0 -fno-builtin -o "$scratch/nomemset" "$scratch/nomemset.c" 2>/dev/null; then
 	mkdir "$scratch/nm"
-	MEMSHIM_HIST="$scratch/nm/h.%p" LD_PRELOAD="$MEMSHIM_LIBRARY" "$scratch/nomemset"
+	MEMSHIM_DUMP="$scratch/nm/h.%p" LD_PRELOAD="$MEMSHIM_LIBRARY" "$scratch/nomemset"
 	"$tool" report --fleetbench-csv "$scratch/nm/out-" "$scratch"/nm/h.* >/dev/null 2>"$scratch/nm.err"
 	expect_eq "no memset calls: status 0, one line" "$?:$(wc -l <"$scratch/nm.err")" "0:1"
 	expect_match "it names the file not written" "$(cat "$scratch/nm.err")" 'no memset calls recorded: .*out-Memset\.csv not written$'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A dump on a full disk: a 64 KiB tmpfs, filled.  The program must run to
-# its normal end with one line on stderr naming MEMSHIM_HIST, and no dump
+# its normal end with one line on stderr naming MEMSHIM_DUMP, and no dump
 # file (complete or not) may be left there; with a dump already written
 # before the disk filled, that complete dump must stay.
 # Needs mount(2): SKIP (77) when not root or mounting is not permitted.
@@ -16,7 +16,7 @@ trap 'umount "$full"; rm -rf "$scratch"' EXIT
 files() { (cd "$full" && ls -A | grep -v '^fill' | sort | tr '\n' ' '); }
 
 # First a dump that fits, to be kept when the disk is full later.
-run MEMSHIM_HIST="$full/kept" MEMSHIM_HIST_SIGNAL=USR1 "$program" sigdump 20
+run MEMSHIM_DUMP="$full/kept" MEMSHIM_DUMP_SIGNAL=USR1 "$program" sigdump 20
 expect_eq "a dump before the disk is full" "$rc:$err:$(files)" "0::kept "
 "$T_MEMSHIM_TOOL" report "$full/kept" >/dev/null 2>&1
 expect_eq "... is complete" "$?" 0
@@ -31,18 +31,18 @@ fi
 
 for mode in calls interval; do
 	extra=
-	[ $mode = interval ] && extra=MEMSHIM_HIST_INTERVAL=1
+	[ $mode = interval ] && extra=MEMSHIM_DUMP_INTERVAL=1
 	# shellcheck disable=SC2086
-	run MEMSHIM_HIST="$full/h" $extra "$program" calls 200
+	run MEMSHIM_DUMP="$full/h" $extra "$program" calls 200
 	expect_eq "full disk ($mode): the program ends normally" "$rc:$(printf '%s' "$out" | head -c 4)" "0:pid "
 	expect_eq "full disk ($mode): one line on stderr [$err]" "$(printf '%s\n' "$err" | wc -l)" 1
-	expect_match "full disk ($mode): the line names MEMSHIM_HIST and the problem" "$err" \
-		'^memshim: MEMSHIM_HIST: cannot write ".*/h": no space left on device; '
+	expect_match "full disk ($mode): the line names MEMSHIM_DUMP and the problem" "$err" \
+		'^memshim: MEMSHIM_DUMP: cannot write ".*/h": no space left on device; '
 	expect_eq "full disk ($mode): no dump file left behind" "$(files)" "kept "
 done
 
 # A later dump that cannot be written keeps the earlier complete one.
-run MEMSHIM_HIST="$full/kept" "$program" calls 5
+run MEMSHIM_DUMP="$full/kept" "$program" calls 5
 expect_eq "full disk: a process whose file name is taken writes nothing" "$(files)" "kept "
 "$T_MEMSHIM_TOOL" report "$full/kept" >/dev/null 2>&1
 expect_eq "full disk: the earlier dump is still complete" "$?" 0

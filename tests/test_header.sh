@@ -32,22 +32,22 @@ int main(void)
 	static char big_src[8192], big_dst[8192], big_set[8192];
 	for (int i = 0; i < 8192; i++)
 		big_src[i] = (char)(i * 7);
-	struct memshim_threshold_values one = { 1, 1, 1, 1, 1, 0, 0 };
+	struct memshim_threshold_values one = { 1, 1, 1, 0, 0 };
 	memshim_measure_thresholds(&one);
 	memshim_memcpy_sse2(big_dst, big_src, 5000);
 	memshim_memset_sse2_erms(big_set, 9, 6000);
 	ok = ok && memcmp(big_dst, big_src, 5000) == 0 && big_dst[5000] == 0 && big_set[5999] == 9 && big_set[6000] == 0;
 	/* they read back as set, and NULL gives back the start-up ones */
-	size_t t[5], start[5];
-	struct memshim_threshold_values some = { 11, 12, 13, 14, 16448, 0, 0 };
+	struct memshim_threshold_values t, start;
+	struct memshim_threshold_values some = { 11, 12, 16448, 13, 0 };
 	memshim_measure_thresholds(NULL);
-	memshim_get_thresholds(&start[0], &start[1], &start[2], &start[3], &start[4]);
+	memshim_get_threshold_values(&start);
 	memshim_measure_thresholds(&some);
-	memshim_get_thresholds(&t[0], &t[1], &t[2], &t[3], &t[4]);
-	ok = ok && t[0] == 11 && t[1] == 12 && t[2] == 13 && t[3] == 14 && t[4] == 16448;
+	memshim_get_threshold_values(&t);
+	ok = ok && t.movsb == 11 && t.stosb == 12 && t.nt == 16448 && t.movsb_stop == 13;
 	memshim_measure_thresholds(NULL);
-	memshim_get_thresholds(&t[0], &t[1], &t[2], &t[3], &t[4]);
-	ok = ok && memcmp(t, start, sizeof t) == 0 && t[0] != 11;
+	memshim_get_threshold_values(&t);
+	ok = ok && t.movsb == start.movsb && t.stosb == start.stosb && t.nt == start.nt && t.movsb != 11;
 	printf("%s\n", ok ? "right" : "wrong");
 	return !ok;
 }
@@ -102,11 +102,11 @@ expect_eq "no other name exported" \
 	"$(nm -D --defined-only "$MEMSHIM_LIBRARY" | awk '$3 !~ /^memshim_/ { print $3 }' | sort | tr '\n' ' ')" \
 	"$(printf '%s\n' $interposed | sort | tr '\n' ' ')"
 # Every variant in the list (shim/memshim_variants.h) exports its twelve
-# entry points; the other five are memshim_variant_name, _usable,
-# memshim_measure_thresholds, memshim_get_thresholds and memshim_get_auto_movsb_stop.
+# entry points; the other four are memshim_variant_name, _usable,
+# memshim_measure_thresholds and memshim_get_threshold_values.
 variants=$(grep -c '^MEMSHIM_VARIANT(' "$header_dir/memshim_variants.h")
-expect_eq "the $variants variants of the list x 12 functions, and 5 more" "$(printf '%s\n' "$exported" | wc -l)" \
-	$((variants * 12 + 5))
+expect_eq "the $variants variants of the list x 12 functions, and 4 more" "$(printf '%s\n' "$exported" | wc -l)" \
+	$((variants * 12 + 4))
 expect_eq "memshim info shows every variant of the list" "$variants" \
 	"$("$T_MEMSHIM_TOOL" info | awk '/^Variants/ { on = 1; next } on && /^  [a-z0-9_]+ +(usable|NOT usable) / { n++ } END { print n + 0 }')"
 finish

@@ -10,7 +10,7 @@ pid_of() { awk '$1 == "pid" { print $2 }' "$scratch/out"; }
 
 for variant in glibc scalar fsrm; do
 	rm -f "$dir"/*
-	preloaded env MEMSHIM_IMPL=$variant MEMSHIM_HIST="$dir/h.%e.%p" "$program" calls 1000
+	preloaded env MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$dir/h.%e.%p" "$program" calls 1000
 	expect_eq "$variant: program exits 0" "$rc" 0
 	pid=$(pid_of)
 	expect_eq "$variant: %e and %p expand" "$(ls "$dir")" "h.hist_program.$pid"
@@ -19,24 +19,24 @@ for variant in glibc scalar fsrm; do
 done
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" threads 20000
+preloaded env MEMSHIM_DUMP="$dir/h.%p" "$program" threads 20000
 expect_counts "16 threads (ended before the dump), exact counts" 320000 0 "$dir"/h.*
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" signals 300000
+preloaded env MEMSHIM_DUMP="$dir/h.%p" "$program" signals 300000
 handled=$(awk '$1 == "handled" { print $2 }' "$scratch/out")
 expect_match "the signal handler ran" "$handled" '^[1-9][0-9]*$'
 expect_counts "copies in a signal handler, exact counts ($handled signals)" 300000 "$handled" "$dir"/h.*
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" fork 500
+preloaded env MEMSHIM_DUMP="$dir/h.%p" "$program" fork 500
 parent=$(pid_of)
 child=$(awk '$1 == "child" { print $2 }' "$scratch/out")
 expect_counts "fork: the parent's file has the parent's calls only" 500 0 "$dir/h.$parent"
 expect_counts "fork: the child's file has the child's calls only" 1000 0 "$dir/h.$child"
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" exec 300
+preloaded env MEMSHIM_DUMP="$dir/h.%p" "$program" exec 300
 pid=$(pid_of | head -n 1) # the exec'd program prints the same pid again
 expect_counts "dump before exec" 300 0 "$dir/h.$pid"
 expect_match "the exec dump says so" "$(cat "$dir/h.$pid")" '^reason exec$'
@@ -44,48 +44,48 @@ expect_counts "the exec'd program wrote its own file beside it" 600 0 "$dir/h.$p
 expect_eq "and no other" "$(ls "$dir" | sort | tr '\n' ' ')" "h.$pid h.$pid.1 "
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" calls 0
+preloaded env MEMSHIM_DUMP="$dir/h.%p" "$program" calls 0
 expect_eq "a process that made no call writes no dump" "$rc:$(ls "$dir")" "0:"
-preloaded env MEMSHIM_HIST="$dir/h.%p" sh -c 'exec "$0" calls 0' "$program"
+preloaded env MEMSHIM_DUMP="$dir/h.%p" sh -c 'exec "$0" calls 0' "$program"
 expect_eq "nor does one that execs another that makes none" "$rc:$(ls "$dir" | grep -cv "^h\.[0-9]*$")" "0:0"
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h" MEMSHIM_HIST_INTERVAL=1 "$program" interval 400
+preloaded env MEMSHIM_DUMP="$dir/h" MEMSHIM_DUMP_INTERVAL=1 "$program" interval 400
 expect_counts "interval dump of a program that never exits normally" 400 0 "$dir/h"
 expect_match "the interval dump says so" "$(cat "$dir/h")" '^reason interval$'
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h" MEMSHIM_HIST_SIGNAL=USR1 "$program" sigdump 250
-expect_counts "dump on MEMSHIM_HIST_SIGNAL" 250 0 "$dir/h"
+preloaded env MEMSHIM_DUMP="$dir/h" MEMSHIM_DUMP_SIGNAL=USR1 "$program" sigdump 250
+expect_counts "dump on MEMSHIM_DUMP_SIGNAL" 250 0 "$dir/h"
 expect_match "the signal dump says so" "$(cat "$dir/h")" '^reason signal$'
 
 # A relative path is taken from where the process started, even after it
 # changes directory; memshim run makes it absolute for the whole command.
 rm -f "$dir"/*
-(cd "$dir" && LD_PRELOAD="$MEMSHIM_LIBRARY" MEMSHIM_HIST=rel.%p "$program" calls 5 >/dev/null)
-expect_eq "relative MEMSHIM_HIST: the dump is in the start directory" "$(ls "$dir" | grep -c '^rel\.')" 1
+(cd "$dir" && LD_PRELOAD="$MEMSHIM_LIBRARY" MEMSHIM_DUMP=rel.%p "$program" calls 5 >/dev/null)
+expect_eq "relative MEMSHIM_DUMP: the dump is in the start directory" "$(ls "$dir" | grep -c '^rel\.')" 1
 rm -f "$dir"/*
-(cd "$dir" && MEMSHIM_HIST=run.%p "$T_MEMSHIM_TOOL" run -- sh -c 'cd / && exec "$0" calls 5' "$program" >/dev/null)
+(cd "$dir" && MEMSHIM_DUMP=run.%p "$T_MEMSHIM_TOOL" run -- sh -c 'cd / && exec "$0" calls 5' "$program" >/dev/null)
 expect_eq "memshim run: a relative path survives cd in the command" "$(ls "$dir" | grep -c '^run\.')" 2
 
 # A path that cannot be written: one warning, the program runs on.
-preloaded env MEMSHIM_HIST=/nonexistent/dir/h "$program" calls 10
+preloaded env MEMSHIM_DUMP=/nonexistent/dir/h "$program" calls 10
 expect_eq "unwritable path: exit status" "$rc" 0
 expect_eq "unwritable path: one line on stderr" "$(printf '%s\n' "$err" | wc -l)" 1
 expect_eq "unwritable path: the line says what, in words" "$err" \
-	'memshim: MEMSHIM_HIST="/nonexistent/dir/h": cannot write dumps there: no such directory'
+	'memshim: MEMSHIM_DUMP="/nonexistent/dir/h": cannot write dumps there: no such directory'
 
 # A planted symlink: its target is never written; the dump goes beside it.
 rm -f "$dir"/*
 echo "precious" >"$scratch/target"
 ln -s "$scratch/target" "$dir/h"
-preloaded env MEMSHIM_HIST="$dir/h" "$program" calls 10
+preloaded env MEMSHIM_DUMP="$dir/h" "$program" calls 10
 expect_eq "planted symlink: target unchanged" "$(cat "$scratch/target")" "precious"
 expect_counts "planted symlink: the dump went to h.1" 10 0 "$dir/h.1"
 
 # Call sites: one call in 7 sampled, attributed to the program's own code.
 rm -f "$dir"/*
-preloaded env MEMSHIM_HIST="$dir/h" MEMSHIM_CALLSITES=7 "$program" calls 1000
+preloaded env MEMSHIM_DUMP="$dir/h" MEMSHIM_CALLSITES=7 "$program" calls 1000
 if grep -q '^#define HAVE_LIBUNWIND 1' "$top_builddir/config.h"; then
 	sampled=$(awk '$1 == "callsite" { n += $3 } END { print n + 0 }' "$dir/h")
 	expect_match "call sites: about 10000/7 calls sampled ($sampled)" "$sampled" '^14(2[6-9]|30)$'
@@ -99,7 +99,7 @@ fi
 
 # Merging several files; the SVG and fleetbench outputs.
 rm -f "$dir"/*
-for i in 1 2 3; do preloaded env MEMSHIM_HIST="$dir/h.%p" "$program" calls 100; done
+for i in 1 2 3; do preloaded env MEMSHIM_DUMP="$dir/h.%p" "$program" calls 100; done
 expect_counts "report merges three files" 300 0 "$dir"/h.*
 "$T_MEMSHIM_TOOL" report --svg "$scratch/plot.svg" --fleetbench-csv "$scratch/fb_" "$dir"/h.* >"$scratch/text"
 expect_eq "report with --svg exits 0" "$?" 0

@@ -2,12 +2,12 @@
  * (dispatch/hwcaps.c: cpu_features_hide, which takes the features as a
  * parameter; no environment reaches it).
  *
- * With arguments, for tests/test_hwcaps.sh: test_hwcaps POLICY WITHOUT...
- * prints the bands ("memcpy memmove memset") that POLICY (kernel, auto,
+ * With arguments, for tests/test_hwcaps.sh: test_hwcaps PRESET WITHOUT...
+ * prints the bands ("memcpy memmove memset") that PRESET (kernel, auto,
  * default) gives this CPU described without the features WITHOUT (avx512,
  * avx2, erms, fsrm, bmi2), each cleared here as tests/test_bands.c describes a
  * CPU, not with the mask: what the resolver under the mask must match. */
-#include "dispatch/policies.h"
+#include "dispatch/presets.h"
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tests/unit_check.h"
@@ -131,11 +131,11 @@ static struct cpu_features described_without(char **names, int count)
 	return f;
 }
 
-static int print_policy(const char *policy, char **without, int count)
+static int print_preset(const char *preset, char **without, int count)
 {
-	const struct policy *p = policy_named(policy);
+	const struct preset *p = preset_named(preset);
 	if (!p) {
-		fprintf(stderr, "test_hwcaps: no policy %s\n", policy);
+		fprintf(stderr, "test_hwcaps: no preset %s\n", preset);
 		return 2;
 	}
 	struct cpu_features f = described_without(without, count);
@@ -154,7 +154,7 @@ static int print_policy(const char *policy, char **without, int count)
 int main(int argc, char **argv)
 {
 	if (argc > 1)
-		return print_policy(argv[1], argv + 2, argc - 2);
+		return print_preset(argv[1], argv + 2, argc - 2);
 	what_each_name_hides();
 	only_hides();
 	bad_lists();

@@ -1,6 +1,6 @@
 #!/bin/sh
 # MEMSHIM_HWCAPS in preloaded programs, memshim info and memshim run: under
-# a mask the resolver binds what the policies give this CPU described
+# a mask the resolver binds what the presets give this CPU described
 # without those features (tests/test_hwcaps, which clears them as
 # tests/test_bands.c describes CPUs); a hidden feature's variants are
 # refused by MEMSHIM_IMPL with the usual message; a bad list is one line
@@ -28,14 +28,14 @@ expect_bindings() {
 for case in "-avx512f:avx512" "-avx512:avx512" "-avx2:avx2" "-erms:erms" "-fsrm:fsrm" \
 	"-avx512f,-fsrm,-erms:avx512 fsrm erms" "-AVX512F,-ERMS:avx512 erms"; do
 	mask=${case%%:*} without=${case#*:}
-	for policy in default auto kernel; do
+	for preset in default kernel; do
 		# shellcheck disable=SC2086
-		expected=$("$described" $policy $without)
-		impl=MEMSHIM_IMPL=$policy
-		[ $policy = default ] && impl=MEMSHIM_VERBOSE=0
+		expected=$("$described" $preset $without)
+		impl=MEMSHIM_IMPL=$preset
+		[ $preset = default ] && impl=MEMSHIM_VERBOSE=0
 		preloaded env MEMSHIM_HWCAPS="$mask" "$impl" "$now"
-		expect_bindings "MEMSHIM_HWCAPS=$mask, $policy (the CPU without $without: $expected)" "$expected"
-		expect_eq "MEMSHIM_HWCAPS=$mask, $policy: nothing on stderr" "$err" ""
+		expect_bindings "MEMSHIM_HWCAPS=$mask, $preset (the CPU without $without: $expected)" "$expected"
+		expect_eq "MEMSHIM_HWCAPS=$mask, $preset: nothing on stderr" "$err" ""
 	done
 done
 
@@ -52,7 +52,7 @@ for case in "-avx512f:avx512:avx512 evex avx512_erms avx512_mask avx512_mask_erm
 	default=$("$described" default "$without")
 	# shellcheck disable=SC2086
 	set -- $default
-	usual="the default policy (memcpy $1, memmove $2, memset $3)"
+	usual="the default (memcpy $1, memmove $2, memset $3)"
 	for v in $variants; do
 		preloaded env MEMSHIM_HWCAPS="$mask" MEMSHIM_IMPL="$v" "$now"
 		expect_eq "MEMSHIM_HWCAPS=$mask MEMSHIM_IMPL=$v: refused, as on a CPU without it" "$err" \
@@ -145,7 +145,7 @@ expect_eq "memshim info: no AVX-512 variant usable" \
 "$tool" run --hwcaps=-avx2 --impl avx2 -- "$now" >"$scratch/out" 2>"$scratch/err"
 out=$(cat "$scratch/out")
 expect_match "memshim run --hwcaps=-avx2 --impl avx2: refused" "$(cat "$scratch/err")" \
-	'^memshim: MEMSHIM_IMPL="avx2" is not supported by this CPU or C library; using the default policy'
+	'^memshim: MEMSHIM_IMPL="avx2" is not supported by this CPU or C library; using the default'
 expect_bindings "memshim run --hwcaps=-avx2: the default without AVX2" "$("$described" default avx2)"
 "$tool" run --hwcaps=+avx2 -- "$now" >"$scratch/out" 2>"$scratch/err"
 expect_eq "memshim run --hwcaps=+avx2: usage error, one line, nothing run" "$?:$(cat "$scratch/out"):$(cat "$scratch/err")" \

@@ -7,7 +7,7 @@
 # size to 1 KiB against canaries, under such values.  (sse2_erms runs
 # everywhere; the variants a CPU cannot run are skipped.)  A calibration file
 # may not hold an nt that low: it is set aside, with one message.  With a
-# stop to the rep band, the copies from the stop to nt take the cached loop
+# stop to the rep range, the copies from the stop to nt take the cached loop
 # again, which is checked the same way.
 . "${top_srcdir:-.}/tests/lib.sh"
 cpu=$("$T_MEMSHIM_TOOL" info 2>/dev/null | sed -n 's/^CPU: \([^,]*\), family \([0-9]*\) .*, model \([0-9]*\) .*/cpu \1 \2 \3/p')
@@ -18,7 +18,7 @@ expect_eq "a file with nt below 16448 B: one message, the built-in thresholds" "
 MEMSHIM_MOVSB_THRESHOLD=100 MEMSHIM_STOSB_THRESHOLD=100 MEMSHIM_NT_THRESHOLD=100
 export MEMSHIM_MOVSB_THRESHOLD MEMSHIM_STOSB_THRESHOLD MEMSHIM_NT_THRESHOLD
 expect_match "the library takes the variables' thresholds" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
-	'auto_stosb 100 B \[environment\], nt 100 B \[environment\]'
+	'stosb 100 B \[environment\], nt 100 B \[environment\]'
 "$top_builddir/tests/test_variants" sse2_erms avx2_erms avx512_erms avx2_xmm_erms avx512_mask_erms avx512_mask64_erms evex_mask_erms >"$scratch/out" 2>&1
 rc=$?
 if grep -q 'no variant tested' "$scratch/out"; then
@@ -31,8 +31,8 @@ fi
 unset MEMSHIM_NT_THRESHOLD
 MEMSHIM_MOVSB_THRESHOLD=600 MEMSHIM_MOVSB_STOP_THRESHOLD=2000
 export MEMSHIM_MOVSB_STOP_THRESHOLD
-expect_match "the library takes the stop of the rep band" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
-	'auto_movsb_stop 2000 B \[environment\]'
+expect_match "the library takes the stop of the rep range" "$("$T_MEMSHIM_TOOL" info 2>&1)" \
+	'movsb_stop 2000 B \[environment\]'
 "$top_builddir/tests/test_variants" sse2_erms avx2_erms avx512_erms avx2_xmm_erms avx512_mask_erms avx512_mask64_erms evex_mask_erms >"$scratch/out" 2>&1
 rc=$?
 if ! grep -q 'no variant tested' "$scratch/out"; then

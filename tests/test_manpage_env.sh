@@ -14,12 +14,12 @@ need_python "the man page's variables"
 check=$top_srcdir/tests/check_manpage_env.py
 run_checker "variables" "$PYTHON" "$check" "$top_srcdir"
 
-# A man page without MEMSHIM_HIST_INTERVAL.
-sed '/MEMSHIM_HIST_INTERVAL/d' "$top_srcdir/doc/memshim.1" >"$scratch/memshim.1"
+# A man page without MEMSHIM_DUMP_INTERVAL.
+sed '/MEMSHIM_DUMP_INTERVAL/d' "$top_srcdir/doc/memshim.1" >"$scratch/memshim.1"
 out=$("$PYTHON" "$check" "$top_srcdir" "$scratch/memshim.1" 2>&1)
 expect_eq "a man page without one variable fails the check" "$?" 1
 expect_match "the missing variable is named" "$out" \
-	'^FAIL: man page, ENVIRONMENT: MEMSHIM_HIST_INTERVAL \(named in [a-z/_]+\.[ch]\): missing$'
+	'^FAIL: man page, ENVIRONMENT: MEMSHIM_DUMP_INTERVAL \(named in [a-z/_]+\.[ch]\): missing$'
 expect_eq "and only that one" "$(printf '%s\n' "$out" | grep -c '^FAIL')" 1
 
 # A README whose table lacks MEMSHIM_BIND's row.
@@ -31,7 +31,7 @@ expect_match "its variable is named" "$out" '^FAIL: README, the table of variabl
 # Sources that read two new variables, one of them with getenv, and name a
 # third in a comment only.
 mkdir "$scratch/tree"
-cp -R "$top_srcdir/shim" "$top_srcdir/dispatch" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/tree/"
+cp -R "$top_srcdir/shim" "$top_srcdir/dispatch" "$top_srcdir/dump" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/tree/"
 cat >>"$scratch/tree/tools/measure/caches.c" <<'C'
 /* MEMSHIM_ONLY_IN_A_COMMENT is not read. */
 static const char *planted(void) { return getenv("PLANTED_VARIABLE") ? "MEMSHIM_PLANTED" : ""; }
@@ -45,7 +45,7 @@ expect_match "the new getenv is named" "$out" '^FAIL: man page, ENVIRONMENT: PLA
 mkdir -p "$scratch/rows/data" "$scratch/rows/dispatch"
 cp -R "$top_srcdir/data/cpu-rows" "$scratch/rows/data/"
 cp "$top_srcdir/dispatch/read_thresholds.c" "$top_srcdir/dispatch/calibration.h" "$scratch/rows/dispatch/"
-cp -R "$top_srcdir/shim" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/rows/"
+cp -R "$top_srcdir/shim" "$top_srcdir/dump" "$top_srcdir/preload" "$top_srcdir/tools" "$scratch/rows/"
 cp "$top_srcdir"/dispatch/*.[ch] "$scratch/rows/dispatch/"
 row=$(ls "$scratch/rows/data/cpu-rows/"*.row | head -n 1)
 echo 'thresholds planted_key=4096' >>"$row"

@@ -21,7 +21,7 @@
 #define PAGE 4096u
 
 /* The start of the mapping of ARENA_BYTES and a page on either side (no
- * masked window reaches past the buffers' ends into a page not present),
+ * masked span reaches past the buffers' ends into a page not present),
  * from /proc/self/maps; 0 if none. */
 static uintptr_t find_arena(void)
 {

@@ -22,5 +22,5 @@ echo "$low U config_get" >>"$scratch/tables"
 out=$("$PYTHON" "$check" --tables "$scratch/tables" 2>&1)
 expect_eq "tables with a circle planted fail the check" "$?" 1
 expect_match "the circle is named, through the planted need" "$out" \
-	"^FAIL: no circle between the [0-9]+ compiled files of shim, dispatch, preload: .*$low -> $high( |\$)"
+	"^FAIL: no circle between the [0-9]+ compiled files of shim, dispatch, dump, preload: .*$low -> $high( |\$)"
 finish

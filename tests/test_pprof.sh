@@ -51,7 +51,7 @@ callsites=
 if have_config HAVE_LIBUNWIND && have_config HAVE_LIBDW; then
 	callsites=1
 fi
-preloaded env ${callsites:+MEMSHIM_CALLSITES=1} MEMSHIM_HIST="$scratch/cs" MEMSHIM_PROFILE=on "$program" calls 3000
+preloaded env ${callsites:+MEMSHIM_CALLSITES=1} MEMSHIM_DUMP="$scratch/cs" MEMSHIM_PROFILE=on "$program" calls 3000
 "$tool" report --pprof cs.pb.gz cs >out 2>err
 expect_eq "report --pprof runs, says nothing on stderr" "$?:$(cat err)" "0:"
 expect_match "... and still prints the report" "$(cat out)" '^hist_program, 1 process'
@@ -64,14 +64,14 @@ decode "call sites" cs.pb.gz cs.json --build-id "$program=$(build_id "$program")
 # One call in 7 sampled: the totals are shared among the stacks in whole units
 # that still add up.
 if [ -n "$callsites" ]; then
-	preloaded env MEMSHIM_CALLSITES=7 MEMSHIM_HIST="$scratch/cs7" "$program" calls 1000
+	preloaded env MEMSHIM_CALLSITES=7 MEMSHIM_DUMP="$scratch/cs7" "$program" calls 1000
 	"$tool" report --pprof cs7.pb.gz cs7 >/dev/null
 	"$tool" report --json cs7 >cs7.json
 	decode "one call in 7" cs7.pb.gz cs7.json
 fi
 
 # CPU time in copies.
-preloaded env MEMSHIM_HIST="$scratch/cpu" MEMSHIM_PROFILE=on "$top_builddir/tests/profile_program" mix 0.4
+preloaded env MEMSHIM_DUMP="$scratch/cpu" MEMSHIM_PROFILE=on "$top_builddir/tests/profile_program" mix 0.4
 "$tool" report --pprof cpu.pb.gz cpu >/dev/null
 "$tool" report --json cpu >cpu.json
 expect_match "the profile has CPU time in memcpy" "$(cat cpu.json)" '"memcpy": \{[^}]*"cpu_ns": [1-9]'

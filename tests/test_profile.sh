@@ -17,7 +17,7 @@ mkdir "$dir"
 # profiled WHAT MODE SECONDS: runs the program profiled; the dump is $dump.
 profiled() {
 	rm -f "$dir"/*
-	preloaded env MEMSHIM_PROFILE=on MEMSHIM_HIST="$dir/p.%p" "$program" "$2" "$3"
+	preloaded env MEMSHIM_PROFILE=on MEMSHIM_DUMP="$dir/p.%p" "$program" "$2" "$3"
 	expect_eq "$1: exits 0" "$rc" 0
 	expect_eq "$1: nothing on stderr" "$err" ""
 	dump=$(ls -t "$dir"/p.* 2>/dev/null | head -1)
@@ -93,14 +93,14 @@ profiled "program takes the signal" takeover 0.3
 expect_match "program takes the signal: the dump says so" "$(grep '^profile' "$dump")" ' 1$'
 
 rm -f "$dir"/*
-preloaded env MEMSHIM_PROFILE=on MEMSHIM_HIST="$dir/p.%p" sh -c "exec '$program' mix 0.5"
+preloaded env MEMSHIM_PROFILE=on MEMSHIM_DUMP="$dir/p.%p" sh -c "exec '$program' mix 0.5"
 expect_eq "after exec: exits 0" "$rc" 0
 expect_match "after exec: the new program's dump has samples" \
 	"$(grep -h '^profile' "$dir"/p.* | sort -k3 -n | tail -1)" '^profile 1000 [1-9][0-9]+ '
 
-preloaded env MEMSHIM_PROFILE=often MEMSHIM_HIST="$dir/bad.%p" true
+preloaded env MEMSHIM_PROFILE=often MEMSHIM_DUMP="$dir/bad.%p" true
 expect_match "a bad rate: one message" "$err" '^memshim: MEMSHIM_PROFILE="often" is not a whole number.*no profile'
 expect_eq "a bad rate: one line" "$(printf '%s\n' "$err" | wc -l)" 1
 preloaded env MEMSHIM_PROFILE=on true
-expect_match "without MEMSHIM_HIST: said" "$err" 'MEMSHIM_PROFILE need MEMSHIM_HIST; ignored'
+expect_match "without MEMSHIM_DUMP: said" "$err" 'MEMSHIM_PROFILE need MEMSHIM_DUMP; ignored'
 finish

@@ -30,7 +30,7 @@ expect_eq "memshim run -- make -j2: built" "$?:$(ls "$project/prog" 2>&1)" "0:$p
 expect_eq "memshim run -- make -j2: nothing on stderr" "$(cat "$scratch/err")" ""
 (cd "$project" && rm -f ./*.o prog)
 mkdir "$scratch/dumps"
-(cd "$project" && MEMSHIM_HIST="$scratch/dumps/h.%e.%p" timeout -k 5 "$limit" "$T_MEMSHIM_TOOL" run -- \
+(cd "$project" && MEMSHIM_DUMP="$scratch/dumps/h.%e.%p" timeout -k 5 "$limit" "$T_MEMSHIM_TOOL" run -- \
 	make -s -j2 >"$scratch/out" 2>"$scratch/err")
 expect_eq "recording make -j2: built, nothing on stderr" "$?:$(cat "$scratch/err")" "0:"
 expect_match "recording make -j2: the compilers recorded too" "$(ls "$scratch/dumps")" '^h\.cc1\.'

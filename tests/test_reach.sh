@@ -67,7 +67,7 @@ objcopy --add-section .go.buildinfo=p.c dynamic cgo
 run_tool "a Go program with cgo (it calls the C library)" "" ./cgo
 
 if $CC -O1 -fno-builtin -fsanitize=address -o asan p.c 2>/dev/null && ./asan >/dev/null 2>&1; [ $? = 3 ]; then
-	run_tool "an ASan program, LD_PRELOAD unset" "" ./asan MEMSHIM_HIST="$scratch/h.%p"
+	run_tool "an ASan program, LD_PRELOAD unset" "" ./asan MEMSHIM_DUMP="$scratch/h.%p"
 	"$tool" report h.* >report 2>&1
 	expect_match "an ASan program is recorded" "$(cat report)" '^memcpy: [1-9][0-9]* calls'
 	rm -f h.*
@@ -79,7 +79,7 @@ if $CC -O1 -fno-builtin -fsanitize=address -o asan p.c 2>/dev/null && ./asan >/d
 		"^memshim run: \./asan uses AddressSanitizer, whose runtime must come first in LD_PRELOAD: set LD_PRELOAD=$runtime:OTHERS"
 	# which is what the message says to do
 	run_tool "an ASan program, runtime first in LD_PRELOAD" "" ./asan LD_PRELOAD="$runtime:libm.so.6"
-	LD_PRELOAD="$runtime:$MEMSHIM_LIBRARY" MEMSHIM_HIST=$scratch/h.%p ./asan >out 2>err
+	LD_PRELOAD="$runtime:$MEMSHIM_LIBRARY" MEMSHIM_DUMP=$scratch/h.%p ./asan >out 2>err
 	expect_eq "ASan by hand: LD_PRELOAD=$runtime:libmemshim.so runs" "$?:$(cat out)" "3:7"
 	expect_eq "ASan by hand: and records" "$(ls h.* 2>/dev/null | wc -l)" 1
 else

@@ -86,12 +86,12 @@ cd "$scratch" || exit 1
 expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
 expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
 
-# A process that cannot write its dump (here its MEMSHIM_HIST names a
+# A process that cannot write its dump (here its MEMSHIM_DUMP names a
 # missing directory, and its stderr goes nowhere) is told in the report too.
-"$tool" record -o recp -- sh -c "MEMSHIM_HIST=/nonexistent/x.%p '$program' calls 3 >/dev/null 2>&1; '$program' calls 2" \
+"$tool" record -o recp -- sh -c "MEMSHIM_DUMP=/nonexistent/x.%p '$program' calls 3 >/dev/null 2>&1; '$program' calls 2" \
 	>"$scratch/out" 2>"$scratch/err"
 expect_match "a child's dump problem is in the report" "$(cat "$scratch/err")" \
-	'^hist_program\[[0-9]+\]: MEMSHIM_HIST="/nonexistent/x\.%p": cannot write dumps there: no such directory$'
+	'^hist_program\[[0-9]+\]: MEMSHIM_DUMP="/nonexistent/x\.%p": cannot write dumps there: no such directory$'
 expect_eq "... and kept in DIR/problems" "$(cat recp/problems | wc -l)" 1
 "$tool" record -o recq -- "$program" calls 2 >/dev/null 2>&1
 expect_eq "no problems, no problems file" "$(ls recq)" "merged"
@@ -175,7 +175,7 @@ expect_eq "tune takes 300 files" "$?:$(cat "$scratch/err")" "0:"
 
 # Readable call sites, sizes per site, --folded
 if have_config HAVE_LIBUNWIND && have_config HAVE_LIBDW; then
-	preloaded env MEMSHIM_HIST="$scratch/cs" MEMSHIM_CALLSITES=1 "$program" calls 20
+	preloaded env MEMSHIM_DUMP="$scratch/cs" MEMSHIM_CALLSITES=1 "$program" calls 20
 	"$tool" report --json "$scratch/cs" >"$scratch/cs.json"
 	site=$(json_get "$scratch/cs.json" '[(c["frames"][0]["function"], c["frames"][0]["file"], c["frames"][0]["line"], c["frames"][0]["frame"], c["mean_size"]) for c in d["callsites"] if c["function"] == "memcpy" and c["mean_size"] == 4096][0]')
 	expect_match "json: the 4 KiB memcpy's call site is sequence in hist_program.c" "$site" "^\('sequence', 'hist_program.c', [0-9]+, '.*/hist_program\+0x[0-9a-f]+', 4096(\.0)?\)$"

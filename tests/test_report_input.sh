@@ -12,7 +12,7 @@ program=$top_builddir/tests/hist_program
 bad=$scratch/bad
 mkdir "$bad"
 
-preloaded env MEMSHIM_HIST="$scratch/good" MEMSHIM_CALLSITES=1 "$program" calls 10
+preloaded env MEMSHIM_DUMP="$scratch/good" MEMSHIM_CALLSITES=1 "$program" calls 10
 "$T_MEMSHIM_TOOL" report "$scratch/good" >/dev/null 2>&1
 expect_eq "the good dump is read" "$?" 0
 
@@ -63,7 +63,7 @@ rejected "random bytes (20 files)" 'left out' "$bad"/random*
 rejected "an empty file" 'empty file' "$bad/empty"
 printf '\n' >"$bad/newline"
 rejected "one empty line" 'not a memshim histogram' "$bad/newline"
-for v in 0 10 11 -1 1x 01x '1 ' '8 ' 99999999999999999999 ''; do
+for v in 0 10 11 -1 1x 01x '1 ' '9 ' 99999999999999999999 ''; do
 	printf 'memshim-histogram %s\nend\n' "$v" >"$bad/version"
 	rejected "version [$v]" 'unsupported format version|not a memshim histogram' "$bad/version"
 done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Secure mode (AT_SECURE): a set-user-ID-root program run by an unprivileged
-# user, with the library preloaded.  MEMSHIM_HIST names a file, so it must be
+# user, with the library preloaded.  MEMSHIM_DUMP names a file, so it must be
 # ignored, with one line on stderr, and no file written (the program runs as
 # root: it could write anywhere); MEMSHIM_IMPL names no file and must still
 # choose the variant.  MEMSHIM_CALIBRATION names a file too: ignored, with one line.
@@ -60,12 +60,12 @@ expect_eq "secure mode: MEMSHIM_IMPL still chooses" "$rc:$(bound memcpy):$(bound
 
 trap 'rm -f "$installed" /etc/memshim-test-$$*; rm -rf "$scratch"' EXIT
 for target in "$scratch/dumps/h" "$scratch/dumps/h.%p" /etc/memshim-test-$$; do
-	as_nobody MEMSHIM_HIST="$target" MEMSHIM_IMPL=scalar "$scratch/bin/hist_program" calls 10
-	expect_eq "secure mode, MEMSHIM_HIST=$target: runs normally" "$rc:$(printf '%s' "$out" | head -c 4)" "0:pid "
-	expect_eq "secure mode, MEMSHIM_HIST=$target: one line on stderr" "$(lines "$err")" 1
-	expect_match "secure mode, MEMSHIM_HIST=$target: the line says it is ignored" "$err" \
-		'^memshim: MEMSHIM_HIST=".*" is ignored in a secure-mode \(set-user-ID\) process; using no recording$'
-	expect_eq "secure mode, MEMSHIM_HIST=$target: no file written" \
+	as_nobody MEMSHIM_DUMP="$target" MEMSHIM_IMPL=scalar "$scratch/bin/hist_program" calls 10
+	expect_eq "secure mode, MEMSHIM_DUMP=$target: runs normally" "$rc:$(printf '%s' "$out" | head -c 4)" "0:pid "
+	expect_eq "secure mode, MEMSHIM_DUMP=$target: one line on stderr" "$(lines "$err")" 1
+	expect_match "secure mode, MEMSHIM_DUMP=$target: the line says it is ignored" "$err" \
+		'^memshim: MEMSHIM_DUMP=".*" is ignored in a secure-mode \(set-user-ID\) process; using no recording$'
+	expect_eq "secure mode, MEMSHIM_DUMP=$target: no file written" \
 		"$(ls -A "$scratch/dumps")$(ls /etc/memshim-test-$$* 2>/dev/null)" ""
 done
 # MEMSHIM_CALIBRATION names a file: a secure-mode process must not read it.
@@ -79,7 +79,7 @@ expect_eq "secure mode, MEMSHIM_CALIBRATION: only that line" "$(lines "$err")" 1
 
 # The same program run by root, not set-user-ID: recording works (the checks above can fail).
 rm -rf "$scratch/dumps"/*
-preloaded env MEMSHIM_HIST="$scratch/dumps/h" "$scratch/bin/hist_program" calls 10
+preloaded env MEMSHIM_DUMP="$scratch/dumps/h" "$scratch/bin/hist_program" calls 10
 expect_eq "not secure: the dump is written" "$rc:$err:$(ls -A "$scratch/dumps")" "0::h"
 
 finish

@@ -16,10 +16,10 @@ tree() {
 	mkdir -p "$scratch/tree/dispatch" "$scratch/tree/tools/bench"
 	cp "$top_srcdir/dispatch/settings.c" "$top_srcdir/dispatch/cpu_rows.awk" "$scratch/tree/dispatch/"
 	cp "$top_srcdir/tools/bench.c" "$scratch/tree/tools/"
-	cp "$top_srcdir/tools/bench/output.c" "$scratch/tree/tools/bench/"
+	cp "$top_srcdir/tools/bench/csv.h" "$scratch/tree/tools/bench/"
 }
 tree
-sed 's/threshold_c\["auto_stosb"\]/threshold_c["auto_setsb"]/' "$top_srcdir/dispatch/cpu_rows.awk" \
+sed 's/threshold_c\["stosb"\]/threshold_c["auto_setsb"]/' "$top_srcdir/dispatch/cpu_rows.awk" \
 	>"$scratch/tree/dispatch/cpu_rows.awk"
 out=$("$PYTHON" "$check" "$scratch/tree" 2>&1)
 expect_eq "an awk key the table lacks fails the check" "$?" 1
@@ -27,10 +27,10 @@ expect_match "the keys are named" "$out" \
 	'^FAIL: dispatch/cpu_rows.awk takes the table.s threshold row keys: awk: .*auto_setsb.*; table: '
 
 tree
-sed 's/auto_movsb_stop/where_it_stops/g' "$top_srcdir/tools/bench.c" >"$scratch/tree/tools/bench.c"
+sed 's/movsb_stop/where_it_stops/g' "$top_srcdir/tools/bench.c" >"$scratch/tree/tools/bench.c"
 out=$("$PYTHON" "$check" "$scratch/tree" 2>&1)
 expect_eq "a help without a threshold column fails the check" "$?" 1
-expect_match "the column is named" "$out" '^FAIL: bench --help names the CSV.s threshold column auto_movsb_stop: missing$'
+expect_match "the column is named" "$out" '^FAIL: bench --help names the CSV.s threshold column movsb_stop: missing$'
 
 tree
 sed 's/"MEMSHIM_MEMCPY"/"MEMSHIM_COPY"/' "$top_srcdir/dispatch/settings.c" >"$scratch/tree/dispatch/settings.c"

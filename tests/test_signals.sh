@@ -6,7 +6,7 @@
 #     default action, one with a handler that puts SIG_DFL back and raises
 #     again, one with a handler that calls _exit: every dump is there, with
 #     exact counts, and no empty or temporary file is left;
-#     MEMSHIM_HIST_SIGNAL=none turns it off (so the check can fail);
+#     MEMSHIM_DUMP_SIGNAL=none turns it off (so the check can fail);
 #   - what a program sees of its dispositions: what it set; SIG_IGN at
 #     start is kept, and really reaches the kernel when set later;
 #   - Python: its SIGINT handler is still installed (KeyboardInterrupt),
@@ -23,7 +23,7 @@ status_of() { awk -v k="$1" '$1 == "child" && ++n == k { print $3, $4 }' "$scrat
 leftovers() { find "$1" -type f \( -empty -o -name '.*' -o -name '*.tmp' \) | wc -l; }
 
 # ---- children ended with SIGTERM ----
-run MEMSHIM_HIST="$dir/h.%p" "$program" term-children 40
+run MEMSHIM_DUMP="$dir/h.%p" "$program" term-children 40
 expect_eq "SIGTERM'd children: the parent ends normally" "$rc" 0
 expect_eq "SIGTERM'd children: how each ended" "$(status_of 1); $(status_of 2); $(status_of 3)" \
 	"signal 15; signal 15; exit 7"
@@ -36,25 +36,25 @@ expect_counts "a child whose handler calls _exit: its dump" 160 0 "$dir/h.$(chil
 expect_eq "SIGTERM'd children: four dumps, no empty or temporary file" "$(ls "$dir" | wc -l):$(leftovers "$dir")" "4:0"
 
 rm -rf "$dir" && mkdir "$dir"
-run MEMSHIM_HIST="$dir/h.%p" MEMSHIM_HIST_SIGNAL=none "$program" term-children 40
+run MEMSHIM_DUMP="$dir/h.%p" MEMSHIM_DUMP_SIGNAL=none "$program" term-children 40
 parent=$(awk '$1 == "pid" { print $2 }' "$scratch/out")
-expect_eq "MEMSHIM_HIST_SIGNAL=none: only the parent and the child that calls _exit dump" \
+expect_eq "MEMSHIM_DUMP_SIGNAL=none: only the parent and the child that calls _exit dump" \
 	"$(ls "$dir" | sort | tr '\n' ' ')" "$(printf 'h.%s\n' "$parent" "$(child_of 3)" | sort | tr '\n' ' ')"
 
-# MEMSHIM_HIST_SIGNAL=TERM as well as the default: one dump, then the end.
+# MEMSHIM_DUMP_SIGNAL=TERM as well as the default: one dump, then the end.
 rm -rf "$dir" && mkdir "$dir"
-run MEMSHIM_HIST="$dir/h" MEMSHIM_HIST_SIGNAL=TERM "$program" sigterm 30
-expect_eq "MEMSHIM_HIST_SIGNAL=TERM: SIGTERM still ends the program" "$rc" 143
-expect_counts "MEMSHIM_HIST_SIGNAL=TERM: dumped first" 30 0 "$dir/h"
+run MEMSHIM_DUMP="$dir/h" MEMSHIM_DUMP_SIGNAL=TERM "$program" sigterm 30
+expect_eq "MEMSHIM_DUMP_SIGNAL=TERM: SIGTERM still ends the program" "$rc" 143
+expect_counts "MEMSHIM_DUMP_SIGNAL=TERM: dumped first" 30 0 "$dir/h"
 
 # ---- what the program sees ----
-run MEMSHIM_HIST="$dir/d.%p" "$program" dispositions
+run MEMSHIM_DUMP="$dir/d.%p" "$program" dispositions
 expect_eq "dispositions under recording: what the program set" "$(sed 1d "$scratch/out")" \
 "start TERM default INT default HUP default
 signal gives back its handler: yes
 SIG_IGN reaches the kernel: yes
 the kernel shows TERM caught: yes"
-run MEMSHIM_HIST="$dir/d.%p" sh -c "trap '' HUP; exec '$program' dispositions"
+run MEMSHIM_DUMP="$dir/d.%p" sh -c "trap '' HUP; exec '$program' dispositions"
 expect_match "a signal ignored at start stays ignored" "$(cat "$scratch/out")" \
 	'^start TERM default INT default HUP ignore$'
 run "$program" dispositions
@@ -68,12 +68,12 @@ if [ -z "$python" ]; then
 	finish
 	exit $?
 fi
-run MEMSHIM_HIST="$dir/p.%p" "$python" -c 'import signal
+run MEMSHIM_DUMP="$dir/p.%p" "$python" -c 'import signal
 print(signal.getsignal(signal.SIGTERM) == signal.SIG_DFL, signal.getsignal(signal.SIGHUP) == signal.SIG_DFL,
       signal.getsignal(signal.SIGINT) is signal.default_int_handler)'
 expect_eq "Python sees SIG_DFL, and installs its SIGINT handler" "$rc:$out" "0:True True True"
 rm -rf "$dir" && mkdir "$dir"
-run MEMSHIM_HIST="$dir/p.%p" "$python" -c 'import os, signal
+run MEMSHIM_DUMP="$dir/p.%p" "$python" -c 'import os, signal
 os.kill(os.getpid(), signal.SIGINT)'
 expect_eq "Python: an uncaught KeyboardInterrupt still ends the process by SIGINT" "$rc" 130
 expect_match "... after a dump" "$(cat "$dir"/p.*)" '^reason signal$'

@@ -1,9 +1,9 @@
 #!/bin/sh
 # tests/test_variants on the vector variants with thresholds low enough that the
-# test's sizes (up to 4 MiB) reach the rep movsb / rep stosb band and the
+# test's sizes (up to 4 MiB) reach the rep movsb / rep stosb range and the
 # non-temporal loop, which the built-in thresholds (MiB of L3) put out of reach.
-# evex has no band, but on CPUs whose CPU row fills from nt with rep stosb
-# (dispatch/auto_policy.c: AMD family 0x19) its memset takes that path too.
+# evex has no rep range, but on CPUs whose CPU row fills from nt with rep stosb
+# (dispatch/builtin.c: AMD family 0x19) its memset takes that path too.
 # (sse2 runs everywhere; the *_erms variants a CPU cannot run are skipped.)
 : "${top_builddir:=.}"
 MEMSHIM_MOVSB_THRESHOLD=1K MEMSHIM_STOSB_THRESHOLD=1K MEMSHIM_NT_THRESHOLD=64K \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The vector variants and the kernel and default policies, selected by
+# The vector variants and the kernel preset and the default, selected by
 # MEMSHIM_IMPL, checked by what a -z now program's calls were bound to.
 . "${top_srcdir:-.}/tests/lib.sh"
 now=$top_builddir/tests/show_binding_now
@@ -28,7 +28,7 @@ for variant in sse2 avx2 avx512 evex sse2_erms avx2_erms avx512_erms avx2_xmm av
 	done
 done
 
-# The policies: what they pick follows the CPU features memshim info shows.
+# The presets: what they pick follows the CPU features memshim info shows.
 kernel=$(picked_by kernel)
 cpu=$("$T_MEMSHIM_TOOL" info)
 if printf '%s\n' "$cpu" | grep -q 'FSRM yes'; then expected_kernel=fsrm
@@ -37,27 +37,28 @@ else expected_kernel=movsq; fi
 expect_eq "kernel picks by FSRM, ERMS" "$kernel" "$expected_kernel"
 # Where this CPU class has a shipped row, the default is its bands
 # (tests/test_bands checks which row each CPU class gets); elsewhere
-# glibc's own.  auto, folded into the default, is its second name.
+# glibc's own.  auto, the old name of the default, is read as it, with
+# one line naming the new.
 if printf '%s\n' "$cpu" | grep -q '^Shipped CPU row: none'; then
-	expect_eq "the default policy is glibc's own without a row" "$default:$(picked_by default memset)" "glibc:glibc"
+	expect_eq "the default is glibc's own without a row" "$default:$(picked_by default memset)" "glibc:glibc"
 fi
 preloaded env MEMSHIM_IMPL=auto "$now"
-expect_eq "auto is a second name of the default" "$(bound memcpy):$(bound memset):$err" \
-	"$(binding_of memcpy "$default"):$(binding_of memset "$(picked_by default memset)"):"
+expect_eq "auto is read as the default, with one line naming it" "$(bound memcpy):$(bound memset):$err" \
+	"$(binding_of memcpy "$default"):$(binding_of memset "$(picked_by default memset)"):memshim: MEMSHIM_IMPL=\"auto\" is an old name; using default"
 
-for policy in kernel default; do
-	picked=$(picked_by $policy)
-	preloaded env MEMSHIM_IMPL=$policy MEMSHIM_VERBOSE=1 "$now" dlopen "$copier"
+for preset in kernel default; do
+	picked=$(picked_by $preset)
+	preloaded env MEMSHIM_IMPL=$preset MEMSHIM_VERBOSE=1 "$now" dlopen "$copier"
 	for f in memcpy memmove memset; do
-		expect_eq "MEMSHIM_IMPL=$policy binds $f" "$(bound $f)" "$(binding_of $f "$(picked_by $policy $f)")"
+		expect_eq "MEMSHIM_IMPL=$preset binds $f" "$(bound $f)" "$(binding_of $f "$(picked_by $preset $f)")"
 	done
-	expect_eq "MEMSHIM_IMPL=$policy binds bzero" "$(bound bzero)" "$(binding_of bzero "$(picked_by $policy memset)")"
+	expect_eq "MEMSHIM_IMPL=$preset binds bzero" "$(bound bzero)" "$(binding_of bzero "$(picked_by $preset memset)")"
 	case $picked in *,*) shown="up to [0-9]+ [KMG]?i?B: ${picked%%:*}" ;; *) shown=$picked ;; esac
-	expect_match "MEMSHIM_IMPL=$policy: verbose line gives the policy's reason" "$err" \
-		"^memshim: memcpy -> $shown.* \[MEMSHIM_IMPL=$policy: [^]]+\]"
+	expect_match "MEMSHIM_IMPL=$preset: verbose line gives the preset's reason" "$err" \
+		"^memshim: memcpy -> $shown.* \[MEMSHIM_IMPL=$preset: [^]]+\]"
 done
 
-# A per-function variable may name a policy too.
+# A per-function variable may name a preset too.
 preloaded env MEMSHIM_IMPL=scalar MEMSHIM_MEMSET=kernel "$now"
 expect_eq "MEMSHIM_MEMSET=kernel" "$(bound memset)" "$(binding_of memset "$(picked_by kernel memset)")"
 expect_eq "memcpy keeps MEMSHIM_IMPL" "$(bound memcpy)" "memshim_memcpy_scalar"
@@ -79,7 +80,7 @@ expect_match "a bad MEMSHIM_NT_THRESHOLD is reported" "$err" '^memshim: MEMSHIM_
 preloaded env MEMSHIM_IMPL=avx1024 "$now"
 expect_eq "MEMSHIM_IMPL=avx1024: one warning line" "$(printf '%s\n' "$err" | wc -l)" 1
 expect_match "MEMSHIM_IMPL=avx1024: the warning" "$err" \
-	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant, band list or policy .*; using the default policy \\(memcpy $default, "
+	"^memshim: MEMSHIM_IMPL=\"avx1024\" is not a variant, band list or preset .*; using the default \\(memcpy $default, "
 expect_eq "MEMSHIM_IMPL=avx1024: the default" "$(bound memcpy)" "$(binding_of memcpy "$default")"
 # (Where the default is glibc, the slot points straight at the C library.)
 unsupported=0
@@ -94,7 +95,7 @@ for variant in avx2 avx512 evex sse2_erms avx2_erms avx512_erms avx2_xmm avx2_xm
 done
 [ $unsupported -gt 0 ] || skip "an unsupported MEMSHIM_IMPL falls back to the default: this CPU runs every variant"
 
-# memshim run accepts policies and the new thresholds.
+# memshim run accepts presets and the new thresholds.
 "$T_MEMSHIM_TOOL" run --impl auto -- "$now" >"$scratch/out" 2>"$scratch/err"
 out=$(cat "$scratch/out")
 expect_eq "memshim run --impl auto" "$(bound memcpy)" "$(binding_of memcpy "$default")"

@@ -51,12 +51,12 @@ chain='main;depth1;depth2;depth3;depth4;depth5;depth6;memcpy'
 record() {
 	name=$1
 	shift
-	preloaded env MEMSHIM_HIST="$scratch/$name" MEMSHIM_CALLSITES=1 "$@" "$scratch/stacks"
+	preloaded env MEMSHIM_DUMP="$scratch/$name" MEMSHIM_CALLSITES=1 "$@" "$scratch/stacks"
 }
 
 record whole
 expect_eq "recording: status, stderr" "$rc:$err" "0:"
-expect_eq "the dump is version 8" "$(head -1 "$scratch/whole")" "memshim-histogram 8"
+expect_eq "the dump is version 9" "$(head -1 "$scratch/whole")" "memshim-histogram 9"
 "$tool" report --folded "$scratch/whole" >"$scratch/whole.folded" 2>"$scratch/err"
 expect_eq "report --folded: status, stderr" "$?:$(cat "$scratch/err")" "0:"
 expect_match "folded: main and all six functions, root to leaf" "$(cat "$scratch/whole.folded")" \
@@ -87,7 +87,7 @@ expect_eq "merge: the same folded stacks" "$(cat "$scratch/merged.folded")" "$(c
 
 # frames FILE: the frames of the recursion's folded line (its ';'s).
 frames() { grep ';recurse;depth6;memcpy ' "$1" | tr -cd ';' | wc -c; }
-preloaded env MEMSHIM_HIST="$scratch/deep" MEMSHIM_CALLSITES=1 "$scratch/stacks" 100
+preloaded env MEMSHIM_DUMP="$scratch/deep" MEMSHIM_CALLSITES=1 "$scratch/stacks" 100
 "$tool" report --folded "$scratch/deep" >"$scratch/deep.folded"
 expect_eq "a stack 100 calls deep keeps 64 frames" "$(frames "$scratch/deep.folded")" 64
 expect_eq "... the leaf's end of it" "$(grep -c ';recurse;recurse;depth6;memcpy ' "$scratch/deep.folded")" 1

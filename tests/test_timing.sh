@@ -19,7 +19,7 @@ tool=$T_MEMSHIM_TOOL
 dir=$scratch/dumps
 mkdir "$dir"
 
-# timed VARIABLE... -- ARGS: the program with the library, MEMSHIM_HIST and
+# timed VARIABLE... -- ARGS: the program with the library, MEMSHIM_DUMP and
 # the variables; its dump (the newest) in $dump.
 timed() {
 	vars=
@@ -30,7 +30,7 @@ timed() {
 	shift
 	rm -f "$dir"/*
 	# shellcheck disable=SC2086 # the variables are words
-	preloaded env MEMSHIM_HIST="$dir/t.%p" $vars "$program" "$@"
+	preloaded env MEMSHIM_DUMP="$dir/t.%p" $vars "$program" "$@"
 	dump=$(ls -t "$dir"/t.* 2>/dev/null | head -1)
 }
 
@@ -142,7 +142,7 @@ timed MEMSHIM_TIMING=on -- calls 100
 expect_match "MEMSHIM_TIMING=on: one call in 64" "$(grep '^timing' "$dump")" \
 	'^timing 64 [1-9][0-9]* [0-9]+ (cpuid-0x15|cpuid-0x16|monotonic)$'
 preloaded env MEMSHIM_TIMING=on "$program" calls 10
-expect_match "without MEMSHIM_HIST: said" "$err" 'MEMSHIM_TIMING and MEMSHIM_PROFILE need MEMSHIM_HIST; ignored$'
+expect_match "without MEMSHIM_DUMP: said" "$err" 'MEMSHIM_TIMING and MEMSHIM_PROFILE need MEMSHIM_DUMP; ignored$'
 
 if timed MEMSHIM_TIMING=4 MEMSHIM_CALLSITES=1 -- calls 2000 && ! printf '%s\n' "$err" | grep -q libunwind; then
 	expect_match "call sites on: timed calls by caller" "$(grep '^time_site memcpy' "$dump" | head -1)" \

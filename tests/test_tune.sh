@@ -11,7 +11,7 @@ tune --calibrate --tiny --calibration "$cal"
 expect_eq "tune --calibrate runs" "$rc" 0
 expect_eq "tune --calibrate: nothing on stderr" "$(cat "$scratch/err")" ""
 expect_eq "the file starts with the library's part" "$(sed -n '1p;3p;4p;5p' "$cal" | cut -d' ' -f1 | tr '\n' ' ')" \
-	"memshim-calibration auto_movsb auto_stosb nt "
+	"memshim-calibration movsb stosb nt "
 expect_match "the file ends with end" "$(tail -n 1 "$cal")" '^end$'
 # The rule the calibration states is the man page's: one variant within
 # 1.03x of glibc everywhere, else bands that beat glibc by more than 5%.
@@ -22,14 +22,14 @@ expect_match "and the bands' rule" "$(tr '\n' ' ' <"$scratch/out")" 'the variant
 expect_eq "the man page states both" \
 	"$(tr '\n' ' ' <"$man" | grep -c 'at most 1\.03 times glibc.s time in every size class.*if it *beats glibc by more than 5%')" 1
 
-preloaded env MEMSHIM_HIST="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
+preloaded env MEMSHIM_DUMP="$scratch/h.%p" "$top_builddir/tests/hist_program" calls 200
 tune --calibration "$cal" "$scratch"/h.*
 expect_eq "tune on a dump runs" "$rc" 0
 # The line is the best setting, or indented under "No best setting" where
 # the tiny calibration's rounds spread across zero.
 line=$(sed -n '/^Best setting:$/{n;p}; /^The model.s pick, no suggestion/{n;s/^  //p}' "$scratch/out")
 expect_match "tune prints an environment line" "$line" '^MEMSHIM_[A-Z_]+=[a-z0-9_]+( MEMSHIM_[A-Z_]+=[a-z0-9_]+)*$'
-variants=$("$tool" info | awk '/^Variants:/ { on = 1; next } /^Policies/ { on = 0 } on { print $1 }')
+variants=$("$tool" info | awk '/^Variants:/ { on = 1; next } /^Presets/ { on = 0 } on { print $1 }')
 bad=""
 for word in $line; do
 	case ${word%%=*} in
@@ -192,13 +192,13 @@ expect_match "0.5% of the functions' time: the in-process A/B cannot either" "$o
 tune() { "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 
 # "Against the default" names the default's variants and where its
-# thresholds come from, as memshim info does.  The rep bands' thresholds
+# thresholds come from, as memshim info does.  The rep ranges' thresholds
 # are read by the *_erms variants, which need ERMS.
 if usable_here sse2_erms; then
-	by_hand=sse2_erms rep='auto_movsb 4 KiB \[calibration file\], auto_stosb 4 KiB \[calibration file\], '
+	by_hand=sse2_erms rep='movsb 4 KiB \[calibration file\], stosb 4 KiB \[calibration file\], '
 else
 	by_hand=sse2 rep=''
-	skip "the default's auto_movsb and auto_stosb from the calibration file: this CPU lacks ERMS, which the variants that read them need"
+	skip "the default's movsb and stosb from the calibration file: this CPU lacks ERMS, which the variants that read them need"
 fi
 sed -e 's/^memshim-calibration 1$/memshim-calibration 2/' \
 	-e "/^nt /a choice memcpy $by_hand by hand\\nchoice memmove $by_hand by hand\\nchoice memset $by_hand by hand" \
@@ -211,17 +211,17 @@ env MEMSHIM_CALIBRATION="$scratch/default-file" MEMSHIM_NT_THRESHOLD=1M "$tool" 
 expect_match "the default's thresholds: one from the environment" "$(cat "$scratch/out")" \
 	"; thresholds: ${rep}nt 1 MiB \\[environment\\]\\): "
 # The library reads the calibration file's thresholds; the environment wins.
-movsb=$(awk '$1 == "auto_movsb" { print $2 }' "$cal")
+movsb=$(awk '$1 == "movsb" { print $2 }' "$cal")
 preloaded env MEMSHIM_CALIBRATION="$cal" MEMSHIM_VERBOSE=1 true
 expect_match "MEMSHIM_CALIBRATION: the thresholds come from the file" "$err" \
-	"auto_movsb $movsb B \\[calibration file\\].*nt [0-9]+ B \\[calibration file\\](, auto_movsb_stop [0-9]+ B \\[CPU row\\])?; calibration file $cal"
+	"movsb $movsb B \\[calibration file\\].*nt [0-9]+ B \\[calibration file\\](, movsb_stop [0-9]+ B \\[CPU row\\])?; calibration file $cal"
 preloaded env MEMSHIM_CALIBRATION="$cal" MEMSHIM_NT_THRESHOLD=12345 MEMSHIM_VERBOSE=1 true
 expect_match "the environment overrides the file" "$err" 'nt 12345 B \[environment\]'
 preloaded env MEMSHIM_VERBOSE=1 true
-expect_match "no file: the built-in thresholds (or the CPU row's)" "$err" 'auto_movsb [0-9]+ B \[(built-in|CPU row)\]'
+expect_match "no file: the built-in thresholds (or the CPU row's)" "$err" 'movsb [0-9]+ B \[(built-in|CPU row)\]'
 mkdir -p "$scratch/xdg/memshim" && cp "$cal" "$scratch/xdg/memshim/calibration"
 preloaded env XDG_CACHE_HOME="$scratch/xdg" MEMSHIM_VERBOSE=1 true
-expect_match "the default path under XDG_CACHE_HOME is read" "$err" 'auto_movsb [0-9]+ B \[calibration file\]'
+expect_match "the default path under XDG_CACHE_HOME is read" "$err" 'movsb [0-9]+ B \[calibration file\]'
 "$tool" tune --calibration "$cal" "$scratch"/h.* >/dev/null 2>&1 && env MEMSHIM_CALIBRATION="$cal" "$tool" info >"$scratch/out"
 expect_match "memshim info says where thresholds came from" "$(cat "$scratch/out")" 'thresholds: .*\[calibration file\]'
 
@@ -231,7 +231,7 @@ for case in "garbage:hello" "version:memshim-calibration 9" "cpu:memshim-calibra
 	printf "${case#*:}\n" >"$scratch/bad"
 	preloaded env MEMSHIM_CALIBRATION="$scratch/bad" MEMSHIM_VERBOSE=1 true
 	expect_eq "malformed file (${case%%:*}): one warning" "$(printf '%s\n' "$err" | grep -c '^memshim: calibration file')" 1
-	expect_match "malformed file (${case%%:*}): defaults" "$err" 'auto_movsb [0-9]+ B \[(built-in|CPU row)\]'
+	expect_match "malformed file (${case%%:*}): defaults" "$err" 'movsb [0-9]+ B \[(built-in|CPU row)\]'
 	expect_eq "malformed file (${case%%:*}): the program still runs" "$rc" 0
 done
 preloaded env MEMSHIM_CALIBRATION="$scratch/missing" true
@@ -323,7 +323,7 @@ expect_eq "said once: the aliasing table keeps only the counts" "$(grep -c 'rep 
 report slow hazard-glibc few
 expect_eq "under 1% of the bytes: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
 "$tool" report "$scratch/two.hist" >"$scratch/out" 2>&1
-expect_eq "no copies in the window: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+expect_eq "no copies at a near distance: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
 tune() { env MEMSHIM_CALIBRATION="$scratch/hazard-glibc" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 MEMSHIM_CPU_ROW=$scratch/unmeasured.row tune --calibration "$scratch/hazard-glibc" "$scratch/near.hist"
 expect_eq "tune, the hazard not measured: glibc, the faster away from it" "$rc:$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" \

@@ -43,7 +43,7 @@ for variant in $variants; do
 		mode=$(echo "$mode" | tr : ' ')
 		rm -f "$dir"/*
 		# shellcheck disable=SC2086
-		memcheck MEMSHIM_IMPL=$variant MEMSHIM_HIST="$dir/h.%e.%p" "$program" $mode
+		memcheck MEMSHIM_IMPL=$variant MEMSHIM_DUMP="$dir/h.%e.%p" "$program" $mode
 		what="memcheck, $variant, hist_program $mode"
 		expect_eq "$what: no error [$(printf '%s' "$vg" | head -c 300)]" "$rc" 0
 		n=${mode#* }

@@ -19,7 +19,7 @@ expect_eq "by default: the default's source for every function" "$(sources MEMSH
 expect_eq "set by the environment: the variable is named" \
 	"$(sources MEMSHIM_CALIBRATION="$none" MEMSHIM_MEMCPY=glibc MEMSHIM_IMPL=scalar)" \
 	"  sources: memcpy environment (MEMSHIM_MEMCPY), memmove environment (MEMSHIM_IMPL), memset environment (MEMSHIM_IMPL)"
-expect_eq "a policy named by the environment is the environment's" \
+expect_eq "a preset named by the environment is the environment's" \
 	"$(sources MEMSHIM_CALIBRATION="$none" MEMSHIM_MEMSET=kernel)" \
 	"  sources: memcpy $by_default, memmove $by_default, memset environment (MEMSHIM_MEMSET)"
 # A bad value is no source: the choice falls back, and so does its source.

@@ -264,8 +264,8 @@ static void sweep_powers_of_two(const char *v, const struct functions *f, enum c
 /* Every short size with one buffer at a guard page, ending there or
  * starting up to 64 bytes after it, and the other in the middle of a page:
  * the AVX-512 variants copy below 64 bytes with masked accesses whose
- * window depends on where each pointer lies in its page, so each side
- * alone takes the other window or piece. */
+ * span depends on where each pointer lies in its page, so each side
+ * alone takes the other span or piece. */
 static void sweep_page_ends(const char *v, const struct functions *f, enum copy_kind k)
 {
 	static struct guarded src_buf, dst_buf;
@@ -275,7 +275,7 @@ static void sweep_page_ends(const char *v, const struct functions *f, enum copy_
 		fill_random(src_buf.begin, 4096);
 	}
 	/* Within 64 bytes after a guard page: where the masked copies switch
-	   from windows ending at the bytes to windows starting at them. */
+	   from spans ending at the bytes to spans starting at them. */
 	for (size_t offset = 0; offset <= 64; offset++)
 		for (size_t n = 0; n <= 64; n++) {
 			describe(copy_kind_names[k], v, n, " source %lld bytes after a guard page", (long long)offset, 0);
@@ -295,7 +295,7 @@ static void sweep_page_ends(const char *v, const struct functions *f, enum copy_
 
 /* Size 0 from and to places no byte may be read or written: the null
  * pointer and the first byte of a PROT_NONE page (the masked paths load
- * and store whole windows with every byte masked off there). */
+ * and store whole spans with every byte masked off there). */
 static void check_size_zero(const char *v, const struct functions *f, byte *nowhere)
 {
 	byte *places[] = { NULL, nowhere };

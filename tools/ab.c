@@ -49,7 +49,7 @@ static const char ab_help[] =
 	"                  timed with the time-stamp counter; default on: N = 64) and\n"
 	"                  compare the time per call inside the three functions, overall\n"
 	"                  and by size class\n"
-	"  --impl LIST     one setting per item: a variant or policy (memshim run --impl),\n"
+	"  --impl LIST     one setting per item: a variant or preset (memshim run --impl),\n"
 	"                  or `none`: without the library\n"
 	"  --env 'K=V ...' one setting: the library with these variables (repeatable)\n"
 	"  --tunables T    one setting: without the library, with GLIBC_TUNABLES=T\n"
@@ -106,7 +106,7 @@ static int add_impls(struct ab *a, const char *list)
 			snprintf(s->meaning, sizeof s->meaning, "without the library");
 		} else if (!config_name_known(s->label)) {
 			const char *meant = config_name_in_other_case(s->label);
-			return cli_usage_error("ab", "--impl: \"%s\" is not a variant, a policy or none%s%s%s", s->label,
+			return cli_usage_error("ab", "--impl: \"%s\" is not a variant, a preset or none%s%s%s", s->label,
 			                   meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
 		} else {
 			memcpy(s->text, "MEMSHIM_IMPL=", 13); /* label and text are both in *s: no snprintf from one to the other */

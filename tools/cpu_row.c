@@ -29,11 +29,11 @@
 #include "tools/commands.h"
 #include "tools/cpu_row/cpu_row.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "dispatch/settings.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 #include "shim/thresholds.h"
 #include "tools/calibrate/measure_classes.h"
 #include "tools/calibrate/calibrate.h"
@@ -49,6 +49,7 @@
 #include "tools/measure/library.h"
 #include "tools/measure/path_trace.h"
 #include "tools/calibrate/choose_bands.h"
+#include "tools/bench/csv.h"
 #include "tools/util/commit.h" /* MEMSHIM_COMMIT, written by the build */
 
 #include <gnu/libc-version.h>
@@ -66,7 +67,7 @@
 static const char cpu_row_help[] =
 	"usage: memshim cpu-row --calibrate [--quick] -o FILE\n"
 	"       memshim cpu-row --from-bench CSV [--from-bench CSV...] --cpu 'VENDOR FAMILY MODEL FEATURES' -o FILE\n"
-	"Writes a CPU row: the size bands the default policy gives memcpy, memmove and\n"
+	"Writes a CPU row: the size bands the default gives memcpy, memmove and\n"
 	"memset on this CPU class, chosen from measurements made on it, with the rep\n"
 	"movsb and rep stosb thresholds they were made under, the CPUs it serves and\n"
 	"where it came from.  A row file in data/cpu-rows/ of the source\n"
@@ -214,14 +215,14 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		fprintf(f, "choice %s %s %s\n", setting_keys(function_setting((enum base_function)fn))->row_key,
 			c->choice[fn], c->choice_why[fn]);
-	if (c->auto_movsb && c->auto_stosb) {
+	if (c->movsb && c->stosb) {
 		fprintf(f, "# Where the *_erms variants start rep movsb and rep stosb%s: the values the ratios below\n"
 			   "# were measured under, given to every CPU this row serves.\n"
-			   "thresholds %s=%zu %s=%zu", c->auto_movsb_stop ? ", and where rep movsb stops" : "",
-			threshold_keys(T_AUTO_MOVSB)->row_key, c->auto_movsb,
-			threshold_keys(T_AUTO_STOSB)->row_key, c->auto_stosb);
-		if (c->auto_movsb_stop)
-			fprintf(f, " %s=%zu", threshold_keys(T_AUTO_MOVSB_STOP)->row_key, c->auto_movsb_stop);
+			   "thresholds %s=%zu %s=%zu", c->movsb_stop ? ", and where rep movsb stops" : "",
+			threshold_keys(T_MOVSB)->row_key, c->movsb,
+			threshold_keys(T_STOSB)->row_key, c->stosb);
+		if (c->movsb_stop)
+			fprintf(f, " %s=%zu", threshold_keys(T_MOVSB_STOP)->row_key, c->movsb_stop);
 		fprintf(f, "\n");
 	}
 	if (alias && alias->count)
@@ -235,7 +236,7 @@ static int write_row(const char *path, const struct row_cpu *cpu, const struct c
 		hazards |= c->ratios[i].hazard > 0;
 	if (hazards)
 		fprintf(f, "# hazards: each variant's time in its worst case of the hazard catalogue (bench's hazard\n"
-		   "# cases, and alias4k ones from 2 KiB in the window) as a multiple of the best variant's\n"
+		   "# cases, and alias4k ones from 2 KiB at a near distance) as a multiple of the best variant's\n"
 		   "# there; over %.1f it is no default.\n", HAZARD_LOSS_RATIO);
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		write_hazards(f, c, fn);
@@ -306,14 +307,14 @@ static int choice_place_named(const char *place)
 
 /* The rep thresholds of one CSV line into c: the first line's, or
  * THRESHOLDS_MIXED once two lines differ. */
-static void take_thresholds(struct calibration *c, size_t auto_movsb, size_t auto_stosb, size_t auto_movsb_stop)
+static void take_thresholds(struct calibration *c, size_t movsb, size_t stosb, size_t movsb_stop)
 {
-	if (!c->auto_movsb && !c->auto_stosb) {
-		c->auto_movsb = auto_movsb;
-		c->auto_stosb = auto_stosb;
-		c->auto_movsb_stop = auto_movsb_stop;
-	} else if (c->auto_movsb != auto_movsb || c->auto_stosb != auto_stosb || c->auto_movsb_stop != auto_movsb_stop)
-		c->auto_movsb = c->auto_stosb = THRESHOLDS_MIXED;
+	if (!c->movsb && !c->stosb) {
+		c->movsb = movsb;
+		c->stosb = stosb;
+		c->movsb_stop = movsb_stop;
+	} else if (c->movsb != movsb || c->stosb != stosb || c->movsb_stop != movsb_stop)
+		c->movsb = c->stosb = THRESHOLDS_MIXED;
 }
 
 /* What a bench file's lines say of it as a whole. */
@@ -326,48 +327,10 @@ struct bench_lines {
 	double aa_deviation; /* how far glibc against itself read from 1 at worst (0: not timed) */
 };
 
-/* The columns of a bench CSV line take_line reads (the others, which
- * must not be empty, are skipped), in the CSV's order: function,variant,
- * case,size,alignment,placement,median,p10,p90,unit,ratio,bytes_per_unit,
- * then (bench files since the ratio's interval was kept) ratio_low,
- * ratio_high, then (since bench wrote them) the rep thresholds auto_movsb,
- * auto_stosb, then (since bench --read-back) read_back, then (since the
- * rep band had a stop) auto_movsb_stop, then pairs and the A/A arm, the
- * processes, whether they disagreed, and (since bench --in-use) in_use. */
-enum bench_column {
-	COL_FN, COL_VARIANT, COL_KIND, COL_SIZE, COL_WHERE, COL_PLACE, COL_MEDIAN,
-	COL_RATIO = 10, COL_LOW = 12, COL_HIGH, COL_AUTO_MOVSB, COL_AUTO_STOSB, COL_READ_BACK, COL_STOP,
-	COL_AA = 19, COL_IN_USE = COL_AA + 5, COL_READ
-};
-
 /* The small classes, to 256 B, are judged in use as well (bench --in-use:
  * each source written just before its call, each destination read after
  * it, as programs use them): a cell takes the worse of the two. */
 #define IN_USE_CLASSES 3
-
-/* A CSV line's fields, cut in place at its commas; how many of the
- * first COL_READ are there, each read by the one checked parser: the
- * line is taken up to its first field that is empty or not a number
- * where one belongs (an earlier bench's line ends sooner). */
-static unsigned read_fields(char *line, char *text[COL_READ], double real[COL_READ], uint64_t whole[COL_READ])
-{
-	line[strcspn(line, "\r\n")] = '\0';
-	unsigned n = 0;
-	for (char *p = line; p && n < COL_READ; n++) {
-		text[n] = p;
-		if ((p = strchr(p, ',')) != NULL)
-			*p++ = '\0';
-		const char *at = text[n];
-		bool is_whole = n >= COL_AUTO_MOVSB && n <= COL_STOP;
-		bool is_real = n == COL_MEDIAN || n == COL_RATIO || n == COL_LOW || n == COL_HIGH || n >= COL_AA;
-		bool ok = is_whole ? parse_u64(&at, &whole[n]) && *at == '\0'
-			: is_real ? parse_real(&at, &real[n]) && *at == '\0'
-				  : *at != '\0' && strlen(at) < 24;
-		if (!ok)
-			break;
-	}
-	return n;
-}
 
 /* An alias4k case's size column; 0, a size take_alias passes over, if
  * it is not a whole number. */
@@ -384,7 +347,7 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 	char *text[COL_READ];
 	double real[COL_READ];
 	uint64_t whole[COL_READ];
-	unsigned got = read_fields(line, text, real, whole);
+	unsigned got = bench_csv_fields(line, text, real, whole);
 	if (got <= COL_RATIO)
 		return;
 	const char *fn_name = text[COL_FN], *variant = text[COL_VARIANT], *kind = text[COL_KIND],
@@ -392,8 +355,8 @@ static void take_line(struct calibration *c, struct alias_cases *alias, char *li
 	double median = real[COL_MEDIAN], ratio = real[COL_RATIO], low = ratio, high = ratio;
 	for (int i = 0; got > COL_AA + 2 && i < 3; i++) /* the engine's A/A arm: its resolution there */
 		file->aa_deviation = fmax(file->aa_deviation, fabs(1 - real[COL_AA + i]));
-	if (got > COL_AUTO_STOSB)
-		take_thresholds(c, whole[COL_AUTO_MOVSB], whole[COL_AUTO_STOSB], got > COL_STOP ? whole[COL_STOP] : 0);
+	if (got > COL_STOSB)
+		take_thresholds(c, whole[COL_MOVSB], whole[COL_STOSB], got > COL_STOP ? whole[COL_STOP] : 0);
 	if (got > COL_READ_BACK && whole[COL_READ_BACK])
 		file->read_back = true;
 	if (got > COL_HIGH) { /* without an interval any median beyond the tie counts as a loss */
@@ -503,7 +466,7 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 		fprintf(stderr, "memshim cpu-row: %s has no class cases (memshim bench --cases class --csv)\n", path);
 		return CLI_FAILED;
 	}
-	if (c->auto_movsb == THRESHOLDS_MIXED) {
+	if (c->movsb == THRESHOLDS_MIXED) {
 		fprintf(stderr, "memshim cpu-row: %s: its lines ran under different rep thresholds\n", path);
 		return CLI_FAILED;
 	}
@@ -515,15 +478,15 @@ static int read_bench(const char *path, struct calibration *c, struct alias_case
 static int merge_benches(struct calibration *each, const struct options *o, struct calibration *c)
 {
 	for (unsigned f = 1; f < o->bench_files; f++)
-		if (each[f].auto_movsb != each[0].auto_movsb || each[f].auto_stosb != each[0].auto_stosb ||
-		    each[f].auto_movsb_stop != each[0].auto_movsb_stop) {
+		if (each[f].movsb != each[0].movsb || each[f].stosb != each[0].stosb ||
+		    each[f].movsb_stop != each[0].movsb_stop) {
 			fprintf(stderr, "memshim cpu-row: %s and %s ran under different rep thresholds\n", o->bench_csv[0],
 				o->bench_csv[f]);
 			return CLI_FAILED;
 		}
-	c->auto_movsb = each[0].auto_movsb;
-	c->auto_stosb = each[0].auto_stosb;
-	c->auto_movsb_stop = each[0].auto_movsb_stop;
+	c->movsb = each[0].movsb;
+	c->stosb = each[0].stosb;
+	c->movsb_stop = each[0].movsb_stop;
 	for (unsigned i = 0; i < each[0].ratio_count; i++) {
 		const struct band_ratios *first = &each[0].ratios[i];
 		struct band_ratios *in[MAX_BENCH_FILES], *r = ratios_of(c, first->fn, first->variant);
@@ -670,7 +633,7 @@ static int path_ties_below_1k(struct calibration *c, char *glibc_names, size_t s
 	char why[PATH_WHY_MAX];
 	/* above 8 vectors the ladders read the thresholds: this CPU's own */
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
+	builtin_thresholds(cpu_features(), &builtin);
 	measure_library_thresholds(&builtin);
 	if (!path_ties(c->ratios, c->ratio_count, tied, why, sizeof why)) {
 		fprintf(stderr, "memshim cpu-row --path-below-1k: %s\n", why);

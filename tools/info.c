@@ -159,16 +159,16 @@ static void print_binding(const struct config *c)
 	       "   libraries loaded later with dlopen, and calls through pointers, always take it)\n");
 }
 
-/* Policy i's reasons: one at the end of its line when the functions share
+/* Preset i's reasons: one at the end of its line when the functions share
  * it, else a line under it for each function (or run of functions) with
  * its own. */
-static void print_policy_reasons(unsigned i, const struct cpu_features *f)
+static void print_preset_reasons(unsigned i, const struct cpu_features *f)
 {
 	const char *why[FN_COUNT];
 	char text[FN_COUNT][640]; /* a line of the library's (512) with a reason's words changed */
 	struct band_list picks;
 	for (int fn = 0; fn < FN_COUNT; fn++) {
-		config_policy(i, (enum base_function)fn, &picks, &why[fn]);
+		config_preset(i, (enum base_function)fn, &picks, &why[fn]);
 		why[fn] = row_words_truth(cpu_row_for(f), why[fn], text[fn], sizeof text[fn]);
 	}
 	bool shared = true;
@@ -188,20 +188,20 @@ static void print_policy_reasons(unsigned i, const struct cpu_features *f)
 	}
 }
 
-static void print_policies(const struct cpu_features *f)
+static void print_presets(const struct cpu_features *f)
 {
-	printf("Policies (MEMSHIM_IMPL=POLICY picks a variant or size bands per function for this CPU):\n");
+	printf("Presets, and the default (MEMSHIM_IMPL=NAME picks a variant or size bands per function for this CPU):\n");
 	struct band_list picks;
-	const char *why, *policy;
-	for (unsigned i = 0; (policy = config_policy(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
-		printf("  %-8s", policy);
+	const char *why, *preset;
+	for (unsigned i = 0; (preset = config_preset(i, FN_MEMCPY, &picks, &why)) != NULL; i++) {
+		printf("  %-8s", preset);
 		for (int fn = 0; fn < FN_COUNT; fn++) {
 			char text[BAND_TEXT_MAX];
-			config_policy(i, (enum base_function)fn, &picks, &why);
+			config_preset(i, (enum base_function)fn, &picks, &why);
 			band_list_format(&picks, text);
 			printf("%s %s %s", fn ? "," : "", base_function_names[fn], text);
 		}
-		print_policy_reasons(i, f);
+		print_preset_reasons(i, f);
 	}
 }
 
@@ -234,7 +234,7 @@ int cmd_info(int argc, char **argv)
 		const struct variant *v = &variant_table[i];
 		printf("  %-16s %-10s %s\n", v->name, variant_usable(v) ? "usable" : "NOT usable", v->summary);
 	}
-	print_policies(f);
+	print_presets(f);
 	print_cpu_row(f);
 	const struct config *c = config_get();
 	print_hazards(f, c);

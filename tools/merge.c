@@ -2,7 +2,7 @@
 #include "tools/commands.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
-#include "tools/util/dump_merge.h"
+#include "dump/reader/merge.h"
 
 #include <stdio.h>
 

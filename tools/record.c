@@ -6,7 +6,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
-#include "tools/util/dump_merge.h"
+#include "dump/reader/merge.h"
 #include "tools/util/launch.h"
 
 #include <dirent.h>
@@ -28,7 +28,7 @@ static const char record_help[] =
 	"                      [--sites[=N]] [--timing[=N]] [RUN OPTIONS]\n"
 	"                      -- COMMAND [ARGS...]\n"
 	"Runs COMMAND as memshim run does, recording it and every process it starts\n"
-	"(MEMSHIM_HIST=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
+	"(MEMSHIM_DUMP=DIR/processes/%e.%p), then merges their dumps into DIR/merged,\n"
 	"prints the report on standard error (COMMAND's standard output stays its\n"
 	"own), and exits with COMMAND's exit status (128 + N when signal N ended it).\n"
 	"SIGTERM, SIGINT or SIGHUP sent to record is passed on to COMMAND (to its\n"
@@ -269,7 +269,7 @@ static int set_recording(const struct record_options *o, const char *processes)
 {
 	char pattern[4300];
 	snprintf(pattern, sizeof pattern, "%s/%%e.%%p", processes);
-	if (setenv("MEMSHIM_HIST", pattern, 1) == 0 &&
+	if (launch_set_dump(pattern) == 0 &&
 	    (!o->profile || setenv("MEMSHIM_PROFILE", o->profile, 1) == 0) &&
 	    (!o->sites || setenv("MEMSHIM_CALLSITES", o->sites, 1) == 0) &&
 	    (!o->timing || setenv("MEMSHIM_TIMING", o->timing, 1) == 0) &&

@@ -13,7 +13,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/output_file.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/report/symbolize.h"
 #include "tools/util/sort.h"
 
@@ -23,7 +23,7 @@
 
 static const char report_help[] =
 	"usage: memshim report [OPTIONS] FILE|DIR...\n"
-	"Merges histogram dumps (written with MEMSHIM_HIST=PATH; a directory stands for\n"
+	"Merges dumps (written with MEMSHIM_DUMP=PATH; a directory stands for\n"
 	"every dump in it) and prints, first, the share of CPU time in each function\n"
 	"when the dumps have a profile (MEMSHIM_PROFILE), and the time per call when\n"
 	"they have timed calls (MEMSHIM_TIMING), then per function totals,\n"

@@ -10,7 +10,7 @@ static const char run_help[] =
 	"usage: memshim run [OPTIONS] -- COMMAND [ARGS...]\n"
 	"Runs COMMAND with libmemshim.so preloaded (after any LD_PRELOAD already set).\n"
 	"Options set the matching MEMSHIM_* variables:\n"
-	"  --impl VARIANT          MEMSHIM_IMPL: the variant (or policy: kernel, default,\n"
+	"  --impl VARIANT          MEMSHIM_IMPL: the variant (or preset: kernel, default,\n"
 	"                          or size bands: glibc:256,avx2) for every function\n"
 	"  --movsb-threshold BYTES MEMSHIM_MOVSB_THRESHOLD (every variant with rep\n"
 	"                          movsb: from here; --erms-threshold and\n"

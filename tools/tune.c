@@ -13,8 +13,9 @@
 #include "tools/util/cli_options.h"
 #include "tools/util/default_source.h"
 #include "tools/util/output_file.h"
-#include "tools/util/dump_load.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/load.h"
+#include "dump/reader/read.h"
+#include "tools/measure/load.h"
 #include "tools/measure/replay.h"
 #include "tools/util/units_shares.h"
 
@@ -27,13 +28,13 @@
 #include <unistd.h>
 
 static const char tune_help[] =
-	"usage: memshim tune [--calibration FILE] HIST...\n"
+	"usage: memshim tune [--calibration FILE] DUMP...\n"
 	"       memshim tune --impl SETTING [--basis replay|histogram]\n"
 	"                        [--placement WHERE] [--fenced] [--calibration FILE]\n"
-	"                        HIST...\n"
+	"                        DUMP...\n"
 	"       memshim tune --calibrate [--quick] [--install | --calibration FILE]\n"
-	"                        [HIST...]\n"
-	"Predicts, from histogram dumps (MEMSHIM_HIST) and this machine's cost curves,\n"
+	"                        [DUMP...]\n"
+	"Predicts, from dumps (MEMSHIM_DUMP) and this machine's cost curves,\n"
 	"the time each variant and threshold would spend in memcpy, memmove and\n"
 	"memset: sum over size buckets of calls x cost(variant, size).  Prints the\n"
 	"best setting as an environment line, and its predicted saving against the\n"
@@ -57,7 +58,7 @@ static const char tune_help[] =
 	"                       variants and thresholds become their default\n"
 	"  --quick              with --calibrate: fewer sizes and rounds (about 10 s)\n"
 	"  --impl SETTING       instead: predict SETTING against glibc, in MEMSHIM_IMPL's\n"
-	"                       syntax (a variant, bands such as glibc:1K,avx2, a policy)\n"
+	"                       syntax (a variant, bands such as glibc:1K,avx2, a preset)\n"
 	"                       or an environment line as tune prints it, with the\n"
 	"                       thresholds a program started here would have (the\n"
 	"                       calibration file's, the variables'), from the replay of\n"
@@ -77,7 +78,7 @@ static const char tune_help[] =
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
 	"hold windows of calls, the best setting is also replayed on them against the\n"
 	"default, and no best setting is named unless that replay puts it below 1.\n"
-	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
+	"A DUMP may be a directory (every dump in it); a dump that cannot be read is\n"
 	"named with the reason and left out; the exit status is then 1.\n";
 
 struct options {
@@ -127,7 +128,7 @@ static int apply_option(void *context, int id, const char *name, const char *val
 	else if (id == TUNE_INSTALL)
 		o->install = true;
 	else if (id == TUNE_IMPL && !value[0])
-		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a policy)");
+		return cli_usage_error("tune", "--impl needs a setting (a variant, bands or a preset)");
 	else if (id == TUNE_IMPL)
 		o->impl = value;
 	else if (id == TUNE_BASIS && strcmp(value, "replay") != 0 && strcmp(value, "histogram") != 0)
@@ -227,47 +228,6 @@ static enum calibration_level level_of(const struct options *o)
 	return o->tiny ? CALIBRATE_TINY : o->quick ? CALIBRATE_QUICK : CALIBRATE_FULL;
 }
 
-/* What the rest of the machine did while the calibration measured: the
- * CPU time /proc/stat counts busy (all but idle and iowait; steal too: a
- * vCPU the host took away is as much of a disturbance) less this
- * process's own, taken at the start and at the end. */
-struct machine_time {
-	struct timespec wall;
-	double busy, own; /* seconds; busy < 0: /proc/stat unreadable */
-};
-
-static double seconds(struct timespec t) { return (double)t.tv_sec + t.tv_nsec / 1e9; }
-
-static struct machine_time machine_time_now(void)
-{
-	struct machine_time m = { .busy = -1 };
-	clock_gettime(CLOCK_MONOTONIC, &m.wall);
-	struct timespec own;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &own);
-	m.own = seconds(own);
-	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
-	FILE *f = fopen("/proc/stat", "r");
-	if (f && fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait, &irq,
-			&softirq, &steal) == 8)
-		m.busy = (double)(user + nice + sys + irq + softirq + steal) / (double)sysconf(_SC_CLK_TCK);
-	if (f)
-		fclose(f);
-	return m;
-}
-
-/* The CPUs that other work kept busy on average between a and b; where
- * /proc/stat cannot be read, the one-minute load average beyond this
- * process. */
-static double others_busy(struct machine_time a, struct machine_time b)
-{
-	double wall = seconds(b.wall) - seconds(a.wall), load[1];
-	if (a.busy >= 0 && b.busy >= 0 && wall > 0) {
-		double others = (b.busy - a.busy - (b.own - a.own)) / wall;
-		return others > 0 ? others : 0;
-	}
-	return getloadavg(load, 1) == 1 && load[0] > 1 ? load[0] - 1 : 0;
-}
-
 /* Where other work ran beside the calibration, its thresholds and choices
  * move between runs (D33): said, with what to do. */
 #define BUSY_LOAD 0.5
@@ -306,7 +266,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	       c->count, c->unit, c->clock);
 	printf("  wrote %s; the rep and non-temporal thresholds for this machine: rep movsb from %s,\n"
 	       "  rep stosb from %s, non-temporal from %s (the library reads them at start-up)\n",
-	       path, human_size(c->auto_movsb, movsb, sizeof movsb), human_size(c->auto_stosb, stosb, sizeof stosb),
+	       path, human_size(c->movsb, movsb, sizeof movsb), human_size(c->stosb, stosb, sizeof stosb),
 	       human_size(c->nt, nt, sizeof nt));
 	if (others >= BUSY_LOAD)
 		printf("  the machine was busy: other work kept %.1f CPUs of %ld busy while it measured, so its\n"
@@ -318,7 +278,7 @@ static int calibrate(const char *path, enum calibration_level level, struct cali
 	       "  fleet distribution, below 1 beyond its interval; where none is, size bands: in each class\n"
 	       "  the variant that loses in no placement, if it beats glibc by more than 5%%, else glibc\n",
 	       100 * c->aa_deviation);
-	printf("  the default policy's variants for this machine:\n");
+	printf("  the default's variants for this machine:\n");
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		printf("  %-7s -> %s: %s\n", base_function_names[fn], c->choice[fn], c->choice_why[fn]);
 	say_whose_default(path);
@@ -341,14 +301,6 @@ static int load_calibration(const char *path, bool default_path, struct calibrat
 	return 1;
 }
 
-/* The file tune reads and writes when no --calibration names one.  The
- * library's default file (calibration_path: MEMSHIM_CALIBRATION, else the
- * cache's memshim/calibration) sets the default of every preloaded
- * program, so a calibration goes there only with --install, or where
- * MEMSHIM_CALIBRATION names it; else to the measured file beside it, which a
- * prediction reads unless the default file is newer (installed since).  *named:
- * MEMSHIM_CALIBRATION or --install chose the file, so no quick calibration is
- * written there unasked.  False when there is no path. */
 #define MEASURED_SUFFIX ".measured"
 
 /* Whether file a exists and b does not, or is older (a calibration
@@ -361,6 +313,15 @@ static bool newer(const char *a, const char *b)
 	return stat(b, &sb) != 0 || sa.st_mtim.tv_sec > sb.st_mtim.tv_sec ||
 	       (sa.st_mtim.tv_sec == sb.st_mtim.tv_sec && sa.st_mtim.tv_nsec > sb.st_mtim.tv_nsec);
 }
+
+/* The file tune reads and writes when no --calibration names one.  The
+ * library's default file (calibration_path: MEMSHIM_CALIBRATION, else the
+ * cache's memshim/calibration) sets the default of every preloaded
+ * program, so a calibration goes there only with --install, or where
+ * MEMSHIM_CALIBRATION names it; else to the measured file beside it, which a
+ * prediction reads unless the default file is newer (installed since).  *named:
+ * MEMSHIM_CALIBRATION or --install chose the file, so no quick calibration is
+ * written there unasked.  False when there is no path. */
 static bool tune_path(const struct options *o, char *path, size_t size, bool *named)
 {
 	if (!calibration_path(path, size, named))

@@ -21,7 +21,7 @@
  * with clang), which runs each family for a chosen time; a crash, an
  * ASan or UBSan report, or a leak is a finding. */
 #include "tools/measure/replay.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 
 #include <getopt.h>
 #include <stdint.h>

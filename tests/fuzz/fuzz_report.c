@@ -1,9 +1,9 @@
-/* libFuzzer harness for the dump reader (tools/util/histogram_read.c), which
+/* libFuzzer harness for the dump reader (dump/reader/read.c), which
  * `memshim report` runs on files from anywhere.
  *
  * Built by tests/fuzz/run_fuzz_report.sh with clang
  * -fsanitize=fuzzer,address,undefined together with
- * tools/util/histogram_read.c and preload/histogram_write.c.  Each input is written
+ * dump/reader/read.c and dump/write.c.  Each input is written
  * to a memfd and read back through its /proc/self/fd name with
  * hist_read_file(), twice into one struct dump (the merge path); a crash,
  * an ASan or UBSan report, or a leak is a finding.  Checked as well: a
@@ -18,7 +18,7 @@
  *   tests/fuzz/run_fuzz_report.sh --build-only
  *   tests/fuzz/fuzz_report -max_total_time=600 /tmp/fzr tests/fuzz/report_corpus
  */
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -67,7 +67,7 @@ cxx=$(printf '%s' "$cc" | sed 's/clang/clang++/')
 echo "building $build/tests/fuzz/fuzz_command with $cc"
 # The libraries it links first, with the configured compiler: a stale one
 # rebuilt with clang would get the gcc-only flags of its objects.
-make -s -C "$build" libdispatch.la libhistogram_write.la >/dev/null || exit 99
+make -s -C "$build" libdispatch.la libdump_write.la >/dev/null || exit 99
 make -s -C "$build" CC="$cc" CXX="$cxx" tests/fuzz/fuzz_command >/dev/null || exit 99
 [ "${1:-}" = --build-only ] && exit 0
 

@@ -19,9 +19,9 @@ find_fuzz_cc fuzzer,address,undefined
 
 mkdir -p "$outdir" || exit 99
 binary=$outdir/fuzz_report
-sources="$srcdir/fuzz_report.c $top/tools/util/histogram_read.c $top/tools/util/histogram_records.c $top/tools/util/parse_number.c $top/tools/util/histogram_add.c $top/preload/histogram_write.c $top/dispatch/message.c $top/dispatch/early_env.c"
+sources="$srcdir/fuzz_report.c $top/dump/reader/read.c $top/dump/reader/records.c $top/tools/util/parse_number.c $top/dump/reader/add.c $top/dump/write.c $top/dispatch/message.c $top/dispatch/early_env.c"
 stale=
-for s in $sources $top/preload/histogram_format.h $top/preload/histogram.h; do
+for s in $sources $top/dump/format.h $top/dump/counts.h; do
 	[ "$s" -nt "$binary" ] && stale=1
 done
 if [ ! -x "$binary" ] || [ -n "$stale" ]; then

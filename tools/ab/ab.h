@@ -94,6 +94,22 @@ static inline double seconds_now(void) { return 1e-9 * (double)monotonic_ns(); }
  * message) if a run cannot be started. */
 int ab_run_round(struct ab *a, unsigned r);
 
+/* One run of the command: its wait status, wall and CPU (user+system)
+ * seconds, and with counters its cycles and instructions (0 where none
+ * counted; a->counters and a->counter_note say so). */
+struct ab_run {
+	int status;
+	double wall, cpu, cycles, instructions;
+};
+/* Sets the environment of the child that runs the command, from `what`. */
+typedef void ab_environment(const struct ab *a, const void *what);
+/* run.c, the one child runner of both kinds of ab: runs the command once,
+ * its environment from set_environment, its output to /dev/null unless
+ * --show-output, timed from when it may start to its end; false (errno
+ * set) if it could not start. */
+bool ab_run_command(struct ab *a, ab_environment *set_environment, const void *what, bool counted,
+                    struct ab_run *r);
+
 /* in_process.c: --in-process, one run with both settings inside it; the
  * exit status (2: settings it cannot compare, 1: no result or the command failed). */
 int ab_in_process(struct ab *a);

@@ -18,7 +18,8 @@
 #include "tools/ab/weighed.h"
 #include "tools/measure/round_stats.h"
 #include "tools/util/cli_options.h"
-#include "tools/util/histogram_read.h"
+#include "tools/util/launch.h"
+#include "dump/reader/read.h"
 #include "tools/util/output_file.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
@@ -169,11 +170,12 @@ static int check_settings(const struct ab *a)
 	return 0;
 }
 
-/* The child: the library with both settings, its dumps into dir. */
-static void child(const struct ab *a, const char *dir)
+/* The child's environment: the library with both settings, its dumps
+ * into the directory `what`. */
+static void both_arms(const struct ab *a, const void *what)
 {
 	char hist[4200], both[2 * BAND_TEXT_MAX + 2], arm[2][BAND_TEXT_MAX], thresholds[2][512];
-	snprintf(hist, sizeof hist, "%s/h.%%p", dir);
+	snprintf(hist, sizeof hist, "%s/h.%%p", (const char *)what);
 	for (int i = 0; i < 2; i++) {
 		arm_text(&a->settings[i], arm[i], sizeof arm[i], thresholds[i], sizeof thresholds[i]);
 		for (unsigned w = 0; a->settings[i].kind == KIND_ENV && a->settings[i].vars[w]; w++)
@@ -182,38 +184,10 @@ static void child(const struct ab *a, const char *dir)
 	}
 	snprintf(both, sizeof both, "%s/%s", arm[0], arm[1]);
 	setenv("LD_PRELOAD", a->preload, 1);
-	setenv("MEMSHIM_HIST", hist, 1);
+	launch_set_dump(hist);
 	setenv("MEMSHIM_AB", both, 1);
 	if (a->block[0])
 		setenv("MEMSHIM_AB_BLOCK", a->block, 1);
-	if (!a->show_output) {
-		int devnull = open("/dev/null", O_WRONLY);
-		dup2(devnull, 1);
-	}
-	execvp(a->command[0], a->command);
-	fprintf(stderr, "memshim ab: cannot run %s: %s\n", a->command[0], strerror(errno));
-	_exit(127);
-}
-
-/* Runs the command once; its status, and its CPU seconds into *cpu; -1 if it could not start. */
-static int run(const struct ab *a, const char *dir, double *cpu, double *wall)
-{
-	double start = seconds_now();
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0)
-		child(a, dir);
-	if (pid < 0)
-		return -1;
-	int status;
-	struct rusage usage;
-	while (wait4(pid, &status, 0, &usage) < 0)
-		if (errno != EINTR)
-			return -1;
-	*wall = seconds_now() - start;
-	*cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-	       1e-6 * (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
-	return status;
 }
 
 /* The pair's calls and ns in the functions in fns (a bit each) and the
@@ -234,19 +208,15 @@ static struct cell class_cell(const struct dump_ab *ab, int fn, unsigned k)
 {
 	struct cell c = { 0 };
 	double *ratios = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ratios);
-	double *ones = malloc((ab->pair_count ? ab->pair_count : 1) * sizeof *ones);
-	for (size_t i = 0; ratios && ones && i < ab->pair_count; i++) {
+	for (size_t i = 0; ratios && i < ab->pair_count; i++) {
 		double r = ab_pair_ratio(&ab->pairs[i], fn, k);
 		add_calls(&ab->pairs[i], 1u << fn, 1u << k, &c);
-		if (r >= 0) {
-			ratios[c.pairs] = r;
-			ones[c.pairs++] = 1;
-		}
+		if (r >= 0)
+			ratios[c.pairs++] = r;
 	}
-	if (ratios && ones)
-		c.s = round_summarise(ratios, ones, c.pairs);
+	if (ratios)
+		c.s = round_summarise(ratios, NULL, c.pairs);
 	free(ratios);
-	free(ones);
 	return c;
 }
 
@@ -423,14 +393,17 @@ static bool has_pairs(const struct dump *d)
 
 /* One run into r; false if it gave no pairs (said).  *failed: set when
  * the command failed (said): its pairs still count, ab's status is 1. */
-static bool run_and_read(const struct ab *a, struct run *r, bool *failed)
+static bool run_and_read(struct ab *a, struct run *r, bool *failed)
 {
 	hist_dump_init(&r->d);
-	int status = run(a, a->dump_dir, &r->cpu, &r->wall);
-	if (status < 0) {
+	struct ab_run once;
+	if (!ab_run_command(a, both_arms, a->dump_dir, false, &once)) {
 		fprintf(stderr, "memshim ab: cannot start %s: %s\n", a->command[0], strerror(errno));
 		return false;
 	}
+	int status = once.status;
+	r->cpu = once.cpu;
+	r->wall = once.wall;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		fprintf(stderr, "memshim ab: %s ended with %s %d\n", a->command[0],
 			WIFEXITED(status) ? "status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));

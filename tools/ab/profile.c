@@ -1,6 +1,6 @@
 #include "tools/ab/profile.h"
 
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/util/units_shares.h"
 #include "tools/util/timing_stats.h"
 

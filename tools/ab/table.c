@@ -110,7 +110,7 @@ void ab_print_header(const struct ab *a)
 	       a->counters ? "perf_event_open, user space, inherited by the command's children" : a->counter_note);
 	if (a->profile)
 		printf("  in-function: CPU ns inside memcpy, memmove and memset over their calls, from the\n"
-		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_HIST): the copies alone, memshim's recording\n"
+		       "  runs' dumps (MEMSHIM_PROFILE=%s MEMSHIM_DUMP): the copies alone, memshim's recording\n"
 		       "  left out; the library's settings record, so their wall and cpu include %s\n",
 		       a->profile, recording_text(a, cost, sizeof cost));
 	if (a->timing)

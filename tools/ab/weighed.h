@@ -6,7 +6,7 @@
 #ifndef MEMSHIM_AB_WEIGHED_H
 #define MEMSHIM_AB_WEIGHED_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -76,7 +76,7 @@ int bench_load_default(struct measure_variant *variants, unsigned *count);
 /* The rep movsb and rep stosb thresholds the library's variants read, and
  * where rep movsb stops (in the configuration the library read at its
  * load); false without it. */
-bool bench_library_thresholds(size_t *auto_movsb, size_t *auto_stosb, size_t *auto_movsb_stop);
+bool bench_library_thresholds(size_t *movsb, size_t *stosb, size_t *movsb_stop);
 int bench_load_peers(const struct bench_options *o, struct measure_variant *variants, unsigned *count);
 
 /* distributions.c: --distribution's files (exit status), or the built-in
@@ -86,7 +86,7 @@ void bench_load_builtin_distributions(bool quick, struct distributions *d);
 void bench_free_distributions(struct distributions *d);
 
 
-/* Reads a histogram dump (preload/histogram_format.h): a distribution for
+/* Reads a histogram dump (dump/format.h): a distribution for
  * each function with calls, named "memcpy:FILE" and for that function
  * only, one size per bucket (its mean) weighted by its calls.  Puts up to
  * FN_COUNT in out and returns how many; 0 and a message on failure. */

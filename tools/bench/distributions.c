@@ -5,7 +5,7 @@
 #include "tools/bench/bench.h"
 #include "tools/util/cli.h"
 
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -36,20 +36,19 @@ static bool load_variant(void *library, const char *name, struct measure_variant
 	return false;
 }
 
-bool bench_library_thresholds(size_t *auto_movsb, size_t *auto_stosb, size_t *auto_movsb_stop)
+bool bench_library_thresholds(size_t *movsb, size_t *stosb, size_t *movsb_stop)
 {
 	void *library = measure_library();
-	void (*get)(size_t *, size_t *, size_t *, size_t *, size_t *) = NULL;
-	size_t (*get_stop)(void) = NULL;
-	if (library) {
-		*(void **)&get = dlsym(library, "memshim_get_thresholds");
-		*(void **)&get_stop = dlsym(library, "memshim_get_auto_movsb_stop");
-	}
+	void (*get)(struct memshim_threshold_values *) = NULL;
+	if (library)
+		*(void **)&get = dlsym(library, "memshim_get_threshold_values");
 	if (!get)
 		return false;
-	size_t erms, stosb, nt;
-	get(&erms, &stosb, auto_movsb, auto_stosb, &nt);
-	*auto_movsb_stop = get_stop ? get_stop() : 0; /* a library older than the stop has none */
+	struct memshim_threshold_values now;
+	get(&now);
+	*movsb = now.movsb;
+	*stosb = now.stosb;
+	*movsb_stop = now.movsb_stop;
 	return true;
 }
 

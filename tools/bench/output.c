@@ -4,6 +4,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "tools/bench/bench.h"
+#include "tools/bench/csv.h"
 #include "tools/util/hazards.h"
 #include "tools/measure/caches.h"
 #include "tools/util/units_shares.h"
@@ -589,11 +590,10 @@ void report_table(FILE *out, const struct measure_settings *s, const struct meas
 
 void report_csv(FILE *out, const struct measure_settings *s, const struct measure_result *r, size_t n)
 {
-	fprintf(out, "function,variant,case,size,alignment,placement,median,p10,p90,unit,ratio_to_glibc,bytes_per_unit,"
-		     "ratio_low,ratio_high,auto_movsb,auto_stosb,read_back,auto_movsb_stop,pairs,aa_ratio,aa_low,aa_high,processes,disagree,in_use\n");
+	fputs(BENCH_CSV_HEADER, out);
 	/* bench's variants are the library's, and read its thresholds */
-	size_t auto_movsb = 0, auto_stosb = 0, auto_movsb_stop = 0;
-	bench_library_thresholds(&auto_movsb, &auto_stosb, &auto_movsb_stop);
+	size_t movsb = 0, stosb = 0, movsb_stop = 0;
+	bench_library_thresholds(&movsb, &stosb, &movsb_stop);
 	for (size_t i = 0; i < n; i++) {
 		const struct measure_case *c = &r[i].c;
 		const char *kind = c->kind == CASE_CLASS && c->overlap ? "class-overlap" : case_kind_names[c->kind];
@@ -604,8 +604,8 @@ void report_csv(FILE *out, const struct measure_settings *s, const struct measur
 					base_function_names[c->fn], s->variants[v].name, kind, c->label, c->align,
 					placement(c), r[i].median[v], r[i].p10[v], r[i].p90[v], s->clock.unit,
 					r[i].ratio[v], r[i].median[v] > 0 ? r[i].mean_bytes / r[i].median[v] : 0,
-					r[i].ratio_low[v], r[i].ratio_high[v], auto_movsb, auto_stosb, c->read_back,
-					auto_movsb_stop, r[i].pairs[v], r[i].aa.ratio, r[i].aa.low, r[i].aa.high,
+					r[i].ratio_low[v], r[i].ratio_high[v], movsb, stosb, c->read_back,
+					movsb_stop, r[i].pairs[v], r[i].aa.ratio, r[i].aa.low, r[i].aa.high,
 					r[i].processes, r[i].disagree[v], c->in_use);
 	}
 }

@@ -5,7 +5,7 @@
 
 #include "tools/calibrate/curves.h"
 #include "tools/measure/caches.h"
-#include "preload/size_classes.h"
+#include "dump/size_classes.h"
 #include "tools/util/hazards.h"
 
 #include <stdio.h>

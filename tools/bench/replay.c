@@ -6,7 +6,7 @@
 
 #include "tools/bench/bench.h"
 #include "tools/measure/progress.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/measure/replay.h"
 
 #include <stdlib.h>

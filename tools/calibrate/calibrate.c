@@ -18,7 +18,7 @@
  * of a calibration's time (D30). */
 #include "config.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_features.h"
 #include "shim/thresholds.h"
 #include "tools/calibrate/measure_classes.h"
@@ -95,12 +95,12 @@ static bool is_unmasked(const char *name)
 	return !v || variant_unmasked(v) == v;
 }
 
-/* A vector variant without a rep band (those are composed from it), with
+/* A vector variant without a rep range (those are composed from it), with
  * code of its own above MASKED_COPY_MAX, where the later passes time. */
 static bool is_vector(const char *name)
 {
 	const struct variant *v = variant_named(name);
-	return v && v->vector_bytes && !v->rep_band && is_unmasked(name);
+	return v && v->vector_bytes && !v->rep_range && is_unmasked(name);
 }
 
 static bool any_variant(const char *name) { return (void)name, true; }
@@ -289,7 +289,7 @@ static void reference_workload(const struct calibration *c, enum base_function f
 			cm_workload_add(w, 1 / g->median[p], cached->size[p] / g->median[p]);
 }
 
-static void pick_auto_thresholds(struct calibration *c)
+static void pick_thresholds(struct calibration *c)
 {
 	const char *why, *variant[FN_COUNT];
 	for (int fn = 0; fn < FN_COUNT; fn++)
@@ -302,8 +302,8 @@ static void pick_auto_thresholds(struct calibration *c)
 		reference_workload(c, (enum base_function)fn, "glibc" CALIBRATE_COLD_SUFFIX, &cold[fn]);
 	}
 	calibrate_thresholds_cached_and_cold(c, variant, cached, cold, t);
-	c->auto_movsb = (size_t)t[T_AUTO_MOVSB];
-	c->auto_stosb = (size_t)t[T_AUTO_STOSB];
+	c->movsb = (size_t)t[T_MOVSB];
+	c->stosb = (size_t)t[T_STOSB];
 	c->nt = (size_t)t[T_NT];
 }
 
@@ -335,12 +335,10 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	static double round_times[MEASURE_MAX_VARIANTS * CM_MAX_ROUNDS];
 	static struct grid g;
 	const struct cpu_features *f = cpu_features();
-	/* no rep band and no non-temporal stores but where a pass asks; the
-	 * rep band's stop is not the calibration's to choose */
+	/* no rep range and no non-temporal stores but where a pass asks; the
+	 * rep range's stop is not the calibration's to choose */
 	static struct thresholds never;
-	never = (struct thresholds){ .erms = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER,
-				     .auto_movsb = (size_t)CM_NEVER, .auto_stosb = (size_t)CM_NEVER,
-				     .nt = (size_t)CM_NEVER, .auto_movsb_stop = config_get()->thresholds.auto_movsb_stop };
+	never = (struct thresholds){ .movsb = (size_t)CM_NEVER, .stosb = (size_t)CM_NEVER, .nt = (size_t)CM_NEVER, .movsb_stop = config_get()->thresholds.movsb_stop };
 	g.count = 0;
 	make_grid(&g, level);
 	unsigned pairs = level_pairs[level];
@@ -367,7 +365,7 @@ int calibrate_measure(struct calibration *c, enum calibration_level level)
 	stand_in_curves(c, &g);
 	for (unsigned i = 0; i < c->count; i++)
 		cm_curve_finish(&c->curves[i].curve);
-	pick_auto_thresholds(c);
+	pick_thresholds(c);
 	calibrate_measure_classes(c, &s, &bar, level == CALIBRATE_TINY);
 	progress_end(&bar);
 	return 0;

@@ -9,7 +9,7 @@
  * within the limit its --help states (D30). */
 enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
 
-/* Measures the curves into c, picks the auto policy's
+/* Measures the curves into c, picks the calibration file's
  * thresholds, and chooses each function's variant, with a progress line on
  * a terminal.  Exit status. */
 int calibrate_measure(struct calibration *c, enum calibration_level level);

@@ -3,7 +3,7 @@
 #include <math.h>
 #include "tools/util/quantile.h"
 
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * copies run at a fixed bandwidth).  A setting composes up to three curves
  * by size, the way the variants choose between their pieces: erms is its
  * scalar part below its threshold and rep movsb above; a vector variant is
- * its cached loop, rep movsb from the band's threshold and non-temporal
+ * its cached loop, rep movsb from the rep range's threshold and non-temporal
  * stores from the NT threshold.  A workload's expected time is
  *
  *     total = sum over buckets of calls x cost(setting, mean size of the bucket)
@@ -102,7 +102,7 @@ double cm_best_value(cm_objective *objective, const void *context, double *const
 double cm_worst_placement_sum(const struct cm_term *a, const struct cm_term *b, unsigned n);
 
 /* The thresholds worth trying: every bucket boundary of the histogram
- * format (preload/histogram.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
+ * format (dump/counts.h) from 1 B to 64 MiB, then CM_NEVER.  Returns how
  * many (at most max). */
 unsigned cm_threshold_candidates(double *out, unsigned max);
 

@@ -43,7 +43,7 @@
 #include "dispatch/variants.h"
 #include "tools/calibrate/cost_model.h"
 #include "tools/measure/placement.h"
-#include "preload/size_classes.h"
+#include "dump/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,7 +62,7 @@
 #define CALIBRATE_MAX_CURVES (4 * VARIANT_COUNT * FN_COUNT)
 
 /* The band choice (measure_classes.c) measures each function in the size
- * classes (preload/size_classes.h), each in these placements of its
+ * classes (dump/size_classes.h), each in these placements of its
  * data; bands are runs of classes, so a band bound is a class's upper bound. */
 enum { CHOICE_CLASS_COUNT = MEMSHIM_SIZE_CLASS_COUNT };
 _Static_assert(CHOICE_CLASS_COUNT <= MAX_BANDS, "a band per class must fit a band list");
@@ -108,9 +108,9 @@ struct named_curve {
 struct calibration {
 	char vendor[16];
 	unsigned family, model;
-	size_t auto_movsb, auto_stosb, nt; /* the library's part */
-	size_t auto_movsb_stop;            /* memshim cpu-row's: the stop its bench files ran under */
-	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default policy's bands per function */
+	size_t movsb, stosb, nt; /* the library's part */
+	size_t movsb_stop;            /* memshim cpu-row's: the stop its bench files ran under */
+	char choice[FN_COUNT][BAND_TEXT_MAX]; /* the default's bands per function */
 	char choice_why[FN_COUNT][CALIBRATION_WHY_MAX];
 	unsigned ratio_count;
 	struct band_ratios ratios[CALIBRATE_MAX_RATIOS];

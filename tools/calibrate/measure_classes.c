@@ -1,9 +1,9 @@
 /* memshim tune --calibrate: the measurements from which the size bands the
- * default policy gives each function on this machine are chosen
+ * default gives each function on this machine are chosen
  * (tools/calibrate/choose_bands.c), and the variant that serves each band.
  *
  * Each candidate (glibc's own functions, and every vector variant this CPU
- * runs, with and without its rep movsb band, at the thresholds just picked)
+ * runs, with and without its rep movsb range, at the thresholds just picked)
  * is timed against glibc's, interleaved, in each size class of
  * tools/calibrate/choose_bands.c (0-16 B up to 4-16 MiB), each in the four
  * placements of its data (tools/measure/placement.h).  Calls of 1 KiB and more are timed with a read of the
@@ -17,13 +17,13 @@
  * same placements: the default rule judges the variants on it.  A candidate that
  * would serve every size alone but for a few cells where it lost has
  * those cells timed again, longer (confirm_losses).  Where a variant runs
- * another's very code in a class (an *_erms variant below its rep band, a
+ * another's very code in a class (an *_erms variant below its rep range, a
  * *_mask one above 16 B), that one is timed for both (stand_in).
  *
  * The ratios go to tools/calibrate/choose_bands.c, which picks the bands. */
 #include "config.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/cpu_rows.h"
 #include "shim/thresholds.h"
@@ -80,16 +80,15 @@ static unsigned load_candidates(struct measure_variant *v, unsigned *glibc)
 }
 
 /* The thresholds picked from the curves, which the candidates run with;
- * the rep band's stop is the configuration's (the CPU row's, or the
+ * the rep range's stop is the configuration's (the CPU row's, or the
  * environment's), which the library keeps too. */
 static const struct thresholds *picked_thresholds(const struct calibration *c)
 {
 	static struct thresholds picked;
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
-	picked = (struct thresholds){ .erms = ERMS_THRESHOLD_DEFAULT, .stosb = STOSB_THRESHOLD_DEFAULT,
-				      .auto_movsb = c->auto_movsb, .auto_stosb = c->auto_stosb, .nt = c->nt,
-				      .auto_movsb_stop = config_get()->thresholds.auto_movsb_stop,
+	builtin_thresholds(cpu_features(), &builtin);
+	picked = (struct thresholds){ .movsb = c->movsb, .stosb = c->stosb, .nt = c->nt,
+				      .movsb_stop = config_get()->thresholds.movsb_stop,
 				      .set_stosb_beyond_nt = builtin.set_stosb_beyond_nt };
 	return &picked;
 }
@@ -99,7 +98,7 @@ static const struct thresholds *picked_thresholds(const struct calibration *c)
  * non-temporal threshold, which the vector code tests first. */
 static bool runs_twin_code(const struct calibration *c, enum base_function fn, int k)
 {
-	size_t threshold = fn == FN_MEMSET ? c->auto_stosb : c->auto_movsb;
+	size_t threshold = fn == FN_MEMSET ? c->stosb : c->movsb;
 	return choice_classes[k].hi < threshold || choice_classes[k].lo >= c->nt;
 }
 

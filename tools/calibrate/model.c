@@ -2,11 +2,11 @@
  * thresholds) costs a recorded workload, composed from a calibration's
  * measured curves (tools/calibrate/cost_model.h) the way each variant's code
  * chooses its pieces by size; and the thresholds that cost it least.  Both
- * tune's prediction and the calibration (picking the auto policy's
- * thresholds) ask it. */
+ * tune's prediction and the calibration (picking the thresholds of the
+ * calibration file) ask it. */
 #include "tools/calibrate/model.h"
 
-#include "dispatch/auto_policy.h"
+#include "dispatch/builtin.h"
 #include "dispatch/cpu_features.h"
 #include "tools/measure/caches.h"
 
@@ -25,11 +25,9 @@ const struct cm_curve *calibrate_curve(const struct calibration *c, enum base_fu
 void calibrate_builtin_thresholds(double t[T_COUNT])
 {
 	struct thresholds builtin;
-	auto_default_thresholds(cpu_features(), &builtin);
-	t[T_ERMS] = ERMS_THRESHOLD_DEFAULT;
-	t[T_STOSB] = STOSB_THRESHOLD_DEFAULT;
-	t[T_AUTO_MOVSB] = (double)builtin.auto_movsb;
-	t[T_AUTO_STOSB] = (double)builtin.auto_stosb;
+	builtin_thresholds(cpu_features(), &builtin);
+	t[T_MOVSB] = (double)builtin.movsb;
+	t[T_STOSB] = (double)builtin.stosb;
 	t[T_NT] = (double)builtin.nt;
 }
 
@@ -43,17 +41,16 @@ static unsigned vector_width(const char *variant)
 static bool has_band(const char *variant)
 {
 	const struct variant *v = variant_named(variant);
-	return v && v->rep_band;
+	return v && v->rep_range;
 }
 
-/* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
-enum threshold_name calibrate_band_threshold(enum base_function fn, const char *variant)
+/* The threshold a variant's rep range starts at, for fn (erms's and the
+ * *_erms variants' alike); T_COUNT if none. */
+enum threshold_name calibrate_rep_threshold(enum base_function fn, const char *variant)
 {
 	if (!has_band(variant))
 		return T_COUNT;
-	if (!vector_width(variant)) /* erms: MEMSHIM_ERMS/STOSB_THRESHOLD */
-		return fn == FN_MEMSET ? T_STOSB : T_ERMS;
-	return fn == FN_MEMSET ? T_AUTO_STOSB : T_AUTO_MOVSB;
+	return fn == FN_MEMSET ? T_STOSB : T_MOVSB;
 }
 
 enum threshold_name calibrate_above_threshold(const char *variant)
@@ -69,9 +66,9 @@ static bool compose_placed(const struct calibration *c, enum base_function fn, c
 			   const char *placed, const double t[T_COUNT], struct cm_setting *s)
 {
 	unsigned width = vector_width(variant);
-	enum threshold_name band = calibrate_band_threshold(fn, variant);
+	enum threshold_name band = calibrate_rep_threshold(fn, variant);
 	char below[32], rep[32], nt[32];
-	/* the measured curve: the variant without its rep band ("avx2_xmm_erms" -> "avx2_xmm") */
+	/* the measured curve: the variant without its rep range ("avx2_xmm_erms" -> "avx2_xmm") */
 	const struct variant *entry = variant_named(variant);
 	const char *base = width && entry ? variant_twin(entry)->name : variant;
 	snprintf(below, sizeof below, "%s%s", base, placed);
@@ -152,7 +149,7 @@ static unsigned fields_of(enum threshold_name t, const char *const variant[FN_CO
 {
 	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (calibrate_band_threshold((enum base_function)fns[i], variant[fns[i]]) == t)
+		if (calibrate_rep_threshold((enum base_function)fns[i], variant[fns[i]]) == t)
 			fields[k++] = &s[fns[i]].band_from;
 		if (calibrate_above_threshold(variant[fns[i]]) == t)
 			fields[k++] = &s[fns[i]].above_from;

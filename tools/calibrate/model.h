@@ -17,8 +17,8 @@ const struct cm_curve *calibrate_curve(const struct calibration *c, enum base_fu
 /* The built-in thresholds of this CPU, the ones the library starts from. */
 void calibrate_builtin_thresholds(double t[T_COUNT]);
 
-/* The threshold a variant's rep band starts at, for fn; T_COUNT if none. */
-enum threshold_name calibrate_band_threshold(enum base_function fn, const char *variant);
+/* The threshold a variant's rep range starts at, for fn; T_COUNT if none. */
+enum threshold_name calibrate_rep_threshold(enum base_function fn, const char *variant);
 
 /* The threshold its non-temporal stores start at (the vector variants'); T_COUNT if none. */
 enum threshold_name calibrate_above_threshold(const char *variant);

@@ -4,7 +4,7 @@
 #include "tools/cpu_row/cpu_row.h"
 
 #include "dispatch/variants.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -35,11 +35,11 @@ static double reference_ns(const struct alias_cases *a, int fn, const char *vari
 	return 0;
 }
 
-/* The mean extra ns a byte over the sizes and distances in the window
+/* The mean extra ns a byte over the sizes and near distances (1..63)
  * measured for fn and variant, or -1 when none has its reference.  The
- * mean, not the median: the cliff is steep within the window (on a Zen 4
+ * mean, not the median: the cliff is steep across the near distances (on a Zen 4
  * 25x at 4k+1, 2.6x at 4k+16, none at 4k+63), and the copies a recording
- * counts there pay it wherever they fall in it. */
+ * counts there pay it whichever of them they fall at. */
 static double alias_extra(const struct alias_cases *a, int fn, const char *variant)
 {
 	double sum = 0;

@@ -9,7 +9,7 @@
 
 #define ALIAS_MAX 1024
 
-/* One variant's alias4k median at one size and one distance: in the window
+/* One variant's alias4k median at one size and one distance: a near one
  * (4k+1 .. 4k+63), or the unaffected reference (4k+2048). */
 struct alias_case {
 	int fn;
@@ -32,7 +32,7 @@ void write_alias(FILE *f, const struct alias_cases *a, int fn);
 
 /* The hazard cases: each candidate variant's ratio to glibc in each case
  * of the catalogue (tools/util/hazards.h) of each bench file; an alias4k
- * case of 2 KiB or more in the window counts as the catalogue's alias4k. */
+ * case of 2 KiB or more at a near distance counts as the catalogue's alias4k. */
 #define HAZARD_LINES_MAX 8192
 
 struct hazard_line {
@@ -51,7 +51,7 @@ struct hazard_lines {
 struct calibration;
 
 /* A bench CSV line of the file numbered `file` into h, if it is a hazard
- * case (kind "hazard", or "alias4k" in the window) of a candidate variant. */
+ * case (kind "hazard", or "alias4k" at a near distance) of a candidate variant. */
 void take_hazard(struct hazard_lines *h, unsigned file, int fn, const char *kind, const char *variant,
 		 const char *size, const char *where, double ratio);
 /* Each ratios row of c: its worst case against the best candidate there,

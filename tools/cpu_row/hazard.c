@@ -5,7 +5,7 @@
 #include "tools/cpu_row/cpu_row.h"
 
 #include "dispatch/variants.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 #include "tools/calibrate/curves.h"
 #include "tools/calibrate/measure_classes.h"
 #include "tools/util/hazards.h"
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether an alias4k column ("4k+16", "4k-16") lies in the window. */
-static bool in_alias_window(const char *where)
+/* Whether an alias4k column ("4k+16", "4k-16") is a near distance (1..63). */
+static bool at_near_distance(const char *where)
 {
 	int d = 0;
 	char sign = 0;
@@ -35,7 +35,7 @@ static bool case_key(const char *kind, const char *size, const char *where, char
 		snprintf(key, key_size, "%.*s:%s:%s", (int)(colon - where), where, size, colon + 1);
 		return true;
 	}
-	if (strcmp(kind, "alias4k") == 0 && strtoull(size, NULL, 10) >= HIST_ALIAS_LARGE && in_alias_window(where)) {
+	if (strcmp(kind, "alias4k") == 0 && strtoull(size, NULL, 10) >= HIST_ALIAS_LARGE && at_near_distance(where)) {
 		snprintf(key, key_size, "alias4k:%s:%s", size, where);
 		return true;
 	}

@@ -62,8 +62,7 @@ void measure_library_thresholds(const struct thresholds *t)
 		return;
 	}
 	struct memshim_threshold_values v = {
-		.erms = t->erms, .stosb = t->stosb, .auto_movsb = t->auto_movsb, .auto_stosb = t->auto_stosb,
-		.nt = t->nt, .auto_movsb_stop = t->auto_movsb_stop, .set_stosb_beyond_nt = t->set_stosb_beyond_nt,
+		.movsb = t->movsb, .stosb = t->stosb, .nt = t->nt, .movsb_stop = t->movsb_stop, .set_stosb_beyond_nt = t->set_stosb_beyond_nt,
 	};
 	install(&v);
 }

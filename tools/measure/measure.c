@@ -14,7 +14,7 @@
  * difference. */
 #include "config.h"
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "tools/measure/caches.h"
 #include "tools/measure/measure.h"
 #include "tools/measure/round_stats.h"
@@ -66,7 +66,7 @@ bool measure_buffers_init(size_t largest_size, size_t cold_bytes)
 		munmap(arena - PAGE, arena_size + 2 * PAGE);
 	arena = NULL;
 	arena_size = want;
-	/* A page on either side of the arena, so that a masked window reaching
+	/* A page on either side of the arena, so that a masked span reaching
 	   past a call's bytes finds a page present at the arena's ends too, as
 	   it does everywhere inside: what a page not present costs is measured
 	   apart (bench/masked_window.c, bench/window_hazard.c; D51). */
@@ -296,7 +296,7 @@ static inline unsigned read_lines(const volatile unsigned char *p, size_t n)
  * time, and its destination read after it (run_copies_read), as a program
  * builds what it copies and uses the copy.  A store's bytes reach a later
  * load of them from the store buffer only where that load is plain and
- * lies within the store: the masked moves' windows take no part in that
+ * lies within the store: the masked moves' spans take no part in that
  * forwarding, and wait for the stores to be written to the cache (D49). */
 static inline void write_source(unsigned char *p, size_t n)
 {

@@ -6,9 +6,9 @@
 #ifndef MEMSHIM_REPLAY_H
 #define MEMSHIM_REPLAY_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "tools/measure/measure.h"
-#include "preload/size_classes.h"
+#include "dump/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 /* Calls larger than this are left out of a replay: bench's largest size. */
 #define REPLAY_MAX_SIZE (64u << 20)
 
-/* The size classes a replay is timed in (preload/size_classes.h's, and
+/* The size classes a replay is timed in (dump/size_classes.h's, and
  * one past the top up to REPLAY_MAX_SIZE); a class is timed apart where
  * the windows hold REPLAY_MIN_CALLS of its calls. */
 #define REPLAY_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)

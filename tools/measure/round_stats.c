@@ -31,7 +31,7 @@ struct round_summary round_summarise(const double *t, const double *base, unsign
 	}
 	/* Per-round ratios: a slow spell that hits one round hits every variant in it. */
 	for (unsigned k = 0; k < rounds; k++)
-		ratio[k] = base[k] > 0 ? t[k] / base[k] : 1;
+		ratio[k] = !base ? t[k] : base[k] > 0 ? t[k] / base[k] : 1;
 	s.ratio = quantile(ratio, rounds, 0.5); /* sorts ratio */
 	median_interval(ratio, rounds, &s.ratio_low, &s.ratio_high);
 	memcpy(times, t, rounds * sizeof *times);

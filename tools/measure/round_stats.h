@@ -10,7 +10,8 @@ struct round_summary {
 };
 
 /* t[k] and base[k]: the variant's and the baseline's time in round k, of
- * rounds, left as they are (zeros if rounds is 0 or no memory). */
+ * rounds, left as they are (zeros if rounds is 0 or no memory); base NULL:
+ * t[k] are the rounds' ratios themselves (ab --in-process's pairs). */
 struct round_summary round_summarise(const double *t, const double *base, unsigned rounds);
 
 #endif

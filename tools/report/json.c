@@ -133,7 +133,7 @@ static void json_programs(const struct dump *d)
 	printf("]");
 }
 
-/* "alias4k": the whole window (as before version 4), and its two parts. */
+/* "alias4k": every distance below 64 (as before version 4), and its two parts. */
 static void json_alias(const struct function_histogram *f)
 {
 	printf("    \"alias4k\": {\"calls\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"distance_0\": {\"calls\": %" PRIu64

@@ -33,8 +33,8 @@
 #ifdef HAVE_PPROF
 #include "tools/report/pprof_builder.h"
 #include "tools/report/pprof_encode.h"
-#include "tools/util/dump_load.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/load.h"
+#include "dump/reader/read.h"
 #include "tools/util/units_shares.h"
 #include "tools/util/sort.h"
 

@@ -3,7 +3,7 @@
 #ifndef MEMSHIM_REPORT_PPROF_H
 #define MEMSHIM_REPORT_PPROF_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stddef.h>
 

@@ -4,7 +4,7 @@
 #ifndef MEMSHIM_PPROF_BUILDER_H
 #define MEMSHIM_PPROF_BUILDER_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 #include <stddef.h>

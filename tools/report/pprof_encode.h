@@ -3,7 +3,7 @@
 #define MEMSHIM_PPROF_ENCODE_H
 
 #include "tools/report/pprof_builder.h"
-#include "tools/util/dump_load.h"
+#include "dump/reader/load.h"
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
 #ifndef MEMSHIM_REPORT_H
 #define MEMSHIM_REPORT_H
 
-#include "preload/histogram_format.h"
-#include "tools/util/dump_load.h"
+#include "dump/format.h"
+#include "dump/reader/load.h"
 #include "tools/util/profile_stats.h"
 #include "tools/util/units_shares.h"
 

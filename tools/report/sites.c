@@ -5,7 +5,7 @@
 #include "tools/util/escape.h"
 
 #include "dispatch/config.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/report/symbolize.h"
 #include "tools/util/timing_stats.h"
 #include "tools/util/sort.h"

@@ -33,8 +33,8 @@ static const char reason_above[] =
 	"the data was probably cold: the model assumes buffers in the cache, and a copy from or to\n"
 	"    memory not touched lately, or a first touch of new pages (their faults count inside the\n"
 	"    function), costs more";
-/* Named before cold data where the dumps hold copies in the 4 KiB-aliasing
- * window from 2 KiB (tools/util/alias_hazard.h): the curves copy away from
+/* Named before cold data where the dumps hold copies at a near 4 KiB-aliasing
+ * distance from 2 KiB (tools/util/alias_hazard.h): the curves copy away from
  * it.  Arguments: the lines' indent, the share of bytes, the cold reason. */
 static const char reason_hazard_counted[] =
 	"4 KiB aliasing: %2$.0f%% of its bytes are copies from 2 KiB with (dst - src) mod 4096 in\n"
@@ -184,13 +184,13 @@ void tune_print_share(const struct calibration *c, const struct dump *d, double 
 	}
 }
 
-/* The thresholds the run had: erms and stosb as the dump records them, the
+/* The thresholds the run had: movsb and stosb as the dump records them, the
  * others (not recorded) as built in. */
 static void thresholds_that_ran(const struct dump *d, double t[T_COUNT])
 {
 	calibrate_builtin_thresholds(t);
-	if (d->erms_threshold)
-		t[T_ERMS] = (double)d->erms_threshold;
+	if (d->movsb_threshold)
+		t[T_MOVSB] = (double)d->movsb_threshold;
 	if (d->stosb_threshold)
 		t[T_STOSB] = (double)d->stosb_threshold;
 }
@@ -459,10 +459,10 @@ bool tune_check_refutes(const struct calibration *c, const struct dump *d, const
 void tune_check(const struct calibration *c, const struct dump *d, const struct cm_workload w[FN_COUNT])
 {
 	printf("\nCheck: the model's time for the calls recorded, under the variant that ran (thresholds:\n"
-	       "erms and stosb as recorded, the others built in), against the time measured inside:\n");
+	       "movsb and stosb as recorded, the others built in), against the time measured inside:\n");
 	if (!d->profile.processes && !d->timing.processes) {
 		printf("  no measurement: the dumps carry no profile.  Record with MEMSHIM_PROFILE=1 beside\n"
-		       "  MEMSHIM_HIST to measure the time inside, and to know what share of the program's CPU\n"
+		       "  MEMSHIM_DUMP to measure the time inside, and to know what share of the program's CPU\n"
 		       "  time a saving is; with MEMSHIM_TIMING=on to check the model size class by size class\n");
 		return;
 	}

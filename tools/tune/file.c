@@ -114,7 +114,7 @@ bool calibration_write(const char *path, const struct calibration *c, char *why,
 		return false;
 	}
 	fprintf(f, "%s\ncpu %s %u %u\n%s %zu\n%s %zu\n%s %zu\n", CALIBRATION_FORMAT, c->vendor, c->family, c->model,
-		threshold_keys(T_AUTO_MOVSB)->file_key, c->auto_movsb, threshold_keys(T_AUTO_STOSB)->file_key, c->auto_stosb,
+		threshold_keys(T_MOVSB)->file_key, c->movsb, threshold_keys(T_STOSB)->file_key, c->stosb,
 		threshold_keys(T_NT)->file_key, c->nt);
 	write_choices(f, c);
 	fprintf(f, "unit %s\nclock %s\nrounds %u\n", c->unit, c->clock, c->rounds);
@@ -172,8 +172,8 @@ static bool read_head(struct reader *r, struct calibration *c, int *version)
 	snprintf(c->vendor, sizeof c->vendor, "%s", h.vendor);
 	c->family = h.family;
 	c->model = h.model;
-	c->auto_movsb = h.values[0];
-	c->auto_stosb = h.values[1];
+	c->movsb = h.values[0];
+	c->stosb = h.values[1];
 	c->nt = h.values[2];
 	for (int fn = 0; h.has_choices && fn < FN_COUNT; fn++) {
 		snprintf(c->choice[fn], sizeof c->choice[fn], "%s", h.choice[fn]);

@@ -3,7 +3,7 @@
  * of calls where they have some, else from the histogram and the model. */
 #include "tools/tune/tune.h"
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "tools/util/units_shares.h"
 
 #include <stdio.h>

@@ -10,9 +10,9 @@
 #include "dispatch/cpu_rows.h"
 #include "shim/thresholds.h"
 #include "dispatch/variants.h"
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "tools/util/alias_hazard.h"
-#include "tools/util/dump_load.h"
+#include "dump/reader/load.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
 #include "tools/calibrate/choose_bands.h"
@@ -77,11 +77,11 @@ static int by_cost(const void *a, const void *b)
 	return (u > v) - (u < v);
 }
 
-/* "auto_movsb 3 KiB, nt 22 KiB": the thresholds variant reads in fn. */
+/* "movsb 3 KiB, nt 22 KiB": the thresholds variant reads in fn. */
 static void thresholds_text(enum base_function fn, const char *variant, const double t[T_COUNT], char *out,
 			    size_t size)
 {
-	enum threshold_name used[2] = { calibrate_band_threshold(fn, variant), calibrate_above_threshold(variant) };
+	enum threshold_name used[2] = { calibrate_rep_threshold(fn, variant), calibrate_above_threshold(variant) };
 	size_t len = 0;
 	out[0] = '\0';
 	for (int i = 0; i < 2; i++) {
@@ -258,7 +258,7 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
 		if (!same && len < size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s=%s", len ? " " : "",
 						setting_keys(function_setting((enum base_function)fn))->variable, variant[fn]);
-		enum threshold_name b = calibrate_band_threshold((enum base_function)fn, variant[fn]);
+		enum threshold_name b = calibrate_rep_threshold((enum base_function)fn, variant[fn]);
 		enum threshold_name a = calibrate_above_threshold(variant[fn]);
 		if (b != T_COUNT)
 			used[b] = true;
@@ -276,7 +276,7 @@ static void env_line(const char *const variant[FN_COUNT], const struct cm_worklo
  * from x86_rep_movsb_threshold (ignored below 8 of its vectors: 512 B with
  * AVX-512), rep stosb from x86_rep_stosb_threshold, and for memcpy and
  * memmove non-temporal stores from x86_non_temporal_threshold (ignored below
- * 0x4040; the line gives at least these bounds).  That is the shape of our vector variants: vectors, a rep band
+ * 0x4040; the line gives at least these bounds).  That is the shape of our vector variants: vectors, a rep range
  * in the *_erms variants, then non-temporal stores; so their thresholds carry
  * over to glibc's own code, and a user can keep that part of the gain
  * without the preload.  glibc's code below the thresholds stays its own
@@ -293,9 +293,9 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 	for (int fn = 0; fn < FN_COUNT; fn++) {
 		if (!w[fn].count || calibrate_above_threshold(variant[fn]) == T_COUNT)
 			continue;
-		enum threshold_name band = calibrate_band_threshold((enum base_function)fn, variant[fn]);
-		movsb |= band == T_AUTO_MOVSB;
-		stosb |= band == T_AUTO_STOSB;
+		enum threshold_name band = calibrate_rep_threshold((enum base_function)fn, variant[fn]);
+		movsb |= band == T_MOVSB;
+		stosb |= band == T_STOSB;
 		nt |= fn != FN_MEMSET; /* glibc 2.36's memset has no non-temporal path */
 	}
 	if (!movsb && !stosb && !nt)
@@ -303,10 +303,10 @@ static void print_glibc_tunables(const char *const variant[FN_COUNT], const stru
 	const char *sep = "=";
 	printf("GLIBC_TUNABLES");
 	if (movsb)
-		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_AUTO_MOVSB], GLIBC_MIN_REP_MOVSB)),
+		printf("%sglibc.cpu.x86_rep_movsb_threshold=%.0f", sep, at_least(t[T_MOVSB], GLIBC_MIN_REP_MOVSB)),
 			sep = ":";
 	if (stosb)
-		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_AUTO_STOSB], 1)), sep = ":";
+		printf("%sglibc.cpu.x86_rep_stosb_threshold=%.0f", sep, at_least(t[T_STOSB], 1)), sep = ":";
 	if (nt)
 		printf("%sglibc.cpu.x86_non_temporal_threshold=%.0f", sep, at_least(t[T_NT], GLIBC_MIN_NON_TEMPORAL));
 	printf("\n  (without the library: glibc's own functions with this setting's thresholds;\n"
@@ -384,7 +384,7 @@ static void default_label(const struct tune_default *def, char *out, size_t size
 		if (band_list_parse(def->variant[fn], &bands))
 			continue;
 		for (unsigned b = 0; b < bands.count; b++) {
-			enum threshold_name band = calibrate_band_threshold((enum base_function)fn, bands.variant[b]->name);
+			enum threshold_name band = calibrate_rep_threshold((enum base_function)fn, bands.variant[b]->name);
 			enum threshold_name above = calibrate_above_threshold(bands.variant[b]->name);
 			if (band != T_COUNT)
 				used[band] = true;

@@ -54,7 +54,7 @@ struct tune_setting {
 };
 
 /* setting.c: --impl's value: MEMSHIM_IMPL's syntax (a variant, bands, a
- * policy), or an environment line as tune prints it (the variables of the
+ * preset), or an environment line as tune prints it (the variables of the
  * settings' table, dispatch/settings.h, that tune models).  What it leaves unsaid is what
  * a program started in this environment gets (this process's own
  * configuration: the calibration file, the variables).  False and why. */

@@ -9,7 +9,7 @@
 
 #include "dispatch/bands.h"
 #include "dispatch/cpu_rows.h"
-#include "preload/histogram.h"
+#include "dump/counts.h"
 
 #include <stdio.h>
 
@@ -26,7 +26,7 @@ bool alias_hazard_measured(const char *list);
  * else the shipped row serving this CPU; NULL: neither. */
 const struct cpu_row *alias_hazard_row(void);
 
-/* What fn's copies from 2 KiB in the window cost on top under `setting` (a
+/* What fn's copies from 2 KiB at a near distance cost on top under `setting` (a
  * variant, or bands in their text form), in ns: the extra of the worst
  * variant serving them times their bytes; a variant the list does not name
  * counted as glibc.  0 where the list does not show the hazard. */
@@ -45,8 +45,8 @@ const char *alias_hazard_remedy(enum base_function fn, const char *list, const s
 
 #define ALIAS_HAZARD_MEASURE "memshim bench --cases hazard"
 
-/* Lines, each starting with indent, about fn's copies from 2 KiB in the
- * window: their share of f, and when row (the CPU's, or NULL) measured the
+/* Lines, each starting with indent, about fn's copies from 2 KiB at a
+ * near distance: their share of f, and when row (the CPU's, or NULL) measured the
  * hazard, what they cost under glibc, which variant avoids it, and whether
  * `bands` (the default the program ran or would run with) does.  Nothing
  * when f has no such copies.  True when the row measured the hazard. */

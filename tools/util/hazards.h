@@ -3,7 +3,7 @@
  * (--cases hazard times each case), by cpu-row's rule (a variant much
  * slower than the best in any case is no default), and through the row by
  * info, report and tune.  The recording counts the calls of the hazards
- * it can see from a call's arguments (alias4k: preload/histogram.h).
+ * it can see from a call's arguments (alias4k: dump/counts.h).
  *
  * A case of the catalogue is one hazard at one size and one "where": its
  * bench CSV lines have case "hazard", the size, and the alignment column

@@ -8,6 +8,7 @@
 #include "dispatch/config.h"
 #include "dispatch/cpu_features.h"
 #include "dispatch/message.h"
+#include "dispatch/renamed.h"
 #include "tools/util/cli.h"
 #include "tools/util/cli_options.h"
 #include "tools/util/cli_reach.h"
@@ -83,7 +84,7 @@ int apply_run_option(void *command_name, int id, const char *option, const char 
 	if (id == RUN_IMPL) {
 		if (!config_name_known(value)) {
 			const char *meant = config_name_in_other_case(value);
-			fprintf(stderr, "memshim %s: --impl \"%s\" is not a variant or policy%s%s%s; try `memshim info`\n",
+			fprintf(stderr, "memshim %s: --impl \"%s\" is not a variant or preset%s%s%s; try `memshim info`\n",
 			        command, value, meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
 			return CLI_USAGE;
 		}
@@ -100,18 +101,25 @@ int apply_run_option(void *command_name, int id, const char *option, const char 
 	return set_variable(command, size_variables[id], value);
 }
 
-/* A relative MEMSHIM_HIST is taken by each process from the directory it
- * starts in; made absolute here, every process of the command dumps where
- * the user meant. */
-static int absolute_hist_path(const char *command)
+int launch_set_dump(const char *path)
 {
-	const char *path = getenv("MEMSHIM_HIST");
+	unsetenv(renamed_old_of("MEMSHIM_DUMP")); /* else the library would say it ignores it */
+	return setenv("MEMSHIM_DUMP", path, 1);
+}
+
+/* A relative MEMSHIM_DUMP (or its old name) is taken by each process from
+ * the directory it starts in; made absolute here, every process of the
+ * command dumps where the user meant. */
+static int absolute_dump_path(const char *command)
+{
+	const char *name = getenv("MEMSHIM_DUMP") ? "MEMSHIM_DUMP" : renamed_old_of("MEMSHIM_DUMP");
+	const char *path = getenv(name);
 	char cwd[PATH_MAX];
 	if (!path || !*path || path[0] == '/')
 		return 0;
 	if (!getcwd(cwd, sizeof cwd)) {
-		fprintf(stderr, "memshim %s: MEMSHIM_HIST=%s is relative and the working directory is unknown\n",
-		        command, path);
+		fprintf(stderr, "memshim %s: %s=%s is relative and the working directory is unknown\n", command,
+		        name, path);
 		return -1;
 	}
 	size_t size = strlen(cwd) + strlen(path) + 2;
@@ -119,7 +127,7 @@ static int absolute_hist_path(const char *command)
 	if (!absolute)
 		return -1;
 	snprintf(absolute, size, "%s/%s", cwd, path);
-	int rc = setenv("MEMSHIM_HIST", absolute, 1);
+	int rc = setenv(name, absolute, 1);
 	free(absolute);
 	return rc;
 }
@@ -150,7 +158,7 @@ static int pass_warned(void)
 int run_exec(const char *command, char **argv)
 {
 	cli_prepare_preload(command, argv[0]);
-	if (cli_preload_library() != 0 || absolute_hist_path(command) != 0 || pass_warned() != 0)
+	if (cli_preload_library() != 0 || absolute_dump_path(command) != 0 || pass_warned() != 0)
 		return CLI_FAILED;
 	execvp(argv[0], argv);
 	int error = errno;

@@ -12,6 +12,11 @@ extern const struct option run_options[];
  * command_name is the command for the messages ("record"). */
 int apply_run_option(void *command_name, int id, const char *option, const char *value);
 
+/* Makes the processes started from here dump to path (MEMSHIM_DUMP), and
+ * unsets the variable's old name, which the library would otherwise say it
+ * ignores; setenv's status. */
+int launch_set_dump(const char *path);
+
 /* 0 if program can be run (found in PATH, or a file that may be run); else,
  * after one line, the status a shell gives: 127 not found, 126 not runnable. */
 int run_check(const char *command, const char *program);

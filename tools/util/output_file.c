@@ -1,7 +1,7 @@
 /* Output files written under a temporary name, then renamed. */
 #include "tools/util/output_file.h"
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 #include "tools/util/cli_options.h"
 
 #include <errno.h>

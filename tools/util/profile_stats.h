@@ -8,7 +8,7 @@
 #ifndef MEMSHIM_PROFILE_STATS_H
 #define MEMSHIM_PROFILE_STATS_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 

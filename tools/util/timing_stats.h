@@ -10,7 +10,7 @@
 #ifndef MEMSHIM_TIMING_STATS_H
 #define MEMSHIM_TIMING_STATS_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 

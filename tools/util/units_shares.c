@@ -1,7 +1,7 @@
 #include "tools/util/units_shares.h"
 
 #include "tools/util/glibc_info.h"
-#include "preload/size_classes.h"
+#include "dump/size_classes.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -91,7 +91,7 @@ uint64_t variant_threshold(const struct dump *d, int fn, const char **what)
 	const char *v = d->variant[fn];
 	if (strcmp(v, "erms") == 0) {
 		*what = fn == FN_MEMSET ? "rep stosb from" : "rep movsb from";
-		return fn == FN_MEMSET ? d->stosb_threshold : d->erms_threshold;
+		return fn == FN_MEMSET ? d->stosb_threshold : d->movsb_threshold;
 	}
 	if (strcmp(v, "glibc") == 0 && fn != FN_MEMSET) {
 		*what = "glibc's rep movsb from";

@@ -4,12 +4,12 @@
 #ifndef MEMSHIM_UNITS_SHARES_H
 #define MEMSHIM_UNITS_SHARES_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* The size classes (preload/size_classes.h), [lo, hi), and one for the
+/* The size classes (dump/size_classes.h), [lo, hi), and one for the
  * sizes beyond them.  A histogram bucket counts in the class that holds its
  * smallest size: the buckets' bounds are powers of two and eighths of them,
  * so a class also counts the sizes up to 1/8 past its upper bound (17-64 B

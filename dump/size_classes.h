@@ -5,8 +5,8 @@
  * bound is a class's upper bound ("glibc:256,avx2").
  *
  * X(LO, HI, NAME) for each, ascending. */
-#ifndef MEMSHIM_SIZE_CLASSES_H
-#define MEMSHIM_SIZE_CLASSES_H
+#ifndef MEMSHIM_DUMP_SIZE_CLASSES_H
+#define MEMSHIM_DUMP_SIZE_CLASSES_H
 
 #define MEMSHIM_SIZE_CLASSES(X)                 \
 	X(0, 16, "0-16 B")                      \

@@ -1,7 +1,7 @@
 /* Writing dumps: formatted by hand into a stack buffer and written with
  * write(2), so a dump can run in a signal handler, in a forked child, or
  * while the program's malloc or stdio lock is held. */
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include "dispatch/message.h"
 
@@ -123,7 +123,7 @@ static void write_header(struct writer *w, const struct dump_header *h)
 		put_word(w, h->variant[fn]);
 		put_char(w, '\n');
 	}
-	put_record(w, "threshold erms", 1, &h->erms_threshold);
+	put_record(w, "threshold movsb", 1, &h->movsb_threshold);
 	put_record(w, "threshold stosb", 1, &h->stosb_threshold);
 }
 
@@ -418,7 +418,7 @@ static void write_window(struct writer *w, enum base_function fn, const struct s
 static void write_section(struct writer *w, const char *program, const struct dump *d, size_t sections)
 {
 	struct dump_header h = { .pid = -1, .program = program, .reason = "merged",
-	                         .erms_threshold = d->erms_threshold, .stosb_threshold = d->stosb_threshold };
+	                         .movsb_threshold = d->movsb_threshold, .stosb_threshold = d->stosb_threshold };
 	for (int fn = 0; fn < FN_COUNT; fn++)
 		h.variant[fn] = d->variant[fn];
 	write_header(w, &h);

@@ -1,5 +1,5 @@
-/* The histogram dump format: the one module that writes it (the library)
- * and reads it (every tool).  Documented in README.md, "Dump file format".
+/* The dump format: the one module that writes it (the library)
+ * and reads it (every tool).  Documented in doc/dump-format.md; dump/README.md lists this folder.
  *
  * A dump is text, one record per line, words separated by single spaces:
  *
@@ -8,7 +8,7 @@
  *   program zstd
  *   reason exit                            exit | interval | signal | exec
  *   variant memcpy fsrm                    what the functions resolved to
- *   threshold erms 2048                    the erms thresholds in force
+ *   threshold movsb 2048                   the rep thresholds in force
  *   entry __memcpy_chk 17                  calls per exported name
  *   function memcpy                        the records below are memcpy's
  *   bucket 17 18 5 85                      sizes [lo,hi): calls bytes
@@ -61,7 +61,7 @@
  *                                          (longer than 2 us + 1 ns a byte)
  *   ab_pair 40 120 38 90 ...               one pair of blocks of one thread: for each
  *                                          function (memcpy, memmove, memset) and size
- *                                          class (preload/size_classes.h, then above
+ *                                          class (dump/size_classes.h, then above
  *                                          16 MiB) A's calls and ns, then B's; the
  *                                          timer's cost subtracted
  *   end                                    the dump is complete
@@ -72,9 +72,11 @@
  * recording_cpu, version 6 made a callsite record the whole stack, up to
  * HIST_STACK_MAX frames (a line may then be longer than 8 KiB, which older
  * readers refused), where before it was three frames, version 7 added
- * sequences, window and seq, version 8 ab, ab_dropped and ab_pair, version 9 made
- * dst_mod64 and delta_mod64 count one call in HIST_ALIGN_EVERY of each
- * thread's size bucket and entry point (preload/histogram.h), and alias4k_same
+ * sequences, window and seq, version 8 ab, ab_dropped and ab_pair, version 9
+ * named the rep movsb threshold movsb, which every variant that uses rep
+ * movsb reads (before: erms, the erms variant's alone, read as movsb), and
+ * made dst_mod64 and delta_mod64 count one call in HIST_ALIGN_EVERY of each
+ * thread's size bucket and entry point (dump/counts.h), and alias4k_same
  * and alias4k_near the copies from 2 KiB, where before they counted every call; older dumps are
  * still read (a merge of them keeps their alias4k).  Since version 5 the cpu and cpu_site records count the
  * variant's code alone, where before they also counted the recording
@@ -100,18 +102,20 @@
  *
  * Only non-zero counters are written.  Readers reject an unknown major
  * version, a missing "end" (a truncated file), and malformed lines. */
-#ifndef MEMSHIM_HISTOGRAM_FORMAT_H
-#define MEMSHIM_HISTOGRAM_FORMAT_H
+#ifndef MEMSHIM_DUMP_FORMAT_H
+#define MEMSHIM_DUMP_FORMAT_H
 
-#include "preload/histogram.h"
-#include "preload/size_classes.h"
+#include "dump/counts.h"
+#include "dump/size_classes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #define HIST_FORMAT_NAME "memshim-histogram"
 #define HIST_FORMAT_VERSION 9
-#define HIST_FORMAT_VERSION_TEXT "9"
+#define HIST_TEXT_OF(n) #n
+#define HIST_NUMBER_TEXT(n) HIST_TEXT_OF(n) /* the number n expands to, as text */
+#define HIST_FORMAT_VERSION_TEXT HIST_NUMBER_TEXT(HIST_FORMAT_VERSION)
 #define HIST_FORMAT_OLDEST 1 /* the oldest version readers still take */
 #define HIST_STACK_MAX 64    /* frames of a sampled call site, at most (MEMSHIM_STACK_DEPTH) */
 /* The longest line readers take: a callsite record of HIST_STACK_MAX frames
@@ -125,7 +129,7 @@ struct dump_header {
 	const char *program;
 	const char *reason;
 	const char *variant[FN_COUNT];
-	uint64_t erms_threshold, stosb_threshold;
+	uint64_t movsb_threshold, stosb_threshold;
 };
 
 /* A sampled call site: its return addresses, the caller's first, which
@@ -202,7 +206,7 @@ bool hist_write_window(int fd, enum base_function fn, const struct seq_call *cal
 
 /* In-process A/B (MEMSHIM_AB): one pair of blocks of a thread, by arm
  * (0: A, 1: B), function and size class (the nine of
- * preload/size_classes.h, then above 16 MiB). */
+ * dump/size_classes.h, then above 16 MiB). */
 #define AB_PAIR_CLASSES (MEMSHIM_SIZE_CLASS_COUNT + 1)
 #define AB_PAIR_NUMBERS (4 * FN_COUNT * AB_PAIR_CLASSES) /* of an ab_pair record */
 struct ab_pair {
@@ -308,7 +312,7 @@ struct dump {
 	struct dump_program *programs; /* by program name, in the order first seen */
 	size_t program_count;
 	char variant[FN_COUNT][32];    /* from the last file; "mixed" if files disagree */
-	uint64_t erms_threshold, stosb_threshold;
+	uint64_t movsb_threshold, stosb_threshold;
 	struct dump_site *callsites;
 	size_t callsite_count;
 	struct dump_profile profile;

@@ -1,9 +1,10 @@
-#include "dispatch/auto_policy.h"
+/* The built-in values (dispatch/builtin.h). */
+#include "dispatch/builtin.h"
 
 #include "dispatch/cpu_rows.h"
 #include "dispatch/early_env.h"
 
-/* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb band
+/* Unmeasured CPUs: the widest vectors the CPU runs, with a rep movsb range
  * on ERMS CPUs (their usable predicates require ERMS). */
 static const struct {
 	const struct variant *variant;
@@ -31,7 +32,8 @@ const struct variant *widest_vector_variant(const struct cpu_features *f, const 
 	return widest_preference[last].variant;
 }
 
-/* Where the rep movsb / rep stosb band of the *_erms variants starts, by CPU:
+/* Where rep movsb / rep stosb start (erms, and the rep range of the *_erms
+ * variants), by CPU:
  * the first entry whose vendor matches (NULL: any) and whose family is at
  * least first_family.  Starting points, not measurements: for rep movsb
  * without FSRM, the 2048-byte ERMS cutoff proposed for the kernel on
@@ -44,7 +46,7 @@ static const struct {
 	unsigned first_family;
 	size_t movsb, stosb;
 	bool set_stosb_beyond_nt; /* memset from the nt threshold on: rep stosb, not NT stores */
-} auto_defaults_by_cpu[] = {
+} rep_from_by_cpu[] = {
 	{ "GenuineIntel", 0, 2048, 2049, false },
 	/* Zen 3 and later: FSRM, ERMS; memset from the non-temporal threshold
 	 * on takes rep stosb, memcpy keeps its non-temporal loop (D16). */
@@ -62,25 +64,23 @@ static const struct {
 #define NT_SHARE_OF_L3(bytes) ((bytes) / 4 * 3)
 #define L3_BYTES_FALLBACK (8u << 20)
 
-void auto_default_thresholds(const struct cpu_features *f, struct thresholds *t)
+void builtin_thresholds(const struct cpu_features *f, struct thresholds *t)
 {
 	unsigned i = 0;
 	for (;; i++) {
-		const char *vendor = auto_defaults_by_cpu[i].vendor;
-		if (!vendor || (same_string(vendor, f->vendor) && f->family >= auto_defaults_by_cpu[i].first_family))
+		const char *vendor = rep_from_by_cpu[i].vendor;
+		if (!vendor || (same_string(vendor, f->vendor) && f->family >= rep_from_by_cpu[i].first_family))
 			break;
 	}
-	t->erms = ERMS_THRESHOLD_DEFAULT;
-	t->stosb = STOSB_THRESHOLD_DEFAULT;
-	t->auto_movsb = f->fsrm ? FSRM_MOVSB_FROM : auto_defaults_by_cpu[i].movsb;
-	t->auto_stosb = auto_defaults_by_cpu[i].stosb;
+	t->movsb = f->fsrm ? FSRM_MOVSB_FROM : rep_from_by_cpu[i].movsb;
+	t->stosb = rep_from_by_cpu[i].stosb;
 	/* a row's rep thresholds were measured on its class: they win */
 	const struct cpu_row *row = cpu_row_for(f);
-	if (row && row->auto_movsb)
-		t->auto_movsb = row->auto_movsb;
-	if (row && row->auto_stosb)
-		t->auto_stosb = row->auto_stosb;
-	t->auto_movsb_stop = row ? row->auto_movsb_stop : 0;
-	t->set_stosb_beyond_nt = auto_defaults_by_cpu[i].set_stosb_beyond_nt;
+	if (row && row->movsb)
+		t->movsb = row->movsb;
+	if (row && row->stosb)
+		t->stosb = row->stosb;
+	t->movsb_stop = row ? row->movsb_stop : 0;
+	t->set_stosb_beyond_nt = rep_from_by_cpu[i].set_stosb_beyond_nt;
 	t->nt = NT_SHARE_OF_L3(f->l3_bytes ? f->l3_bytes : L3_BYTES_FALLBACK);
 }

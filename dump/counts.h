@@ -6,8 +6,8 @@
  * the last bucket).  Each bucket counts calls and bytes: in fleet data a
  * few large memcpy calls carry most of the bytes, so counting calls alone
  * misleads. */
-#ifndef MEMSHIM_HISTOGRAM_H
-#define MEMSHIM_HISTOGRAM_H
+#ifndef MEMSHIM_DUMP_COUNTS_H
+#define MEMSHIM_DUMP_COUNTS_H
 
 #include "shim/base_function.h"
 #include "shim/memshim.h"

@@ -1,9 +1,9 @@
 /* Reading dumps, for the tools: every line is checked, and a file that is
  * truncated, of another version, or malformed is refused whole with a
  * reason, so a merge never silently counts half a file. */
-#include "tools/util/histogram_read.h"
-#include "tools/util/histogram_add.h"
-#include "tools/util/histogram_records.h"
+#include "dump/reader/read.h"
+#include "dump/reader/add.h"
+#include "dump/reader/records.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,9 +1,9 @@
-/* Reading dumps, for the tools (tools/util/histogram_read.c); the format,
- * which the library writes, is preload/histogram_format.h's. */
-#ifndef MEMSHIM_HISTOGRAM_READ_H
-#define MEMSHIM_HISTOGRAM_READ_H
+/* Reading dumps, for the tools (dump/reader/read.c); the format,
+ * which the library writes, is dump/format.h's. */
+#ifndef MEMSHIM_DUMP_READ_H
+#define MEMSHIM_DUMP_READ_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #ifndef MEMSHIM_DUMP_LOAD_H
 #define MEMSHIM_DUMP_LOAD_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stddef.h>
 

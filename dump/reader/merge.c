@@ -1,9 +1,9 @@
 /* Many dumps added up into one merged dump file (memshim merge, and record
  * after its command). */
-#include "tools/util/dump_merge.h"
+#include "dump/reader/merge.h"
 
 #include "tools/util/cli_options.h"
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 
 #include <errno.h>
 #include <fcntl.h>

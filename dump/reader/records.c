@@ -1,10 +1,10 @@
 /* The records of a dump's section, each line checked: the header's, the
  * profile's and timed calls', call sites, and a function's buckets and
  * tables. */
-#include "tools/util/histogram_records.h"
+#include "dump/reader/records.h"
 
 #include "dispatch/config.h"
-#include "tools/util/histogram_add.h"
+#include "dump/reader/add.h"
 #include "tools/util/parse_number.h"
 
 #include <inttypes.h>
@@ -526,8 +526,8 @@ static const char *read_header_record(struct reading *r, const char *key, const 
 		uint64_t v;
 		if (!name_and_number(rest, name, sizeof name, &v))
 			return "threshold needs a name and a number";
-		if (strcmp(name, "erms") == 0)
-			r->sec.erms_threshold = v;
+		if (strcmp(name, "movsb") == 0 || strcmp(name, "erms") == 0) /* erms: before version 9 */
+			r->sec.movsb_threshold = v;
 		else if (strcmp(name, "stosb") == 0)
 			r->sec.stosb_threshold = v;
 		return NULL;

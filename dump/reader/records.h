@@ -1,8 +1,8 @@
-/* The records of a dump's section, for the dump reader (histogram_read.c). */
-#ifndef MEMSHIM_HISTOGRAM_RECORDS_H
-#define MEMSHIM_HISTOGRAM_RECORDS_H
+/* The records of a dump's section, for the dump reader (dump/reader/read.c). */
+#ifndef MEMSHIM_DUMP_RECORDS_H
+#define MEMSHIM_DUMP_RECORDS_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 

@@ -1,15 +1,15 @@
-/* THE DEFAULT POLICY: what every function gets when no variable names a
+/* THE DEFAULT: what every function gets when no variable names a
  * variant.  It was the kernel's; it is now what `memshim tune --calibrate`
  * chose on this machine (the calibration file), else the shipped row of
  * this CPU class (dispatch/cpu_rows.h: bands measured at or below glibc in
  * every size class), and glibc's own functions elsewhere, so that
  * preloading the library never makes a program slower. */
-#include "dispatch/default_policy.h"
+#include "dispatch/default_bands.h"
 
 #include "dispatch/cpu_rows.h"
 #include "dispatch/settings.h"
 
-enum setting_origin default_policy_bands(const struct cpu_features *f, const struct calibration_choices *file,
+enum setting_origin default_bands(const struct cpu_features *f, const struct calibration_choices *file,
                                          enum base_function fn, struct band_list *out, const char **why)
 {
 	struct band_list row;

@@ -2,7 +2,7 @@
 #ifndef MEMSHIM_DUMP_MERGE_H
 #define MEMSHIM_DUMP_MERGE_H
 
-#include "tools/util/dump_load.h"
+#include "dump/reader/load.h"
 
 #include <stdbool.h>
 #include <stddef.h>

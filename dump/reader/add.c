@@ -1,6 +1,6 @@
 /* Dumps added up in memory, for the dump reader: every counter checked for
  * overflow first, each section also counted under its program's name. */
-#include "tools/util/histogram_add.h"
+#include "dump/reader/add.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,7 +173,7 @@ static void keep_every(struct dump *d, size_t first, size_t step)
 	d->window_count = kept;
 }
 
-/* Appends copies of from's windows to to's, as histogram_format.h says:
+/* Appends copies of from's windows to to's, as dump/format.h says:
  * the denser side thinned to the sparser's weight, then both halved
  * together down to HIST_WINDOWS_MAX. */
 static bool merge_windows(struct dump *to, const struct dump *from)
@@ -250,7 +250,7 @@ static bool merge_counts(struct dump *to, const struct dump *from)
 		else if (strcmp(to->variant[fn], from->variant[fn]) != 0)
 			strcpy(to->variant[fn], "mixed");
 	}
-	to->erms_threshold = from->erms_threshold;
+	to->movsb_threshold = from->movsb_threshold;
 	to->stosb_threshold = from->stosb_threshold;
 	merge_profile(&to->profile, &from->profile);
 	merge_timing(&to->timing, &from->timing);

@@ -1,6 +1,6 @@
-#include "tools/util/dump_load.h"
+#include "dump/reader/load.h"
 
-#include "tools/util/histogram_read.h"
+#include "dump/reader/read.h"
 #include "tools/util/sort.h"
 
 #include <dirent.h>

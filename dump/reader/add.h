@@ -1,8 +1,8 @@
-/* Dumps added up in memory, for the dump reader (histogram_read.c). */
-#ifndef MEMSHIM_HISTOGRAM_ADD_H
-#define MEMSHIM_HISTOGRAM_ADD_H
+/* Dumps added up in memory, for the dump reader (dump/reader/read.c). */
+#ifndef MEMSHIM_DUMP_ADD_H
+#define MEMSHIM_DUMP_ADD_H
 
-#include "preload/histogram_format.h"
+#include "dump/format.h"
 
 #include <stdbool.h>
 #include <stddef.h>
