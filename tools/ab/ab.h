@@ -125,6 +125,10 @@ int ab_report_failures(const struct ab *a);
 /* --runs auto: NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next);
 
+/* --runs auto: the rounds of its last look that the budget holds at the
+ * pace so far (ab_stop_reason stops there at the latest); a->runs if none. */
+unsigned ab_last_look(const struct ab *a, double elapsed);
+
 /* --runs auto, from the rounds so far: the smallest difference (a
  * fraction) that `rounds` rounds would resolve for every setting, each on
  * its deciding measure (named in *measure); 0 where none has a ratio. */

@@ -71,7 +71,7 @@ static bool unresolved(const struct ab *a, unsigned i, unsigned base, enum measu
 	return i != base && ab_compare(a, i, base, m, &r) && paired_judge(&r).kind == PAIRED_UNRESOLVED;
 }
 
-/* Whether any verdict print_verdicts gives says "no difference resolvable". */
+/* Whether any verdict print_verdicts gives is "not resolved". */
 static bool any_unresolved(const struct ab *a)
 {
 	int fn_base = ab_fn_baseline(a, M_FN), timed_base = ab_fn_baseline(a, M_TIMED);
@@ -95,13 +95,25 @@ static void print_fn_verdict(const struct ab *a, unsigned i, enum measure m)
 		print_class_verdicts(a, i, (unsigned)base);
 }
 
+/* The verdicts' legend: the interval, the rule, and an unresolved one's runs. */
+static void print_verdict_legend(const struct ab *a)
+{
+	printf("\nVerdicts: the ratio of the table and its interval (Student t on the logarithms of the per-round\n"
+	       "ratios), by ab's one rule:\n  %s.\n", PAIRED_RULE_TEXT);
+	if (a->auto_runs)
+		printf("The interval is %.4g%%, not 95%%: --runs auto looked after each round and stopped at the first that\n"
+		       "resolved, so each look is stricter, to keep a 5%% chance in all of a verdict where there is no\n"
+		       "difference.\n", 100 * a->level);
+	else
+		printf("The interval is 95%%.\n");
+	if (any_unresolved(a))
+		printf("Not resolved: the runs that would narrow the interval to the difference seen (at least 1%%),\n"
+		       "at the spread seen.\n");
+}
+
 void ab_print_verdicts(const struct ab *a)
 {
-	printf("\nVerdicts: the ratio of the table and its %.4g%% interval (Student t on the logarithms of\n"
-	       "the per-round ratios%s).\n",
-	       100 * a->level, a->auto_runs ? "; the looks of --runs auto keep 5% in all" : "");
-	if (any_unresolved(a))
-		printf("Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n");
+	print_verdict_legend(a);
 	printf("Wall time against %s:\n", a->settings[0].label);
 	for (unsigned i = 0; i < a->count; i++)
 		print_verdict(a, i, 0, M_WALL, "");
@@ -181,6 +193,21 @@ double ab_resolvable(const struct ab *a, unsigned rounds, const char **measure)
 	return worst;
 }
 
+/* Whether `rounds` rounds would overrun --budget at the pace so far. */
+static bool overruns(const struct ab *a, double elapsed, unsigned rounds)
+{
+	return elapsed * rounds / a->runs > a->budget_s;
+}
+
+unsigned ab_last_look(const struct ab *a, double elapsed)
+{
+	unsigned look = a->runs;
+	for (unsigned next = paired_auto_next_look(look); next <= MAX_RUNS && !overruns(a, elapsed, next);
+	     next = paired_auto_next_look(look))
+		look = next;
+	return look;
+}
+
 /* NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 {
@@ -197,7 +224,7 @@ const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 	}
 	if (settled)
 		return "every verdict is resolved";
-	if (elapsed * next / a->runs > a->budget_s)
+	if (overruns(a, elapsed, next))
 		return "the rounds to the next look would overrun the budget (--budget)";
 	return a->runs == MAX_RUNS ? "the most runs ab keeps" : NULL;
 }
