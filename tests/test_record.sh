@@ -237,9 +237,15 @@ expect_eq "json: time per size class and per call site" \
 	"$(json_get "$scratch/prof.json" '[c["cpu_ns"] for c in d["functions"]["memcpy"]["size_classes"] if c["cpu_ns"]], [(c["frame"]["function"], c["cpu_ns"]) for c in d["cpu_sites"]]')" \
 	"([400000000], [('main', 400000000)])"
 "$tool" report "$scratch/prof" >"$scratch/text"
-expect_match "text leads with time, the rate asked and taken" "$(sed -n 2p "$scratch/text")" \
+# Line N of the report after its title and bottom line (to the first blank line).
+body() { sed '1,/^$/d' "$scratch/text" | sed -n "$1p"; }
+expect_match "the bottom line first: the three's share together" "$(sed -n 2p "$scratch/text")" \
+	'^bottom line: memcpy, memmove and memset together took 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples$'
+expect_eq "... and a version-2 share includes the recording" "$(sed -n 3p "$scratch/text")" \
+	"  memshim's recording: included in that share (an older memshim wrote these dumps)"
+expect_match "then time, the rate asked and taken" "$(body 1)" \
 	'^time \(MEMSHIM_PROFILE, 250 samples/s asked, 250 taken\):$'
-expect_match "text: a version-2 share includes the recording, and says so" "$(sed -n 4p "$scratch/text")" \
+expect_match "text: a version-2 share includes the recording, and says so" "$(body 3)" \
 	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples \(memshim's recording included: an older memshim wrote these dumps\)$"
 
 # A version-5 dump: the copies (cpu) and memshim's recording (recording_cpu)
@@ -248,11 +254,13 @@ sed -e 's/^memshim-histogram 2$/memshim-histogram 5/' -e 's/^pid 10$/pid 11/' \
 	-e 's/^profile 250 /profile 1000 /' -e '/^profile /a recording_apart 1' \
 	-e '/^cpu 4096 /a recording_cpu 25 100000000' "$scratch/prof" >"$scratch/prof3"
 "$tool" report "$scratch/prof3" >"$scratch/text"
-expect_match "version 5: the rate asked and taken, and why they differ" "$(sed -n 2p "$scratch/text")" \
+expect_match "version 5: the bottom line says what the recording added" "$(sed -n 3p "$scratch/text")" \
+	"^  memshim's recording added 5\.0% of CPU time \([0-9.]+.+[0-9.]+%\) on top, not in that share$"
+expect_match "version 5: the rate asked and taken, and why they differ" "$(body 1)" \
 	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU on$"
-expect_match "version 5: a sample's weight explained" "$(sed -n 3p "$scratch/text")" \
+expect_match "version 5: a sample's weight explained" "$(body 2)" \
 	"^  average \(a sample counts its timer's periods, overruns included: one may stand for several\)\):$"
-expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 5p "$scratch/text")" \
+expect_match "version 5: the copies' share, and the recording's apart" "$(body 4)" \
 	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples; and 5\.0% more in memshim's recording$"
 # A call site whose 10 samples weigh 100 ms (10 ms each, the average 4):
 # its share is of the time, and its interval, of the samples, is scaled to
@@ -268,7 +276,7 @@ expect_eq "version 5, json: the copies, the recording, the rate taken" \
 	"(400000000, 100000000, 0.05, 250, 1)"
 "$tool" merge -o "$scratch/prof23" "$scratch/prof" "$scratch/prof3"
 "$tool" report "$scratch/prof23" >"$scratch/text"
-expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 5p "$scratch/text")" \
+expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(body 4)" \
 	"; and 2\.5% more in memshim's recording \(counted apart in 1 of 2 processes, included above in the others\)$"
 "$tool" report --json "$scratch/prof" "$scratch/prof3" >"$scratch/prof23.json"
 "$tool" report --json "$scratch/prof23" >"$scratch/prof23m.json"
@@ -277,8 +285,9 @@ expect_eq "a merged dump keeps the recording apart" "$(strip "$scratch/prof23m.j
 "$tool" report "$scratch/cs" >"$scratch/text" 2>/dev/null || "$tool" report rec2/merged >"$scratch/text"
 # (after the hazards, where this CPU's row measures one the program meets)
 expect_match "without a profile, one line says how to get time" \
-	"$(sed 1d "$scratch/text" | grep -v -e '^4 KiB-aliasing hazard' -e '^can run several' -e '^  ' | sed -n 1p)" \
+	"$(sed '1,/^$/d' "$scratch/text" | grep -v -e '^4 KiB-aliasing hazard' -e '^can run several' -e '^  ' | sed -n 1p)" \
 	'MEMSHIM_PROFILE=on'
+expect_match "... and the bottom line says it is not measured" "$(sed -n 2p "$scratch/text")" '^bottom line: not measured: '
 "$tool" report --json "$scratch/prof" "$scratch/prof" >"$scratch/prof2.json"
 expect_eq "merged profiles add up" "$(json_get "$scratch/prof2.json" 'd["functions"]["memcpy"]["cpu_ns"], d["profile"]["process_cpu_ns"]')" \
 	"(800000000, 4000000000)"

@@ -305,25 +305,32 @@ report() { # ROW CALIBRATION DUMP
 		>"$scratch/out" 2>"$scratch/err"
 	rc=$?
 }
+# Lines $1 (sed's) of the hazard block, which follows the bottom line.
+hazard_block() { sed -n '/^4 KiB-aliasing hazard:/,$p' "$scratch/out" | sed -n "$1"; }
 report unmeasured hazard-glibc near
 expect_eq "report on hazard copies: runs" "$rc:$(cat "$scratch/err")" "0:"
-expect_eq "they come first, after the title, with their share of the bytes" "$(sed -n '2p;4p' "$scratch/out")" \
+expect_eq "the bottom line names it, its cost not measured" "$(sed -n 4p "$scratch/out")" \
+	"  hazard: memcpy's 4 KiB aliasing, its cost not measured on this CPU (below)"
+expect_eq "they come first, after the bottom line, with their share of the bytes" "$(hazard_block '1p;3p')" \
 	"4 KiB-aliasing hazard: copies from 2 KiB with (dst - src) mod 4096 in 1..63, where rep movsb
   memcpy: 9000 calls, 35 MiB (90% of its bytes)"
-expect_eq "not measured on this CPU: how to measure it" "$(sed -n 5p "$scratch/out")" \
+expect_eq "not measured on this CPU: how to measure it" "$(hazard_block 4p)" \
 	"    not measured on this CPU (its row has no alias4k line): memshim bench --cases hazard measures it"
 report slow hazard-glibc timed
+expect_eq "the bottom line: its cost under glibc" "$(sed -n 4p "$scratch/out")" \
+	"  hazard: memcpy's 4 KiB aliasing, 11.1 ms more under glibc on this CPU (below)"
 expect_eq "measured: the cost under glibc, its share of the timed time, and the setting that avoids it" \
-	"$(sed -n 4,6p "$scratch/out")" "  memcpy: 9000 calls, 35 MiB (90% of its bytes)
+	"$(hazard_block 3,5p)" "  memcpy: 9000 calls, 35 MiB (90% of its bytes)
     under glibc on this CPU about 11 ms more (0.300 ns a byte, row $scratch/slow.row), 55% of memcpy's timed time;
     MEMSHIM_MEMCPY=sse2 avoids it"
 report slow hazard-sse2 near
-expect_eq "a default that avoids it says so" "$(sed -n 6p "$scratch/out")" "    the default avoids it here (sse2 from 2 KiB)"
+expect_eq "a default that avoids it says so" "$(hazard_block 5p)" "    the default avoids it here (sse2 from 2 KiB)"
 expect_eq "said once: the aliasing table keeps only the counts" "$(grep -c 'rep movsb is slow\|avoids it' "$scratch/out")" 1
 report slow hazard-glibc few
-expect_eq "under 1% of the bytes: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+expect_eq "under 1% of the bytes: no hazard line, the bottom line's none" \
+	"$(grep -ci hazard "$scratch/out"):$(sed -n 4p "$scratch/out")" "1:  hazard: none that takes 1% of a function's time"
 "$tool" report "$scratch/two.hist" >"$scratch/out" 2>&1
-expect_eq "no copies in the window: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+expect_eq "no copies in the window: no hazard line" "$(grep -v '^  hazard: none' "$scratch/out" | grep -ci hazard)" 0
 tune() { env MEMSHIM_CALIBRATION="$scratch/hazard-glibc" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 MEMSHIM_CPU_ROW=$scratch/unmeasured.row tune --calibration "$scratch/hazard-glibc" "$scratch/near.hist"
 expect_eq "tune, the hazard not measured: glibc, the faster away from it" "$rc:$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" \

@@ -24,9 +24,11 @@
 static const char report_help[] =
 	"usage: memshim report [OPTIONS] FILE|DIR...\n"
 	"Merges histogram dumps (written with MEMSHIM_HIST=PATH; a directory stands for\n"
-	"every dump in it) and prints, first, the share of CPU time in each function\n"
-	"when the dumps have a profile (MEMSHIM_PROFILE), and the time per call when\n"
-	"they have timed calls (MEMSHIM_TIMING), then per function totals,\n"
+	"every dump in it) and prints, first, its bottom line: the share of CPU time in\n"
+	"the three functions together, what the recording added, any hazard, where the\n"
+	"time goes and what a setting must win to show; then the share of CPU time in\n"
+	"each function when the dumps have a profile (MEMSHIM_PROFILE), and the time\n"
+	"per call when they have timed calls (MEMSHIM_TIMING), then per function totals,\n"
 	"size percentiles by calls and by bytes, size classes (with their time),\n"
 	"a bar chart, alignment and 4 KiB-aliasing tables, and the top call sites by\n"
 	"time, bytes and calls (named with function and file:line where the objects\n"
@@ -144,6 +146,7 @@ static void print_text(struct dump *d, const struct report_options *o)
 	char title[1200];
 	write_escaped(stdout, dump_title(d, title, sizeof title), ESCAPE_TEXT);
 	printf(" (read from %u file%s)\n", d->files, d->files == 1 ? "" : "s");
+	print_bottom_line(d);
 	print_hazards(d);
 	print_time(d);
 	print_timing(d);
