@@ -104,7 +104,7 @@ static int add_impls(struct ab *a, const char *list)
 			s->preload = false;
 			snprintf(s->meaning, sizeof s->meaning, "without the library");
 		} else if (!config_name_known(s->label)) {
-			const char *meant = config_name_in_other_case(s->label);
+			const char *meant = config_name_meant(s->label);
 			return cli_usage_error("ab", "--impl: \"%s\" is not a variant, a policy or none%s%s%s", s->label,
 			                   meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
 		} else {
