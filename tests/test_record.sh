@@ -83,7 +83,7 @@ expect_match "record of a command that makes no call: said" "$?:$(cat "$scratch/
 expect_eq "after all of these, nothing is left behind" "$(ls -A)" ""
 cd "$scratch" || exit 1
 "$tool" record -o rec3 -- sh -c "'$program' calls 3; echo junk >rec3/processes/junk" >/dev/null 2>"$scratch/err"
-expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
+expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk.*left out'
 expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
 
 # A process that cannot write its dump (here its MEMSHIM_HIST names a
@@ -138,12 +138,12 @@ echo junk >"$scratch/bad-dump"
 "$tool" merge -o "$scratch/m1" "$scratch/m" "$scratch/bad-dump" >/dev/null 2>"$scratch/err"
 expect_match "merge of a good and a bad dump: 1, nothing written, said" \
 	"$?:$(ls "$scratch"/m1* 2>/dev/null | wc -l):$(tail -n 1 "$scratch/err")" \
-	'^1:0:memshim merge: .*/m1 not written: 1 input left out$'
+	'^1:0:memshim merge: .*/m1 not written: 1 input left out or read in part$'
 "$tool" merge -o "$scratch/m1" "$scratch/m" >/dev/null 2>"$scratch/err"
 expect_eq "... and the retry without it writes m1" "$?:$(cat "$scratch/err"):$(head -c 17 "$scratch/m1")" "0::memshim-histogram"
 head -c 200 "$scratch/m" >"$scratch/cut"
 "$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
-expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'
+expect_match "a cut merged dump is said to be cut" "$(cat "$scratch/err")" 'truncated'
 sed '/^sections/d' "$scratch/m" | awk '/^end$/ && ++n == 1 { print; exit } { print }' >"$scratch/first"
 "$tool" report "$scratch/first" >/dev/null 2>&1
 expect_eq "its first section alone is a dump" "$?" 0
@@ -159,14 +159,28 @@ expect_match "--program of no dump says so" "$?:$(cat "$scratch/err")" '^1:.*no 
 
 # report and tune take directories; tune skips a bad dump; more than 256 files
 printf 'memshim-histogram 2\npid 1\n' >rec/processes/zz.bad
+printf 'memshim-histogram 2\npid 1\nbucket\n' >rec/processes/zz.worse
 "$tool" report rec/processes >/dev/null 2>"$scratch/err"
-expect_match "report reads a directory and names the bad dump in it" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*truncated.*left out$'
+expect_match "report reads a directory and names a cut dump in it, read in part" "$?:$(cat "$scratch/err")" \
+	'^1:.*zz\.bad: .*truncated.*its complete lines are read$'
+expect_match "... and a bad one, left out" "$(cat "$scratch/err")" 'zz\.worse: line 3: .*left out$'
 cal=$scratch/calibration
 "$tool" tune --calibrate --tiny --calibration "$cal" rec/processes >"$scratch/out" 2>"$scratch/err"
-expect_match "tune reads a directory, skips the bad dump, exits 1" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*left out$'
+expect_match "tune reads a directory, skips the bad dump, exits 1" "$?:$(grep worse "$scratch/err")" '^1:.*zz\.worse: .*left out$'
 expect_match "... and still predicts (a best setting, or the model's pick where it is none)" "$(cat "$scratch/out")" \
 	'^(  )?MEMSHIM_'
-rm rec/processes/zz.bad
+rm rec/processes/zz.bad rec/processes/zz.worse
+# A folder of recordings with their plots and calibrations beside them, as
+# the quickstart leaves them: each recording read, the rest said in one line.
+mkdir folder && cp -r rec folder/a && cp -r rec folder/b
+echo '<svg/>' >folder/a.svg && echo calibration >folder/a.calibration && echo notes >folder/notes
+"$tool" report --json folder >"$scratch/folder.json" 2>"$scratch/err"
+expect_match "a folder of recordings: read, the other files in one line" "$?:$(cat "$scratch/err")" \
+	'^0:memshim report: folder: 3 files that are not dumps \(a\.calibration, a\.svg, notes\) left out$'
+"$tool" report --json rec >"$scratch/rec.json" 2>/dev/null
+expect_eq "... every recording in it" "$(json_get "$scratch/folder.json" 'd["processes"]')" \
+	"$(($(json_get "$scratch/rec.json" 'd["processes"]') * 2))"
+rm -r folder
 mkdir many
 i=0
 while [ $i -lt 300 ]; do cp rec2/merged many/d$i; i=$((i + 1)); done

@@ -24,10 +24,11 @@
 static const char report_help[] =
 	"usage: memshim report [OPTIONS] FILE|DIR...\n"
 	"Merges histogram dumps (written with MEMSHIM_HIST=PATH; a directory stands for\n"
-	"every dump in it) and prints, first, its bottom line: the share of CPU time in\n"
-	"the three functions together, what the recording added, any hazard, where the\n"
-	"time goes and what a setting must win to show; then the share of CPU time in\n"
-	"each function when the dumps have a profile (MEMSHIM_PROFILE), and the time\n"
+	"every dump and recording in it) and prints, first, its bottom line: the share\n"
+	"of CPU time in the three functions together, what the recording added, any\n"
+	"hazard, where the time goes and what a setting must win to show; then the\n"
+	"share of CPU time in each function when the dumps have a profile\n"
+	"(MEMSHIM_PROFILE), and the time\n"
 	"per call when they have timed calls (MEMSHIM_TIMING), then per function totals,\n"
 	"size percentiles by calls and by bytes, size classes (with their time),\n"
 	"a bar chart, alignment and 4 KiB-aliasing tables, and the top call sites by\n"
@@ -49,8 +50,10 @@ static const char report_help[] =
 	"  --force                replace the files --svg, --pprof and --fleetbench-csv\n"
 	"                         name when they exist (else they are refused, as record\n"
 	"                         and merge refuse theirs)\n"
-	"A file that cannot be read is named with the reason and left out; the exit\n"
-	"status is then 1.\n";
+	"A directory holding recordings stands for each, and its files that are not\n"
+	"dumps are named in one line.  A file that cannot be read is named with the\n"
+	"reason and left out; a dump cut short is read up to its last complete line\n"
+	"and named as cut; the exit status is then 1.\n";
 
 /* ---- the command ---- */
 

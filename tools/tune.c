@@ -77,8 +77,9 @@ static const char tune_help[] =
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
 	"hold windows of calls, the best setting is also replayed on them against the\n"
 	"default, and no best setting is named unless that replay puts it below 1.\n"
-	"A HIST may be a directory (every dump in it); a dump that cannot be read is\n"
-	"named with the reason and left out; the exit status is then 1.\n";
+	"A HIST may be a directory (every dump and recording in it); a dump that cannot\n"
+	"be read is named with the reason and left out, one cut short is read up to\n"
+	"its last complete line and named as cut; the exit status is then 1.\n";
 
 struct options {
 	bool calibrate, quick, tiny, install;
