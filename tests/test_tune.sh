@@ -143,7 +143,7 @@ sed -e 's/^memshim-calibration 1$/memshim-calibration 3/' \
 	-e "/^rounds /a ratios memcpy scalar$cells" "$scratch/mixed-rounds" >"$scratch/cold-loss"
 tune --calibration "$scratch/cold-loss" "$scratch/agree.hist"
 expect_match "a pick that loses cold at 17-64 B: said" "$(tr '\n' ' ' <"$scratch/out")" \
-	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, cold\): it pays only where this program.s small copies are in them; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
+	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, data cold\): it pays only where this program.s small copies are in them; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
 tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
 expect_eq "a pick without such a loss: nothing said" "$(grep -c 'loses to glibc where copies up to 64 B' "$scratch/out")" 0
 with_timed off 30

@@ -475,7 +475,7 @@ static void print_small_cold(const struct calibration *c, const char *const best
 			continue;
 		printf("  %s: %s loses to glibc where copies up to 64 B are not in the L1 or L2 (the\n"
 		       "  calibration read %.2fx at %s, %s): it pays only where this program's small copies are in them;\n",
-		       base_function_names[fn], best[fn], loss, choice_classes[k].name, placement_names[p]);
+		       base_function_names[fn], best[fn], loss, choice_classes[k].name, placement_words[p]);
 		if (placed_by_timing > 0)
 			printf("  the replay above put %.0f%% of the calls where the program's own timed calls put them\n",
 			       100 * placed_by_timing);
