@@ -153,6 +153,8 @@ expect_match "timed at 3x the model: no best setting, and why" "$(cat "$scratch/
 expect_eq "timed at 3x the model: no environment line of its own" "$(grep -c '^MEMSHIM_\|^Best setting' "$scratch/out")" 0
 expect_match "timed at 3x the model: the measurement to make" "$(cat "$scratch/out")" \
 	"^  measure it in one run: memshim ab --in-process --impl glibc --env 'MEMSHIM_MEMCPY=scalar' -- fake "
+expect_match "... with the model's B/A beside it, to read that run against" "$(cat "$scratch/out")" \
+	'^  "all" lines: all [0-9.]+ \([0-9.]+\.\.[0-9.]+\), memcpy [0-9.]+ \([0-9.]+\.\.[0-9.]+\)$'
 printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
 	"bucket 96 104 1000 100000" "bucket 192 208 1000 200000" "profile 1000 20000 20000000000 20000000000 20000000000 0" \
 	"function memcpy" "cpu 96 104 15000 15000000000" "end" >"$scratch/profiled.hist"
@@ -343,4 +345,34 @@ expect_eq "nothing left out of the prediction" "$(grep -c 'leave it out' "$scrat
 MEMSHIM_CPU_ROW=$scratch/slow.row tune --calibration "$scratch/hazard-glibc" "$scratch/profiled.hist"
 expect_match "the check names the hazard before cold data" "$(sed -n '/they disagree/,/^$/p' "$scratch/out" | tr '\n' ' ')" \
 	'they disagree: .* 4 KiB aliasing: 90% of its bytes are copies from 2 KiB .* or +the data was probably cold'
+
+# How to prove a pick: in one run, with the model's B/A beside it; over
+# whole runs too only where the saving is 1% or more of the program's time.
+# A made-up calibration where sse2 takes 0.8x glibc's time, and a program
+# whose copies take 32 ms of 20 s of CPU, then of 0.5 s.
+{
+	printf 'memshim-calibration 2\n%s\nauto_movsb 4096\nauto_stosb 4096\nnt 33554432\n' "$(grep '^cpu ' "$cal")"
+	printf 'choice memcpy glibc by hand\nchoice memmove glibc by hand\nchoice memset glibc by hand\n'
+	printf 'unit ns\nclock by hand\nrounds 3\n'
+	printf 'curve memcpy glibc 2\n100 10 10 10\n4096 400 400 400\n'
+	for curve in sse2 sse2:nt; do printf 'curve memcpy %s 2\n100 8 8.5 9\n4096 300 310 320\n' "$curve"; done
+	echo end
+} >"$scratch/sse2-faster"
+proof_dump() { # NAME PROCESS_CPU_NS SAMPLES
+	printf '%s\n' "memshim-histogram 7" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
+		"bucket 96 104 100000 10000000" "bucket 4096 4608 100000 409600000" \
+		"profile 1000 $3 $2 $2 $2 0" "recording_apart 1" "function memcpy" "cpu 4096 4608 8 32000000" "end" \
+		>"$scratch/$1.hist"
+}
+proof_dump long 20000000000 20000
+tune --calibration "$scratch/sse2-faster" "$scratch/long.hist"
+expect_eq "a pick saving well under 1% of the program's time: measured in one run, the model's B/A beside it" \
+	"$(sed -n '/^  measure it in one run:/,/^Predicted/p' "$scratch/out" | sed -e '$d' -e 's/THRESHOLD=[0-9]*/THRESHOLD=N/')" \
+	"  measure it in one run: memshim ab --in-process --impl glibc --env 'MEMSHIM_MEMCPY=sse2 MEMSHIM_NT_THRESHOLD=N' -- fake [its arguments]
+  its B/A predicted in these functions (p10..p90 over the calibration's rounds), for that run's
+  \"all\" lines: all 0.777 (0.756..0.797), memcpy 0.777 (0.756..0.797)"
+proof_dump short 500000000 125
+tune --calibration "$scratch/sse2-faster" "$scratch/short.hist"
+expect_match "one saving 1% or more of it: over whole runs too" "$(tr '\n' ' ' <"$scratch/out")" \
+	"or over whole runs \(it saves [0-9.]+% of the program's CPU time, which they resolve\): +memshim ab --runs auto --impl glibc --env 'MEMSHIM_MEMCPY=sse2 MEMSHIM_NT_THRESHOLD=[0-9]+' -- fake "
 finish
