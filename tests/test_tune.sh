@@ -346,6 +346,21 @@ MEMSHIM_CPU_ROW=$scratch/slow.row tune --calibration "$scratch/hazard-glibc" "$s
 expect_match "the check names the hazard before cold data" "$(sed -n '/they disagree/,/^$/p' "$scratch/out" | tr '\n' ' ')" \
 	'they disagree: .* 4 KiB aliasing: 90% of its bytes are copies from 2 KiB .* or +the data was probably cold'
 
+# The calibration a recording ran under, kept beside it as the quickstart
+# keeps it (DIR.calibration beside DIR): tune reads it where this machine
+# has none of its own, and says which file it reads and what kind.
+mkdir "$scratch/rec" && cp "$scratch/near.hist" "$scratch/rec/merged" && cp "$scratch/hazard-glibc" "$scratch/rec.calibration"
+env -u MEMSHIM_CALIBRATION "$tool" tune "$scratch/rec/merged" >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune finds the recording's calibration beside it" "$?:$(cat "$scratch/err")" "0:"
+expect_eq "... and says so first" "$(sed -n 1p "$scratch/out")" \
+	"memshim tune: the calibration in $scratch/rec.calibration (the one the recording ran under, beside it; a tiny one, 3 rounds a size)"
+expect_match "... and what a calibration short of a full one means for its choices" "$(sed -n 2,4p "$scratch/out" | tr '\n' ' ')" \
+	'its variant choices come from the same class +cases, so a full one chooses otherwise only where a class lay near the choice rule.s edge'
+cp "$scratch/hazard-glibc" "$scratch/mine"
+"$tool" tune --calibration "$scratch/mine" "$scratch/rec" >"$scratch/out" 2>&1
+expect_eq "--calibration FILE wins, and is named" "$(sed -n 1p "$scratch/out")" \
+	"memshim tune: the calibration in $scratch/mine (--calibration; a tiny one, 3 rounds a size)"
+
 # How to prove a pick: in one run, with the model's B/A beside it; over
 # whole runs too only where the saving is 1% or more of the program's time.
 # A made-up calibration where sse2 takes 0.8x glibc's time, and a program
