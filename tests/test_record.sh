@@ -345,6 +345,12 @@ time bars: True"
 # numbers, and its header names the zstd command it runs.
 expect_eq "quickstart's recording: record's default directory, record's numbering" \
 	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+# Its next tune reads the calibration the recording ran under (kept as
+# RECORDING.calibration, which tune finds beside it): no second calibration.
+expect_eq "quickstart's next tune: on the recording, without --calibrate" \
+	"$(grep '^echo' "$quickstart" | grep -o 'memshim tune [^"]*' | sed 's/ *$//')" 'memshim tune $recording/merged'
+expect_eq "... and the calibration it keeps is where tune looks" \
+	"$(sed -n 's/^calibration=.*\/\(\$recording\.calibration\)$/\1/p' "$quickstart")" '$recording.calibration'
 # --by-program with a name longer than the column: the columns stay in line
 # (every line of the table as long as its heading's).
 for name in sh a-program-name-much-longer-than-twenty-characters; do
