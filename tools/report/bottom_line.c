@@ -20,17 +20,6 @@
 #define WHERE_CLASSES 2
 #define WHERE_LEAST 0.1
 
-double hazard_share(const struct dump *d, enum base_function fn, const char *list)
-{
-	const struct function_histogram *f = &d->hist.fn[fn];
-	double time = recorded_ns(d, fn), bytes = (double)sum_buckets(f->bytes);
-	if (list && !alias_hazard_measured(list))
-		return 0;
-	if (list && time > 0)
-		return alias_hazard_ns(f, list, "glibc") / time;
-	return bytes > 0 ? (double)f->alias_near_large_bytes / bytes : 0;
-}
-
 /* The three functions' samples and ns together, into *c; false without a profile. */
 static bool total_share(const struct dump_profile *p, const uint64_t *samples, const uint64_t *ns, struct cpu_share *c)
 {

@@ -351,6 +351,17 @@ static void print_alias(const struct function_histogram *f, uint64_t calls, uint
 
 /* ---- the hazard, at the top ---- */
 
+double hazard_share(const struct dump *d, enum base_function fn, const char *list)
+{
+	const struct function_histogram *f = &d->hist.fn[fn];
+	double time = recorded_ns(d, fn), bytes = (double)sum_buckets(f->bytes);
+	if (list && !alias_hazard_measured(list))
+		return 0;
+	if (list && time > 0)
+		return alias_hazard_ns(f, list, "glibc") / time;
+	return bytes > 0 ? (double)f->alias_near_large_bytes / bytes : 0;
+}
+
 /* Its cost under glibc, what share of fn's timed time that is, and what avoids it. */
 static void print_hazard_cost(const struct dump *d, enum base_function fn, const struct cpu_row *row)
 {

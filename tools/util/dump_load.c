@@ -77,11 +77,13 @@ static bool add_directory(struct dump_inputs *in, const char *dir, bool given, s
 		char path[4096];
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-		if (ok && stat(path, &st) == 0 && S_ISREG(st.st_mode) && given && not_a_dump(path))
+		bool file = ok && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+		bool folder = ok && !file && given && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (file && given && not_a_dump(path))
 			skip(s, names[i]->d_name);
-		else if (ok && S_ISREG(st.st_mode))
+		else if (file)
 			ok = add_path(in, dir, names[i]->d_name);
-		else if (ok && given && S_ISDIR(st.st_mode))
+		else if (folder)
 			ok = add_recording(in, path, &recording);
 		free(names[i]);
 	}
@@ -137,7 +139,8 @@ static bool expand_directory(const char *command, const char *dir, struct dump_i
 		fprintf(stderr, "memshim %s: %s: a directory with no dumps, %s; left out\n", command, dir,
 		        skipped_text(&skipped, text, sizeof text));
 	else if (command)
-		fprintf(stderr, "memshim %s: %s: %s; left out\n", command, dir, ok ? "a directory with no dumps" : strerror(errno));
+		fprintf(stderr, "memshim %s: %s: %s; left out\n", command, dir,
+		        ok ? "a directory with no dumps" : strerror(errno));
 	++*bad;
 	return true;
 }

@@ -233,8 +233,8 @@ static bool read_file(const char *path, struct dump *d, bool keep, char *why, si
 	if (problem)
 		snprintf(why, why_size, number ? "line %u: %s" : "%.0u%s", number, problem);
 	else if (cut)
-		snprintf(why, why_size, number ? "line %u: %s; its complete lines are read" : "%.0u%s; its complete lines are read",
-		         number, cut);
+		snprintf(why, why_size, number ? "line %u: %s; its complete lines are read"
+		                               : "%.0u%s; its complete lines are read", number, cut);
 	else
 		why[0] = '\0';
 	hist_dump_free(&r->sec);
