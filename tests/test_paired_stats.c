@@ -158,6 +158,13 @@ static void one_rule(void)
 	char text[160];
 	paired_verdict_text(&r, &v, text, sizeof text);
 	check("the rounds' verdict on the same interval: the same word", strcmp(text, "slower") == 0);
+	/* --runs auto's plan: 3 rounds in 3 s, a budget of 23 s: 23 rounds fit,
+	 * but the looks after 20 are at 30, 45, ...: it stops at 20, and says 20 */
+	check("the plan names the last look the budget holds: 20, not 23", paired_auto_last_look(3, 3, 23, 1000) == 20);
+	check("... where the stop rule stops: 30 would overrun it", paired_auto_overruns(30, 3, 3, 23) &&
+	      !paired_auto_overruns(20, 3, 3, 23));
+	check("a budget of 45 rounds: 45", paired_auto_last_look(3, 3, 45.5, 1000) == 45);
+	check("one that holds no more: the rounds done", paired_auto_last_look(3, 3, 3.5, 1000) == 3);
 }
 
 int main(void)

@@ -193,19 +193,9 @@ double ab_resolvable(const struct ab *a, unsigned rounds, const char **measure)
 	return worst;
 }
 
-/* Whether `rounds` rounds would overrun --budget at the pace so far. */
-static bool overruns(const struct ab *a, double elapsed, unsigned rounds)
-{
-	return elapsed * rounds / a->runs > a->budget_s;
-}
-
 unsigned ab_last_look(const struct ab *a, double elapsed)
 {
-	unsigned look = a->runs;
-	for (unsigned next = paired_auto_next_look(look); next <= MAX_RUNS && !overruns(a, elapsed, next);
-	     next = paired_auto_next_look(look))
-		look = next;
-	return look;
+	return paired_auto_last_look(a->runs, elapsed, a->budget_s, MAX_RUNS);
 }
 
 /* NULL while more rounds are worth running, else why not. */
@@ -224,7 +214,7 @@ const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 	}
 	if (settled)
 		return "every verdict is resolved";
-	if (overruns(a, elapsed, next))
+	if (paired_auto_overruns(next, a->runs, elapsed, a->budget_s))
 		return "the rounds to the next look would overrun the budget (--budget)";
 	return a->runs == MAX_RUNS ? "the most runs ab keeps" : NULL;
 }

@@ -26,6 +26,20 @@ unsigned paired_auto_next_look(unsigned rounds)
 	return look;
 }
 
+bool paired_auto_overruns(unsigned rounds, unsigned done, double elapsed, double budget)
+{
+	return elapsed * rounds / done > budget;
+}
+
+unsigned paired_auto_last_look(unsigned done, double elapsed, double budget, unsigned most)
+{
+	unsigned look = done;
+	for (unsigned next = paired_auto_next_look(look); next <= most && !paired_auto_overruns(next, done, elapsed, budget);
+	     next = paired_auto_next_look(look))
+		look = next;
+	return look;
+}
+
 double paired_auto_level(unsigned rounds)
 {
 	if (rounds <= PAIRED_AUTO_EVERY_UNTIL)

@@ -80,6 +80,15 @@ struct paired_verdict {
  * before any); PAIRED_AUTO_LAST + 1 past the last. */
 unsigned paired_auto_next_look(unsigned rounds);
 
+/* Whether `rounds` rounds overrun `budget` seconds, at the pace of `done`
+ * rounds in `elapsed` seconds: the stop rule's test before each look. */
+bool paired_auto_overruns(unsigned rounds, unsigned done, double elapsed, double budget);
+
+/* The last look the budget holds after `done` rounds in `elapsed` seconds
+ * (`done` itself where the next overruns it), up to `most` rounds: the
+ * rounds --runs auto's plan may promise, since it stops only at a look. */
+unsigned paired_auto_last_look(unsigned done, double elapsed, double budget, unsigned most);
+
 /* The interval's confidence at the look after `rounds` rounds. */
 double paired_auto_level(unsigned rounds);
 
