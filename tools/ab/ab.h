@@ -68,6 +68,7 @@ struct ab {
 	char *preload, *original_preload; /* LD_PRELOAD with and without the library */
 	double *values;                   /* [(setting * M_COUNT + measure) * capacity + run] */
 	double *class_values;             /* M_TIMED by size class: [(setting * AB_CLASSES + class) * capacity + run] */
+	double class_timed_calls[MAX_SETTINGS][AB_CLASSES]; /* the timed calls those rest on, over the runs */
 	bool counters;                    /* cycles and instructions were counted */
 	char counter_note[160];
 	double recording_ns;              /* --profile: the sum over the runs of the recording's ns per call */

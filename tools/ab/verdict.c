@@ -61,7 +61,11 @@ static void print_class_verdicts(const struct ab *a, unsigned i, unsigned base)
 			continue;
 		struct paired_verdict v = paired_judge(&r);
 		paired_verdict_text(&r, &v, text, sizeof text);
-		printf("    %-13s %.3f (%.3f..%.3f): %s\n", size_classes[c].name, r.ratio, r.low, r.high, text);
+		/* few timed calls a run: a class's mean rests on a sample, which
+		 * the interval counts only through the runs' spread */
+		double fewest = fmin(a->class_timed_calls[i][c], a->class_timed_calls[base][c]) / a->runs;
+		printf("    %-13s %.3f (%.3f..%.3f): %s; %.0f timed calls a run\n", size_classes[c].name, r.ratio, r.low,
+		       r.high, text, fewest);
 	}
 }
 
@@ -124,7 +128,9 @@ void ab_print_verdicts(const struct ab *a)
 		if (!(m == M_FN ? a->profile : a->timing))
 			continue;
 		int fn_base = ab_fn_baseline(a, m);
-		const char *what = m == M_FN ? "In-function time per call" : "Timed time per call, overall then by size class";
+		const char *what = m == M_FN ? "In-function time per call"
+					     : "Timed time per call, overall then by size class (with the timed calls a run\n"
+					       "its figure rests on, the fewer of the two settings')";
 		if (fn_base >= 0)
 			printf("%s against %s%s:\n", what, a->settings[fn_base].label,
 			       fn_base > 0 ? ", the first setting run under the library" : "");
