@@ -60,6 +60,17 @@ failed_logs() {
 	done
 }
 
+# The parts of tests this machine could not check, each reason once, with
+# the tests that gave it: a reason given in a loop, or by several tests,
+# is one line, not one a time.
+skip_reasons() {
+	find tests -name '*.log' -exec grep -H '^SKIP:' {} + 2>/dev/null | sed 's/\.log:SKIP: */\t/' |
+		sort -t "$(printf '\t')" -k 2 -k 1 | awk -F '\t' '
+		$2 != reason { if (NR > 1) print reason " (" tests ")"; reason = $2; tests = $1; last = $1; next }
+		$1 != last { tests = tests ", " $1; last = $1 }
+		END { if (NR) print reason " (" tests ")" }'
+}
+
 # One pass of make check, its counts added to the totals (PASS_NAME says
 # which in its lines).  The per-test lines are automake's, as each test ends.
 total_passed=0 total_failed=0 total_skipped=0 status=0
@@ -81,7 +92,7 @@ run_pass() {
 		return
 	fi
 	failed_logs
-	skipped_parts=$(find tests -name '*.log' -exec grep -H '^SKIP:' {} + 2>/dev/null | sed 's/\.log:SKIP:/:/' | sort)
+	skipped_parts=$(skip_reasons)
 	if [ -n "$skipped_parts" ]; then
 		echo "Not checked on $PASS_NAME:"
 		printf '%s\n' "$skipped_parts" | sed 's/^/  /'

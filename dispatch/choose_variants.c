@@ -21,14 +21,14 @@ struct preset_inputs {
 };
 
 /* "is not a variant, band list or preset (see `memshim info`)", with the
- * name that value spells in another case, if any ("did you mean avx2?"). */
+ * name that value misspells, if any ("did you mean avx2?"). */
 static const char *not_a_name(const char *value, struct line *l)
 {
-	const char *meant = config_name_in_other_case(value);
+	const char *meant = config_name_meant(value);
 	line_start(l);
 	line_add(l, "is not a variant, band list or preset (");
 	if (meant) {
-		line_add(l, "names are lower case: did you mean ");
+		line_add(l, "did you mean ");
 		line_add(l, meant);
 		line_add(l, "? ");
 	}

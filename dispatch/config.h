@@ -117,9 +117,10 @@ const char *config_setting_bands(const char *value, enum base_function fn, struc
  * variant or a preset ("kernel", "default"; "auto", the old name of default). */
 bool config_name_known(const char *name);
 
-/* The variant or preset that `name` spells in another case ("AVX2":
- * "avx2"), for a message; NULL if none. */
-const char *config_name_in_other_case(const char *name);
+/* The variant or preset `name` misspells, for a message: the one name
+ * within an edit of it, case ignored ("AVX2", "avx22": "avx2"); NULL where
+ * none is, or several are. */
+const char *config_name_meant(const char *name);
 
 /* The name of preset number i (0, 1, ...), the bands it picks on this CPU
  * and why; NULL past the last one. */

@@ -1,6 +1,6 @@
 /* Recording: wrappers that count each call, then call the chosen variant.
  *
- * Chosen by the resolvers: when MEMSHIM_HIST is unset not one instruction
+ * Chosen by the resolvers: when MEMSHIM_DUMP is unset not one instruction
  * is added to any call; when set, every exported name resolves to the
  * wrapper in record_entries(), whichever variant (glibc's too) it wraps. */
 #ifndef MEMSHIM_RECORD_H

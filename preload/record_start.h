@@ -6,7 +6,7 @@
  * SIGTERM, SIGINT or SIGHUP ends the process and on MEMSHIM_HIST_SIGNAL,
  * before exec, and a fresh file in each forked child; then starts the call
  * sites, the profile and the timed calls asked for.  Called once, from the
- * constructor; nothing without MEMSHIM_HIST. */
+ * constructor; nothing without MEMSHIM_DUMP. */
 void record_start(void);
 
 #endif

@@ -50,6 +50,9 @@ EOF
 # made-up time is resolved at the first look.
 ab --runs auto --profile --budget 60 --env NS=1000000000 --env NS=2000000000 -- sh "$scratch/fake.sh"
 expect_eq "ab --runs auto: status" "$rc" 0
+expect_match "--runs auto: at its first look, the smallest difference the budget would resolve" \
+	"$(sed -n 1,2p "$scratch/out")" "^memshim ab: --runs auto: at the spread of the first 3 rounds, its last look within the budget,
+  after [0-9]+ rounds, would resolve a difference of [0-9.]+% or more \((wall|cpu)\)$"
 expect_match "a verdict line per measure" "$(cat "$scratch/out")" '^  NS=2000000000: wall [0-9.]+ \([0-9.]+\.\.[0-9.]+\): [a-z]'
 expect_match "twice the made-up in-function time: slower" "$(cat "$scratch/out")" \
 	'^  NS=2000000000: in-function per call 2\.00[0-9] \([0-9.]+\.\.[0-9.]+\): slower$'
@@ -68,7 +71,7 @@ expect_match "--runs auto: at its first look, the smallest difference the budget
 expect_match "--runs auto: a budget that runs out stops it" "$(cat "$scratch/out")" \
 	'--runs auto: stopped after [0-9]+ rounds \([0-9.]+ s\): the rounds to the next look would overrun the budget'
 expect_match "an unresolved verdict says how many runs would resolve it" "$(cat "$scratch/out")" \
-	'^  env2: in-function per call [0-9.]+ \([0-9.]+\.\.[0-9.]+\): no difference resolvable with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
+	'^  env2: in-function per call [0-9.]+ \([0-9.]+\.\.[0-9.]+\): not resolved with [0-9]+ runs; about [0-9]+ runs would resolve [0-9.]+%$'
 
 # A run of true is too short to time (under 20 ms) unless a busy machine
 # kept every one of its runs waiting that long: then only its CPU time,

@@ -75,10 +75,32 @@ static void one_armed(void)
 	      ab_weigh_classes(pairs, 12, 1u << FN_MEMMOVE, 100, 1).pairs == 0);
 }
 
+/* The line under the table on the figures a gzip -d run gave (issue 63):
+ * 1.009 (1.006-1.013) is slower by ab's one rule, so B adds to the time,
+ * never "saves" a negative share; with too few pairs, no figure at all. */
+static void saving_words(void)
+{
+	char text[400];
+	ab_saving_text(0.04, 1.009, 1.006, 1.013, NULL, text, sizeof text);
+	printf("  %s\n", text);
+	check("gzip -d's slower interval: B adds, with its range",
+	      strstr(text, "; B would add 0.04% to it (0.02% to 0.05%)") != NULL);
+	check("... and saves nothing", strstr(text, "save") == NULL);
+	ab_saving_text(0.04, 0.95, 0.93, 0.97, NULL, text, sizeof text);
+	check("a faster interval: B saves", strstr(text, "; B would save 0.20% of it (0.12% to 0.28%)") != NULL);
+	ab_saving_text(0.04, 1.0, 0.97, 1.03, NULL, text, sizeof text);
+	check("an unresolved one: the range, and its verdict",
+	      strstr(text, "; B would change it by -0.12% to +0.12%: not resolved") != NULL);
+	ab_saving_text(0.04, 0.5, 0.4, 0.6, "too few pairs", text, sizeof text);
+	check("too few pairs: no saving and no interval",
+	      strstr(text, "; no saving from them: too few pairs") != NULL && strstr(text, "(") == NULL);
+}
+
 int main(void)
 {
 	bursty();
 	clean();
 	one_armed();
+	saving_words();
 	return checks_finish();
 }

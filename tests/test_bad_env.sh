@@ -100,6 +100,11 @@ for pair in FSRM:fsrm Scalar:scalar AVX2:avx2 Default:default; do
 	preloaded env MEMSHIM_IMPL="${pair%%:*}" "$now"
 	expect_match "MEMSHIM_IMPL=${pair%%:*}: suggests ${pair#*:}" "$err" "did you mean ${pair#*:}\\? "
 done
+# A misspelt name, an edit from a variant: the line names it too.
+for pair in avx22:avx2 ermss:erms sse:sse2 kernal:kernel; do
+	preloaded env MEMSHIM_IMPL="${pair%%:*}" "$now"
+	expect_match "MEMSHIM_IMPL=${pair%%:*}: suggests ${pair#*:}" "$err" "did you mean ${pair#*:}\\? "
+done
 preloaded env MEMSHIM_MEMSET=Erms "$now"
 expect_match "MEMSHIM_MEMSET=Erms: suggests erms" "$err" "did you mean erms\\? "
 preloaded env MEMSHIM_IMPL=frobnicate "$now"
@@ -334,6 +339,8 @@ cli "run --impl glibc:abc,sse2" 2 "memshim run: --impl \"glibc:abc,sse2\" has a 
 cli "run --impl sse2:0,glibc" 2 "memshim run: --impl \"sse2:0,glibc\" has a band bound of 0*" run --impl sse2:0,glibc -- true
 cli "run --impl Erms: suggests erms" 2 "memshim run: --impl \"Erms\" *(did you mean erms?)*" run --impl Erms -- true
 cli "ab --impl AVX2: suggests avx2" 2 "memshim ab: --impl: \"AVX2\" *(did you mean avx2?)*" ab --impl AVX2 -- true
+cli "run --impl avx22: suggests avx2" 2 "memshim run: --impl \"avx22\" *(did you mean avx2?)*" run --impl avx22 -- true
+cli "ab --impl glibc,avx22: suggests avx2" 2 "memshim ab: --impl: \"avx22\" *(did you mean avx2?)*" ab --impl glibc,avx22 -- true
 for opt in --erms-threshold --stosb-threshold; do
 	for v in 2048x -1 '' "$huge" 2T 1025G abc 0x10; do
 		cli "run $opt \"$v\"" 2 "memshim run: $opt \"$v\" *" run $opt "$v" -- true

@@ -125,7 +125,7 @@ for case in 1.01:1.0:avx2 1.10:1.0:avx2 1.01:1.10:glibc:1K,avx2 1.10:1.10:glibc;
 		"$(awk '$1 == "choice" && $2 == "memcpy" { print $3 }' "$scratch/from-bench.row")" "${rest#*:}"
 done
 expect_match "and why glibc's own: the nearest candidate's worst cell" "$(grep '^choice memset' "$scratch/from-bench.row")" \
-	"glibc; none qualifies: avx2 1.10x at 0-16 B, L1"
+	"glibc; none qualifies: avx2 1.10x at 0-16 B, data hot"
 # memmove's overlapping copies count too: avx2 losing 1.5x there (and
 # nowhere else) keeps memmove from it, not memcpy.
 { bench_csv 1.01 1.0; echo "memmove,avx2,class-overlap,1-4 KiB,random,hot,15,15,15,ns,1.5,1"; } >"$scratch/bench.csv"

@@ -140,13 +140,41 @@ static void auto_stop_rule(void)
 	check("a 9% difference at 8.5% spread: called within 15 rounds in 3 tries of 4", found > 0.75);
 }
 
+/* One rule for every interval ab prints, on the figures a gzip -d run
+ * gave (issue 63): its overall 1.009 (1.006-1.013) and its one size class
+ * 1.010 (1.005-1.014) read alike, slower; an interval within 1% reads the
+ * same though it lie on one side of 1; and the order of the rule. */
+static void one_rule(void)
+{
+	check("gzip -d overall 1.006-1.013: slower",
+	      strcmp(paired_verdict_words(paired_verdict_of(1.006, 1.013)), "slower") == 0);
+	check("gzip -d's size class 1.005-1.014: slower too",
+	      strcmp(paired_verdict_words(paired_verdict_of(1.005, 1.014)), "slower") == 0);
+	check("1.002-1.008, above 1 but within 1%: same within 1%", paired_verdict_of(1.002, 1.008) == PAIRED_SAME);
+	check("0.767-0.988: faster", paired_verdict_of(0.767, 0.988) == PAIRED_FASTER);
+	check("0.979-1.020: not resolved", paired_verdict_of(0.979, 1.020) == PAIRED_UNRESOLVED);
+	struct paired_ratio r = { .n = 20, .level = PAIRED_LEVEL, .ratio = 1.009, .low = 1.006, .high = 1.013 };
+	struct paired_verdict v = paired_judge(&r);
+	char text[160];
+	paired_verdict_text(&r, &v, text, sizeof text);
+	check("the rounds' verdict on the same interval: the same word", strcmp(text, "slower") == 0);
+	/* --runs auto's plan: 3 rounds in 3 s, a budget of 23 s: 23 rounds fit,
+	 * but the looks after 20 are at 30, 45, ...: it stops at 20, and says 20 */
+	check("the plan names the last look the budget holds: 20, not 23", paired_auto_last_look(3, 3, 23, 1000) == 20);
+	check("... where the stop rule stops: 30 would overrun it", paired_auto_overruns(30, 3, 3, 23) &&
+	      !paired_auto_overruns(20, 3, 3, 23));
+	check("a budget of 45 rounds: 45", paired_auto_last_look(3, 3, 45.5, 1000) == 45);
+	check("one that holds no more: the rounds done", paired_auto_last_look(3, 3, 3.5, 1000) == 3);
+}
+
 int main(void)
 {
 	struct paired_ratio r;
 	t_quantiles();
+	one_rule();
 
 	double base[8] = { 1.00, 1.10, 0.95, 1.30, 1.02, 0.98, 1.20, 1.05 }; /* a noisy machine */
-	check("identical samples: verdict", strcmp(verdict_of(base, base, 8, &r), "no difference beyond +-1%") == 0);
+	check("identical samples: verdict", strcmp(verdict_of(base, base, 8, &r), "same within 1%") == 0);
 	check("identical samples: ratio 1, zero width", r.ratio == 1 && r.low == 1 && r.high == 1 && r.log_sd == 0);
 
 	/* Twice as slow, with the round's noise shared and 2% of its own. */
@@ -164,11 +192,11 @@ int main(void)
 	double noise[4] = { 1.05, 0.95, 1.05, 0.95 }, ones[4] = { 1, 1, 1, 1 };
 	const char *text = verdict_of(noise, ones, 4, &r);
 	check("overlapping noise: unresolved with 4 runs",
-	      strncmp(text, "no difference resolvable with 4 runs; about ", 44) == 0);
+	      strncmp(text, "not resolved with 4 runs; about ", 32) == 0);
 	/* at a 1% half-width: (1.96 x 0.0577 / 0.00995)^2 = 129, a little more for t */
 	unsigned long m = 0;
 	check("overlapping noise: about 130 runs would resolve 1%",
-	      sscanf(text, "no difference resolvable with 4 runs; about %lu runs would resolve 1.0%%", &m) == 1 &&
+	      sscanf(text, "not resolved with 4 runs; about %lu runs would resolve 1.0%%", &m) == 1 &&
 		      m >= 129 && m <= 135);
 	printf("  (M = %lu)\n", m);
 

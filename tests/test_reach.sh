@@ -86,6 +86,16 @@ else
 	skip "ASan programs: cannot build one (libasan)"
 fi
 
+# A path in LD_PRELOAD that cannot be opened: said once by memshim and left
+# out for the command, not once per process by each one's loader (the
+# loader of memshim itself may still say it, once).
+LD_PRELOAD="$scratch/no-such-lib.so" "$tool" run -- sh -c 'sh -c true; sh -c true; sh -c true' >out 2>err
+expect_eq "an LD_PRELOAD path that cannot be opened: the command runs" "$?" 0
+expect_match "... memshim says it once" "$(grep '^memshim run:' err)" \
+	"^memshim run: LD_PRELOAD names $scratch/no-such-lib.so, which cannot be opened \(No such file or directory\): left out for the command$"
+expect_eq "... and no process of the command's loader says it (memshim's own may, once)" \
+	"$(grep -c 'no-such-lib.*cannot be preloaded' err | awk '{ print ($1 <= 1) }')" 1
+
 # A set-user-ID program owned by another user runs in secure-execution mode,
 # where the dynamic linker drops LD_PRELOAD: run and record say so (record
 # names that, not "static or Go", as why nothing was recorded).  A

@@ -83,7 +83,7 @@ expect_match "record of a command that makes no call: said" "$?:$(cat "$scratch/
 expect_eq "after all of these, nothing is left behind" "$(ls -A)" ""
 cd "$scratch" || exit 1
 "$tool" record -o rec3 -- sh -c "'$program' calls 3; echo junk >rec3/processes/junk" >/dev/null 2>"$scratch/err"
-expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk: .*left out'
+expect_match "a bad dump in a recording is named" "$?:$(cat "$scratch/err")" '^0:.*junk.*left out'
 expect_eq "... and kept, the only copy of what it holds" "$(ls rec3/processes)" "junk"
 
 # A process that cannot write its dump (here its MEMSHIM_DUMP names a
@@ -138,12 +138,12 @@ echo junk >"$scratch/bad-dump"
 "$tool" merge -o "$scratch/m1" "$scratch/m" "$scratch/bad-dump" >/dev/null 2>"$scratch/err"
 expect_match "merge of a good and a bad dump: 1, nothing written, said" \
 	"$?:$(ls "$scratch"/m1* 2>/dev/null | wc -l):$(tail -n 1 "$scratch/err")" \
-	'^1:0:memshim merge: .*/m1 not written: 1 input left out$'
+	'^1:0:memshim merge: .*/m1 not written: 1 input left out or read in part$'
 "$tool" merge -o "$scratch/m1" "$scratch/m" >/dev/null 2>"$scratch/err"
 expect_eq "... and the retry without it writes m1" "$?:$(cat "$scratch/err"):$(head -c 17 "$scratch/m1")" "0::memshim-histogram"
 head -c 200 "$scratch/m" >"$scratch/cut"
 "$tool" report "$scratch/cut" >/dev/null 2>"$scratch/err"
-expect_match "a cut merged dump is refused" "$(cat "$scratch/err")" 'truncated'
+expect_match "a cut merged dump is said to be cut" "$(cat "$scratch/err")" 'truncated'
 sed '/^sections/d' "$scratch/m" | awk '/^end$/ && ++n == 1 { print; exit } { print }' >"$scratch/first"
 "$tool" report "$scratch/first" >/dev/null 2>&1
 expect_eq "its first section alone is a dump" "$?" 0
@@ -159,14 +159,28 @@ expect_match "--program of no dump says so" "$?:$(cat "$scratch/err")" '^1:.*no 
 
 # report and tune take directories; tune skips a bad dump; more than 256 files
 printf 'memshim-histogram 2\npid 1\n' >rec/processes/zz.bad
+printf 'memshim-histogram 2\npid 1\nbucket\n' >rec/processes/zz.worse
 "$tool" report rec/processes >/dev/null 2>"$scratch/err"
-expect_match "report reads a directory and names the bad dump in it" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*truncated.*left out$'
+expect_match "report reads a directory and names a cut dump in it, read in part" "$?:$(cat "$scratch/err")" \
+	'^1:.*zz\.bad: .*truncated.*its complete lines are read$'
+expect_match "... and a bad one, left out" "$(cat "$scratch/err")" 'zz\.worse: line 3: .*left out$'
 cal=$scratch/calibration
 "$tool" tune --calibrate --tiny --calibration "$cal" rec/processes >"$scratch/out" 2>"$scratch/err"
-expect_match "tune reads a directory, skips the bad dump, exits 1" "$?:$(cat "$scratch/err")" '^1:.*zz\.bad: .*left out$'
+expect_match "tune reads a directory, skips the bad dump, exits 1" "$?:$(grep worse "$scratch/err")" '^1:.*zz\.worse: .*left out$'
 expect_match "... and still predicts (a best setting, or the model's pick where it is none)" "$(cat "$scratch/out")" \
 	'^(  )?MEMSHIM_'
-rm rec/processes/zz.bad
+rm rec/processes/zz.bad rec/processes/zz.worse
+# A folder of recordings with their plots and calibrations beside them, as
+# the quickstart leaves them: each recording read, the rest said in one line.
+mkdir folder && cp -r rec folder/a && cp -r rec folder/b
+echo '<svg/>' >folder/a.svg && echo calibration >folder/a.calibration && echo notes >folder/notes
+"$tool" report --json folder >"$scratch/folder.json" 2>"$scratch/err"
+expect_match "a folder of recordings: read, the other files in one line" "$?:$(cat "$scratch/err")" \
+	'^0:memshim report: folder: 3 files that are not dumps \(a\.calibration, a\.svg, notes\) left out$'
+"$tool" report --json rec >"$scratch/rec.json" 2>/dev/null
+expect_eq "... every recording in it" "$(json_get "$scratch/folder.json" 'd["processes"]')" \
+	"$(($(json_get "$scratch/rec.json" 'd["processes"]') * 2))"
+rm -r folder
 mkdir many
 i=0
 while [ $i -lt 300 ]; do cp rec2/merged many/d$i; i=$((i + 1)); done
@@ -237,9 +251,15 @@ expect_eq "json: time per size class and per call site" \
 	"$(json_get "$scratch/prof.json" '[c["cpu_ns"] for c in d["functions"]["memcpy"]["size_classes"] if c["cpu_ns"]], [(c["frame"]["function"], c["cpu_ns"]) for c in d["cpu_sites"]]')" \
 	"([400000000], [('main', 400000000)])"
 "$tool" report "$scratch/prof" >"$scratch/text"
-expect_match "text leads with time, the rate asked and taken" "$(sed -n 2p "$scratch/text")" \
+# Line N of the report after its title and bottom line (to the first blank line).
+body() { sed '1,/^$/d' "$scratch/text" | sed -n "$1p"; }
+expect_match "the bottom line first: the three's share together" "$(sed -n 2p "$scratch/text")" \
+	'^bottom line: memcpy, memmove and memset together took 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples$'
+expect_eq "... and a version-2 share includes the recording" "$(sed -n 3p "$scratch/text")" \
+	"  memshim's recording: included in that share (an older memshim wrote these dumps)"
+expect_match "then time, the rate asked and taken" "$(body 1)" \
 	'^time \(MEMSHIM_PROFILE, 250 samples/s asked, 250 taken\):$'
-expect_match "text: a version-2 share includes the recording, and says so" "$(sed -n 4p "$scratch/text")" \
+expect_match "text: a version-2 share includes the recording, and says so" "$(body 3)" \
 	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples \(memshim's recording included: an older memshim wrote these dumps\)$"
 
 # A version-5 dump: the copies (cpu) and memshim's recording (recording_cpu)
@@ -248,11 +268,13 @@ sed -e 's/^memshim-histogram 2$/memshim-histogram 5/' -e 's/^pid 10$/pid 11/' \
 	-e 's/^profile 250 /profile 1000 /' -e '/^profile /a recording_apart 1' \
 	-e '/^cpu 4096 /a recording_cpu 25 100000000' "$scratch/prof" >"$scratch/prof3"
 "$tool" report "$scratch/prof3" >"$scratch/text"
-expect_match "version 5: the rate asked and taken, and why they differ" "$(sed -n 2p "$scratch/text")" \
+expect_match "version 5: the bottom line says what the recording added" "$(sed -n 3p "$scratch/text")" \
+	"^  memshim's recording added 5\.0% of CPU time \([0-9.]+.+[0-9.]+%\) on top, not in that share$"
+expect_match "version 5: the rate asked and taken, and why they differ" "$(body 1)" \
 	"^time \(MEMSHIM_PROFILE, 1000 samples/s asked, 250 taken: the kernel's timer tick caps the rate; each sample stands for 4\.0 ms of CPU on$"
-expect_match "version 5: a sample's weight explained" "$(sed -n 3p "$scratch/text")" \
+expect_match "version 5: a sample's weight explained" "$(body 2)" \
 	"^  average \(a sample counts its timer's periods, overruns included: one may stand for several\)\):$"
-expect_match "version 5: the copies' share, and the recording's apart" "$(sed -n 5p "$scratch/text")" \
+expect_match "version 5: the copies' share, and the recording's apart" "$(body 4)" \
 	"^  memcpy: 20\.0% of CPU time \(16\.7.+23\.7%\), 400\.0 ms, from 100 samples; and 5\.0% more in memshim's recording$"
 # A call site whose 10 samples weigh 100 ms (10 ms each, the average 4):
 # its share is of the time, and its interval, of the samples, is scaled to
@@ -268,7 +290,7 @@ expect_eq "version 5, json: the copies, the recording, the rate taken" \
 	"(400000000, 100000000, 0.05, 250, 1)"
 "$tool" merge -o "$scratch/prof23" "$scratch/prof" "$scratch/prof3"
 "$tool" report "$scratch/prof23" >"$scratch/text"
-expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(sed -n 5p "$scratch/text")" \
+expect_match "versions 2 and 5 merged: the recording counted apart in one process of two" "$(body 4)" \
 	"; and 2\.5% more in memshim's recording \(counted apart in 1 of 2 processes, included above in the others\)$"
 "$tool" report --json "$scratch/prof" "$scratch/prof3" >"$scratch/prof23.json"
 "$tool" report --json "$scratch/prof23" >"$scratch/prof23m.json"
@@ -277,8 +299,9 @@ expect_eq "a merged dump keeps the recording apart" "$(strip "$scratch/prof23m.j
 "$tool" report "$scratch/cs" >"$scratch/text" 2>/dev/null || "$tool" report rec2/merged >"$scratch/text"
 # (after the hazards, where this CPU's row measures one the program meets)
 expect_match "without a profile, one line says how to get time" \
-	"$(sed 1d "$scratch/text" | grep -v -e '^4 KiB-aliasing hazard' -e '^can run several' -e '^  ' | sed -n 1p)" \
+	"$(sed '1,/^$/d' "$scratch/text" | grep -v -e '^4 KiB-aliasing hazard' -e '^can run several' -e '^  ' | sed -n 1p)" \
 	'MEMSHIM_PROFILE=on'
+expect_match "... and the bottom line says it is not measured" "$(sed -n 2p "$scratch/text")" '^bottom line: not measured: '
 "$tool" report --json "$scratch/prof" "$scratch/prof" >"$scratch/prof2.json"
 expect_eq "merged profiles add up" "$(json_get "$scratch/prof2.json" 'd["functions"]["memcpy"]["cpu_ns"], d["profile"]["process_cpu_ns"]')" \
 	"(800000000, 4000000000)"
@@ -322,6 +345,12 @@ time bars: True"
 # numbers, and its header names the zstd command it runs.
 expect_eq "quickstart's recording: record's default directory, record's numbering" \
 	"$(sed -n 's/^[[:space:]]*recording=//p' "$quickstart" | tr '\n' ' ')" 'memshim-record memshim-record.$n '
+# Its next tune reads the calibration the recording ran under (kept as
+# RECORDING.calibration, which tune finds beside it): no second calibration.
+expect_eq "quickstart's next tune: on the recording, without --calibrate" \
+	"$(grep '^echo' "$quickstart" | grep -o 'memshim tune [^"]*' | sed 's/ *$//')" 'memshim tune $recording/merged'
+expect_eq "... and the calibration it keeps is where tune looks" \
+	"$(sed -n 's/^calibration=.*\/\(\$recording\.calibration\)$/\1/p' "$quickstart")" '$recording.calibration'
 # --by-program with a name longer than the column: the columns stay in line
 # (every line of the table as long as its heading's).
 for name in sh a-program-name-much-longer-than-twenty-characters; do

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Report's figures with their basis, on hand-made dumps: every share with
+# Report's figures with their basis, on hand-made dumps: the bottom line
+# (the three's share, the recording's, the hazard, what a setting must
+# win to show, or that nothing can); every share with
 # the samples it rests on ("1 sample", not "1 samples"); the CPU time the
 # samples stand for, and apart from it that of the threads not sampled;
 # and the profile's time beside the timed calls' total, with a note where
@@ -28,6 +30,30 @@ expect_match "a share says how many samples it rests on" "$text" \
 expect_match "the samples and the CPU time they stand for" "$text" \
 	'^  20000 samples over 20000\.0 ms of CPU time in 1 profiled process$'
 expect_eq "the profile and the timed calls agree: no note" "$(grep -c 'differ beyond their intervals' "$scratch/agree.txt")" 0
+
+# The bottom line, first: the three's share together (2001 samples, 2001 ms
+# of 20 s), what the recording added, the hazard, where the time goes (the
+# memset class, 1 ms, too small to name), and the cut a setting must make
+# to show in a recording like this: the interval's half-width, 0.4 points
+# of 10%, 5% of the time.
+expect_eq "the bottom line: the share of all three, where it goes, what a setting must win" "$(sed -n 2,8p "$scratch/agree.txt")" \
+"bottom line: memcpy, memmove and memset together took 10.0% of CPU time (9.6–10.4%), 2001.0 ms, from 2001 samples
+  memshim's recording added 0.0% of CPU time (0.0–0.0%) on top, not in that share
+  hazard: none that takes 1% of a function's time
+  where the time goes: memcpy at 65-256 B (10.0% of CPU time);
+  a setting must cut the three's time by 5% or more to show in a recording like this one
+  (+-0.4 points); memshim tune predicts what this machine's variants win, ab --in-process
+  proves a smaller gain"
+# 20 samples of 20000 in the copies: under 1% in all, nothing to gain.
+dump little 20000000000 "19 19000000" "1000 20000000 400000000000 0"
+expect_match "under 1% in all: nothing to gain here" "$(sed -n 5p "$scratch/little.txt")" \
+	'^  nothing to gain here: the three take under 1% of CPU time, so no setting can win more$'
+# 3 samples of 100: an interval wider than the share itself.
+dump few 100000000 "2 2000000" "1000 20000000 400000000000 0"
+sed -i 's/^profile 1000 20000 20000000000 /profile 1000 100 100000000 /' "$scratch/few.hist"
+"$tool" report "$scratch/few.hist" >"$scratch/few.txt" 2>&1
+expect_match "a share its interval does not resolve: said, with its upper end" "$(sed -n 5p "$scratch/few.txt")" \
+	'^  their time is not resolved: from 3 samples, at most [0-9.]+% of CPU time; a longer run$'
 
 # The timed calls at 10 ns (1 ms in all), far from the profile's; the
 # process took 32 s of CPU, 12 s of it unsampled.

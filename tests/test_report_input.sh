@@ -1,6 +1,6 @@
 #!/bin/sh
 # `memshim report` on dump files that are not what they should be: every cut
-# of a real dump, random bytes, huge and negative numbers, bucket bounds that
+# of a real dump (read up to the cut, and said), random bytes, huge and negative numbers, bucket bounds that
 # are not buckets, counters whose sum over files (or over a function's
 # buckets) overflows, empty files, other versions, long lines, NUL bytes.
 # Each must be named on stderr with a reason and left out, with exit status
@@ -48,9 +48,26 @@ for at in $(seq 0 7 $((size - 1))); do
 	head -c "$at" "$scratch/good" >"$bad/cut$at"
 	cuts=$((cuts + 1))
 done
-# shellcheck disable=SC2046
-rejected "every cut of a dump ($cuts files)" 'truncated|empty file' $(ls "$bad"/cut* | sort -V)
+# Each cut is named on stderr, with status 1: one past the header is read
+# up to its last complete line, one before it is left out.
+for format in --json ""; do
+	# shellcheck disable=SC2046
+	"$T_MEMSHIM_TOOL" report $format $(ls "$bad"/cut* | sort -V) >"$scratch/out" 2>"$scratch/err"
+	expect_eq "every cut of a dump ($cuts files)${format:+ ($format)}: status 1" "$?" 1
+	expect_eq "... each named once" "$(grep -c "^memshim report: $bad/cut[0-9]*: " "$scratch/err")" "$cuts"
+	expect_eq "... each as a cut: read in part, or left out" "$(grep -v -E -e 'truncated: .*; its complete lines are read$' \
+		-e '(empty file|truncated: .*|not a memshim histogram .*); left out$' "$scratch/err" | head -3)" ""
+done
 rm -f "$bad"/cut*
+
+# A dump cut before its end line keeps every count it had written.
+sed '$d' "$scratch/good" >"$bad/no-end"
+calls() { "$T_MEMSHIM_TOOL" report --json "$1" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["functions"]["memcpy"]["calls"])'; }
+expect_eq "a dump cut before its end line: its counts read" "$(calls "$bad/no-end")" "$(calls "$scratch/good")"
+"$T_MEMSHIM_TOOL" report "$bad/no-end" >/dev/null 2>"$scratch/err"
+expect_match "... said, with status 1" "$?:$(cat "$scratch/err")" \
+	"^1:memshim report: $bad/no-end: line [0-9]+: truncated: no end line; its complete lines are read$"
+rm -f "$bad/no-end"
 
 i=0
 while [ $i -lt 20 ]; do

@@ -220,7 +220,8 @@ expect_match "record --timing=x: refused" "$(cat "$scratch/err")" '^memshim reco
 ab=$(cat "$scratch/ab.txt")
 expect_match "ab --timing: the timed column" "$ab" 'timed ns per call +ratio'
 expect_match "ab --timing: a timed verdict" "$ab" '^  erms: in-function \(timed\) per call [0-9.]+ \([0-9.]+\.\.[0-9.]+\): '
-expect_match "ab --timing: by size class" "$ab" '^    257 B-1 KiB +[0-9.]+ \('
+expect_match "ab --timing: by size class, with the timed calls a run it rests on" "$ab" \
+	'^    257 B-1 KiB +[0-9.]+ \([0-9.]+\.\.[0-9.]+\): [a-z].*; [1-9][0-9]* timed calls a run$'
 "$tool" ab --timing=0 -- true >/dev/null 2>"$scratch/err"
 expect_match "ab --timing=0: refused" "$(cat "$scratch/err")" '^memshim ab: --timing="0": expected one call in N'
 

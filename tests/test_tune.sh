@@ -143,7 +143,7 @@ sed -e 's/^memshim-calibration 1$/memshim-calibration 3/' \
 	-e "/^rounds /a ratios memcpy scalar$cells" "$scratch/mixed-rounds" >"$scratch/cold-loss"
 tune --calibration "$scratch/cold-loss" "$scratch/agree.hist"
 expect_match "a pick that loses cold at 17-64 B: said" "$(tr '\n' ' ' <"$scratch/out")" \
-	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, cold\): it pays only where this program.s small copies are in them; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
+	'memcpy: scalar loses to glibc where copies up to 64 B are not in the L1 or L2 \(the +calibration read 1\.10x at 17-64 B, data cold\): it pays only where this program.s small copies are in them; +the dumps hold no windows of calls to replay; record with --sequences and --timing'
 tune --calibration "$scratch/mixed-rounds" "$scratch/agree.hist"
 expect_eq "a pick without such a loss: nothing said" "$(grep -c 'loses to glibc where copies up to 64 B' "$scratch/out")" 0
 with_timed off 30
@@ -153,6 +153,8 @@ expect_match "timed at 3x the model: no best setting, and why" "$(cat "$scratch/
 expect_eq "timed at 3x the model: no environment line of its own" "$(grep -c '^MEMSHIM_\|^Best setting' "$scratch/out")" 0
 expect_match "timed at 3x the model: the measurement to make" "$(cat "$scratch/out")" \
 	"^  measure it in one run: memshim ab --in-process --impl glibc --env 'MEMSHIM_MEMCPY=scalar' -- fake "
+expect_match "... with the model's B/A beside it, to read that run against" "$(cat "$scratch/out")" \
+	'^  "all" lines: all [0-9.]+ \([0-9.]+\.\.[0-9.]+\), memcpy [0-9.]+ \([0-9.]+\.\.[0-9.]+\)$'
 printf '%s\n' "memshim-histogram 2" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
 	"bucket 96 104 1000 100000" "bucket 192 208 1000 200000" "profile 1000 20000 20000000000 20000000000 20000000000 0" \
 	"function memcpy" "cpu 96 104 15000 15000000000" "end" >"$scratch/profiled.hist"
@@ -305,25 +307,32 @@ report() { # ROW CALIBRATION DUMP
 		>"$scratch/out" 2>"$scratch/err"
 	rc=$?
 }
+# Lines $1 (sed's) of the hazard block, which follows the bottom line.
+hazard_block() { sed -n '/^4 KiB-aliasing hazard:/,$p' "$scratch/out" | sed -n "$1"; }
 report unmeasured hazard-glibc near
 expect_eq "report on hazard copies: runs" "$rc:$(cat "$scratch/err")" "0:"
-expect_eq "they come first, after the title, with their share of the bytes" "$(sed -n '2p;4p' "$scratch/out")" \
+expect_eq "the bottom line names it, its cost not measured" "$(sed -n 4p "$scratch/out")" \
+	"  hazard: memcpy's 4 KiB aliasing, its cost not measured on this CPU (below)"
+expect_eq "they come first, after the bottom line, with their share of the bytes" "$(hazard_block '1p;3p')" \
 	"4 KiB-aliasing hazard: copies from 2 KiB with (dst - src) mod 4096 in 1..63, where rep movsb
   memcpy: 9000 calls, 35 MiB (90% of its bytes)"
-expect_eq "not measured on this CPU: how to measure it" "$(sed -n 5p "$scratch/out")" \
+expect_eq "not measured on this CPU: how to measure it" "$(hazard_block 4p)" \
 	"    not measured on this CPU (its row has no alias4k line): memshim bench --cases hazard measures it"
 report slow hazard-glibc timed
+expect_eq "the bottom line: its cost under glibc" "$(sed -n 4p "$scratch/out")" \
+	"  hazard: memcpy's 4 KiB aliasing, 11.1 ms more under glibc on this CPU (below)"
 expect_eq "measured: the cost under glibc, its share of the timed time, and the setting that avoids it" \
-	"$(sed -n 4,6p "$scratch/out")" "  memcpy: 9000 calls, 35 MiB (90% of its bytes)
+	"$(hazard_block 3,5p)" "  memcpy: 9000 calls, 35 MiB (90% of its bytes)
     under glibc on this CPU about 11 ms more (0.300 ns a byte, row $scratch/slow.row), 55% of memcpy's timed time;
     MEMSHIM_MEMCPY=sse2 avoids it"
 report slow hazard-sse2 near
-expect_eq "a default that avoids it says so" "$(sed -n 6p "$scratch/out")" "    the default avoids it here (sse2 from 2 KiB)"
+expect_eq "a default that avoids it says so" "$(hazard_block 5p)" "    the default avoids it here (sse2 from 2 KiB)"
 expect_eq "said once: the aliasing table keeps only the counts" "$(grep -c 'rep movsb is slow\|avoids it' "$scratch/out")" 1
 report slow hazard-glibc few
-expect_eq "under 1% of the bytes: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+expect_eq "under 1% of the bytes: no hazard line, the bottom line's none" \
+	"$(grep -ci hazard "$scratch/out"):$(sed -n 4p "$scratch/out")" "1:  hazard: none that takes 1% of a function's time"
 "$tool" report "$scratch/two.hist" >"$scratch/out" 2>&1
-expect_eq "no copies at a near distance: no hazard line" "$(grep -ci hazard "$scratch/out")" 0
+expect_eq "no copies at a near distance: no hazard line" "$(grep -v '^  hazard: none' "$scratch/out" | grep -ci hazard)" 0
 tune() { env MEMSHIM_CALIBRATION="$scratch/hazard-glibc" "$tool" tune "$@" >"$scratch/out" 2>"$scratch/err"; rc=$?; }
 MEMSHIM_CPU_ROW=$scratch/unmeasured.row tune --calibration "$scratch/hazard-glibc" "$scratch/near.hist"
 expect_eq "tune, the hazard not measured: glibc, the faster away from it" "$rc:$(sed -n '/^Best setting:$/{n;p}' "$scratch/out")" \
@@ -336,4 +345,49 @@ expect_eq "nothing left out of the prediction" "$(grep -c 'leave it out' "$scrat
 MEMSHIM_CPU_ROW=$scratch/slow.row tune --calibration "$scratch/hazard-glibc" "$scratch/profiled.hist"
 expect_match "the check names the hazard before cold data" "$(sed -n '/they disagree/,/^$/p' "$scratch/out" | tr '\n' ' ')" \
 	'they disagree: .* 4 KiB aliasing: 90% of its bytes are copies from 2 KiB .* or +the data was probably cold'
+
+# The calibration a recording ran under, kept beside it as the quickstart
+# keeps it (DIR.calibration beside DIR): tune reads it where this machine
+# has none of its own, and says which file it reads and what kind.
+mkdir "$scratch/rec" && cp "$scratch/near.hist" "$scratch/rec/merged" && cp "$scratch/hazard-glibc" "$scratch/rec.calibration"
+env -u MEMSHIM_CALIBRATION "$tool" tune "$scratch/rec/merged" >"$scratch/out" 2>"$scratch/err"
+expect_eq "tune finds the recording's calibration beside it" "$?:$(cat "$scratch/err")" "0:"
+expect_eq "... and says so first" "$(sed -n 1p "$scratch/out")" \
+	"memshim tune: the calibration in $scratch/rec.calibration (the one the recording ran under, beside it; a tiny one, 3 rounds a size)"
+expect_match "... and what a calibration short of a full one means for its choices" "$(sed -n 2,4p "$scratch/out" | tr '\n' ' ')" \
+	'its variant choices come from the same class +cases, so a full one chooses otherwise only where a class lay near the choice rule.s edge'
+cp "$scratch/hazard-glibc" "$scratch/mine"
+"$tool" tune --calibration "$scratch/mine" "$scratch/rec" >"$scratch/out" 2>&1
+expect_eq "--calibration FILE wins, and is named" "$(sed -n 1p "$scratch/out")" \
+	"memshim tune: the calibration in $scratch/mine (--calibration; a tiny one, 3 rounds a size)"
+
+# How to prove a pick: in one run, with the model's B/A beside it; over
+# whole runs too only where the saving is 1% or more of the program's time.
+# A made-up calibration where sse2 takes 0.8x glibc's time, and a program
+# whose copies take 32 ms of 20 s of CPU, then of 0.5 s.
+{
+	printf 'memshim-calibration 2\n%s\nauto_movsb 4096\nauto_stosb 4096\nnt 33554432\n' "$(grep '^cpu ' "$cal")"
+	printf 'choice memcpy glibc by hand\nchoice memmove glibc by hand\nchoice memset glibc by hand\n'
+	printf 'unit ns\nclock by hand\nrounds 3\n'
+	printf 'curve memcpy glibc 2\n100 10 10 10\n4096 400 400 400\n'
+	for curve in sse2 sse2:nt; do printf 'curve memcpy %s 2\n100 8 8.5 9\n4096 300 310 320\n' "$curve"; done
+	echo end
+} >"$scratch/sse2-faster"
+proof_dump() { # NAME PROCESS_CPU_NS SAMPLES
+	printf '%s\n' "memshim-histogram 7" "pid 1" "program fake" "reason exit" "variant memcpy glibc" "function memcpy" \
+		"bucket 96 104 100000 10000000" "bucket 4096 4608 100000 409600000" \
+		"profile 1000 $3 $2 $2 $2 0" "recording_apart 1" "function memcpy" "cpu 4096 4608 8 32000000" "end" \
+		>"$scratch/$1.hist"
+}
+proof_dump long 20000000000 20000
+tune --calibration "$scratch/sse2-faster" "$scratch/long.hist"
+expect_eq "a pick saving well under 1% of the program's time: measured in one run, the model's B/A beside it" \
+	"$(sed -n '/^  measure it in one run:/,/^Predicted/p' "$scratch/out" | sed -e '$d' -e 's/THRESHOLD=[0-9]*/THRESHOLD=N/')" \
+	"  measure it in one run: memshim ab --in-process --impl glibc --env 'MEMSHIM_MEMCPY=sse2 MEMSHIM_NT_THRESHOLD=N' -- fake [its arguments]
+  its B/A predicted in these functions (p10..p90 over the calibration's rounds), for that run's
+  \"all\" lines: all 0.777 (0.756..0.797), memcpy 0.777 (0.756..0.797)"
+proof_dump short 500000000 125
+tune --calibration "$scratch/sse2-faster" "$scratch/short.hist"
+expect_match "one saving 1% or more of it: over whole runs too" "$(tr '\n' ' ' <"$scratch/out")" \
+	"or over whole runs \(it saves [0-9.]+% of the program's CPU time, which they resolve\): +memshim ab --runs auto --impl glibc --env 'MEMSHIM_MEMCPY=sse2 MEMSHIM_NT_THRESHOLD=[0-9]+' -- fake "
 finish

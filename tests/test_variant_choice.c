@@ -74,7 +74,7 @@ int main(void)
 	ratios[1] = ratios_of("fast", 0.7);
 	cell(&ratios[1], CHOICE_FLEET, PLACE_L3, 1.05, 1.04);
 	check("the fleet distribution's cells count as a class's",
-	      strcmp(choose(ratios, 2, why), "glibc") == 0 && strstr(why, "fast 1.05x at the fleet distribution, L3"));
+	      strcmp(choose(ratios, 2, why), "glibc") == 0 && strstr(why, "fast 1.05x at the fleet distribution, data in L3"));
 
 	/* Below 1 on the fleet distribution beyond the interval. */
 	ratios[1] = ratios_of("fast", 1.0);
@@ -109,7 +109,7 @@ int main(void)
 		cell(&ratios[1], CHOICE_FLEET, p, 0.8, 0.79);
 	cell(&ratios[1], 5, PLACE_L3, 1.02, 0.98);
 	check("a challenger whose interval reaches past 1.03 does not qualify",
-	      strcmp(choose(ratios, 2, why), "glibc") == 0 && strstr(why, "fast 1.02x, up to 1.06x, at 4-32 KiB, L3"));
+	      strcmp(choose(ratios, 2, why), "glibc") == 0 && strstr(why, "fast 1.02x, up to 1.06x, at 4-32 KiB, data in L3"));
 	calibrate_choose_bands(ratios, 2, "fast", choice_text, sizeof choice_text, why, 200);
 	check("the row's choice with the same cells is kept", strcmp(choice_text, "fast") == 0);
 	cell(&ratios[1], 5, PLACE_L3, 1.04, 1.0);
@@ -131,7 +131,8 @@ int main(void)
 	ratios[2] = ratios_of("second", 1.1);
 	ratios[3] = ratios_of("third", 1.05);
 	check("every variant loses: glibc, and each one's worst cell, nearest first", strcmp(choose(ratios, 4, why), "glibc") == 0 &&
-	      strstr(why, "none qualifies: third 1.05x at 0-16 B, L1; second 1.10x at 0-16 B, L1; first 1.20x"));
+	      strstr(why, "none qualifies: third 1.05x at 0-16 B, data hot; second 1.10x at 0-16 B, data hot; "
+			    "first 1.20x"));
 	check("glibc alone: glibc", strcmp(choose(ratios, 1, why), "glibc") == 0);
 
 	/* The stub probe's ratios: what the exported stub costs a call of a

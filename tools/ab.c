@@ -19,7 +19,6 @@
 #include "tools/util/launch.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +61,7 @@ static const char ab_help[] =
 	"                  the ratios of the pairs that called it in both arms, its 95%\n"
 	"                  interval); per function, its classes weighed by A's time (the\n"
 	"                  interval from resampling the pairs); and the share of the\n"
-	"                  run's CPU time B would save\n"
+	"                  run's CPU time B would save or add\n"
 	"  --block N       --in-process: a block's calls (default 1024; 16 to 16777216;\n"
 	"                  doubled whenever the pairs fill the library's store)\n"
 	"                  With --in-process, --runs N (1 to 9, default 1) runs it N times:\n"
@@ -105,7 +104,7 @@ static int add_impls(struct ab *a, const char *list)
 			s->preload = false;
 			snprintf(s->meaning, sizeof s->meaning, "without the library");
 		} else if (!config_name_known(s->label)) {
-			const char *meant = config_name_in_other_case(s->label);
+			const char *meant = config_name_meant(s->label);
 			return cli_usage_error("ab", "--impl: \"%s\" is not a variant, a preset or none%s%s%s", s->label,
 			                   meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
 		} else {
@@ -342,18 +341,19 @@ static int prepare(struct ab *a)
 	return rc;
 }
 
-/* --runs auto, at its first look: the smallest difference the rounds the
- * budget holds would resolve, at the spread the first rounds show, said
- * before the rest run, so that a question too fine for the budget is known
- * as such at once. */
+/* --runs auto, at its first look: the smallest difference the last look
+ * the budget holds would resolve, at the spread the first rounds show,
+ * said before the rest run, so that a question too fine for the budget is
+ * known as such at once.  The rounds are those of a look, as the stop rule
+ * stops only at one. */
 static void say_resolvable(const struct ab *a, double elapsed)
 {
 	const char *measure = "";
-	unsigned rounds = (unsigned)fmin(MAX_RUNS, floor(a->budget_s / (elapsed / a->runs)));
-	double d = ab_resolvable(a, rounds < a->runs ? a->runs : rounds, &measure);
+	unsigned rounds = ab_last_look(a, elapsed);
+	double d = ab_resolvable(a, rounds, &measure);
 	if (d > 0)
-		printf("memshim ab: --runs auto: at the spread of the first %u rounds, the budget's %u rounds would resolve\n"
-		       "  a difference of %.1f%% or more (%s)\n", a->runs, rounds < a->runs ? a->runs : rounds, 100 * d,
+		printf("memshim ab: --runs auto: at the spread of the first %u rounds, its last look within the budget,\n"
+		       "  after %u rounds, would resolve a difference of %.1f%% or more (%s)\n", a->runs, rounds, 100 * d,
 		       measure);
 	fflush(stdout);
 }

@@ -24,13 +24,15 @@
 static const char report_help[] =
 	"usage: memshim report [OPTIONS] FILE|DIR...\n"
 	"Merges dumps (written with MEMSHIM_DUMP=PATH; a directory stands for\n"
-	"every dump in it) and prints, first, the share of CPU time in each function\n"
-	"when the dumps have a profile (MEMSHIM_PROFILE), and the time per call when\n"
-	"they have timed calls (MEMSHIM_TIMING), then per function totals,\n"
-	"size percentiles by calls and by bytes, size classes (with their time),\n"
-	"a bar chart, alignment and 4 KiB-aliasing tables, and the top call sites by\n"
-	"time, bytes and calls (named with function and file:line where the objects\n"
-	"allow).\n"
+	"every dump and recording in it) and prints, first, its bottom line: the share\n"
+	"of CPU time in the three functions together, what the recording added, any\n"
+	"hazard, where the time goes and what a setting must win to show; then the\n"
+	"share of CPU time in each function when the dumps have a profile\n"
+	"(MEMSHIM_PROFILE), and the time per call when they have timed calls\n"
+	"(MEMSHIM_TIMING), then per function totals, size percentiles by calls and by\n"
+	"bytes, size classes (with their time), a bar chart, alignment and 4 KiB-\n"
+	"aliasing tables, and the top call sites by time, bytes and calls (named with\n"
+	"function and file:line where the objects allow).\n"
 	"  --json                 print the merged histogram as JSON instead\n"
 	"  --folded               print the sampled call stacks, folded for flamegraph.pl\n"
 	"                         and speedscope (root;...;caller;function bytes); they\n"
@@ -47,8 +49,10 @@ static const char report_help[] =
 	"  --force                replace the files --svg, --pprof and --fleetbench-csv\n"
 	"                         name when they exist (else they are refused, as record\n"
 	"                         and merge refuse theirs)\n"
-	"A file that cannot be read is named with the reason and left out; the exit\n"
-	"status is then 1.\n";
+	"A directory holding recordings stands for each, and its files that are not\n"
+	"dumps are named in one line.  A file that cannot be read is named with the\n"
+	"reason and left out; a dump cut short is read up to its last complete line\n"
+	"and named as cut; the exit status is then 1.\n";
 
 /* ---- the command ---- */
 
@@ -144,6 +148,7 @@ static void print_text(struct dump *d, const struct report_options *o)
 	char title[1200];
 	write_escaped(stdout, dump_title(d, title, sizeof title), ESCAPE_TEXT);
 	printf(" (read from %u file%s)\n", d->files, d->files == 1 ? "" : "s");
+	print_bottom_line(d);
 	print_hazards(d);
 	print_time(d);
 	print_timing(d);

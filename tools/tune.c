@@ -78,8 +78,9 @@ static const char tune_help[] =
 	"The prediction covers the time inside these functions only.  Where the dumps\n"
 	"hold windows of calls, the best setting is also replayed on them against the\n"
 	"default, and no best setting is named unless that replay puts it below 1.\n"
-	"A DUMP may be a directory (every dump in it); a dump that cannot be read is\n"
-	"named with the reason and left out; the exit status is then 1.\n";
+	"A DUMP may be a directory (every dump and recording in it); a dump that cannot\n"
+	"be read is named with the reason and left out, one cut short is read up to\n"
+	"its last complete line and named as cut; the exit status is then 1.\n";
 
 struct options {
 	bool calibrate, quick, tiny, install;
@@ -337,6 +338,47 @@ static bool tune_path(const struct options *o, char *path, size_t size, bool *na
 	return true;
 }
 
+/* Where no file was named and this machine has none: the calibration a
+ * recording ran under, which the quickstart keeps beside it (DIR.calibration
+ * beside DIR, for DIR or DIR/merged), so that tune does not measure again
+ * what was measured a minute before.  False where there is none. */
+static bool recording_calibration(const struct options *o, char *path, size_t size)
+{
+	for (unsigned i = 0; i < o->file_count; i++) {
+		char dir[4096], beside[4200];
+		snprintf(dir, sizeof dir, "%s", o->files[i]);
+		size_t len = strlen(dir);
+		while (len > 1 && dir[len - 1] == '/')
+			dir[--len] = '\0';
+		if (len > 7 && strcmp(dir + len - 7, "/merged") == 0)
+			dir[len - 7] = '\0';
+		snprintf(beside, sizeof beside, "%s.calibration", dir);
+		if (strlen(beside) < size && access(beside, R_OK) == 0) {
+			snprintf(path, size, "%s", beside);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Which calibration the prediction rests on, and what kind: a quick one
+ * times fewer rounds a size on a coarser grid than a full one, while its
+ * variant choices come from the same class cases; so where the two choose
+ * differently, a cell lay near the choice rule's edge (the reasons in the
+ * file's choice lines say which), not the quick one's grid. */
+static void say_calibration(const char *path, const char *source, const struct calibration *c)
+{
+	const char *level = calibrate_level_name(c->rounds);
+	printf("memshim tune: the calibration in %s (%s", path, source);
+	if (level)
+		printf("; a %s one, %u rounds a size", level, c->rounds);
+	printf(")\n");
+	if (level && strcmp(level, "full") != 0)
+		printf("  (its curves are coarser than a full one's; its variant choices come from the same class\n"
+		       "  cases, so a full one chooses otherwise only where a class lay near the choice rule's edge:\n"
+		       "  the reasons in its choice lines say which; memshim tune --calibrate makes a full one)\n");
+}
+
 /* Bad dumps are named and left out, as report does; *left_out says so. */
 static int read_dumps(const struct options *o, struct dump *d, bool *left_out)
 {
@@ -352,11 +394,19 @@ int cmd_tune(int argc, char **argv)
 	struct options o;
 	int rc = parse_options(argc, argv, &o);
 	char path[4096];
-	bool named;
+	bool named = false;
+	const char *source = "--calibration";
 	if (!rc && o.calibration)
 		snprintf(path, sizeof path, "%s", o.calibration);
 	else if (!rc && !tune_path(&o, path, sizeof path, &named))
 		rc = cli_usage_error("tune", "no calibration file: set HOME or XDG_CACHE_HOME, or give --calibration FILE");
+	else if (!rc)
+		source = named ? "MEMSHIM_CALIBRATION" : "this machine's";
+	if (!rc && !o.calibration && !named && !o.calibrate && access(path, F_OK) != 0 &&
+	    recording_calibration(&o, path, sizeof path)) {
+		source = "the one the recording ran under, beside it";
+		named = true;
+	}
 	if (rc) {
 		free(o.files); /* parse_options may have listed them before it refused */
 		return rc;
@@ -393,8 +443,10 @@ int cmd_tune(int argc, char **argv)
 		rc = load_calibration(path, !o.calibration && !named, c);
 	if (!rc && o.calibrate && library_reads(path))
 		default_after_calibration(&def, path);
-	if (!rc && o.file_count)
+	if (!rc && o.file_count) {
+		say_calibration(path, o.calibrate ? "measured just now" : source, c);
 		rc = tune_predict(c, &d, &def);
+	}
 	free(c);
 	free(o.files);
 	hist_dump_free(&d);

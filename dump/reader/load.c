@@ -32,20 +32,58 @@ static int is_candidate(const struct dirent *e)
 	return e->d_name[0] != '.' && !(len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0);
 }
 
-/* The regular files of dir, by name (versionsort: x.9 before x.10). */
-static bool add_directory(struct dump_inputs *in, const char *dir)
+/* What a directory given held besides dumps, said in one line, not one
+ * line a file: a folder of recordings holds their plots and calibrations. */
+struct skipped {
+	unsigned files;
+	char names[200]; /* the first ones, for the line */
+};
+
+/* Whether the file at path is not a dump: it has bytes, and they do not
+ * begin with the format's name (an empty one may be a dump cut short, for
+ * the reader to name). */
+static bool not_a_dump(const char *path)
+{
+	char head[sizeof HIST_FORMAT_NAME - 1];
+	FILE *f = fopen(path, "rb");
+	size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+	if (f)
+		fclose(f);
+	return got > 0 && (got < sizeof head || memcmp(head, HIST_FORMAT_NAME, sizeof head) != 0);
+}
+
+static void skip(struct skipped *s, const char *name)
+{
+	size_t len = strlen(s->names);
+	if (s->files++ < 3)
+		snprintf(s->names + len, sizeof s->names - len, "%s%s", len ? ", " : "", name);
+}
+
+static bool add_recording(struct dump_inputs *in, const char *dir, bool *is_recording);
+
+/* The dumps of dir, by name (versionsort: x.9 before x.10).  A folder
+ * the user `given` may hold more: a folder in it that memshim record made
+ * stands for its recording, and files that are not dumps go into *s (in a
+ * recording's processes/, every file is a dump, or named as not one). */
+static bool add_directory(struct dump_inputs *in, const char *dir, bool given, struct skipped *s)
 {
 	struct dirent **names;
 	int n = scandir(dir, &names, is_candidate, versionsort);
 	if (n < 0)
 		return false;
-	bool ok = true;
+	bool ok = true, recording;
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 		struct stat st;
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-		if (ok && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		bool file = ok && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+		bool folder = ok && !file && given && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (file && given && not_a_dump(path))
+			skip(s, names[i]->d_name);
+		else if (file)
 			ok = add_path(in, dir, names[i]->d_name);
+		else if (folder)
+			ok = add_recording(in, path, &recording);
 		free(names[i]);
 	}
 	free(names);
@@ -59,14 +97,50 @@ static bool add_recording(struct dump_inputs *in, const char *dir, bool *is_reco
 {
 	char path[4096];
 	struct stat st;
+	struct skipped none = { 0 };
 	snprintf(path, sizeof path, "%s/merged", dir);
 	*is_recording = true;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return add_path(in, dir, "merged");
 	snprintf(path, sizeof path, "%s/processes", dir);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return add_directory(in, path);
+		return add_directory(in, path, false, &none);
 	*is_recording = false;
+	return true;
+}
+
+/* "3 files that are not dumps (a.txt, b.svg, c)" */
+static const char *skipped_text(const struct skipped *s, char *out, size_t size)
+{
+	snprintf(out, size, "%u file%s that %s (%s%s)", s->files, s->files == 1 ? "" : "s",
+	         s->files == 1 ? "is not a dump" : "are not dumps", s->names, s->files > 3 ? ", ..." : "");
+	return out;
+}
+
+/* A directory given: a recording, or its dumps and the recordings in it,
+ * its other files said in one line; one that gives none is left out. */
+static bool expand_directory(const char *command, const char *dir, struct dump_inputs *in, unsigned *bad)
+{
+	size_t before = in->count;
+	bool recording;
+	struct skipped skipped = { 0 };
+	char text[300];
+	bool ok = add_recording(in, dir, &recording);
+	if (ok && !recording)
+		ok = add_directory(in, dir, true, &skipped);
+	if (command && ok && in->count > before && skipped.files)
+		fprintf(stderr, "memshim %s: %s: %s left out\n", command, dir, skipped_text(&skipped, text, sizeof text));
+	if (ok && in->count > before)
+		return true;
+	if (!ok && errno == ENOMEM)
+		return false;
+	if (command && ok && skipped.files)
+		fprintf(stderr, "memshim %s: %s: a directory with no dumps, %s; left out\n", command, dir,
+		        skipped_text(&skipped, text, sizeof text));
+	else if (command)
+		fprintf(stderr, "memshim %s: %s: %s; left out\n", command, dir,
+		        ok ? "a directory with no dumps" : strerror(errno));
+	++*bad;
 	return true;
 }
 
@@ -81,20 +155,8 @@ bool dump_inputs_expand(const char *command, char *const *args, size_t n, struct
 		bool ok;
 		if (stat(args[i], &st) != 0 || !S_ISDIR(st.st_mode))
 			ok = add_path(in, NULL, args[i]); /* the reader names what is wrong with it */
-		else {
-			size_t before = in->count;
-			bool recording;
-			ok = add_recording(in, args[i], &recording);
-			if (ok && !recording)
-				ok = add_directory(in, args[i]);
-			if ((!ok && errno != ENOMEM) || (ok && in->count == before)) {
-				if (command)
-					fprintf(stderr, "memshim %s: %s: %s; left out\n", command, args[i],
-					        ok ? "a directory with no dumps" : strerror(errno));
-				++*bad;
-				ok = true;
-			}
-		}
+		else
+			ok = expand_directory(command, args[i], in, bad);
 		if (!ok)
 			return false;
 	}
@@ -119,11 +181,10 @@ unsigned dump_load_inputs(const char *command, struct dump_inputs *in, struct du
 	in->read = calloc(in->count ? in->count : 1, sizeof *in->read);
 	for (size_t i = 0; i < in->count; i++) {
 		char why[400];
-		bool ok = hist_read_file(in->paths[i], d, why, sizeof why);
-		if (!ok) {
-			fprintf(stderr, "memshim %s: %s: %s; left out\n", command, in->paths[i], why);
-			bad++;
-		}
+		bool ok = hist_read_file_or_cut(in->paths[i], d, why, sizeof why);
+		if (!ok || why[0]) /* left out, or read in part: said, and the status says so */
+			fprintf(stderr, "memshim %s: %s: %s%s\n", command, in->paths[i], why, ok ? "" : "; left out");
+		bad += !ok || why[0];
 		if (in->read)
 			in->read[i] = ok;
 	}

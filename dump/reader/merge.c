@@ -65,8 +65,8 @@ int dump_merge_files(const char *command, const char *out, char *const *args, si
 	if (d.processes == 0)
 		fprintf(stderr, "memshim %s: no readable dump\n", command);
 	else if (bad && all_or_nothing)
-		fprintf(stderr, "memshim %s: %s not written: %u input%s left out\n", command, out, bad,
-		        bad == 1 ? "" : "s");
+		fprintf(stderr, "memshim %s: %s not written: %u input%s left out or read in part\n", command, out,
+		        bad, bad == 1 ? "" : "s");
 	else
 		*written = write_merged(command, out, &d);
 	hist_dump_free(&d);

@@ -182,7 +182,23 @@ static const char *read_lines(FILE *f, struct reading *r, char *line, unsigned *
 	return NULL;
 }
 
-bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size)
+/* Whether the problem is a cut: the file ends before its end. */
+static bool cut_short(const char *problem)
+{
+	return problem && strncmp(problem, "truncated", 9) == 0;
+}
+
+/* A file cut short: the section it was cut in, with its complete lines,
+ * added as if it had ended; the problem, or NULL. */
+static const char *keep_cut(struct reading *r)
+{
+	if (!r->header_seen || r->end_seen) /* cut between sections: those before are in */
+		return NULL;
+	r->end_seen = true;
+	return finish_section(r);
+}
+
+static bool read_file(const char *path, struct dump *d, bool keep, char *why, size_t why_size)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
@@ -204,6 +220,9 @@ bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size
 	r->file = file;
 	unsigned number = 0;
 	const char *problem = read_lines(f, r, line, &number);
+	const char *cut = keep && cut_short(problem) && r->header_seen ? problem : NULL; /* a cut header: no dump */
+	if (cut)
+		problem = keep_cut(r);
 	free(line);
 	fclose(f);
 	if (!problem && hist_add_overflows(d, file))
@@ -213,9 +232,24 @@ bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size
 		problem = "out of memory";
 	if (problem)
 		snprintf(why, why_size, number ? "line %u: %s" : "%.0u%s", number, problem);
+	else if (cut)
+		snprintf(why, why_size, number ? "line %u: %s; its complete lines are read"
+		                               : "%.0u%s; its complete lines are read", number, cut);
+	else
+		why[0] = '\0';
 	hist_dump_free(&r->sec);
 	hist_dump_free(file);
 	free(file);
 	free(r);
 	return !problem;
+}
+
+bool hist_read_file(const char *path, struct dump *d, char *why, size_t why_size)
+{
+	return read_file(path, d, false, why, why_size);
+}
+
+bool hist_read_file_or_cut(const char *path, struct dump *d, char *why, size_t why_size)
+{
+	return read_file(path, d, true, why, why_size);
 }

@@ -68,6 +68,7 @@ struct ab {
 	char *preload, *original_preload; /* LD_PRELOAD with and without the library */
 	double *values;                   /* [(setting * M_COUNT + measure) * capacity + run] */
 	double *class_values;             /* M_TIMED by size class: [(setting * AB_CLASSES + class) * capacity + run] */
+	double class_timed_calls[MAX_SETTINGS][AB_CLASSES]; /* the timed calls those rest on, over the runs */
 	bool counters;                    /* cycles and instructions were counted */
 	char counter_note[160];
 	double recording_ns;              /* --profile: the sum over the runs of the recording's ns per call */
@@ -140,6 +141,10 @@ void ab_print_verdicts(const struct ab *a);
 int ab_report_failures(const struct ab *a);
 /* --runs auto: NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next);
+
+/* --runs auto: the rounds of its last look that the budget holds at the
+ * pace so far (ab_stop_reason stops there at the latest); a->runs if none. */
+unsigned ab_last_look(const struct ab *a, double elapsed);
 
 /* --runs auto, from the rounds so far: the smallest difference (a
  * fraction) that `rounds` rounds would resolve for every setting, each on

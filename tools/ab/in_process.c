@@ -52,11 +52,11 @@ struct cell {
 	struct round_summary s;
 };
 
-/* The resolution claimed: a ratio and its interval within this of 1 are
- * "the same"; "faster" and "slower" need the interval on one side of 1
- * and the ratio beyond this (glibc against itself reads 1 within about
- * half of it on these machines). */
-#define SAME_WITHIN 0.01
+/* Fewer pairs than this give a line no verdict, and the run no saving:
+ * their median's interval rests on too few observations to hold. */
+#define MIN_PAIRS 10
+
+static double per_call(double ns, double calls) { return calls ? ns / calls : 0; }
 
 /* A line's functions and classes: every function; a function's classes
  * weighed (its headline); the mask of every class. */
@@ -263,22 +263,30 @@ static struct cell combined_cell(const struct run *runs, unsigned count, int fn,
 	return all;
 }
 
-static const char *verdict(const struct cell *c)
+/* Why a line's interval gives no verdict; NULL where it does. */
+static const char *no_verdict(const struct cell *c)
 {
-	if (c->pairs < 10)
-		return "too few pairs";
-	if (c->disagree)
-		return "runs disagree";
-	if (c->s.ratio_high < 1 && c->s.ratio < 1 - SAME_WITHIN)
-		return "B faster";
-	if (c->s.ratio_low > 1 && c->s.ratio > 1 + SAME_WITHIN)
-		return "B slower";
-	if (c->s.ratio_low >= 1 - SAME_WITHIN && c->s.ratio_high <= 1 + SAME_WITHIN)
-		return "same within 1%";
-	return "not resolved";
+	return c->pairs < MIN_PAIRS ? "too few pairs" : c->disagree ? "runs disagree" : NULL;
 }
 
-static double per_call(double ns, double calls) { return calls ? ns / calls : 0; }
+/* B against A, by ab's one rule (paired_verdict_of), or why none. */
+static const char *verdict(const struct cell *c)
+{
+	const char *why = no_verdict(c);
+	return why ? why : paired_verdict_words(paired_verdict_of(c->s.ratio_low, c->s.ratio_high));
+}
+
+/* The line under the table (ab_saving_text), from the first line's cell. */
+static void print_saving(const struct cell *every, double cpu)
+{
+	char text[400];
+	double a_time = per_call(every->a_ns, every->a_calls) * (every->a_calls + every->b_calls);
+	if (!(cpu > 0 && a_time > 0))
+		return;
+	ab_saving_text(a_time / 1e9 / cpu, every->s.ratio, every->s.ratio_low, every->s.ratio_high, no_verdict(every),
+		       text, sizeof text);
+	printf("  %s\n", text);
+}
 
 static void print_cell(const char *fn, const char *class, const struct cell *c)
 {
@@ -317,12 +325,7 @@ static void print_table(const struct table *t, double cpu)
 			if (t->cells[fn][k].pairs)
 				print_cell("", size_classes[k].name, &t->cells[fn][k]);
 	}
-	/* what B would save of the run's CPU time, had every timed call taken B's time */
-	double a_time = per_call(every->a_ns, every->a_calls) * (every->a_calls + every->b_calls), share = a_time / 1e9 / cpu;
-	if (cpu > 0 && a_time > 0 && every->pairs)
-		printf("  the calls took %.1f%% of the runs' CPU time at A's time per call; B would save %.2f%% of it "
-		       "(%.2f%% to %.2f%%)\n", 100 * share, 100 * share * (1 - every->s.ratio),
-		       100 * share * (1 - every->s.ratio_high), 100 * share * (1 - every->s.ratio_low));
+	print_saving(every, cpu);
 }
 
 static void csv_row(FILE *out, const struct ab *a, int fn, const char *class, const struct cell *c)
@@ -374,6 +377,13 @@ static void print_header(const struct ab *a, const struct run *runs, unsigned co
 	       "  %d resamples of the pairs; the first line, every function's classes so%s\n", AB_WEIGHED_RESAMPLES,
 	       count > 1 ? ";\n  over the runs, the median of theirs, from the least to the greatest end of their\n"
 			   "  intervals" : "");
+	printf("  verdict, B against A, by ab's one rule: %s;\n  none from fewer than %d pairs\n",
+	       PAIRED_RULE_TEXT, MIN_PAIRS);
+	printf("  It measures each call's fenced latency with both settings in one process, so drift\n"
+	       "  between runs and where a process's buffers lie are out of it, while the arms share the\n"
+	       "  caches and branch predictors, which pulls a ratio toward 1.  Prefer it for a difference\n"
+	       "  under 1%% of the program's time, and for a size class's; for the program's own time, ab\n"
+	       "  with --runs (wall, cpu), which a setting must win in the end\n");
 }
 
 /* Why a run gave no table, said; true if it did give one. */

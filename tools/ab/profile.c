@@ -91,8 +91,14 @@ static void timed_per_call(const struct dump *d, struct ab_fn_time *out, char *n
 		return;
 	}
 	out->timed = timing_per_call(d, 0, UINT64_MAX);
-	for (unsigned c = 0; c < size_class_count && c < AB_CLASSES; c++)
+	for (unsigned c = 0; c < size_class_count && c < AB_CLASSES; c++) {
 		out->timed_class[c] = timing_per_call(d, size_classes[c].lo, size_classes[c].hi);
+		for (int fn = 0; fn < FN_COUNT; fn++) {
+			struct timed_ns n;
+			if (timing_range(&d->timing, (enum base_function)fn, size_classes[c].lo, size_classes[c].hi, &n))
+				out->timed_class_calls[c] += n.calls;
+		}
+	}
 	if (!out->timed)
 		note_once(note, note_size, "a run had no timed call: give it more work or a smaller --timing=N");
 }

@@ -20,6 +20,7 @@ struct ab_fn_time {
 	double recording;               /* CPU ns in memshim's recording over those calls (sampled) */
 	double timed;                   /* ns per call from the timed calls */
 	double timed_class[AB_CLASSES]; /* the same on each size class's calls */
+	double timed_class_calls[AB_CLASSES]; /* the timed calls each rests on */
 };
 
 /* Why a run had no in-function time: the first reason seen for each measure. */

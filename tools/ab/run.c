@@ -133,6 +133,8 @@ static bool run_once(struct ab *a, struct setting *s, double *out, double by_cla
 	}
 	out[M_TIMED] = inside.timed;
 	memcpy(by_class, inside.timed_class, sizeof inside.timed_class);
+	for (unsigned c = 0; c < AB_CLASSES; c++)
+		a->class_timed_calls[s - a->settings][c] += inside.timed_class_calls[c];
 	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
 		s->failures++;
 		s->last_status = r.status;

@@ -116,7 +116,12 @@ void ab_print_header(const struct ab *a)
 	if (a->timing)
 		printf("  timed: ns per call inside the three functions from the calls the library timed with the\n"
 		       "  time-stamp counter (MEMSHIM_TIMING=%s), each size class's mean weighted by its calls;\n"
-		       "  a timed call runs alone, so small copies take longer timed than in a stream of them\n",
+		       "  a timed call runs alone, so small copies take longer timed than in a stream of them;\n"
+		       "  each setting in runs of its own, so a ratio holds the drift between runs and what is\n"
+		       "  fixed for a process's life (where its buffers lie: 4 KiB aliasing), and its interval\n"
+		       "  counts runs: wide with few.  Prefer it for the program's own time over runs; for a\n"
+		       "  difference under 1%% of the program's time, or one size class's, ab --in-process, which\n"
+		       "  sets both settings against each other inside one process\n",
 		       a->timing);
 	int fn_base = ab_fn_baseline(a, a->timing ? M_TIMED : M_FN);
 	printf("  each cell: median (min..max) over the runs; ratio, here and in the verdicts: each run\n"

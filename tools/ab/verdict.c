@@ -61,7 +61,11 @@ static void print_class_verdicts(const struct ab *a, unsigned i, unsigned base)
 			continue;
 		struct paired_verdict v = paired_judge(&r);
 		paired_verdict_text(&r, &v, text, sizeof text);
-		printf("    %-13s %.3f (%.3f..%.3f): %s\n", size_classes[c].name, r.ratio, r.low, r.high, text);
+		/* few timed calls a run: a class's mean rests on a sample, which
+		 * the interval counts only through the runs' spread */
+		double fewest = fmin(a->class_timed_calls[i][c], a->class_timed_calls[base][c]) / a->runs;
+		printf("    %-13s %.3f (%.3f..%.3f): %s; %.0f timed calls a run\n", size_classes[c].name, r.ratio, r.low,
+		       r.high, text, fewest);
 	}
 }
 
@@ -71,7 +75,7 @@ static bool unresolved(const struct ab *a, unsigned i, unsigned base, enum measu
 	return i != base && ab_compare(a, i, base, m, &r) && paired_judge(&r).kind == PAIRED_UNRESOLVED;
 }
 
-/* Whether any verdict print_verdicts gives says "no difference resolvable". */
+/* Whether any verdict print_verdicts gives is "not resolved". */
 static bool any_unresolved(const struct ab *a)
 {
 	int fn_base = ab_fn_baseline(a, M_FN), timed_base = ab_fn_baseline(a, M_TIMED);
@@ -95,13 +99,25 @@ static void print_fn_verdict(const struct ab *a, unsigned i, enum measure m)
 		print_class_verdicts(a, i, (unsigned)base);
 }
 
+/* The verdicts' legend: the interval, the rule, and an unresolved one's runs. */
+static void print_verdict_legend(const struct ab *a)
+{
+	printf("\nVerdicts: the ratio of the table and its interval (Student t on the logarithms of the per-round\n"
+	       "ratios), by ab's one rule:\n  %s.\n", PAIRED_RULE_TEXT);
+	if (a->auto_runs)
+		printf("The interval is %.4g%%, not 95%%: --runs auto looked after each round and stopped at the first that\n"
+		       "resolved, so each look is stricter, to keep a 5%% chance in all of a verdict where there is no\n"
+		       "difference.\n", 100 * a->level);
+	else
+		printf("The interval is 95%%.\n");
+	if (any_unresolved(a))
+		printf("Not resolved: the runs that would narrow the interval to the difference seen (at least 1%%),\n"
+		       "at the spread seen.\n");
+}
+
 void ab_print_verdicts(const struct ab *a)
 {
-	printf("\nVerdicts: the ratio of the table and its %.4g%% interval (Student t on the logarithms of\n"
-	       "the per-round ratios%s).\n",
-	       100 * a->level, a->auto_runs ? "; the looks of --runs auto keep 5% in all" : "");
-	if (any_unresolved(a))
-		printf("Unresolved: about M runs would bring the interval's half-width to X, at the spread seen\n");
+	print_verdict_legend(a);
 	printf("Wall time against %s:\n", a->settings[0].label);
 	for (unsigned i = 0; i < a->count; i++)
 		print_verdict(a, i, 0, M_WALL, "");
@@ -112,7 +128,9 @@ void ab_print_verdicts(const struct ab *a)
 		if (!(m == M_FN ? a->profile : a->timing))
 			continue;
 		int fn_base = ab_fn_baseline(a, m);
-		const char *what = m == M_FN ? "In-function time per call" : "Timed time per call, overall then by size class";
+		const char *what = m == M_FN ? "In-function time per call"
+					     : "Timed time per call, overall then by size class (with the timed calls a run\n"
+					       "its figure rests on, the fewer of the two settings')";
 		if (fn_base >= 0)
 			printf("%s against %s%s:\n", what, a->settings[fn_base].label,
 			       fn_base > 0 ? ", the first setting run under the library" : "");
@@ -181,6 +199,11 @@ double ab_resolvable(const struct ab *a, unsigned rounds, const char **measure)
 	return worst;
 }
 
+unsigned ab_last_look(const struct ab *a, double elapsed)
+{
+	return paired_auto_last_look(a->runs, elapsed, a->budget_s, MAX_RUNS);
+}
+
 /* NULL while more rounds are worth running, else why not. */
 const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 {
@@ -197,7 +220,7 @@ const char *ab_stop_reason(const struct ab *a, double elapsed, unsigned next)
 	}
 	if (settled)
 		return "every verdict is resolved";
-	if (elapsed * next / a->runs > a->budget_s)
+	if (paired_auto_overruns(next, a->runs, elapsed, a->budget_s))
 		return "the rounds to the next look would overrun the budget (--budget)";
 	return a->runs == MAX_RUNS ? "the most runs ab keeps" : NULL;
 }

@@ -7,9 +7,11 @@
 #include "tools/ab/weighed.h"
 
 #include "tools/measure/measure.h"
+#include "tools/util/paired_stats.h"
 #include "tools/util/quantile.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +165,23 @@ struct ab_weighed ab_weigh_classes(const struct ab_pair *pairs, size_t count, un
 	}
 	free(c.held);
 	return w;
+}
+
+void ab_saving_text(double share, double ratio, double low, double high, const char *no_verdict, char *out,
+                    size_t size)
+{
+	int n = snprintf(out, size, "the calls took %.1f%% of the runs' CPU time at A's time per call", 100 * share);
+	size_t at = n > 0 && (size_t)n < size ? (size_t)n : size - 1;
+	enum paired_verdict_kind kind = paired_verdict_of(low, high);
+	if (no_verdict)
+		snprintf(out + at, size - at, "; no saving from them: %s", no_verdict);
+	else if (kind == PAIRED_FASTER)
+		snprintf(out + at, size - at, "; B would save %.2f%% of it (%.2f%% to %.2f%%)", 100 * share * (1 - ratio),
+			 100 * share * (1 - high), 100 * share * (1 - low));
+	else if (kind == PAIRED_SLOWER)
+		snprintf(out + at, size - at, "; B would add %.2f%% to it (%.2f%% to %.2f%%)", 100 * share * (ratio - 1),
+			 100 * share * (low - 1), 100 * share * (high - 1));
+	else
+		snprintf(out + at, size - at, "; B would change it by %+.2f%% to %+.2f%%: %s", 100 * share * (low - 1),
+			 100 * share * (high - 1), paired_verdict_words(kind));
 }

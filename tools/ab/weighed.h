@@ -37,4 +37,14 @@ double ab_pair_ratio(const struct ab_pair *p, int fn, unsigned k);
 struct ab_weighed ab_weigh_classes(const struct ab_pair *pairs, size_t count, unsigned fns, unsigned resamples,
                                    uint64_t seed);
 
+/* The line under the table: what B would change of the runs' CPU time,
+ * had every call taken B's time: `share`, the calls' share of it at A's
+ * time per call, times 1 - B/A, with the interval [low, high] of B/A, in
+ * the words of ab's one rule on that interval (paired_verdict_of): a
+ * saving only where B is faster, an addition where slower.  `no_verdict`
+ * (not NULL: "too few pairs", "runs disagree") gives the reason instead
+ * of any figure, since the interval it would rest on does not hold. */
+void ab_saving_text(double share, double ratio, double low, double high, const char *no_verdict, char *out,
+                    size_t size);
+
 #endif

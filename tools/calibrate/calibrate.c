@@ -314,6 +314,16 @@ static const unsigned level_pairs[] = {
 	[CALIBRATE_FULL] = 7,
 };
 
+const char *calibrate_level_name(unsigned rounds)
+{
+	static const char *const names[] = { [CALIBRATE_TINY] = "tiny", [CALIBRATE_QUICK] = "quick",
+					      [CALIBRATE_FULL] = "full" };
+	for (unsigned l = 0; l < sizeof level_pairs / sizeof level_pairs[0]; l++)
+		if (level_pairs[l] == rounds)
+			return names[l];
+	return NULL;
+}
+
 static unsigned steps(const struct grid *g)
 {
 	unsigned points = g->count;

@@ -14,4 +14,8 @@ enum calibration_level { CALIBRATE_TINY, CALIBRATE_QUICK, CALIBRATE_FULL };
  * a terminal.  Exit status. */
 int calibrate_measure(struct calibration *c, enum calibration_level level);
 
+/* The level whose calibration has `rounds` rounds ("tiny", "quick",
+ * "full"), or NULL: another memshim's, or one made by hand. */
+const char *calibrate_level_name(unsigned rounds);
+
 #endif

@@ -375,7 +375,7 @@ static bool one_variant_everywhere(const struct band_ratios *ratios, unsigned n,
 	bool fleet = one->ratio[CHOICE_FLEET][PLACE_L1] > 0;
 	snprintf(why, why_size, "%.2fx glibc's time %s (at most %.2f), its worst cell %.2fx (%s, %s): ",
 		 fleet_mean(one, false), fleet ? "on the fleet distribution" : "over the classes", fleet_mean(one, true),
-		 worst, cell_name(k), placement_names[p]);
+		 worst, cell_name(k), placement_words[p]);
 	return true;
 }
 
@@ -400,10 +400,10 @@ static void say_why_not(const struct band_ratios *ratios, unsigned n, const stru
 		double worst = worst_cell(r, false, &k, &p);
 		char text[120];
 		if (worst > CHOICE_LOSS_RATIO)
-			snprintf(text, sizeof text, " %s %.2fx at %s, %s;", r->variant, worst, cell_name(k), placement_names[p]);
+			snprintf(text, sizeof text, " %s %.2fx at %s, %s;", r->variant, worst, cell_name(k), placement_words[p]);
 		else if (!is_incumbent(r, incumbent) && (worst = worst_cell(r, true, &k, &p)) > CHOICE_LOSS_RATIO)
 			snprintf(text, sizeof text, " %s %.2fx, up to %.2fx, at %s, %s;", r->variant, r->ratio[k][p], worst,
-				 cell_name(k), placement_names[p]);
+				 cell_name(k), placement_words[p]);
 		else
 			snprintf(text, sizeof text, " %s %.2fx on the fleet, not below 1;", r->variant, fleet_mean(r, false));
 		if (strlen(why) + strlen(text) >= why_size)
@@ -440,7 +440,7 @@ static const struct band_ratios *least_worst(const struct band_ratios *ratios, u
 	}
 	if (best)
 		snprintf(why, why_size, "none within %.2f everywhere; of the hazard-free the least worst cell, %.2fx (%s, %s), "
-			 "%.2fx on the fleet: ", CHOICE_LOSS_RATIO, best_worst, cell_name(best_k), placement_names[best_p],
+			 "%.2fx on the fleet: ", CHOICE_LOSS_RATIO, best_worst, cell_name(best_k), placement_words[best_p],
 			 fleet_mean(best, false));
 	return best;
 }

@@ -33,9 +33,17 @@ struct class_sums {
 };
 void sum_classes(const struct dump *d, int fn, struct class_sums *s);
 
+/* bottom_line.c: the report's first lines: the three functions' share of
+ * CPU time together, the recording's cost, any hazard, where the time goes
+ * and what a setting must win to show. */
+void print_bottom_line(const struct dump *d);
 /* text.c: the text report's parts, in the order it prints them. */
 /* "13.8% of CPU time (12.1–15.6%), 5.4 ms" */
 void print_share(const struct cpu_share *c);
+/* fn's 4 KiB-aliasing hazard, as a fraction of its recorded time where the
+ * row `list` gives its cost and there is one, else of its bytes; 0 where
+ * the row measured this CPU and rep movsb is not slow there. */
+double hazard_share(const struct dump *d, enum base_function fn, const char *list);
 /* The 4 KiB-aliasing hazard of rep movsb, first: each function's where it
  * takes more than 1% of the recorded time (of the bytes without a time or
  * the row's figure), with its cost on this CPU and what avoids it. */

@@ -387,10 +387,7 @@ static void print_alias(const struct function_histogram *f, uint64_t calls, uint
 
 /* ---- the hazard, at the top ---- */
 
-/* fn's hazard, as a fraction of its recorded time where the row gives its
- * cost and there is one, else of its bytes; 0 where the row measured this
- * CPU and rep movsb is not slow there. */
-static double hazard_share(const struct dump *d, enum base_function fn, const char *list)
+double hazard_share(const struct dump *d, enum base_function fn, const char *list)
 {
 	const struct function_histogram *f = &d->hist.fn[fn];
 	double time = recorded_ns(d, fn), bytes = (double)sum_buckets(f->bytes);

@@ -13,6 +13,7 @@
 #include "dump/format.h"
 #include "tools/util/alias_hazard.h"
 #include "dump/reader/load.h"
+#include "tools/util/paired_stats.h"
 #include "tools/util/quantile.h"
 #include "tools/util/units_shares.h"
 #include "tools/calibrate/choose_bands.h"
@@ -475,7 +476,7 @@ static void print_small_cold(const struct calibration *c, const char *const best
 			continue;
 		printf("  %s: %s loses to glibc where copies up to 64 B are not in the L1 or L2 (the\n"
 		       "  calibration read %.2fx at %s, %s): it pays only where this program's small copies are in them;\n",
-		       base_function_names[fn], best[fn], loss, choice_classes[k].name, placement_names[p]);
+		       base_function_names[fn], best[fn], loss, choice_classes[k].name, placement_words[p]);
 		if (placed_by_timing > 0)
 			printf("  the replay above put %.0f%% of the calls where the program's own timed calls put them\n",
 			       100 * placed_by_timing);
@@ -485,6 +486,54 @@ static void print_small_cold(const struct calibration *c, const char *const best
 			       d->window_count ? "the dumps hold no timed calls of glibc's functions"
 					       : "the dumps hold no windows of calls to replay");
 	}
+}
+
+/* The model's ratio to glibc of `best` in these functions: "all 0.93
+ * (0.91..0.95), memcpy 0.90 (...)", as ab --in-process's "all" lines read. */
+static void print_predicted_ratios(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
+				   const struct dump *d)
+{
+	struct tune_setting s;
+	struct tune_replayed p;
+	if (!tune_setting_of(best, t, &s) || !tune_model_setting(c, d, &s, &p))
+		return;
+	printf("  its B/A predicted in these functions (p10..p90 over the calibration's rounds), for that run's\n"
+	       "  \"all\" lines: all %.3f (%.3f..%.3f)", p.ratio[FN_COUNT], p.low[FN_COUNT], p.high[FN_COUNT]);
+	for (int fn = 0; fn < FN_COUNT; fn++)
+		if (p.has[fn])
+			printf(", %s %.3f (%.3f..%.3f)", base_function_names[fn], p.ratio[fn], p.low[fn], p.high[fn]);
+	printf("\n");
+}
+
+/* The pick's saving against glibc as a share of the program's CPU time;
+ * 0 where the dumps give no time to share it of. */
+static double program_share(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
+			    const struct cm_workload w[FN_COUNT], const struct dump *d)
+{
+	static const char *const glibc[FN_COUNT] = { "glibc", "glibc", "glibc" };
+	struct cm_spread saving;
+	double theirs, cpu = (double)d->profile.process_cpu_ns;
+	if (!d->profile.processes || !cpu || !saving_against(c, d, best, t, glibc, t, w, &saving, &theirs))
+		return 0;
+	return saving.median * theirs * tune_ns_per_unit(c) / cpu;
+}
+
+/* How to prove the pick on the program.  In one run, both settings inside
+ * it (ab --in-process), which resolves 1% of these functions' time, with
+ * the model's ratio beside it to read that run against; over whole runs
+ * too only where the saving is 1% or more of the program's time, which
+ * is what whole runs resolve (PAIRED_RESOLUTION). */
+static void print_measure_it(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
+			     const struct cm_workload w[FN_COUNT], const struct dump *d, const char *env)
+{
+	const char *program = d->program_count == 1 ? d->programs[0].name : "PROGRAM";
+	double share = program_share(c, best, t, w, d);
+	printf("  measure it in one run: memshim ab --in-process --impl glibc --env '%s' -- %s [its arguments]\n", env,
+	       program);
+	print_predicted_ratios(c, best, t, d);
+	if (share >= PAIRED_RESOLUTION)
+		printf("  or over whole runs (it saves %.1f%% of the program's CPU time, which they resolve):\n"
+		       "  memshim ab --runs auto --impl glibc --env '%s' -- %s [its arguments]\n", 100 * share, env, program);
 }
 
 static void print_prediction(const struct calibration *c, const char *const best[FN_COUNT], const double *t,
@@ -511,11 +560,7 @@ static void print_prediction(const struct calibration *c, const char *const best
 		printf("\nBest setting:\n%s\n", env);
 		print_glibc_tunables(best, w, t);
 	}
-	/* in one run, both settings inside it: it resolves 1% of these
-	 * functions' time, where whole runs resolve 1% of the program's */
-	printf("  measure it in one run: memshim ab --in-process --impl glibc --env '%s' -- %s [its arguments]\n"
-	       "  (its memcpy, memmove and memset lines against the ratios 1 - saving below, against glibc)\n",
-	       env, d->program_count == 1 ? d->programs[0].name : "PROGRAM");
+	print_measure_it(c, best, t, w, d, env);
 	print_small_cold(c, best, w, d, placed_by_timing);
 	printf("Predicted: %s in these functions (p10..p90 over the %u calibration rounds: %s .. %s)\n",
 	       cost_text(c, spread.median, median, sizeof median), c->rounds, cost_text(c, spread.p10, p10, sizeof p10),

@@ -5,6 +5,7 @@
 #include "tools/util/cli.h"
 #include "tools/util/elf_file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +151,37 @@ static bool asan_runtime_of(const char *path, char *out, size_t size)
 	return p.asan_runtime[0] != '\0';
 }
 
+/* LD_PRELOAD without the objects named by a path that cannot be opened,
+ * each said once here: left in, the loader of every process the command
+ * starts would print its own line about it (one per process of a git gc).
+ * A bare name is left as it is: the loader searches for it. */
+static void drop_missing_preloads(const char *command)
+{
+	const char *preload = getenv("LD_PRELOAD");
+	char *kept = preload ? malloc(strlen(preload) + 1) : NULL;
+	size_t len = 0;
+	bool dropped = false;
+	for (const char *p = preload; kept && *p;) {
+		size_t n = strcspn(p, ": ");
+		char entry[4096];
+		snprintf(entry, sizeof entry, "%.*s", (int)(n < sizeof entry ? n : sizeof entry - 1), p);
+		if (n && strchr(entry, '/') && access(entry, R_OK) != 0) {
+			fprintf(stderr, "memshim %s: LD_PRELOAD names %s, which cannot be opened (%s): left out for the "
+					"command\n", command, entry, strerror(errno));
+			dropped = true;
+		} else if (n) {
+			len += (size_t)sprintf(kept + len, "%s%.*s", len ? ":" : "", (int)n, p);
+		}
+		p += n + (p[n] != '\0');
+	}
+	if (dropped)
+		setenv("LD_PRELOAD", kept, 1);
+	free(kept);
+}
+
 void cli_prepare_preload(const char *command, const char *name)
 {
+	drop_missing_preloads(command);
 	char *path = cli_find_program(name), why[512], runtime[64];
 	enum cli_reach reach = path ? cli_preload_reachable(path, name, why, sizeof why) : REACH_OK;
 	const char *preload = getenv("LD_PRELOAD");

@@ -22,7 +22,9 @@ enum cli_reach {
 enum cli_reach cli_preload_reachable(const char *path, const char *name, char *why, size_t size);
 
 /* Before cli_preload_library for the program `name` (as execvp would find
- * it): prints "memshim COMMAND: <why>" when LD_PRELOAD cannot reach it.
+ * it): drops from LD_PRELOAD each object named by a path that cannot be
+ * opened, with one line each (else every process's loader says so);
+ * prints "memshim COMMAND: <why>" when LD_PRELOAD cannot reach it.
  * An ASan program with LD_PRELOAD unset gets its runtime put first in
  * LD_PRELOAD instead, as ASan requires; with LD_PRELOAD set and not
  * beginning with the runtime, it is told how to run it. */

@@ -83,7 +83,7 @@ int apply_run_option(void *command_name, int id, const char *option, const char 
 	}
 	if (id == RUN_IMPL) {
 		if (!config_name_known(value)) {
-			const char *meant = config_name_in_other_case(value);
+			const char *meant = config_name_meant(value);
 			fprintf(stderr, "memshim %s: --impl \"%s\" is not a variant or preset%s%s%s; try `memshim info`\n",
 			        command, value, meant ? " (did you mean " : "", meant ? meant : "", meant ? "?)" : "");
 			return CLI_USAGE;

@@ -26,6 +26,20 @@ unsigned paired_auto_next_look(unsigned rounds)
 	return look;
 }
 
+bool paired_auto_overruns(unsigned rounds, unsigned done, double elapsed, double budget)
+{
+	return elapsed * rounds / done > budget;
+}
+
+unsigned paired_auto_last_look(unsigned done, double elapsed, double budget, unsigned most)
+{
+	unsigned look = done;
+	for (unsigned next = paired_auto_next_look(look); next <= most && !paired_auto_overruns(next, done, elapsed, budget);
+	     next = paired_auto_next_look(look))
+		look = next;
+	return look;
+}
+
 double paired_auto_level(unsigned rounds)
 {
 	if (rounds <= PAIRED_AUTO_EVERY_UNTIL)
@@ -128,16 +142,27 @@ double paired_resolvable(const struct paired_ratio *r, unsigned rounds, double l
 	return exp(two_sided(level, rounds - 1) * r->log_sd / sqrt((double)rounds)) - 1;
 }
 
+enum paired_verdict_kind paired_verdict_of(double low, double high)
+{
+	if (low >= 1 / (1 + PAIRED_RESOLUTION) && high <= 1 + PAIRED_RESOLUTION)
+		return PAIRED_SAME;
+	if (high < 1)
+		return PAIRED_FASTER;
+	return low > 1 ? PAIRED_SLOWER : PAIRED_UNRESOLVED;
+}
+
+const char *paired_verdict_words(enum paired_verdict_kind kind)
+{
+	/* "1%": PAIRED_RESOLUTION */
+	static const char *const words[] = { [PAIRED_SAME] = "same within 1%", [PAIRED_FASTER] = "faster",
+					     [PAIRED_SLOWER] = "slower", [PAIRED_UNRESOLVED] = "not resolved" };
+	return words[kind];
+}
+
 struct paired_verdict paired_judge(const struct paired_ratio *r)
 {
-	struct paired_verdict v = { .kind = PAIRED_UNRESOLVED };
-	if (r->high < 1)
-		v.kind = PAIRED_FASTER;
-	else if (r->low > 1)
-		v.kind = PAIRED_SLOWER;
-	else if (r->low >= 1 / (1 + PAIRED_RESOLUTION) && r->high <= 1 + PAIRED_RESOLUTION)
-		v.kind = PAIRED_SAME;
-	else {
+	struct paired_verdict v = { .kind = paired_verdict_of(r->low, r->high) };
+	if (v.kind == PAIRED_UNRESOLVED) {
 		double observed = fabs(r->ratio - 1);
 		v.resolve = observed > PAIRED_RESOLUTION ? observed : PAIRED_RESOLUTION;
 		v.needed = rounds_for(r->log_sd, log(1 + v.resolve), r->level);
@@ -149,19 +174,9 @@ struct paired_verdict paired_judge(const struct paired_ratio *r)
 
 void paired_verdict_text(const struct paired_ratio *r, const struct paired_verdict *v, char *out, size_t size)
 {
-	switch (v->kind) {
-	case PAIRED_FASTER:
-		snprintf(out, size, "faster");
-		break;
-	case PAIRED_SLOWER:
-		snprintf(out, size, "slower");
-		break;
-	case PAIRED_SAME:
-		snprintf(out, size, "no difference beyond +-%.0f%%", 100 * PAIRED_RESOLUTION);
-		break;
-	case PAIRED_UNRESOLVED:
-		snprintf(out, size, "no difference resolvable with %u runs; about %lu runs would resolve %.1f%%", r->n,
-			 v->needed, 100 * v->resolve);
-		break;
-	}
+	if (v->kind == PAIRED_UNRESOLVED)
+		snprintf(out, size, "%s with %u runs; about %lu runs would resolve %.1f%%", paired_verdict_words(v->kind),
+			 r->n, v->needed, 100 * v->resolve);
+	else
+		snprintf(out, size, "%s", paired_verdict_words(v->kind));
 }

@@ -30,12 +30,29 @@ struct paired_ratio {
 	double log_sd;           /* sample standard deviation of the log ratios */
 };
 
+/* memshim ab's one verdict rule, for every ratio it prints (rounds or
+ * --in-process, overall or by size class), read from the interval alone,
+ * in this order: a difference under the resolution is not claimed, though
+ * the interval lie on one side of 1 (glibc against itself reads 1 within
+ * about half of it), so the same interval always reads the same words. */
 enum paired_verdict_kind {
-	PAIRED_FASTER,     /* the interval lies below 1 */
-	PAIRED_SLOWER,     /* above 1 */
-	PAIRED_SAME,       /* within +-PAIRED_RESOLUTION of 1 */
+	PAIRED_SAME,       /* the interval lies within +-PAIRED_RESOLUTION of 1 */
+	PAIRED_FASTER,     /* else below 1 */
+	PAIRED_SLOWER,     /* else above 1 */
 	PAIRED_UNRESOLVED, /* none of these: more rounds might tell */
 };
+
+/* The rule in words, for the outputs that apply it: two lines, the
+ * second indented by two spaces, as their legends are. */
+#define PAIRED_RULE_TEXT                                                                                       \
+	"same within 1% where the interval lies within 1% of 1, else faster\n"                                   \
+	"  or slower where it lies below or above 1, else not resolved"
+
+/* The rule on an interval [low, high] of a ratio. */
+enum paired_verdict_kind paired_verdict_of(double low, double high);
+
+/* Its words: "same within 1%", "faster", "slower", "not resolved". */
+const char *paired_verdict_words(enum paired_verdict_kind kind);
 
 struct paired_verdict {
 	enum paired_verdict_kind kind;
@@ -63,6 +80,15 @@ struct paired_verdict {
  * before any); PAIRED_AUTO_LAST + 1 past the last. */
 unsigned paired_auto_next_look(unsigned rounds);
 
+/* Whether `rounds` rounds overrun `budget` seconds, at the pace of `done`
+ * rounds in `elapsed` seconds: the stop rule's test before each look. */
+bool paired_auto_overruns(unsigned rounds, unsigned done, double elapsed, double budget);
+
+/* The last look the budget holds after `done` rounds in `elapsed` seconds
+ * (`done` itself where the next overruns it), up to `most` rounds: the
+ * rounds --runs auto's plan may promise, since it stops only at a look. */
+unsigned paired_auto_last_look(unsigned done, double elapsed, double budget, unsigned most);
+
 /* The interval's confidence at the look after `rounds` rounds. */
 double paired_auto_level(unsigned rounds);
 
@@ -87,8 +113,8 @@ struct paired_verdict paired_judge(const struct paired_ratio *r);
  * sqrt(rounds)) - 1; infinite below 2 rounds. */
 double paired_resolvable(const struct paired_ratio *r, unsigned rounds, double level);
 
-/* The verdict in words: "faster", "slower", "no difference beyond +-1%",
- * or "no difference resolvable with N runs; about M runs would resolve X%". */
+/* The verdict in words (paired_verdict_words), an unresolved one with
+ * "with N runs; about M runs would resolve X%". */
 void paired_verdict_text(const struct paired_ratio *r, const struct paired_verdict *v, char *out, size_t size);
 
 #endif
