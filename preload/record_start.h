@@ -2,8 +2,8 @@
 #ifndef MEMSHIM_RECORD_START_H
 #define MEMSHIM_RECORD_START_H
 
-/* Arms the dumps: at exit, every MEMSHIM_HIST_INTERVAL seconds, before
- * SIGTERM, SIGINT or SIGHUP ends the process and on MEMSHIM_HIST_SIGNAL,
+/* Arms the dumps: at exit, every MEMSHIM_DUMP_INTERVAL seconds, before
+ * SIGTERM, SIGINT or SIGHUP ends the process and on MEMSHIM_DUMP_SIGNAL,
  * before exec, and a fresh file in each forked child; then starts the call
  * sites, the profile and the timed calls asked for.  Called once, from the
  * constructor; nothing without MEMSHIM_DUMP. */
