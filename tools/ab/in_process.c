@@ -380,10 +380,12 @@ static void print_header(const struct ab *a, const struct run *runs, unsigned co
 	printf("  verdict, B against A, by ab's one rule: %s;\n  none from fewer than %d pairs\n",
 	       PAIRED_RULE_TEXT, MIN_PAIRS);
 	printf("  It measures each call's fenced latency with both settings in one process, so drift\n"
-	       "  between runs and where a process's buffers lie are out of it, while the arms share the\n"
-	       "  caches and branch predictors, which pulls a ratio toward 1.  Prefer it for a difference\n"
-	       "  under 1%% of the program's time, and for a size class's; for the program's own time, ab\n"
-	       "  with --runs (wall, cpu), which a setting must win in the end\n");
+	       "  between runs and where a process's buffers lie are out of it; but the arms share the\n"
+	       "  caches and branch predictors, and each setting's time beside the other is not its\n"
+	       "  time alone, which can move a class's ratio either way (--impl A,A shows a setting\n"
+	       "  alone).  Prefer it for a difference under 1%% of the program's time; ab --runs N\n"
+	       "  --timing times each setting alone, in its own processes, with run-to-run drift; the\n"
+	       "  program's own time (--runs: wall, cpu) is what a setting must win in the end\n");
 }
 
 /* Why a run gave no table, said; true if it did give one. */

@@ -119,9 +119,9 @@ void ab_print_header(const struct ab *a)
 		       "  a timed call runs alone, so small copies take longer timed than in a stream of them;\n"
 		       "  each setting in runs of its own, so a ratio holds the drift between runs and what is\n"
 		       "  fixed for a process's life (where its buffers lie: 4 KiB aliasing), and its interval\n"
-		       "  counts runs: wide with few.  Prefer it for the program's own time over runs; for a\n"
-		       "  difference under 1%% of the program's time, or one size class's, ab --in-process, which\n"
-		       "  sets both settings against each other inside one process\n",
+		       "  counts runs: wide with few.  It times each setting alone, as the program would run\n"
+		       "  it; for a difference under 1%% of the program's time, ab --in-process, which sets both\n"
+		       "  settings against each other inside one process (each beside the other)\n",
 		       a->timing);
 	int fn_base = ab_fn_baseline(a, a->timing ? M_TIMED : M_FN);
 	printf("  each cell: median (min..max) over the runs; ratio, here and in the verdicts: each run\n"
