@@ -18,12 +18,12 @@
  * the table take no test of it either (preload/record.c). */
 #define CALL_BUCKETS_LOOKED_UP HIST_ALIAS_LARGE
 
-extern uint8_t call_bucket_table[CALL_BUCKETS_LOOKED_UP] __attribute__((visibility("hidden")));
+extern uint8_t size_bucket_table[CALL_BUCKETS_LOOKED_UP] __attribute__((visibility("hidden")));
 
 static inline __attribute__((always_inline)) unsigned call_bucket(size_t n)
 {
 	if (__builtin_expect(n < CALL_BUCKETS_LOOKED_UP, 1))
-		return call_bucket_table[n];
+		return size_bucket_table[n];
 	return hist_bucket(n);
 }
 

@@ -60,6 +60,7 @@ static unsigned sample_every; /* 0: no call-site sampling */
 static unsigned timing_every; /* 0: no timed calls */
 static unsigned sequence_length; /* 0: no windows of calls */
 static bool started;          /* start-up has set the two above: the common path may be taken */
+static bool marking;          /* the profiled wrappers: calls are marked for the profiler */
 /* This thread's calls up to its next timed one, counted on the slow path;
  * and the run of calls the common path's countdown last started from. */
 static __thread unsigned calls_to_timed __attribute__((tls_model("initial-exec")));
@@ -382,6 +383,16 @@ HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t
 		record_sampled(s, e, (unsigned char)c == 0, b, d, NULL, n);
 }
 
+/* Marks the call in progress for the profiler (preload/profile.h).  The
+ * functions below that jump to the variant mark it after counting it: the
+ * mark's stores and its compiler barriers, made first, kept the count's
+ * registers live across them and cost the common path a saved register;
+ * a sample that lands in the count meanwhile reads the thread's previous
+ * call as the one in progress, in the recording's own code either way.
+ * From a function the wrapper jumped to, the frame and return address are
+ * still the wrapper's, the program's call site. */
+#define MARK_CALL(fn, b) profile_mark(fn, b, __builtin_dwarf_cfa(), __builtin_return_address(0))
+
 /* ---- record, then jump to the variant ----
  * Both paths of each of these end in a jump to the variant, the slow one
  * from a cold function of its own, so nothing joins after the slow call and
@@ -406,30 +417,40 @@ static memmove_chk_fn *copy_chk_target(enum entry_point e)
 #define COLD_THEN RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
 COLD_THEN copy_then_sampled(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
 {
+	if (marking)
+		MARK_CALL(entry_point_base[e], b);
 	record_sampled(my_slot, e, false, b, d, src, n);
 	return copy_target(e)(d, src, n);
 }
 
 COLD_THEN copy_chk_then_sampled(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
 {
+	if (marking)
+		MARK_CALL(entry_point_base[e], b);
 	record_sampled(my_slot, e, false, b, d, src, n);
 	return copy_chk_target(e)(d, src, n, room);
 }
 
 COLD_THEN set_then_sampled(enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
+	if (marking)
+		MARK_CALL(FN_MEMSET, b);
 	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL, n);
 	return target.memset(d, c, n);
 }
 
 COLD_THEN set_chk_then_sampled(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
+	if (marking)
+		MARK_CALL(FN_MEMSET, b);
 	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL, n);
 	return target.memset_chk(d, c, n, room);
 }
 
 COLD_THEN copy_then_slow(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
 {
+	if (marking)
+		MARK_CALL(entry_point_base[e], b);
 	enum base_function fn = entry_point_base[e];
 	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
 	if (timed)
@@ -437,7 +458,7 @@ COLD_THEN copy_then_slow(enum entry_point e, void *d, const void *src, size_t n,
 	return copy_target(e)(d, src, n);
 }
 
-HOT void *copy_then(bool timed, memmove_fn *t, enum base_function fn, enum entry_point e, void *d,
+HOT void *copy_then(bool timed, bool profiled, memmove_fn *t, enum base_function fn, enum entry_point e, void *d,
 		    const void *src, size_t n, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
@@ -445,11 +466,15 @@ HOT void *copy_then(bool timed, memmove_fn *t, enum base_function fn, enum entry
 		return copy_then_slow(e, d, src, n, b);
 	if (record_copy_in(s, false, fn, e, d, src, n, b))
 		return copy_then_sampled(e, d, src, n, b);
+	if (profiled)
+		MARK_CALL(fn, b);
 	return t(d, src, n);
 }
 
 COLD_THEN copy_chk_then_slow(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
 {
+	if (marking)
+		MARK_CALL(entry_point_base[e], b);
 	enum base_function fn = entry_point_base[e];
 	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
 	if (timed)
@@ -457,7 +482,7 @@ COLD_THEN copy_chk_then_slow(enum entry_point e, void *d, const void *src, size_
 	return copy_chk_target(e)(d, src, n, room);
 }
 
-HOT void *copy_chk_then(bool timed, memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d,
+HOT void *copy_chk_then(bool timed, bool profiled, memmove_chk_fn *t, enum base_function fn, enum entry_point e, void *d,
 			const void *src, size_t n, size_t room, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
@@ -465,36 +490,44 @@ HOT void *copy_chk_then(bool timed, memmove_chk_fn *t, enum base_function fn, en
 		return copy_chk_then_slow(e, d, src, n, room, b);
 	if (record_copy_in(s, false, fn, e, d, src, n, b))
 		return copy_chk_then_sampled(e, d, src, n, room, b);
+	if (profiled)
+		MARK_CALL(fn, b);
 	return t(d, src, n, room);
 }
 
 COLD_THEN set_then_slow(enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
+	if (marking)
+		MARK_CALL(FN_MEMSET, b);
 	struct slot *timed = record_set_slow(e, d, c, n, b, true);
 	if (timed)
 		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset(d, c, n));
 	return target.memset(d, c, n);
 }
 
-HOT void *set_then(bool timed, memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned b)
+HOT void *set_then(bool timed, bool profiled, memset_fn *t, enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
 	struct slot *s = fast_slot(timed);
 	if (__builtin_expect(s == NULL || b >= FRONT_BUCKETS, 0))
 		return set_then_slow(e, d, c, n, b);
 	if (record_set_in(s, false, e, c, n, b))
 		return set_then_sampled(e, d, c, n, b);
+	if (profiled)
+		MARK_CALL(FN_MEMSET, b);
 	return t(d, c, n);
 }
 
 COLD_THEN set_chk_then_slow(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
+	if (marking)
+		MARK_CALL(FN_MEMSET, b);
 	struct slot *timed = record_set_slow(e, d, c, n, b, true);
 	if (timed)
 		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset_chk(d, c, n, room));
 	return target.memset_chk(d, c, n, room);
 }
 
-HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room,
+HOT void *set_chk_then(bool timed, bool profiled, memset_chk_fn *t, enum entry_point e, void *d, int c, size_t n, size_t room,
 		       unsigned b)
 {
 	struct slot *s = fast_slot(timed);
@@ -502,6 +535,8 @@ HOT void *set_chk_then(bool timed, memset_chk_fn *t, enum entry_point e, void *d
 		return set_chk_then_slow(e, d, c, n, room, b);
 	if (record_set_in(s, false, e, c, n, b))
 		return set_chk_then_sampled(e, d, c, n, room, b);
+	if (profiled)
+		MARK_CALL(FN_MEMSET, b);
 	return t(d, c, n, room);
 }
 
@@ -563,6 +598,7 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 #undef TARGET_IF_FOLLOWS
 	call_buckets_fill();
 	const struct config *c = config_get();
+	marking = c->profile_hz != 0;
 	if (c->timing_every || c->sequence_length) /* the wrappers that count down to a detour */
 		return c->profile_hz ? &timed_profiling_entries : &timed_recording_entries;
 	return c->profile_hz ? &profiling_entries : &recording_entries;
