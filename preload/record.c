@@ -60,7 +60,6 @@ static unsigned sample_every; /* 0: no call-site sampling */
 static unsigned timing_every; /* 0: no timed calls */
 static unsigned sequence_length; /* 0: no windows of calls */
 static bool started;          /* start-up has set the two above: the common path may be taken */
-static bool marking;          /* the profiled wrappers: calls are marked for the profiler */
 /* This thread's calls up to its next timed one, counted on the slow path;
  * and the run of calls the common path's countdown last started from. */
 static __thread unsigned calls_to_timed __attribute__((tls_model("initial-exec")));
@@ -133,32 +132,6 @@ HOT bool count_down_group(bool shared, uint64_t *p, size_t n)
 	return !carry;
 }
 
-/* A call of a size past the front's buckets: straight into the histogram;
- * sampled as a front word's call would be, by the bucket's count. */
-RECORDING_CODE(shared) __attribute__((noinline, cold)) static bool
-count_huge(struct slot *s, enum entry_point e, bool zero, unsigned b, size_t n)
-{
-	struct function_histogram *f = &s->hist.fn[entry_point_base[e]];
-	uint64_t calls = __atomic_add_fetch(&f->calls[b], 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&f->bytes[b], n, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&s->hist.entry_calls[e], 1, __ATOMIC_RELAXED);
-	if (zero) {
-		__atomic_fetch_add(&f->zero_calls, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&f->zero_bytes, n, __ATOMIC_RELAXED);
-	}
-	return calls % HIST_ALIGN_EVERY == 0;
-}
-
-/* What every call records: its size, entry point and (memset) whether it
- * writes zeros, in one front word (or the histogram, past the front).
- * True when the call is sampled: record_sampled's part is left to do. */
-HOT bool count_call(struct slot *s, bool shared, enum entry_point e, bool zero, size_t n, unsigned b)
-{
-	if (__builtin_expect(b >= FRONT_BUCKETS, 0))
-		return count_huge(s, e, zero, b, n);
-	return __builtin_expect(count_down_group(shared, &s->front[zero][e][b], n), 0);
-}
-
 /* A number drawn for the thread (splitmix64 over the slot's own state):
  * where a word's groups begin, which nothing in the program then sets. */
 static unsigned draw(struct slot *s)
@@ -178,6 +151,34 @@ static void count_group(struct slot *s, struct function_histogram *f, enum entry
 	bump(s->shared, &s->hist.entry_calls[e], calls);
 	if (zero)
 		bump(s->shared, &f->zero_calls, calls);
+}
+
+static void count_bytes(struct slot *s, struct function_histogram *f, bool zero, unsigned b, uint64_t bytes)
+{
+	bump(s->shared, &f->bytes[b], bytes);
+	if (zero)
+		bump(s->shared, &f->zero_bytes, bytes);
+}
+
+/* A call of a size past the front's buckets: straight into the histogram;
+ * sampled as a front word's call would be, by the bucket's count. */
+RECORDING_CODE(shared) __attribute__((noinline, cold)) static bool
+count_huge(struct slot *s, enum entry_point e, bool zero, unsigned b, size_t n)
+{
+	struct function_histogram *f = &s->hist.fn[entry_point_base[e]];
+	count_group(s, f, e, zero, b, 1);
+	count_bytes(s, f, zero, b, n);
+	return __atomic_load_n(&f->calls[b], __ATOMIC_RELAXED) % HIST_ALIGN_EVERY == 0;
+}
+
+/* What every call records: its size, entry point and (memset) whether it
+ * writes zeros, in one front word (or the histogram, past the front).
+ * True when the call is sampled: record_sampled's part is left to do. */
+HOT bool count_call(struct slot *s, bool shared, enum entry_point e, bool zero, size_t n, unsigned b)
+{
+	if (__builtin_expect(b >= FRONT_BUCKETS, 0))
+		return count_huge(s, e, zero, b, n);
+	return __builtin_expect(count_down_group(shared, &s->front[zero][e][b], n), 0);
 }
 
 /* A sampled call's part.  A word's first call (it finds no bytes: a word
@@ -206,10 +207,7 @@ record_sampled(struct slot *s, enum entry_point e, bool zero, unsigned b, const 
 	count_group(s, f, e, zero, b, HIST_ALIGN_EVERY);
 	if ((__atomic_load_n(word, __ATOMIC_RELAXED) & FRONT_BYTES) < FRONT_BYTES_FULL)
 		return;
-	uint64_t bytes = __atomic_fetch_and(word, ~FRONT_BYTES, __ATOMIC_RELAXED) & FRONT_BYTES;
-	bump(s->shared, &f->bytes[b], bytes);
-	if (zero)
-		bump(s->shared, &f->zero_bytes, bytes);
+	count_bytes(s, f, zero, b, __atomic_fetch_and(word, ~FRONT_BYTES, __ATOMIC_RELAXED) & FRONT_BYTES);
 }
 
 /* A copy within the 4 KiB-aliasing window: where in it, and how large. */
@@ -392,6 +390,12 @@ HOT void record_set(bool timed, enum entry_point e, const void *d, int c, size_t
  * From a function the wrapper jumped to, the frame and return address are
  * still the wrapper's, the program's call site. */
 #define MARK_CALL(fn, b) profile_mark(fn, b, __builtin_dwarf_cfa(), __builtin_return_address(0))
+/* The same from the cold functions, which serve the profiled wrappers and the others. */
+#define MARK_IF_PROFILED(fn, b)                                                                    \
+	do {                                                                                       \
+		if (config_get()->profile_hz)                                                      \
+			MARK_CALL(fn, b);                                                          \
+	} while (0)
 
 /* ---- record, then jump to the variant ----
  * Both paths of each of these end in a jump to the variant, the slow one
@@ -417,40 +421,35 @@ static memmove_chk_fn *copy_chk_target(enum entry_point e)
 #define COLD_THEN RECORDING_CODE(shared) __attribute__((noinline, cold)) static void *
 COLD_THEN copy_then_sampled(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
 {
-	if (marking)
-		MARK_CALL(entry_point_base[e], b);
+	MARK_IF_PROFILED(entry_point_base[e], b);
 	record_sampled(my_slot, e, false, b, d, src, n);
 	return copy_target(e)(d, src, n);
 }
 
 COLD_THEN copy_chk_then_sampled(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
 {
-	if (marking)
-		MARK_CALL(entry_point_base[e], b);
+	MARK_IF_PROFILED(entry_point_base[e], b);
 	record_sampled(my_slot, e, false, b, d, src, n);
 	return copy_chk_target(e)(d, src, n, room);
 }
 
 COLD_THEN set_then_sampled(enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
-	if (marking)
-		MARK_CALL(FN_MEMSET, b);
+	MARK_IF_PROFILED(FN_MEMSET, b);
 	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL, n);
 	return target.memset(d, c, n);
 }
 
 COLD_THEN set_chk_then_sampled(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
-	if (marking)
-		MARK_CALL(FN_MEMSET, b);
+	MARK_IF_PROFILED(FN_MEMSET, b);
 	record_sampled(my_slot, e, (unsigned char)c == 0, b, d, NULL, n);
 	return target.memset_chk(d, c, n, room);
 }
 
 COLD_THEN copy_then_slow(enum entry_point e, void *d, const void *src, size_t n, unsigned b)
 {
-	if (marking)
-		MARK_CALL(entry_point_base[e], b);
+	MARK_IF_PROFILED(entry_point_base[e], b);
 	enum base_function fn = entry_point_base[e];
 	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
 	if (timed)
@@ -473,8 +472,7 @@ HOT void *copy_then(bool timed, bool profiled, memmove_fn *t, enum base_function
 
 COLD_THEN copy_chk_then_slow(enum entry_point e, void *d, const void *src, size_t n, size_t room, unsigned b)
 {
-	if (marking)
-		MARK_CALL(entry_point_base[e], b);
+	MARK_IF_PROFILED(entry_point_base[e], b);
 	enum base_function fn = entry_point_base[e];
 	struct slot *timed = record_copy_slow(fn, e, d, src, n, b, true);
 	if (timed)
@@ -497,8 +495,7 @@ HOT void *copy_chk_then(bool timed, bool profiled, memmove_chk_fn *t, enum base_
 
 COLD_THEN set_then_slow(enum entry_point e, void *d, int c, size_t n, unsigned b)
 {
-	if (marking)
-		MARK_CALL(FN_MEMSET, b);
+	MARK_IF_PROFILED(FN_MEMSET, b);
 	struct slot *timed = record_set_slow(e, d, c, n, b, true);
 	if (timed)
 		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset(d, c, n));
@@ -519,8 +516,7 @@ HOT void *set_then(bool timed, bool profiled, memset_fn *t, enum entry_point e, 
 
 COLD_THEN set_chk_then_slow(enum entry_point e, void *d, int c, size_t n, size_t room, unsigned b)
 {
-	if (marking)
-		MARK_CALL(FN_MEMSET, b);
+	MARK_IF_PROFILED(FN_MEMSET, b);
 	struct slot *timed = record_set_slow(e, d, c, n, b, true);
 	if (timed)
 		return TIMED_CALL(timed, FN_MEMSET, b, n, target.memset_chk(d, c, n, room));
@@ -598,7 +594,6 @@ const struct entry_set *record_entries(enum base_function fn, const struct entry
 #undef TARGET_IF_FOLLOWS
 	call_buckets_fill();
 	const struct config *c = config_get();
-	marking = c->profile_hz != 0;
 	if (c->timing_every || c->sequence_length) /* the wrappers that count down to a detour */
 		return c->profile_hz ? &timed_profiling_entries : &timed_recording_entries;
 	return c->profile_hz ? &profiling_entries : &recording_entries;

@@ -39,5 +39,4 @@ extern struct slot record_slots[MAX_SLOTS + 1]; /* the last is the shared overfl
 extern unsigned record_slots_claimed;
 extern bool record_timing_counted; /* the slots hold timed calls: timing was on */
 
-
 #endif

@@ -356,24 +356,18 @@ static void print_mod64(const char *title, const uint64_t *table, uint64_t calls
 	printf("\n");
 }
 
-/* The calls and bytes of fn's copies from 2 KiB (the buckets from there). */
-static void large_copies(const struct function_histogram *f, uint64_t *calls, uint64_t *bytes)
-{
-	*calls = *bytes = 0;
-	for (unsigned b = hist_bucket(HIST_ALIAS_LARGE); b < HIST_BUCKETS; b++) {
-		*calls += f->calls[b];
-		*bytes += f->bytes[b];
-	}
-}
-
 /* 4 KiB aliasing, counted since dump version 9 in the copies from 2 KiB,
  * where rep movsb can be slow (what it costs is said at the top, by
  * print_hazards); earlier dumps counted every copy. */
 static void print_alias(const struct function_histogram *f, uint64_t calls, uint64_t bytes)
 {
 	const char *of = "";
-	if (f->alias_near_calls == f->alias_near_large_calls && !f->alias_unsplit_calls) {
-		large_copies(f, &calls, &bytes);
+	uint64_t large_calls = sum_buckets_from(f->calls, HIST_ALIAS_LARGE);
+	/* a dump of version 9 on: no aliasing counted below 2 KiB */
+	if (f->alias_near_calls == f->alias_near_large_calls && !f->alias_unsplit_calls &&
+	    f->alias_same_calls + f->alias_near_calls <= large_calls) {
+		calls = large_calls;
+		bytes = sum_buckets_from(f->bytes, HIST_ALIAS_LARGE);
 		of = " in the copies from 2 KiB";
 	}
 	printf("  4 KiB aliasing%s, (dst - src) mod 4096: 0 in %.2f%% of calls, %.2f%% of bytes; 1..%d in %.2f%% of "

@@ -88,13 +88,10 @@ static double hazard_in(const struct dump *d, enum base_function fn, const struc
 {
 	const struct cpu_row *row = alias_hazard_row();
 	const struct function_histogram *f = &d->hist.fn[fn];
-	double mine = 0, all = 0;
+	double mine = 0, all = (double)sum_buckets_from(f->bytes, HIST_ALIAS_LARGE);
 	for (unsigned b = 0; b < w->count; b++)
 		if (w->size[b] >= HIST_ALIAS_LARGE)
 			mine += w->calls[b] * w->size[b];
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		if (hist_bucket_lo(b) >= HIST_ALIAS_LARGE)
-			all += (double)f->bytes[b];
 	if (!row || !all)
 		return 0;
 	return alias_hazard_ns(f, row->alias4k[fn], d->variant[fn]) * fmin(mine / all, 1);

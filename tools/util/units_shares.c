@@ -68,6 +68,12 @@ static uint64_t sum(const uint64_t *counts, unsigned n)
 
 uint64_t sum_buckets(const uint64_t *counts) { return sum(counts, HIST_BUCKETS); }
 
+uint64_t sum_buckets_from(const uint64_t *counts, uint64_t size)
+{
+	unsigned first = hist_bucket(size);
+	return sum(counts + first, HIST_BUCKETS - first);
+}
+
 uint64_t sum_mod64(const uint64_t *counts) { return sum(counts, 64); }
 
 const char *dump_title(const struct dump *d, char *buf, size_t size)

@@ -32,6 +32,10 @@ const char *human_duration(double ns, char *buf, size_t size);
 
 uint64_t sum_buckets(const uint64_t *counts);
 
+/* The same from the bucket of `size` on (the buckets of sizes from it, where
+ * size is a bucket's first, as 2 KiB is). */
+uint64_t sum_buckets_from(const uint64_t *counts, uint64_t size);
+
 /* The calls a dst_mod64 or delta_mod64 table counts: those sampled for
  * alignment (preload/histogram.h). */
 uint64_t sum_mod64(const uint64_t *counts);
